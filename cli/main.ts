@@ -1,0 +1,34 @@
+// The `kiosk` command line: one program, a sub-command per job. Each command module registers
+// itself on the program; `--help` works on every level.
+import { Command, CommanderError } from "commander";
+import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
+import { UsageError } from "./context.ts";
+import { registerDataCommands } from "./data.ts";
+
+export function buildProgram(): Command {
+  const program = new Command("kiosk")
+    .description("Metro kiosk runtime: tools, policies, bench and kiosk app for MetroLLM-Bench systems")
+    .option("--data <dir>", "benchmark data pack directory (else $METRO_DATA_DIR, ./data/metrollm-bench, ../shared/metrollm-bench)")
+    .showHelpAfterError()
+    .exitOverride();
+  registerDataCommands(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err instanceof DataFileError || err instanceof DataPackNotFoundError || err instanceof UsageError) {
+      process.stderr.write(`kiosk: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw err;
+  }
+}

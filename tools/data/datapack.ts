@@ -1,0 +1,209 @@
+// Reads the MetroLLM-Bench data pack from disk (at run time; it is never copied into the repo),
+// validates every file with zod and caches the result.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import type { z } from "zod";
+import { DataFileError, DataPackNotFoundError } from "./errors.ts";
+import { parseJsonText, parseJsonTextKeepingFloats, parseYamlText } from "./parse.ts";
+import {
+  CasesFileSchema,
+  FaresFileSchema,
+  FramebookFileSchema,
+  GraphFileSchema,
+  JudgeRubricsSchema,
+  LinesFileSchema,
+  PoliciesFileSchema,
+  PromptProfileSchema,
+  SplitFileSchema,
+  StationsFileSchema,
+  SYSTEM_IDS,
+  SystemIdSchema,
+  ToolDefinitionsFileSchema,
+  type Case,
+  type Framebook,
+  type PromptProfile,
+  type Split,
+  type SystemId,
+  type ToolDefinition,
+} from "./schemas.ts";
+import { SystemData } from "./system.ts";
+
+export const DATA_DIR_ENV = "METRO_DATA_DIR";
+export const SPLIT_FILE = "data/splits/v23_holdout75_seed42.json";
+
+export interface DataDirCandidate {
+  dir: string;
+  source: string;
+}
+
+/** Where the data pack may be, in priority order: --data, env, ./data/metrollm-bench, ../shared. */
+export function dataDirCandidates(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): DataDirCandidate[] {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const out: DataDirCandidate[] = [];
+  if (options.flag) out.push({ dir: path.resolve(cwd, options.flag), source: "--data" });
+  const fromEnv = env[DATA_DIR_ENV];
+  if (fromEnv) out.push({ dir: path.resolve(cwd, fromEnv), source: `$${DATA_DIR_ENV}` });
+  out.push({ dir: path.resolve(cwd, "data/metrollm-bench"), source: "default ./data/metrollm-bench" });
+  out.push({ dir: path.resolve(cwd, "../shared/metrollm-bench"), source: "default ../shared/metrollm-bench" });
+  return out;
+}
+
+function looksLikeDataPack(dir: string): boolean {
+  return existsSync(path.join(dir, "data", "systems")) && existsSync(path.join(dir, "cases"));
+}
+
+/**
+ * The first candidate that exists. An explicit --data or env value that does not exist is an
+ * error (the user asked for it), not a silent fallback.
+ */
+export function locateDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+  const candidates = dataDirCandidates(options);
+  for (const c of candidates) {
+    if (looksLikeDataPack(c.dir)) return c.dir;
+    if (c.source === "--data" || c.source.startsWith("$")) throw new DataPackNotFoundError([c]);
+  }
+  throw new DataPackNotFoundError(candidates);
+}
+
+export class DataPack {
+  private readonly systems = new Map<SystemId, SystemData>();
+  private readonly casesBySystem = new Map<SystemId, Case[]>();
+  private caseIndex: Map<string, Case> | undefined;
+  private cachedSplit: Split | undefined;
+  private cachedProfile: PromptProfile | undefined;
+  private cachedTools: ToolDefinition[] | undefined;
+  private cachedRubrics: Record<string, unknown> | undefined;
+
+  constructor(readonly root: string) {
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw new DataPackNotFoundError([{ dir: root, source: "given" }]);
+  }
+
+  static locate(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): DataPack {
+    return new DataPack(locateDataDir(options));
+  }
+
+  readonly systemIds: readonly SystemId[] = SYSTEM_IDS;
+
+  file(relative: string): string {
+    return path.join(this.root, relative);
+  }
+
+  private read(relative: string): string {
+    const full = this.file(relative);
+    try {
+      return readFileSync(full, "utf8");
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err);
+      throw new DataFileError(full, [{ message: reason }]);
+    }
+  }
+
+  private json<T>(relative: string, schema: z.ZodType<T>): T {
+    return parseJsonText(this.read(relative), this.file(relative), schema);
+  }
+
+  system(id: string): SystemData {
+    const parsedId = SystemIdSchema.safeParse(id);
+    if (!parsedId.success) throw new Error(`Unknown system '${id}'. Known systems: ${SYSTEM_IDS.join(", ")}`);
+    const sid = parsedId.data;
+    const cached = this.systems.get(sid);
+    if (cached) return cached;
+    const dir = `data/systems/${sid}`;
+    const fares = parseJsonTextKeepingFloats(this.read(`${dir}/fares.json`), this.file(`${dir}/fares.json`), FaresFileSchema);
+    const framebook = this.loadFramebook(`${dir}/framebook.yaml`);
+    const data = new SystemData({
+      id: sid,
+      stations: this.json(`${dir}/stations.json`, StationsFileSchema),
+      lines: this.json(`${dir}/lines.json`, LinesFileSchema),
+      edges: this.json(`${dir}/graph.json`, GraphFileSchema).edges,
+      fares: fares.value,
+      faresPy: fares.pyValue,
+      policies: this.json(`${dir}/policies.json`, PoliciesFileSchema).policies,
+      framebook: framebook.framebook,
+      framebookPy: framebook.framebookPy,
+    });
+    this.systems.set(sid, data);
+    return data;
+  }
+
+  private loadFramebook(relative: string): { framebook: Framebook; framebookPy: unknown } {
+    const parsed = parseYamlText(this.read(relative), this.file(relative), FramebookFileSchema);
+    return { framebook: parsed.value.framebook, framebookPy: (parsed.pyValue as { framebook: unknown }).framebook };
+  }
+
+  cases(system: SystemId): Case[] {
+    const cached = this.casesBySystem.get(system);
+    if (cached) return cached;
+    const cases = this.json(`cases/${system}_cases.json`, CasesFileSchema);
+    this.casesBySystem.set(system, cases);
+    return cases;
+  }
+
+  allCases(): Case[] {
+    return this.systemIds.flatMap((s) => this.cases(s));
+  }
+
+  caseById(id: string): Case | undefined {
+    if (!this.caseIndex) this.caseIndex = new Map(this.allCases().map((c) => [c.id, c]));
+    return this.caseIndex.get(id);
+  }
+
+  split(): Split {
+    return (this.cachedSplit ??= this.json(SPLIT_FILE, SplitFileSchema));
+  }
+
+  holdoutIds(): ReadonlySet<string> {
+    return new Set(this.split().holdout_ids);
+  }
+
+  promptProfile(): PromptProfile {
+    return (this.cachedProfile ??= this.json("prompt-profile/metrollm-v24.json", PromptProfileSchema));
+  }
+
+  toolDefinitions(): ToolDefinition[] {
+    return (this.cachedTools ??= this.json("prompt-profile/tool-definitions.json", ToolDefinitionsFileSchema));
+  }
+
+  judgeRubrics(): Record<string, unknown> {
+    return (this.cachedRubrics ??= this.json("prompt-profile/judge-rubrics.json", JudgeRubricsSchema));
+  }
+
+  chatTemplate(): string {
+    return this.read("prompt-profile/qwen3.5-chat-template.jinja");
+  }
+
+  /** The upstream commit the pack was taken from, if recorded. */
+  upstreamCommit(): string | undefined {
+    const file = this.file("UPSTREAM_COMMIT");
+    return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+  }
+
+  /** Load every file once (validates the whole pack; used by tests and `kiosk data check`). */
+  loadAll(): { systems: number; cases: number } {
+    for (const s of this.systemIds) this.system(s);
+    const cases = this.allCases().length;
+    this.split();
+    this.promptProfile();
+    this.toolDefinitions();
+    this.judgeRubrics();
+    return { systems: this.systemIds.length, cases };
+  }
+}
+
+/** Parse a standalone case file in the data pack's format (an operator's own cases). */
+export function loadCaseFile(file: string): Case[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new DataFileError(file, [{ message: (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err) }]);
+  }
+  return parseJsonText(text, file, CasesFileSchema);
+}
+
+/** Parse a framebook YAML file on its own (operators' framebook validation). */
+export function parseFramebookText(text: string, file: string): { framebook: Framebook; framebookPy: unknown } {
+  const parsed = parseYamlText(text, file, FramebookFileSchema);
+  return { framebook: parsed.value.framebook, framebookPy: (parsed.pyValue as { framebook: unknown }).framebook };
+}
