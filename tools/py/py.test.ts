@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { PyFloat, pyFloatRepr, pyRound } from "./number.ts";
+import { parseJsonKeepingFloats, pyJsonDumps, stripPyFloats } from "./json.ts";
+import { hasKey, pyReprString, pyReprStringList, pyTitle, pyTruthy, sha256hex12 } from "./text.ts";
+import { pySetOrder, pyStringHash } from "./pyhash.ts";
+
+describe("pyRound (Python round: exact binary value, ties to even)", () => {
+  it.each([
+    [2.5, 0, 2],
+    [7.5, 0, 8],
+    [12.5, 0, 12],
+    [0.125, 2, 0.12],
+    [2.675, 2, 2.67],
+    [1.25, 1, 1.2],
+    [1.35, 1, 1.4],
+    [0.5, 0, 0],
+    [-2.5, 0, -2],
+    [8.790000000000001, 2, 8.79],
+    [17.599999999999998, 1, 17.6],
+    [1234.5678, -2, 1200],
+  ])("round(%d, %d) == %d", (x, n, expected) => {
+    expect(pyRound(x, n)).toBe(expected);
+  });
+});
+
+describe("pyFloatRepr (Python repr of float)", () => {
+  it.each([
+    [2, "2.0"],
+    [2.5, "2.5"],
+    [0, "0.0"],
+    [0.0001, "0.0001"],
+    [0.00001, "1e-05"],
+    [1e16, "1e+16"],
+    [123456789012345.6, "123456789012345.6"],
+    [-3.75, "-3.75"],
+    [0.1 + 0.2, "0.30000000000000004"],
+  ])("repr(%d) == %s", (x, expected) => {
+    expect(pyFloatRepr(x)).toBe(expected);
+  });
+});
+
+describe("pyJsonDumps (Python json.dumps)", () => {
+  it("uses Python separators and escapes non-ASCII as lower-case \\uXXXX", () => {
+    expect(pyJsonDumps({ a: [1, 2.5], b: "café ¥ 北", c: null, d: true })).toBe(
+      '{"a": [1, 2.5], "b": "caf\\u00e9 \\u00a5 \\u5317", "c": null, "d": true}',
+    );
+  });
+  it("writes surrogate pairs as two escapes and control characters as \\u00XX", () => {
+    expect(pyJsonDumps("😀\u0001\n\"")).toBe('"\\ud83d\\ude00\\u0001\\n\\""');
+  });
+  it("prints integral floats as floats where the key says so, or when marked", () => {
+    expect(pyJsonDumps({ total: 2, count: 2 }, { floatKeys: new Set(["total"]) })).toBe('{"total": 2.0, "count": 2}');
+    expect(pyJsonDumps([new PyFloat(0)])).toBe("[0.0]");
+  });
+  it("has a compact, non-ASCII-preserving mode (FastAPI bodies)", () => {
+    expect(pyJsonDumps({ detail: "Ünknown" }, { compact: true, ensureAscii: false })).toBe('{"detail":"Ünknown"}');
+  });
+  it("round-trips the int/float distinction of a JSON text", () => {
+    const parsed = parseJsonKeepingFloats('{"fare": 0.00, "n": 2, "x": 1.5, "e": 1e2}');
+    expect(pyJsonDumps(parsed)).toBe('{"fare": 0.0, "n": 2, "x": 1.5, "e": 100.0}');
+    expect(stripPyFloats(parsed)).toEqual({ fare: 0, n: 2, x: 1.5, e: 100 });
+  });
+});
+
+describe("Python string helpers", () => {
+  it("title-cases like str.title()", () => {
+    expect(pyTitle("gold travel card")).toBe("Gold Travel Card");
+    expect(pyTitle("easycard")).toBe("Easycard");
+    expect(pyTitle("o'hare 1st")).toBe("O'Hare 1St");
+    expect(pyTitle("STATION_CLOSURE".replace("_", " "))).toBe("Station Closure");
+  });
+  it("reprs strings and lists like Python", () => {
+    expect(pyReprString("Airport")).toBe("'Airport'");
+    expect(pyReprString("O'Hare")).toBe('"O\'Hare"');
+    expect(pyReprString("it's \"x\"")).toBe("'it\\'s \"x\"'");
+    expect(pyReprStringList(["A", "O'Hare"])).toBe("['A', \"O'Hare\"]");
+  });
+  it("has Python truthiness, including empty containers", () => {
+    for (const v of [null, undefined, false, 0, NaN, "", [], {}]) expect(pyTruthy(v)).toBe(false);
+    for (const v of [1, "x", [0], { a: null }, true]) expect(pyTruthy(v)).toBe(true);
+  });
+  it("tells a missing key from a null one", () => {
+    expect(hasKey({ a: null }, "a")).toBe(true);
+    expect(hasKey({}, "a")).toBe(false);
+  });
+  it("hashes like the reference's opaque ids", () => {
+    // sha256("route:airport:five points")[:12], as the reference's route ids.
+    expect(sha256hex12("route:airport:five points")).toBe("0270621855ef");
+  });
+});
+
+describe("CPython hash and set order under PYTHONHASHSEED=13", () => {
+  // Expected values printed by CPython 3.11:
+  // PYTHONHASHSEED=13 python3 -c 'print(hash("red"), hash("gold"), hash("blue"), list({"red","gold","blue","green"}))'
+  it("matches CPython's SipHash-1-3 string hashes", () => {
+    expect(BigInt.asIntN(64, pyStringHash("red", 13))).toBe(-4860027283001841996n);
+    expect(BigInt.asIntN(64, pyStringHash("gold", 13))).toBe(7707519934540827887n);
+    expect(BigInt.asIntN(64, pyStringHash("blue", 13))).toBe(-5492378862313626670n);
+  });
+  it("iterates a set in CPython's slot order", () => {
+    expect(pySetOrder(["red", "gold", "blue", "green"], 13)).toEqual(["green", "blue", "red", "gold"]);
+  });
+  it("keeps set order independent of insertion for distinct-slot keys and ignores duplicates", () => {
+    expect(pySetOrder(["a", "a", "b"], 13).sort()).toEqual(["a", "b"]);
+  });
+});
