@@ -1,0 +1,40 @@
+// The terminal-state contract: the LLM-facing schema of submit_assistant_state and the validator
+// that accepts or rejects a submission exactly as the reference tool server does.
+export {
+  AdvisoryBannerSchema,
+  AssistantStateSchema,
+  BANNER_SEVERITIES,
+  BannerSeveritySchema,
+  FARE_OUTCOMES,
+  FareDiscountSchema,
+  FareLineItemSchema,
+  FareQuoteSchema,
+  KIOSK_ACTIONS,
+  KioskActionNameSchema,
+  KioskActionSchema,
+  OUTCOMES,
+  OutcomeSchema,
+  PassengerSummarySchema,
+  REASON_CODES,
+  ROUTE_OUTCOMES,
+  ReasonCodeSchema,
+  RouteSchema,
+  RouteStopSchema,
+  assistantStateJsonSchema,
+  type AssistantState,
+  type AssistantStateInput,
+  type BannerSeverity,
+  type KioskActionName,
+  type Outcome,
+  type ReasonCode,
+  type RouteStop,
+} from "./schema.ts";
+export {
+  INTERNAL_SERVER_ERROR_BODY,
+  referenceResponseId,
+  validateSubmission,
+  type FieldError,
+  type SubmissionOutcome,
+  type ValidateOptions,
+} from "./validate.ts";
+export { LaxSubmissionSchema, parseLaxSubmission, type LaxSubmission, type PydanticError } from "./lax.ts";
