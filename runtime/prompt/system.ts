@@ -1,0 +1,88 @@
+// The system prompt of a case (CONTRACT §7.1): the profile's blocks, in order, each emitted when
+// its condition holds, with placeholders filled from the system's data and the case context.
+import type { SystemContext } from "../../tools/data/schemas.ts";
+import type { SystemData } from "../../tools/data/system.ts";
+import { hasKey, pyJsonDumps, pyTruthy } from "../../tools/py/index.ts";
+import { CONDITIONS, pyGet, type PromptInputs } from "./conditions.ts";
+import { compileProfile, fillTemplate, PromptProfileError } from "./profile.ts";
+import type { PromptProfile } from "../../tools/data/schemas.ts";
+import { pyStr } from "./pystr.ts";
+
+/** fares.json keys copied into the fare rules when present and non-empty, in this order. */
+const FARE_RULE_COPIED_KEYS = ["discounts", "fare_brackets", "surcharges", "station_overrides", "payment_methods"] as const;
+/** The reference's defaults when a file leaves a value out (never used by the published pack). */
+const DEFAULT_FARE_MODEL = "flat";
+const DEFAULT_PREMIUM_CARD = "Gold Card";
+
+function record(v: unknown, what: string): Record<string, unknown> {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new PromptProfileError(`${what} is not an object`);
+  return v as Record<string, unknown>;
+}
+
+/**
+ * The `- Fare rules:` object: model, base fare text (symbol + Python str of the number: "$2.5",
+ * "NT$20"), currency, display format, payment names, the non-empty raw fare tables, and the gold
+ * class when fares.json has a gold fare. Float markers of fares.json are kept ("fare": 0.0).
+ */
+export function fareRules(system: SystemData): Record<string, unknown> {
+  const fares = record(system.faresPy, `${system.id} fares.json`);
+  const framebook = record(system.framebookPy, `${system.id} framebook`);
+  const terminology = record(framebook.terminology, `${system.id} framebook.terminology`);
+  const symbol = pyStr(framebook.currency_symbol);
+  const rules: Record<string, unknown> = {
+    model: hasKey(fares, "model") ? fares.model : DEFAULT_FARE_MODEL,
+    base_fare: `${symbol}${pyStr(fares.base_fare)}`,
+    currency: framebook.currency_code,
+    format: framebook.fare_display_format,
+    payment: [terminology.smartcard, terminology.contactless],
+  };
+  for (const key of FARE_RULE_COPIED_KEYS) if (pyTruthy(fares[key])) rules[key] = fares[key];
+  if (hasKey(fares, "gold_fare")) {
+    rules.gold_class = {
+      fare: `${symbol}${pyStr(fares.gold_fare)}`,
+      card: hasKey(terminology, "smartcard_premium") ? terminology.smartcard_premium : DEFAULT_PREMIUM_CARD,
+    };
+  }
+  return rules;
+}
+
+/** Placeholder values (lazy: a section's values are read only when it is emitted). */
+function placeholderValues(inputs: PromptInputs): Record<string, () => string> {
+  const { system, context } = inputs;
+  const framebook = system.framebook;
+  const framebookPy = record(system.framebookPy, `${system.id} framebook`);
+  const temporalField = (key: string) => () => pyStr(pyGet(pyGet(context, "temporal_context"), key));
+  return {
+    org_name: () => pyStr(framebook.org_name),
+    full_name: () => pyStr(framebook.full_name),
+    line_names: () => system.lines.map((l) => l.name).join(", "),
+    fare_rules_json: () => pyJsonDumps(fareRules(system)),
+    primary_language: () => pyStr(framebook.primary_language),
+    operating_hours_json: () => pyJsonDumps(framebookPy.operating_hours),
+    current_time: temporalField("current_time"),
+    day_of_week: temporalField("day_of_week"),
+    notes: temporalField("notes"),
+    smartcard: () => pyStr(framebook.terminology.smartcard),
+    currency_symbol: () => pyStr(framebook.currency_symbol),
+    policy_text: () => pyStr(pyGet(pyGet(context, "policy_change"), "text")),
+  };
+}
+
+/** The system prompt for a system and a case context, rendered from the profile. */
+export function buildSystemPrompt(system: SystemData, context: SystemContext, profile: PromptProfile): string {
+  const compiled = compileProfile(profile);
+  const inputs: PromptInputs = { system, context };
+  const values = placeholderValues(inputs);
+  let out = "";
+  for (const block of compiled.blocks) {
+    const condition = CONDITIONS[block.when];
+    const where = `prompt profile ${compiled.name}, block '${block.id}'`;
+    if (!condition) throw new PromptProfileError(`${where}: unknown condition '${block.when}'`);
+    if (condition.kind === "test") {
+      if (condition.test(inputs)) out += fillTemplate(block.text, values, where);
+    } else {
+      for (const item of condition.items(inputs)) out += fillTemplate(block.text, { ...values, ...item }, where);
+    }
+  }
+  return out;
+}
