@@ -1,0 +1,359 @@
+// Route planning on one system: unrestricted routes on a cached expanded graph, restricted routes
+// (closed / skipped / no-transfer stations, closed segments, closed lines) on a graph rebuilt per
+// request, and the line metadata (terminals, loops) that line closures and line_info need.
+import type { SystemData } from "../data/system.ts";
+import { pyRound } from "../py/number.ts";
+import { ExpandedGraph, NodeKind, type LineOrder, type TrackEdge } from "./expanded.ts";
+
+/** A failure the reference reports to the caller as HTTP 404 with this message as detail. */
+export class RouteError extends Error {
+  override name = "RouteError";
+}
+
+export interface RouteStop {
+  station_id: string;
+  station_name: string;
+  line: string | null;
+  is_transfer: boolean;
+  transfer_to: string | null;
+}
+
+export interface RouteResult {
+  /** Station ids in travel order. */
+  path: string[];
+  stops: RouteStop[];
+  transfers: number;
+  estimated_minutes: number;
+  distance_miles: number;
+  line_sequence: string[];
+}
+
+export interface StationRestriction {
+  station: string;
+  /** "closed", "skip" or "no_transfer"; any other value is recorded but has no effect. */
+  restriction: string;
+}
+
+export interface LineClosure {
+  line: string;
+  from_station?: string;
+  to_station?: string;
+}
+
+interface LineShape {
+  /** Stations in first-appearance order over the line's own edges. */
+  nodes: string[];
+  degree: Map<string, number>;
+}
+
+export class RouteEngine {
+  readonly lineOrder: LineOrder;
+  private readonly stationIndex = new Map<string, number>();
+  private readonly stationIds: string[] = [];
+  private readonly lineIds: string[] = [];
+  private readonly tracks: TrackEdge[] = [];
+  /** stations.json ids (first occurrence), as indices. */
+  private readonly knownStations: number[] = [];
+  private readonly graph: ExpandedGraph;
+  private readonly lineShapes = new Map<string, LineShape>();
+
+  constructor(
+    readonly system: SystemData,
+    lineOrder: LineOrder = "python-hash-13",
+  ) {
+    this.lineOrder = lineOrder;
+    for (const s of system.stations) {
+      if (this.stationIndex.has(s.id)) continue;
+      this.knownStations.push(this.indexOfStation(s.id));
+    }
+    const lineIndex = new Map<string, number>();
+    for (const e of system.edges) {
+      let l = lineIndex.get(e.line);
+      if (l === undefined) {
+        l = this.lineIds.length;
+        this.lineIds.push(e.line);
+        lineIndex.set(e.line, l);
+      }
+      this.tracks.push({
+        from: this.indexOfStation(e.from),
+        to: this.indexOfStation(e.to),
+        line: l,
+        minutes: e.travel_time_min,
+        miles: e.distance_miles,
+      });
+    }
+    this.graph = this.buildGraph();
+  }
+
+  private indexOfStation(id: string): number {
+    let i = this.stationIndex.get(id);
+    if (i === undefined) {
+      i = this.stationIds.length;
+      this.stationIds.push(id);
+      this.stationIndex.set(id, i);
+    }
+    return i;
+  }
+
+  private buildGraph(restrictions?: {
+    closedPairs: ReadonlySet<string>;
+    closed: ReadonlySet<number>;
+    noEntryExit: ReadonlySet<number>;
+    noTransfer: ReadonlySet<number>;
+  }): ExpandedGraph {
+    const base = {
+      stationCount: this.stationIds.length,
+      stations: this.knownStations,
+      lineIds: this.lineIds,
+      edges: this.tracks,
+      lineOrder: this.lineOrder,
+    };
+    if (!restrictions) return ExpandedGraph.build(base);
+    const { closedPairs, closed } = restrictions;
+    return ExpandedGraph.build({
+      ...base,
+      dropEdge: (e) => closedPairs.has(pairKey(e.from, e.to)) || closed.has(e.from) || closed.has(e.to),
+      closed,
+      noEntryExit: restrictions.noEntryExit,
+      noTransfer: restrictions.noTransfer,
+    });
+  }
+
+  /** The reference's name/id resolution, failing with its message. */
+  resolve(input: string): string {
+    const station = this.system.resolveStation(input);
+    if (!station) throw new RouteError(`Unknown station: '${input}'`);
+    return station.id;
+  }
+
+  /** Fastest route (minutes, with the transfer penalty) on the full network. */
+  route(origin: string, destination: string): RouteResult {
+    const originId = this.resolve(origin);
+    const destId = this.resolve(destination);
+    if (originId === destId) {
+      const station = this.system.stationById(originId);
+      return {
+        path: [originId],
+        stops: [{ station_id: originId, station_name: station?.name ?? originId, line: null, is_transfer: false, transfer_to: null }],
+        transfers: 0,
+        estimated_minutes: 0,
+        distance_miles: 0,
+        line_sequence: [],
+      };
+    }
+    const o = this.stationIndex.get(originId) as number;
+    const d = this.stationIndex.get(destId) as number;
+    const source = this.graph.enterNode(o);
+    const target = this.graph.exitNode(d);
+    if (source === -1) throw new RouteError(`Node '${originId}' is not in the expanded graph`);
+    if (target === -1) throw new RouteError(`Node '${destId}' is not in the expanded graph`);
+    const nodes = this.graph.shortestPath(source, target);
+    if (!nodes) throw new RouteError(`No path found between '${originId}' and '${destId}'`);
+    return this.describe(this.graph, nodes);
+  }
+
+  /**
+   * Route under restrictions. Without any station restriction or segment this is `route`.
+   * Checks run in the reference's order: endpoints, restricted stations, closed endpoints,
+   * then segments (a segment with fewer than two stations is a crash there, a TypeError here).
+   */
+  routeWithRestrictions(
+    origin: string,
+    destination: string,
+    restrictions: readonly StationRestriction[],
+    segments: readonly (readonly string[])[],
+  ): RouteResult {
+    if (restrictions.length === 0 && segments.length === 0) return this.route(origin, destination);
+    const originId = this.resolve(origin);
+    const destId = this.resolve(destination);
+
+    const byStation = new Map<string, string>();
+    for (const r of restrictions) byStation.set(this.resolve(r.station), r.restriction);
+    for (const [label, id, name] of [
+      ["Origin", originId, origin],
+      ["Destination", destId, destination],
+    ] as const) {
+      const restriction = byStation.get(id);
+      if (restriction === "closed" || restriction === "skip") {
+        throw new RouteError(`${label} station '${name}' is ${restriction} by disruption`);
+      }
+    }
+
+    const closedPairs = new Set<string>();
+    for (const seg of segments) {
+      if (seg.length < 2) throw new TypeError("segment closure needs two stations (IndexError in the reference)");
+      const u = this.stationIndex.get(this.resolve(seg[0] as string));
+      const v = this.stationIndex.get(this.resolve(seg[1] as string));
+      // A resolvable station always has an index (every stations.json id is indexed).
+      closedPairs.add(pairKey(u as number, v as number));
+      closedPairs.add(pairKey(v as number, u as number));
+    }
+
+    const closed = new Set<number>();
+    const noEntryExit = new Set<number>();
+    const noTransfer = new Set<number>();
+    for (const [id, restriction] of byStation) {
+      const s = this.stationIndex.get(id) as number;
+      if (restriction === "closed") closed.add(s);
+      if (restriction === "closed" || restriction === "skip") noEntryExit.add(s);
+      if (restriction === "closed" || restriction === "skip" || restriction === "no_transfer") noTransfer.add(s);
+    }
+
+    const graph = this.buildGraph({ closedPairs, closed, noEntryExit, noTransfer });
+    const noPath = (): RouteError =>
+      new RouteError(`No path between '${origin}' and '${destination}' with current restrictions`);
+    const source = graph.enterNode(this.stationIndex.get(originId) as number);
+    const target = graph.exitNode(this.stationIndex.get(destId) as number);
+    if (source === -1 || target === -1) throw noPath();
+    const nodes = graph.shortestPath(source, target);
+    if (!nodes) throw noPath();
+    return this.describe(graph, nodes);
+  }
+
+  /**
+   * Line closures as closed station pairs (every graph edge of the line between the kept
+   * stations). `line` must already be alias-resolved. Pairs are later closed for every line.
+   */
+  expandLineClosures(closures: readonly LineClosure[]): [string, string][] {
+    const pairs: [string, string][] = [];
+    for (const c of closures) {
+      const lineId = c.line;
+      const line = lineId ? this.system.lineById(lineId) : undefined;
+      if (!line) throw new RouteError(`Unknown line: ${lineId}`);
+      const ordered = line.stations;
+      if (ordered.length === 0) throw new RouteError(`Line '${lineId}' has no stations defined`);
+      let keep: Set<string>;
+      if (c.from_station === undefined && c.to_station === undefined) {
+        keep = new Set(ordered);
+      } else if (c.from_station === undefined || c.to_station === undefined) {
+        throw new RouteError(`Partial closure on line '${lineId}' requires both from_station and to_station`);
+      } else {
+        if (this.isLoopLine(lineId)) {
+          throw new RouteError(
+            `Partial closure on loop line '${lineId}' is ambiguous — use whole-line closure or specify segments`,
+          );
+        }
+        const a = this.resolve(c.from_station);
+        const b = this.resolve(c.to_station);
+        const i = ordered.indexOf(a);
+        const j = ordered.indexOf(b);
+        if (i === -1 || j === -1) {
+          throw new RouteError(`Endpoints '${c.from_station}'/'${c.to_station}' are not on line '${lineId}'`);
+        }
+        keep = new Set(ordered.slice(Math.min(i, j), Math.max(i, j) + 1));
+      }
+      for (const e of this.system.edges) {
+        if (e.line === lineId && keep.has(e.from) && keep.has(e.to)) pairs.push([e.from, e.to]);
+      }
+    }
+    return pairs;
+  }
+
+  private lineShape(lineId: string): LineShape {
+    let shape = this.lineShapes.get(lineId);
+    if (shape) return shape;
+    const neighbours = new Map<string, Set<string>>();
+    const touch = (s: string): Set<string> => {
+      let set = neighbours.get(s);
+      if (!set) neighbours.set(s, (set = new Set()));
+      return set;
+    };
+    for (const e of this.system.edges) {
+      if (e.line !== lineId) continue;
+      touch(e.from).add(e.to);
+      touch(e.to).add(e.from);
+    }
+    // Undirected simple graph degree: distinct neighbours, a self-loop counting twice.
+    const degree = new Map<string, number>();
+    for (const [s, set] of neighbours) degree.set(s, set.size + (set.has(s) ? 1 : 0));
+    shape = { nodes: [...neighbours.keys()], degree };
+    this.lineShapes.set(lineId, shape);
+    return shape;
+  }
+
+  /** True when every station of the line's own edge subgraph has degree ≥ 2 (and it has one). */
+  isLoopLine(lineId: string): boolean {
+    const shape = this.lineShape(lineId);
+    if (shape.nodes.length === 0) return false;
+    return shape.nodes.every((s) => (shape.degree.get(s) as number) >= 2);
+  }
+
+  /** Degree-1 stations of the line's own subgraph, in first-appearance order over graph.json. */
+  lineTerminals(lineId: string): string[] {
+    const shape = this.lineShape(lineId);
+    return shape.nodes.filter((s) => shape.degree.get(s) === 1);
+  }
+
+  /** Turn a node path into stops, transfers, line sequence and rounded totals. */
+  private describe(graph: ExpandedGraph, nodes: readonly number[]): RouteResult {
+    const path: string[] = [];
+    const stops: RouteStop[] = [];
+    const lineSequence: string[] = [];
+    let miles = 0.0;
+    let minutes = 0.0;
+    let transfers = 0;
+    let current: string | null = null;
+    const stop = (stationIdx: number): void => {
+      const id = this.stationIds[stationIdx] as string;
+      const station = this.system.stationById(id);
+      // The reference indexes stations.json here and would crash on an unknown id.
+      if (!station) throw new TypeError(`station '${id}' of graph.json is not in stations.json`);
+      path.push(id);
+      stops.push({ station_id: id, station_name: station.name, line: current, is_transfer: false, transfer_to: null });
+    };
+    for (let i = 0; i + 1 < nodes.length; i++) {
+      const u = nodes[i] as number;
+      const v = nodes[i + 1] as number;
+      const kindU = graph.kind[u];
+      const kindV = graph.kind[v];
+      if (kindU === NodeKind.Enter) {
+        current = this.lineIds[graph.line[v] as number] as string;
+        if (!lineSequence.includes(current)) lineSequence.push(current);
+        stop(graph.station[u] as number);
+      } else if (kindU === NodeKind.Track && kindV === NodeKind.Track) {
+        const attrs = graph.edge(u, v) as { weight: number; miles: number };
+        const sameLine = graph.line[u] === graph.line[v];
+        if (sameLine) {
+          miles += attrs.miles;
+          minutes += attrs.weight;
+          stop(graph.station[v] as number);
+        } else {
+          const next = this.lineIds[graph.line[v] as number] as string;
+          transfers += 1;
+          minutes += attrs.weight;
+          if (!lineSequence.includes(next)) lineSequence.push(next);
+          const last = stops[stops.length - 1];
+          if (last) {
+            last.is_transfer = true;
+            last.transfer_to = next;
+          }
+          current = next;
+        }
+      }
+      // Exit edges add nothing.
+    }
+    return {
+      path,
+      stops,
+      transfers,
+      estimated_minutes: pyRound(minutes, 1),
+      distance_miles: pyRound(miles, 2),
+      line_sequence: lineSequence,
+    };
+  }
+}
+
+function pairKey(u: number, v: number): string {
+  return `${u}:${v}`;
+}
+
+const engines = new WeakMap<SystemData, Map<LineOrder, RouteEngine>>();
+
+/** The engine for a system and line order, built once (the expanded graph is cached with it). */
+export function routeEngineFor(system: SystemData, lineOrder: LineOrder = "python-hash-13"): RouteEngine {
+  let bySystem = engines.get(system);
+  if (!bySystem) engines.set(system, (bySystem = new Map()));
+  let engine = bySystem.get(lineOrder);
+  if (!engine) bySystem.set(lineOrder, (engine = new RouteEngine(system, lineOrder)));
+  return engine;
+}
