@@ -1,5 +1,6 @@
 // The policy interface: what decides the kiosk's next step. Deterministic policies and language
 // models implement the same contract, so the kiosk, the bench and the latency probe run one loop.
+import { z } from "zod";
 import type { KioskEvent, SystemContext, ToolDefinition } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 
@@ -23,44 +24,48 @@ export interface AssistantToolCall {
 }
 
 /** Token accounting of one policy round (models only). */
-export interface RoundUsage {
-  promptTokens: number;
-  completionTokens: number;
+export const RoundUsageSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
   /** Prompt tokens that were served from a reused KV-cache prefix. */
-  cachedPromptTokens?: number;
+  cachedPromptTokens: z.number().int().nonnegative().optional(),
   /** Milliseconds from request to the first generated token. */
-  ttftMs?: number;
-  /** Milliseconds spent generating (decode) and evaluating the prompt (prefill). */
-  decodeMs?: number;
-  prefillMs?: number;
-}
+  ttftMs: z.number().nonnegative().optional(),
+  /** Milliseconds spent evaluating the prompt (prefill) and generating (decode). */
+  prefillMs: z.number().nonnegative().optional(),
+  decodeMs: z.number().nonnegative().optional(),
+});
+export type RoundUsage = z.infer<typeof RoundUsageSchema>;
 
 /** A tool call requested by a policy. `arguments` is the raw JSON text, or an already-built object. */
-export interface RequestedToolCall {
-  id?: string;
-  name: string;
-  arguments: string | Record<string, unknown>;
-}
+export const RequestedToolCallSchema = z.object({
+  id: z.string().optional(),
+  name: z.string(),
+  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]),
+});
+export type RequestedToolCall = z.infer<typeof RequestedToolCallSchema>;
 
-export type PolicyStep =
+export const PolicyStepSchema = z.discriminatedUnion("type", [
   /** Call tools (in order), then ask the policy again. */
-  | {
-      type: "tool_calls";
-      calls: RequestedToolCall[];
-      content?: string | null;
-      reasoning?: string | null;
-      usage?: RoundUsage;
-    }
+  z.object({
+    type: z.literal("tool_calls"),
+    calls: z.array(RequestedToolCallSchema).min(1),
+    content: z.string().nullable().optional(),
+    reasoning: z.string().nullable().optional(),
+    usage: RoundUsageSchema.optional(),
+  }),
   /** A text reply (no tool call). For a model this is its final answer unless turns remain. */
-  | {
-      type: "message";
-      content: string;
-      reasoning?: string | null;
-      finishReason?: "stop" | "length" | string;
-      usage?: RoundUsage;
-    }
+  z.object({
+    type: z.literal("message"),
+    content: z.string(),
+    reasoning: z.string().nullable().optional(),
+    finishReason: z.string().optional(),
+    usage: RoundUsageSchema.optional(),
+  }),
   /** A deterministic policy has nothing more to do. */
-  | { type: "done" };
+  z.object({ type: z.literal("done") }),
+]);
+export type PolicyStep = z.infer<typeof PolicyStepSchema>;
 
 /** What the kiosk knows at run time: never the answer key of a benchmark case. */
 export interface SessionSetup {
@@ -103,6 +108,12 @@ export interface Policy {
    * server rejected it (a published quirk reproduced by `rule-ref`).
    */
   readonly responseFrom?: "accepted-submission" | "last-submission";
+  /**
+   * Hidden fields the harness adds to tool calls. The reference runner injects the case's current
+   * time into disruption_feed; the reference rule baseline called the tool server directly and
+   * sent none ("bare"), which changes what the feed returns for time-limited disruptions.
+   */
+  readonly toolContext?: "runner" | "bare";
   start(setup: SessionSetup): PolicyRun | Promise<PolicyRun>;
 }
 

@@ -1,0 +1,40 @@
+// Turning a benchmark case (or an operator's case file entry) into a session: the same setup a
+// live kiosk interaction gets, with the case's turns scripted. Never reads the answer key.
+import type { DataPack } from "../../tools/data/datapack.ts";
+import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
+import { buildCasePrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
+import type { Policy, SessionSetup } from "./policy.ts";
+import { runSession, type SessionOptions } from "./session.ts";
+import type { SessionRecord } from "./record.ts";
+
+/** The user turns of a case: its multi-turn groups, or its single list of events. */
+export function caseTurns(kase: Case): KioskEvent[][] {
+  return kase.multi_turn_events && kase.multi_turn_events.length > 0 ? kase.multi_turn_events : [kase.events];
+}
+
+export function caseSetup(pack: DataPack, kase: Case): SessionSetup {
+  const system = pack.system(kase.system);
+  const prompt = buildCasePrompt(kase, system, pack.promptProfile());
+  return {
+    sessionId: kase.id,
+    system,
+    context: kase.system_context,
+    systemPrompt: prompt.systemPrompt,
+    tools: toolDefinitions(pack),
+    scriptedTurns: caseTurns(kase),
+  };
+}
+
+export type CaseRunOptions = Omit<SessionOptions, "setup" | "policy" | "userMessage" | "firstTurn">;
+
+export function runCase(pack: DataPack, kase: Case, policy: Policy, options: CaseRunOptions = {}): Promise<SessionRecord> {
+  const setup = caseSetup(pack, kase);
+  const profile = pack.promptProfile();
+  return runSession({
+    ...options,
+    setup,
+    policy,
+    userMessage: (events) => eventsToUserMessage(events, profile),
+    firstTurn: setup.scriptedTurns?.[0] ?? [],
+  });
+}

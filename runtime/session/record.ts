@@ -1,0 +1,76 @@
+// The per-session result record. Its reference fields are exactly the reference runner's
+// result format (so either scorer can read a transcript); `kiosk` carries what we add.
+import type { AssistantState } from "../contract/index.ts";
+import type { ChatMessage, RoundUsage, ToolCallRecord } from "./policy.ts";
+
+/** The reference runner's reshaping of a submission into the scored response. */
+export interface ScoredResponse {
+  outcome: unknown;
+  kiosk_action: unknown;
+  reasoning: unknown;
+  ui_updates: {
+    route: unknown;
+    fare_quote: unknown;
+    advisory_banners: unknown;
+    assistant_message: unknown;
+  };
+}
+
+export interface ReferenceRecord {
+  case_id: string;
+  response: unknown;
+  tool_calls_made: ToolCallRecord[];
+  raw_content: string;
+  reasoning_content: string;
+  messages: ChatMessage[];
+  ttft_ms: number;
+  e2e_ms: number;
+  input_tokens: number;
+  output_tokens: number;
+  api_rounds: number;
+  error: string | null;
+  empty_rounds: number;
+  truncated: boolean;
+}
+
+export interface RoundRecord {
+  index: number;
+  startedMs: number;
+  ms: number;
+  step: "tool_calls" | "message" | "done" | "error";
+  toolNames: string[];
+  usage?: RoundUsage;
+}
+
+export type TerminationReason =
+  | "submitted"
+  | "text_reply"
+  | "policy_done"
+  | "round_budget_exhausted"
+  | "deadline"
+  | "aborted"
+  | "policy_error"
+  | "malformed_tool_arguments"
+  | "truncated"
+  | "empty_responses";
+
+export interface SessionRecord extends ReferenceRecord {
+  kiosk: {
+    policy: string;
+    termination: TerminationReason;
+    /** The terminal state the kiosk renders: the accepted submission, or the safe fallback. */
+    state: AssistantState;
+    /** True when `state` is the deterministic safe fallback, not the policy's own answer. */
+    fallback: boolean;
+    /** Rejected submissions and their field errors, in order. */
+    rejectedSubmissions: number;
+    rounds: RoundRecord[];
+    startedAt: string;
+  };
+}
+
+/** Strip our additions: the exact reference runner record (for `--out` files). */
+export function toReferenceRecord(record: SessionRecord): ReferenceRecord {
+  const { kiosk: _kiosk, ...reference } = record;
+  return reference;
+}
