@@ -1,0 +1,27 @@
+// The llama-server builds the paper used, as named protocol profiles (MODEL-PROTOCOL.md §3).
+// b8642 (default): generic autoparser, one call, required args first in schema order, lazy grammar
+// triggered by "<tool_call>\n". b10398: Qwen3-Coder handler, parallel calls, any argument order,
+// triggers "<tool_call>" and "<function", reasoning also ends at a tool call.
+
+export type ProtocolProfile = "b8642" | "b10398";
+export const PROTOCOL_PROFILES: readonly ProtocolProfile[] = ["b8642", "b10398"];
+export const DEFAULT_PROFILE: ProtocolProfile = "b8642";
+
+export interface ProfileSettings {
+  profile: ProtocolProfile;
+  /** Lazy-grammar trigger words, matched anywhere in the generated text. */
+  triggers: readonly string[];
+  /** llama-server's parallel_tool_calls default for this template. */
+  parallelToolCalls: boolean;
+}
+
+export function profileSettings(profile: ProtocolProfile = DEFAULT_PROFILE, parallelToolCalls?: boolean): ProfileSettings {
+  if (profile === "b10398") {
+    return { profile, triggers: ["<tool_call>", "<function"], parallelToolCalls: parallelToolCalls ?? true };
+  }
+  return { profile, triggers: ["<tool_call>\n"], parallelToolCalls: parallelToolCalls ?? false };
+}
+
+export function isProtocolProfile(value: string): value is ProtocolProfile {
+  return (PROTOCOL_PROFILES as readonly string[]).includes(value);
+}
