@@ -1,0 +1,63 @@
+// The seam between the runtime (pure) and a text-completion engine (models/engine.ts wraps
+// node-llama-cpp behind it; tests use fakes). A request is one llama-server round: the fully
+// rendered prompt, a token budget and the lazy tool-call grammar; the engine decodes greedily
+// (temperature 0) and stops at end-of-generation.
+import type { LazyToolCallGrammar } from "./grammar.ts";
+
+export const DEFAULT_MAX_TOKENS = 4096;
+
+export interface CompletionRequest {
+  /** The rendered prompt; special tokens appear as text and must be tokenized as special tokens. */
+  prompt: string;
+  /** New-token budget for this round (llama-server max_completion_tokens). Default 4096. */
+  maxTokens?: number;
+  /**
+   * Two-phase constrained decoding: unconstrained until one of `lazyGrammar.triggers` appears in
+   * the generated text, then continue from the exact tokens under
+   * `lazyGrammar.continueAfter(textFromTrigger)` until end-of-generation.
+   */
+  lazyGrammar?: LazyToolCallGrammar;
+  /**
+   * Characters at the start of `prompt` that every session of this framebook shares (the system
+   * turn with the tools block). Engines keep or checkpoint this prefix for reuse.
+   */
+  sharedPrefixChars?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompletionUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens whose KV state was reused instead of evaluated. */
+  cachedPromptTokens: number;
+  /** Request start → first generated token. */
+  ttftMs: number;
+  /** Evaluating the uncached prompt tokens. */
+  prefillMs: number;
+  /** Generating (everything after the first token). */
+  decodeMs: number;
+  totalMs: number;
+  /** Time spent deriving and compiling the post-trigger grammar. */
+  grammarMs?: number;
+}
+
+export interface CompletionResult {
+  /** Generated text (special tokens as text), everything after the prompt. */
+  text: string;
+  /** "length": the token budget ran out before end-of-generation. */
+  finishReason: "stop" | "length";
+  /** The lazy grammar's trigger appeared and the rest was generated under the grammar. */
+  grammarTriggered: boolean;
+  /**
+   * The grammar rejected text the model had already written when the trigger completed (llama.cpp
+   * throws "Unexpected empty grammar stack…" and llama-server fails the request).
+   */
+  grammarError?: string;
+  usage: CompletionUsage;
+}
+
+export interface CompletionBackend {
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+  /** The chat template embedded in the loaded model (GGUF tokenizer.chat_template), if any. */
+  chatTemplate(): string | undefined;
+}

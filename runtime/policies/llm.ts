@@ -1,0 +1,157 @@
+// Policy "llm": the local student model as the kiosk's policy, driven exactly like the paper's
+// llama-server b8642 (MODEL-PROTOCOL.md §4): every round re-renders the whole conversation with the
+// model's chat template (tools block first, enable_thinking explicit, generation prompt), decodes
+// greedily up to 4096 new tokens with the lazy tool-call grammar, and parses the output with the
+// server's rules. A parse failure is what the harness saw as HTTP 500: it is thrown, and the
+// session records the error. The model engine sits behind CompletionBackend (no node-llama-cpp here).
+import type { ToolDefinition } from "../../tools/data/schemas.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult } from "../model/backend.ts";
+import { LazyToolCallGrammar } from "../model/grammar.ts";
+import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
+import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
+import { ChatTemplateRenderer } from "../model/render.ts";
+import type { Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
+
+export interface LlmPolicyOptions {
+  backend: CompletionBackend;
+  /** Chat template; default: the one embedded in the loaded model (tokenizer.chat_template). */
+  chatTemplate?: string;
+  /** llama-server build whose parsing/grammar to reproduce. Default "b8642" (the paper's). */
+  profile?: ProtocolProfile;
+  /** enable_thinking (the paper: true). */
+  thinking?: boolean;
+  /** New-token budget per round (the paper: 4096). */
+  maxTokens?: number;
+  /** parallel_tool_calls; default: the profile's server default (b8642: false). */
+  parallelToolCalls?: boolean;
+  /** Policy id (default "llm"). */
+  id?: string;
+  /** Tool-call id generator (default: llama-server-style random ids). */
+  newToolCallId?: () => string;
+  /** Observe each round (prompt, raw output, parsed message, timings) — for probes and debugging. */
+  onRound?: (round: LlmRoundInfo) => void;
+}
+
+export interface LlmRoundInfo {
+  sessionId: string;
+  prompt: string;
+  result: CompletionResult;
+  message?: ParsedAssistantMessage;
+  error?: string;
+  /** Runtime overhead of this round, outside the engine. */
+  renderMs: number;
+  parseMs: number;
+  /** Building the tool-call grammar (first round of a tool set only; cached afterwards). */
+  grammarBuildMs: number;
+}
+
+/** The model's output could not be turned into a llama-server response (the harness got HTTP 500). */
+export class LlmRoundError extends Error {
+  override name = "LlmRoundError";
+  constructor(
+    message: string,
+    readonly rawText: string,
+  ) {
+    super(message);
+  }
+}
+
+const now = (): number => globalThis.performance.now();
+
+/** The end of the system turn in a rendered prompt: what every session of a framebook shares. */
+export function sharedPrefixLength(prompt: string): number | undefined {
+  const end = prompt.indexOf("<|im_end|>\n");
+  return end < 0 ? undefined : end + "<|im_end|>\n".length;
+}
+
+export class LlmPolicy implements Policy {
+  readonly id: string;
+  readonly responseFrom = "accepted-submission" as const;
+  private renderer: ChatTemplateRenderer | undefined;
+  private readonly grammars = new WeakMap<readonly ToolDefinition[], LazyToolCallGrammar>();
+
+  constructor(private readonly options: LlmPolicyOptions) {
+    this.id = options.id ?? "llm";
+  }
+
+  private template(): ChatTemplateRenderer {
+    if (this.renderer) return this.renderer;
+    const source = this.options.chatTemplate ?? this.options.backend.chatTemplate();
+    if (!source) throw new Error("policy llm: the model has no embedded chat template (tokenizer.chat_template); pass chatTemplate");
+    return (this.renderer = new ChatTemplateRenderer(source));
+  }
+
+  private grammar(tools: readonly ToolDefinition[]): { grammar: LazyToolCallGrammar; ms: number } {
+    const cached = this.grammars.get(tools);
+    if (cached) return { grammar: cached, ms: 0 };
+    const t0 = now();
+    const grammar = new LazyToolCallGrammar(tools, { profile: this.options.profile ?? DEFAULT_PROFILE, parallelToolCalls: this.options.parallelToolCalls });
+    this.grammars.set(tools, grammar);
+    return { grammar, ms: now() - t0 };
+  }
+
+  start(setup: SessionSetup): PolicyRun {
+    return { next: (input) => this.next(setup, input) };
+  }
+
+  private async next(setup: SessionSetup, input: PolicyInput): Promise<PolicyStep> {
+    const opts = this.options;
+    const thinking = opts.thinking ?? true;
+    const t0 = now();
+    const prompt = this.template().render(input.messages, { tools: setup.tools, enableThinking: thinking });
+    const renderMs = now() - t0;
+    const { grammar, ms: grammarBuildMs } = this.grammar(setup.tools);
+    const result = await opts.backend.complete({
+      prompt,
+      maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
+      lazyGrammar: setup.tools.length > 0 ? grammar : undefined,
+      sharedPrefixChars: sharedPrefixLength(prompt),
+      signal: input.signal,
+    });
+    const usage: RoundUsage = {
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      cachedPromptTokens: result.usage.cachedPromptTokens,
+      ttftMs: result.usage.ttftMs,
+      prefillMs: result.usage.prefillMs,
+      decodeMs: result.usage.decodeMs,
+    };
+    const round = { sessionId: setup.sessionId, prompt, result, renderMs, grammarBuildMs };
+    if (result.grammarError) {
+      const error = `model output rejected by the tool-call grammar (llama-server: HTTP 500): ${result.grammarError}`;
+      opts.onRound?.({ ...round, parseMs: 0, error });
+      throw new LlmRoundError(error, result.text);
+    }
+    const t1 = now();
+    const outcome = parseModelOutput(result.text, {
+      tools: setup.tools,
+      profile: opts.profile ?? DEFAULT_PROFILE,
+      thinking,
+      parallelToolCalls: opts.parallelToolCalls,
+      newToolCallId: opts.newToolCallId,
+    });
+    const parseMs = now() - t1;
+    if (!outcome.ok) {
+      const error = `model output could not be parsed (llama-server: HTTP 500): ${outcome.error.slice(0, 500)}`;
+      opts.onRound?.({ ...round, parseMs, error });
+      throw new LlmRoundError(error, result.text);
+    }
+    const message = outcome.message;
+    opts.onRound?.({ ...round, parseMs, message });
+    const reasoning = message.reasoning_content ?? null;
+    if (message.tool_calls.length > 0) {
+      return {
+        type: "tool_calls",
+        calls: message.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+        content: message.content,
+        reasoning,
+        usage,
+      };
+    }
+    return { type: "message", content: message.content, reasoning, finishReason: result.finishReason, usage };
+  }
+}
+
+export function createLlmPolicy(options: LlmPolicyOptions): LlmPolicy {
+  return new LlmPolicy(options);
+}
