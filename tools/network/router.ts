@@ -46,6 +46,8 @@ interface LineShape {
   degree: Map<string, number>;
 }
 
+const RESOLVE_MEMO_LIMIT = 10_000;
+
 export class RouteEngine {
   readonly lineOrder: LineOrder;
   private readonly stationIndex = new Map<string, number>();
@@ -56,6 +58,7 @@ export class RouteEngine {
   private readonly knownStations: number[] = [];
   private readonly graph: ExpandedGraph;
   private readonly lineShapes = new Map<string, LineShape>();
+  private readonly resolved = new Map<string, string | null>();
 
   constructor(
     readonly system: SystemData,
@@ -119,11 +122,16 @@ export class RouteEngine {
     });
   }
 
-  /** The reference's name/id resolution, failing with its message. */
+  /** The reference's name/id resolution, failing with its message (memoised: names scan the list). */
   resolve(input: string): string {
-    const station = this.system.resolveStation(input);
-    if (!station) throw new RouteError(`Unknown station: '${input}'`);
-    return station.id;
+    let id = this.resolved.get(input);
+    if (id === undefined) {
+      if (this.resolved.size >= RESOLVE_MEMO_LIMIT) this.resolved.clear();
+      id = this.system.resolveStation(input)?.id ?? null;
+      this.resolved.set(input, id);
+    }
+    if (id === null) throw new RouteError(`Unknown station: '${input}'`);
+    return id;
   }
 
   /** Fastest route (minutes, with the transfer penalty) on the full network. */

@@ -21,6 +21,18 @@ import { hasKey } from "../py/text.ts";
 
 export type Loc = (string | number)[];
 
+/** A location built only when an error needs it (validation of valid input allocates none). */
+interface LocNode {
+  parent: LocNode | null;
+  key: string | number;
+}
+
+function materialise(node: LocNode | null): Loc {
+  const loc: Loc = [];
+  for (let n = node; n; n = n.parent) loc.push(n.key);
+  return loc.reverse();
+}
+
 export interface PydanticError {
   type: string;
   loc: Loc;
@@ -68,6 +80,7 @@ const MESSAGES: Record<string, string> = {
   finite_number: "Input should be a finite number",
   list_type: "Input should be a valid list",
   model_attributes_type: "Input should be a valid dictionary or object to extract fields from",
+  int_parsing_size: "Unable to parse input string as an integer, exceeded maximum size",
   greater_than_equal: "Input should be greater than or equal to {ge}",
 };
 
@@ -133,7 +146,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 }
 
-function error(type: string, loc: Loc, input: unknown, ctx?: Record<string, unknown>): PydanticError {
+function error(type: string, at: LocNode | null, input: unknown, ctx?: Record<string, unknown>): PydanticError {
+  const loc = materialise(at);
   let msg = MESSAGES[type] ?? type;
   for (const [k, v] of Object.entries(ctx ?? {})) msg = msg.replace(`{${k}}`, String(v));
   const e: PydanticError = { type, loc, msg, input };
@@ -143,6 +157,7 @@ function error(type: string, loc: Loc, input: unknown, ctx?: Record<string, unkn
 
 /** Unicode White_Space as Rust's str::trim knows it. */
 const RUST_WHITESPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const I64_LIMIT = 2 ** 63;
 const JSON_INT = /^-?(?:0|[1-9][0-9]*)$/;
 
 /** pydantic-core's leading-zero stripping (None → undefined). */
@@ -204,7 +219,7 @@ function intFromString(s: string): number | undefined {
   return cleaned !== undefined && JSON_INT.test(cleaned) ? Number(cleaned) : undefined;
 }
 
-function validate(plan: Plan, input: unknown, loc: Loc, errors: PydanticError[]): unknown {
+function validate(plan: Plan, input: unknown, loc: LocNode | null, errors: PydanticError[]): unknown {
   switch (plan.kind) {
     case "any":
       return input;
@@ -219,6 +234,9 @@ function validate(plan: Plan, input: unknown, loc: Loc, errors: PydanticError[])
         const x = typeof input === "number" ? input : input.value;
         if (!Number.isFinite(x)) errors.push(error("finite_number", loc, input));
         else if (!Number.isInteger(x)) errors.push(error("int_from_float", loc, input));
+        // A float beyond the i64 range does not convert (a big Python int would; JS cannot tell
+        // them apart unless the float came in as a PyFloat marker).
+        else if (input instanceof PyFloat && !(x > -I64_LIMIT && x < I64_LIMIT)) errors.push(error("int_parsing_size", loc, input));
         else value = x;
       } else if (typeof input === "string") {
         value = intFromString(input);
@@ -237,7 +255,7 @@ function validate(plan: Plan, input: unknown, loc: Loc, errors: PydanticError[])
         errors.push(error("list_type", loc, input));
         return undefined;
       }
-      return input.map((item, i) => validate(plan.item, item, [...loc, i], errors));
+      return input.map((item, i) => validate(plan.item, item, { parent: loc, key: i }, errors));
     case "nullable":
       return input === null ? null : validate(plan.inner, input, loc, errors);
     case "model": {
@@ -248,11 +266,11 @@ function validate(plan: Plan, input: unknown, loc: Loc, errors: PydanticError[])
       const out: Record<string, unknown> = {};
       for (const field of plan.fields) {
         if (!hasKey(input, field.name)) {
-          if (field.missing.kind === "required") errors.push(error("missing", [...loc, field.name], input));
+          if (field.missing.kind === "required") errors.push(error("missing", { parent: loc, key: field.name }, input));
           else out[field.name] = field.missing.kind === "null" ? null : field.missing.value();
           continue;
         }
-        out[field.name] = validate(field.plan, input[field.name], [...loc, field.name], errors);
+        out[field.name] = validate(field.plan, input[field.name], { parent: loc, key: field.name }, errors);
       }
       return out;
     }
@@ -266,10 +284,11 @@ function validate(plan: Plan, input: unknown, loc: Loc, errors: PydanticError[])
  */
 export function validateBody<S extends z.ZodType>(schema: S, body: unknown): LaxResult<z.output<S>> {
   const errors: PydanticError[] = [];
+  const root: LocNode = { parent: null, key: "body" };
   if (body === null || body === undefined) {
-    return { ok: false, errors: [error("missing", ["body"], null)] };
+    return { ok: false, errors: [error("missing", root, null)] };
   }
-  const value = validate(planFor(schema), body, ["body"], errors);
+  const value = validate(planFor(schema), body, root, errors);
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: value as z.output<S> };
 }

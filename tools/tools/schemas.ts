@@ -66,7 +66,7 @@ export const PassengerCountsSchema = z.object({
 
 export const FareCalculatorInputSchema = z.object({
   route_id: z.string().describe("route_id from route_planner"),
-  passengers: PassengerCountsSchema.describe("passenger counts"),
+  passengers: PassengerCountsSchema.describe("{adults, children, seniors, disabled}: counts, ints >= 0, default 0"),
   ticket_type: z.string().default("single").describe("ticket type (accepted, ignored)"),
   payment_method: z.string().default("breeze_card").describe("payment method, e.g. ventra, contactless, gold_travel_card"),
   case_id: hiddenCaseId,
