@@ -69,7 +69,7 @@ function report(s: Stats): { p99Ms: number } {
     `${s.label.padEnd(34)} n=${String(sorted.length).padStart(6)}  p50 ${fmt(quantile(sorted, 0.5)).padStart(9)}  ` +
       `p99 ${fmt(p99).padStart(9)}  max ${fmt(sorted[sorted.length - 1] as number).padStart(9)}  mean ${fmt(mean).padStart(9)}  ` +
       `${Math.round((sorted.length / s.wallMs) * 1000).toLocaleString("en-US")} calls/s` +
-      (s.errors ? `  (${s.errors} errors)` : ""),
+      (s.errors ? `  (${s.errors} answered with an error, e.g. no path)` : ""),
   );
   return { p99Ms: p99 / 1000 };
 }

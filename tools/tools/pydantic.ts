@@ -255,7 +255,8 @@ function validate(plan: Plan, input: unknown, loc: LocNode | null, errors: Pydan
         errors.push(error("list_type", loc, input));
         return undefined;
       }
-      return input.map((item, i) => validate(plan.item, item, { parent: loc, key: i }, errors));
+      // JSON has no undefined: an undefined element travels as null.
+      return input.map((item, i) => validate(plan.item, item === undefined ? null : item, { parent: loc, key: i }, errors));
     case "nullable":
       return input === null ? null : validate(plan.inner, input, loc, errors);
     case "model": {
@@ -265,7 +266,8 @@ function validate(plan: Plan, input: unknown, loc: LocNode | null, errors: Pydan
       }
       const out: Record<string, unknown> = {};
       for (const field of plan.fields) {
-        if (!hasKey(input, field.name)) {
+        // A key holding undefined is absent once serialised, as the reference would receive it.
+        if (!hasKey(input, field.name) || input[field.name] === undefined) {
           if (field.missing.kind === "required") errors.push(error("missing", { parent: loc, key: field.name }, input));
           else out[field.name] = field.missing.kind === "null" ? null : field.missing.value();
           continue;
