@@ -40,6 +40,8 @@ export class CaseContext {
     this.tolerances = this.dictField(this.caseDict, "tolerances", "case");
     this.systemContext = this.dictField(this.caseDict, "system_context", "case");
     for (const f of rec.flags) this.flagSet.add(f);
+    if (!Object.prototype.hasOwnProperty.call(this.caseDict, "ground_truth")) this.flag("case has no ground_truth (scored against an empty answer key)");
+    if (rec.caseId !== undefined && rec.caseId !== this.id) this.flag(`record case_id ${rec.caseId} is not the case's id ${this.id}`);
   }
 
   /** `parent.get(key, {})` read leniently: a present non-object is flagged and read as {}. */

@@ -2,7 +2,7 @@
 import { judgeTextOf } from "./context.ts";
 import { asScorable } from "./record.ts";
 
-export { scoreCase, scoreCaseNoJudge, type BreakdownEntry, type CaseScore, type ScoreOptions } from "./score.ts";
+export { plannedJudgeRequests, scoreCase, scoreCaseNoJudge, type BreakdownEntry, type CaseScore, type ScoreOptions } from "./score.ts";
 export {
   buildJudgeRequest,
   fillTemplate,

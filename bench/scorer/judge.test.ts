@@ -12,6 +12,7 @@ import {
   noJudge,
   parseJudgeReply,
   parseJudgeRubrics,
+  plannedJudgeRequests,
   RUBRIC_IDS,
   scoreCase,
   type Judge,
@@ -154,6 +155,15 @@ describe("scoring with a judge", () => {
     expect(t.breakdown["advisory_content_correct"]?.score).toBe(10);
   });
 
+  it("lists the requests it would make without calling a judge (the raw rubric file is accepted)", () => {
+    const requests = plannedJudgeRequests(kase, record, system, rubrics);
+    expect(requests.map((r) => [r.component, r.rubric])).toEqual([
+      ["advisory_content_correct", "advisory_content"],
+      ["scope_adherence", "scope_adherence"],
+    ]);
+    expect(requests[1]?.prompt).toBe(buildJudgeRequest(rubrics, { caseId: kase.id, component: "scope_adherence", rubric: "scope_adherence", fields: {}, text: buildJudgeText(record) }).prompt);
+  });
+
   it("clamps an out-of-range judge score and flags it", async () => {
     const s = await scoreCase(kase, record, system, { judge: recordingJudge(7), rubrics });
     expect(s.breakdown["scope_adherence"]?.score).toBe(5);
@@ -161,7 +171,7 @@ describe("scoring with a judge", () => {
   });
 
   it("a real judge needs the rubrics; noJudge does not", async () => {
-    await expect(scoreCase(kase, record, system, { judge: recordingJudge(1) })).rejects.toThrow(/rubrics/);
+    await expect(scoreCase(kase, record, system, { judge: recordingJudge(1) })).rejects.toThrow(/rubric prompts/);
     const s = await scoreCase(kase, record, system, { judge: noJudge });
     expect(s.breakdown["advisory_content_correct"]).toMatchObject({ score: 0, reason: "tier-2 skipped (--no-judge)" });
   });

@@ -27,11 +27,23 @@ export const JudgeRubricsFileSchema = z.looseObject({
 });
 export type JudgeRubrics = z.infer<typeof JudgeRubricsFileSchema>;
 
-/** Validate the rubric file's content (as `DataPack.judgeRubrics()` returns it). */
+const parsedRubrics = new WeakMap<object, JudgeRubrics>();
+
+/**
+ * Validate the rubric file's content (as `DataPack.judgeRubrics()` returns it); the result is
+ * remembered per object, so passing the pack's object on every call costs nothing.
+ */
 export function parseJudgeRubrics(raw: unknown): JudgeRubrics {
+  if (typeof raw !== "object" || raw === null) {
+    throw new Error("judging needs the rubric prompts: pass the data pack's judgeRubrics()");
+  }
+  const known = parsedRubrics.get(raw);
+  if (known) return known;
   const rubrics = JudgeRubricsFileSchema.parse(raw);
   const missing = RUBRIC_IDS.filter((id) => typeof rubrics.rubrics[id] !== "string");
   if (missing.length > 0) throw new Error(`judge-rubrics.json lacks the rubric(s): ${missing.join(", ")}`);
+  parsedRubrics.set(raw, rubrics);
+  parsedRubrics.set(rubrics, rubrics);
   return rubrics;
 }
 
@@ -137,8 +149,12 @@ export interface JudgeRequestSpec {
   text: string;
 }
 
-/** Fill a rubric from the data pack's judge-rubrics.json into a complete request. */
-export function buildJudgeRequest(rubrics: JudgeRubrics, spec: JudgeRequestSpec): JudgeRequest {
+/**
+ * Fill a rubric from the data pack's judge-rubrics.json (`DataPack.judgeRubrics()`, raw or parsed)
+ * into a complete request.
+ */
+export function buildJudgeRequest(rubricFile: unknown, spec: JudgeRequestSpec): JudgeRequest {
+  const rubrics = parseJudgeRubrics(rubricFile);
   const template = rubrics.rubrics[spec.rubric];
   if (template === undefined) throw new Error(`judge-rubrics.json has no rubric '${spec.rubric}'`);
   return {

@@ -89,6 +89,14 @@ describe("malformed records never throw", () => {
     expect(score({ case_id: kase.id, response: good, tool_calls_made: calls }).flags).toEqual([]);
   });
 
+  it("flags a record scored against another case, and a case without an answer key", () => {
+    expect(score({ case_id: "MARTA-A-001", response: good, tool_calls_made: [] }).flags).toEqual(["record case_id MARTA-A-001 is not the case's id MARTA-C-002"]);
+    const { ground_truth: _gt, ...bare } = kase;
+    const s = scoreCaseNoJudge(bare as typeof kase, { case_id: kase.id, response: good, tool_calls_made: [] }, marta);
+    expect(s.flags).toEqual(["case has no ground_truth (scored against an empty answer key)"]);
+    expect(Object.keys(s.breakdown)).toContain("route_correct");
+  });
+
   it("a non-object response is scored as no response, with raw_content kept", () => {
     const s = score({ case_id: kase.id, response: "hello", raw_content: "hello", tool_calls_made: [] });
     expect(s.breakdown["renderable_state_validity"]).toMatchObject({ score: 0, reason: "Response not valid JSON" });

@@ -12,6 +12,7 @@ import {
   NO_JUDGE_REASON,
   parseJudgeRubrics,
   type Judge,
+  type JudgeRequest,
   type JudgeRubrics,
   type JudgmentCache,
 } from "./judge.ts";
@@ -120,17 +121,6 @@ export function scoreCaseNoJudge(kase: Case, record: unknown, system: SystemData
   return assemble(ctx, evaluate(ctx, true) as { def: ComponentDefinition; max: number; result: Scored }[]);
 }
 
-const parsedRubrics = new WeakMap<object, JudgeRubrics>();
-
-function rubricsFrom(raw: unknown): JudgeRubrics {
-  if (typeof raw !== "object" || raw === null) {
-    throw new Error("scoring with a judge needs the rubric prompts: pass options.rubrics = dataPack.judgeRubrics()");
-  }
-  let parsed = parsedRubrics.get(raw);
-  if (!parsed) parsedRubrics.set(raw, (parsed = parseJudgeRubrics(raw)));
-  return parsed;
-}
-
 async function resolvePlan(ctx: CaseContext, name: string, plan: JudgedPlan, judge: Judge, rubrics: JudgeRubrics, cache?: JudgmentCache): Promise<Scored> {
   if (plan.kind === "final") return { score: plan.score, reason: plan.reason };
   const key = judgmentKey(ctx.id, name, plan.text, judge.id);
@@ -152,13 +142,28 @@ async function resolvePlan(ctx: CaseContext, name: string, plan: JudgedPlan, jud
 }
 
 /**
+ * The judge requests scoring this record would make (none for components that take a shortcut),
+ * e.g. to batch or pre-fetch judgments. Never calls a judge.
+ */
+export function plannedJudgeRequests(kase: Case, record: unknown, system: SystemData, rubrics: unknown): JudgeRequest[] {
+  const parsed = parseJudgeRubrics(rubrics);
+  const ctx = new CaseContext(kase, asScorable(record), system);
+  const out: JudgeRequest[] = [];
+  for (const { def, result } of evaluate(ctx, false)) {
+    if (isScored(result) || result.kind !== "judge") continue;
+    out.push(buildJudgeRequest(parsed, { caseId: ctx.id, component: def.name, rubric: result.rubric, fields: result.fields, text: result.text }));
+  }
+  return out;
+}
+
+/**
  * Score one result record against its case (CONTRACT §9). Never throws on a malformed record:
  * what can be scored is scored and the rest is listed in `flags`.
  */
 export async function scoreCase(kase: Case, record: unknown, system: SystemData, options: ScoreOptions = {}): Promise<CaseScore> {
   const judge = options.judge ?? noJudge;
   if (judge === noJudge) return scoreCaseNoJudge(kase, record, system);
-  const rubrics = rubricsFrom(options.rubrics);
+  const rubrics = parseJudgeRubrics(options.rubrics);
   const ctx = new CaseContext(kase, asScorable(record), system);
   const pending = evaluate(ctx, false);
   const scored = await Promise.all(
