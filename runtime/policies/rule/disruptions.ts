@@ -1,0 +1,163 @@
+// Reading the disruption feed like a station supervisor would: which stations or lines are out,
+// whether the planned route is affected, and which restrictions to plan around.
+import type { SystemData } from "../../../tools/data/system.ts";
+import { findStations } from "./freetext.ts";
+
+export interface FeedDisruption {
+  id?: string | null;
+  line?: string | null;
+  segment?: unknown;
+  type?: string | null;
+  severity?: string | null;
+  message?: string | null;
+  alternative?: string | null;
+  eta_resolution?: string | null;
+  valid_from?: string | null;
+  valid_until?: string | null;
+  station_id?: string | null;
+}
+
+export interface Restrictions {
+  station_restrictions: { station: string; restriction: "closed" | "skip" | "no_transfer" }[];
+  line_closures: { line: string; from_station?: string; to_station?: string }[];
+  segment_closures: [string, string][];
+}
+
+export interface DisruptionImpact {
+  disruption: FeedDisruption;
+  inEffect: boolean;
+  /** Every line of the system is suspended / all stations closed. */
+  systemWide: boolean;
+  /** Stations the passenger cannot use to board or alight. */
+  unusableStations: Set<string>;
+  /** Lines without service (whole line) or with a closed section. */
+  closedLines: Set<string>;
+  restrictions: Restrictions;
+}
+
+const SUSPENDED = /\b(suspended|closed|no service|not running|shut ?down|holding)\b/i;
+const SYSTEM_WIDE =
+  /\ball\b[^.]*\b(service|trains|lines|stations|public transit)\b[^.]*\b(suspended|closed|holding)\b|\ball stations (?:are )?closed\b/i;
+
+/** A disruption applies now unless its validity window says otherwise (string compare, ISO). */
+export function inEffect(d: FeedDisruption, now: string): boolean {
+  if (d.valid_from && d.valid_from > now) return false;
+  if (d.valid_until && d.valid_until < now) return false;
+  return true;
+}
+
+function segmentIds(segment: unknown): string[] {
+  if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");
+  if (segment && typeof segment === "object" && Array.isArray((segment as { stations?: unknown }).stations)) {
+    return segmentIds((segment as { stations: unknown }).stations);
+  }
+  return [];
+}
+
+/** Lines named in sentences that say the service is suspended. */
+function suspendedLines(system: SystemData, message: string): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of message.split(/(?<=[.!;])\s+/)) {
+    if (!/\b(suspended|remain suspended|not running|closed)\b/i.test(sentence)) continue;
+    if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
+    // Only the clause before "suspended" names what is out ("X suspended. Y operating normally").
+    const clause = sentence.split(/\b(?:operating|continu|resum)/i)[0] ?? sentence;
+    for (const line of system.lines) {
+      const names = [line.name, line.name.replace(/\s*\(.*\)$/, ""), `${line.id} line`];
+      const color = line.name.match(/^(\w+) Line/i)?.[1];
+      if (color) names.push(`${color}`);
+      const lower = clause.toLowerCase();
+      if (
+        names.some((n) => {
+          const t = n.toLowerCase();
+          const at = lower.indexOf(t);
+          return at >= 0 && !/[\p{L}\p{N}]/u.test(lower[at + t.length] ?? "") && !/[\p{L}\p{N}]/u.test(lower[at - 1] ?? "");
+        })
+      ) {
+        out.add(line.id);
+      }
+    }
+  }
+  return out;
+}
+
+export function analyseDisruption(system: SystemData, d: FeedDisruption, now: string): DisruptionImpact {
+  const message = d.message ?? "";
+  const impact: DisruptionImpact = {
+    disruption: d,
+    inEffect: inEffect(d, now),
+    systemWide: false,
+    unusableStations: new Set(),
+    closedLines: new Set(),
+    restrictions: { station_restrictions: [], line_closures: [], segment_closures: [] },
+  };
+  if (!impact.inEffect || d.severity === "info") return impact;
+  const type = d.type ?? "";
+  const line = d.line ? system.aliasLine(d.line) : undefined;
+  const knownLine = line && system.lineById(line) ? line : undefined;
+  const segment = segmentIds(d.segment);
+
+  if (SYSTEM_WIDE.test(message) && d.severity === "critical") {
+    impact.systemWide = true;
+    return impact;
+  }
+
+  if (segment.length >= 2) {
+    // "No service between A and B": the section's track is closed on that line (or on any line).
+    const first = segment[0] as string;
+    const last = segment[segment.length - 1] as string;
+    if (knownLine) impact.restrictions.line_closures.push({ line: knownLine, from_station: first, to_station: last });
+    else for (let i = 0; i + 1 < segment.length; i++) impact.restrictions.segment_closures.push([segment[i] as string, segment[i + 1] as string]);
+    if (knownLine) impact.closedLines.add(knownLine);
+    // The section's inner stations have no trains on that line.
+    for (const sid of segment) impact.unusableStations.add(sid);
+    return impact;
+  }
+
+  if (type === "station_closure" || type === "station_entry_restriction" || type === "elevator_outage") {
+    const named = d.station_id ? [d.station_id] : findStations(system, message).slice(0, 1).map((m) => m.station.id);
+    for (const sid of named) {
+      impact.unusableStations.add(sid);
+      if (type === "station_closure") impact.restrictions.station_restrictions.push({ station: sid, restriction: "skip" });
+    }
+    return impact;
+  }
+
+  if (knownLine && (type === "line_suspension" || type === "planned_maintenance")) {
+    const between = /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i.exec(message);
+    const ends = between ? [findStations(system, between[1] ?? "")[0], findStations(system, between[2] ?? "")[0]] : [];
+    const [a, b] = ends;
+    if (a && b && system.lineById(knownLine)?.stations.includes(a.station.id) && system.lineById(knownLine)?.stations.includes(b.station.id)) {
+      impact.restrictions.line_closures.push({ line: knownLine, from_station: a.station.id, to_station: b.station.id });
+    } else {
+      impact.restrictions.line_closures.push({ line: knownLine });
+    }
+    impact.closedLines.add(knownLine);
+    return impact;
+  }
+
+  // Weather and other advisories: lines named as suspended in the message.
+  for (const id of suspendedLines(system, message)) {
+    impact.closedLines.add(id);
+    impact.restrictions.line_closures.push({ line: id });
+  }
+  if (knownLine && SUSPENDED.test(message) && impact.closedLines.size === 0) {
+    impact.closedLines.add(knownLine);
+    impact.restrictions.line_closures.push({ line: knownLine });
+  }
+  return impact;
+}
+
+export function mergeRestrictions(impacts: readonly DisruptionImpact[]): Restrictions {
+  const merged: Restrictions = { station_restrictions: [], line_closures: [], segment_closures: [] };
+  for (const i of impacts) {
+    merged.station_restrictions.push(...i.restrictions.station_restrictions);
+    merged.line_closures.push(...i.restrictions.line_closures);
+    merged.segment_closures.push(...i.restrictions.segment_closures);
+  }
+  return merged;
+}
+
+export function hasRestrictions(r: Restrictions): boolean {
+  return r.station_restrictions.length + r.line_closures.length + r.segment_closures.length > 0;
+}

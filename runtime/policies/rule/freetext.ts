@@ -1,0 +1,166 @@
+// Understanding a passenger's typed request without a model: which stations it names (and which
+// is the origin), and what kind of request it is. Deliberately simple and predictable; anything
+// it cannot place is declined or answered from the policy knowledge base, never guessed.
+import type { Station } from "../../../tools/data/schemas.ts";
+import type { SystemData } from "../../../tools/data/system.ts";
+
+export interface StationMention {
+  station: Station;
+  start: number;
+  end: number;
+}
+
+interface NameEntry {
+  text: string;
+  station: Station;
+}
+
+const nameIndexCache = new WeakMap<SystemData, NameEntry[]>();
+
+/** Every way a station may be written: full name, the part before "(", the part in "()". */
+function nameIndex(system: SystemData): NameEntry[] {
+  const cached = nameIndexCache.get(system);
+  if (cached) return cached;
+  const entries: NameEntry[] = [];
+  const seen = new Set<string>();
+  const add = (text: string, station: Station): void => {
+    const t = text.toLowerCase().trim();
+    // Very short or generic fragments ("1", "T3") would match ordinary words.
+    if (t.length < 3 || seen.has(t)) return;
+    seen.add(t);
+    entries.push({ text: t, station });
+  };
+  for (const s of system.stations) add(s.name, s);
+  for (const s of system.stations) {
+    const open = s.name.indexOf("(");
+    if (open > 0) {
+      add(s.name.slice(0, open), s);
+      add(s.name.slice(open + 1).replace(/\).*$/, ""), s);
+    }
+  }
+  entries.sort((a, b) => b.text.length - a.text.length);
+  nameIndexCache.set(system, entries);
+  return entries;
+}
+
+const isWordChar = (ch: string | undefined): boolean => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+
+/** Station names found in the text, longest first, without overlaps, in text order. */
+export function findStations(system: SystemData, text: string): StationMention[] {
+  const lower = text.toLowerCase();
+  const taken: boolean[] = new Array<boolean>(lower.length).fill(false);
+  const found: StationMention[] = [];
+  for (const entry of nameIndex(system)) {
+    let from = 0;
+    for (;;) {
+      const at = lower.indexOf(entry.text, from);
+      if (at < 0) break;
+      from = at + 1;
+      const end = at + entry.text.length;
+      if (isWordChar(lower[at - 1]) || isWordChar(lower[end])) continue;
+      if (taken.slice(at, end).some(Boolean)) continue;
+      for (let i = at; i < end; i++) taken[i] = true;
+      found.push({ station: entry.station, start: at, end });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+export interface TripInText {
+  origin?: Station;
+  destination?: Station;
+  /** A place the passenger named as a destination that is not a station of this system. */
+  unknownPlace?: string;
+}
+
+const PLACE_AFTER = /\b(?:to|towards|for)\s+((?:the\s+)?[A-Z0-9][\w'’./-]*(?:\s+[A-Z0-9][\w'’./-]*)*)/g;
+
+/** Origin and destination named in free text ("from A to B", "A to B", "at A heading to B"). */
+export function tripInText(system: SystemData, text: string): TripInText {
+  const mentions = findStations(system, text);
+  const lower = text.toLowerCase();
+  const before = (m: StationMention): string => lower.slice(Math.max(0, m.start - 24), m.start);
+  let origin: Station | undefined;
+  let destination: Station | undefined;
+  for (const m of mentions) {
+    const lead = before(m);
+    if (/\bfrom\s+(the\s+)?$|\bat\s+(the\s+)?$|\bleaving\s+$|\bin\s+$/.test(lead) && !origin) origin = m.station;
+    else if (/\b(to|towards|for|reach|get to|arrive at)\s+(the\s+)?$/.test(lead) && !destination) destination = m.station;
+  }
+  const rest = mentions.filter((m) => m.station !== origin && m.station !== destination).map((m) => m.station);
+  if (!origin && !destination && rest.length >= 2) {
+    origin = rest[0];
+    destination = rest[1];
+  } else if (origin && !destination && rest.length >= 1) {
+    destination = rest[0];
+  } else if (!origin && destination && rest.length >= 1) {
+    origin = rest[0];
+  }
+  const result: TripInText = { ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) };
+  if (!destination) {
+    // "Take me to Nonexistent Station XYZ", "from Airport to Times Square": a named place that is
+    // not one of our stations.
+    for (const match of text.matchAll(PLACE_AFTER)) {
+      const place = (match[1] ?? "").trim();
+      const covered = mentions.some((m) => m.start <= (match.index ?? 0) + match[0].length - place.length && m.end > (match.index ?? 0) + match[0].length - place.length);
+      if (!covered && place.length > 2) {
+        result.unknownPlace = place;
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+export type Intent =
+  | { kind: "trip" }
+  | { kind: "out_of_scope"; topic: string }
+  | { kind: "contradictory" }
+  | { kind: "manipulation" }
+  | { kind: "policy_question"; query: string }
+  | { kind: "station_question"; topic: "accessibility" | "real_time" | "connections" }
+  | { kind: "disruption_question" }
+  | { kind: "line_question" };
+
+interface Rule {
+  test: RegExp;
+  intent: Intent;
+}
+
+// Services a ticket kiosk cannot provide. Checked before anything else.
+const OUT_OF_SCOPE: Rule[] = [
+  { test: /\b(taxi|cab|uber|lyft|ride[- ]?share|limo)\b/i, intent: { kind: "out_of_scope", topic: "taxi" } },
+  { test: /\bweather like\b|\bforecast\b/i, intent: { kind: "out_of_scope", topic: "weather" } },
+  { test: /\b(hotel|restaurant|flight status|book (?:a|me a) (?:table|room|flight))\b/i, intent: { kind: "out_of_scope", topic: "travel" } },
+];
+
+// Attempts to talk the kiosk out of its rules (prompt injection, fake authority, free rides).
+const MANIPULATION =
+  /\b(ignore (?:all |your |the |previous |prior )*(?:instructions|rules|prompt)|system prompt|developer mode|admin(?:istrator)? (?:mode|override)|override (?:code|the fare|fares)|i am (?:a |an )?(?:staff|employee|operator|admin|developer|inspector)|(?:give|issue|print) me (?:a )?free (?:ticket|ride|pass)|for free\b|jailbreak|<\/?tool_call>|submit_assistant_state)/i;
+
+const CONTRADICTORY = /\b(longest|slowest)\b[\s\S]*\b(before|fastest|quickest|earliest)\b|\b(before|fastest|quickest|earliest)\b[\s\S]*\b(longest|slowest)\b/i;
+
+const STATION_QUESTIONS: Rule[] = [
+  { test: /\b(elevators?|lifts?|wheelchair|step[- ]free|accessible|ramps?)\b/i, intent: { kind: "station_question", topic: "accessibility" } },
+  { test: /\b(crowd(?:ed)?|busy|real[- ]?time|next train|arriv(?:e|al)s?|on time|delays?)\b/i, intent: { kind: "station_question", topic: "real_time" } },
+  { test: /\b(transfer to the bus|bus(?:es)?|connections?)\b/i, intent: { kind: "station_question", topic: "connections" } },
+];
+
+const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|journey|heading)\b/i;
+
+/** Classify one free-text request (the stations it names are found separately). */
+export function classify(text: string, trip: TripInText): Intent {
+  for (const rule of OUT_OF_SCOPE) if (rule.test.test(text)) return rule.intent;
+  if (MANIPULATION.test(text)) return { kind: "manipulation" };
+  if (CONTRADICTORY.test(text)) return { kind: "contradictory" };
+  if (/\bdisruptions?\b|\bservice (?:alerts?|status)\b|\bdelays on\b/i.test(text)) return { kind: "disruption_question" };
+  if (/\bmap\b/i.test(text)) return { kind: "line_question" };
+  const hasTrip = trip.origin !== undefined && trip.destination !== undefined;
+  if (hasTrip && TRIP_WORDS.test(text)) return { kind: "trip" };
+  if (trip.origin || trip.destination) {
+    for (const rule of STATION_QUESTIONS) if (rule.test.test(text)) return rule.intent;
+  }
+  if (hasTrip) return { kind: "trip" };
+  if (/\b(bus|connecting)\b/i.test(text)) return { kind: "station_question", topic: "connections" };
+  return { kind: "policy_question", query: text };
+}

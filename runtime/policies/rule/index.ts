@@ -1,0 +1,418 @@
+// Policy `rule`: the kiosk's embedded default. A correct, deterministic decision procedure that
+// uses only what a kiosk has at run time — the passenger's events, the framebook, the system data
+// and tool results — and never an answer key. It runs the same tools a model would, through the
+// same session loop, and re-plans on every new passenger turn.
+import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
+import type { SystemData } from "../../../tools/data/system.ts";
+import { adjustQuote, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
+import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
+import {
+  describeRiders,
+  describeRoute,
+  formatFare,
+  lineNames,
+  paymentHint,
+  stateFareQuote,
+  stateRoute,
+  titleCase,
+  type Banner,
+  type RouteResult,
+  type Severity,
+} from "./compose.ts";
+import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
+import { classify, findStations, tripInText, type Intent } from "./freetext.ts";
+import { clockTime, formatClock, serviceStatus } from "./hours.ts";
+import { relevantNotes } from "./notes.ts";
+import { interpretEvents, totalRiders, type PassengerRequest, type StationChoice } from "./request.ts";
+
+type Json = Record<string, unknown>;
+
+interface Submission {
+  outcome: "route_and_fare_ready" | "advisory_only" | "service_unavailable" | "request_declined" | "policy_answer_only";
+  action: "display_info" | "prompt_purchase" | "block_purchase" | "refer_to_staff";
+  reason: "ok" | "no_service" | "invalid_request" | "unsupported_request" | "accessibility_issue" | "policy_exception";
+  message: string;
+  banners?: Banner[];
+  route?: Json;
+  fareQuote?: Json;
+  reasoning: string;
+}
+
+function submit(s: Submission): ToolCallStep {
+  const args: Json = {
+    outcome: s.outcome,
+    kiosk_action: { action: s.action, reason_code: s.reason },
+    assistant_message: s.message,
+    reasoning: s.reasoning,
+  };
+  if (s.route) args.route = s.route;
+  if (s.fareQuote) args.fare_quote = s.fareQuote;
+  if (s.banners && s.banners.length > 0) args.advisory_banners = s.banners;
+  return call("submit_assistant_state", args);
+}
+
+function resolveChoice(system: SystemData, choice: StationChoice | undefined): Station | undefined {
+  if (!choice) return undefined;
+  if (choice.stationId) {
+    const byId = system.stationById(choice.stationId);
+    if (byId) return byId;
+  }
+  return system.resolveStation(choice.value);
+}
+
+function result<T>(record: ToolCallRecord | undefined): T | undefined {
+  return record && record.error === null ? (record.result as T) : undefined;
+}
+
+/** One line per distinct piece of text, so banners and message stay short. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+function* answerQuestion(system: SystemData, intent: Intent, text: string, req: PassengerRequest): PolicyScript {
+  const framebook = system.framebook;
+  const mentioned = findStations(system, text).map((m) => m.station);
+  const station = mentioned[0];
+  const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
+    submit({ outcome: "request_declined", action: "block_purchase", reason, message, reasoning });
+
+  if (intent.kind === "station_question" && station && intent.topic === "accessibility") {
+    const [info] = yield call("station_info", { station_id: station.id, query_type: "accessibility" });
+    const data = (result<{ data?: { accessibility?: Record<string, boolean> } }>(info)?.data?.accessibility) ?? {};
+    const parts = [
+      data.elevator ? "elevators are in service" : "there is no working elevator",
+      data.step_free ? "step-free access is available" : "step-free access is not available",
+    ];
+    const banners: Banner[] = data.elevator && data.step_free ? [] : [{ severity: "warning", title: `Accessibility at ${station.name}`, body: `${station.name}: ${parts.join("; ")}.` }];
+    yield submit({
+      outcome: "policy_answer_only",
+      action: "display_info",
+      reason: "ok",
+      message: `At ${station.name}, ${parts.join(" and ")}.`,
+      banners,
+      reasoning: "Accessibility question answered from station_info.",
+    });
+    return;
+  }
+  if (intent.kind === "station_question" && station && intent.topic === "real_time") {
+    const [info] = yield call("station_info", { station_id: station.id, query_type: "real_time_status" });
+    const status = result<{ data?: { status?: string } }>(info)?.data?.status ?? "unknown";
+    const headways = [...system.linesServing(station.id)].map((l) => system.lineById(l)?.typical_headway_min).filter((h): h is number => typeof h === "number");
+    const headway = headways.length > 0 ? ` Trains run about every ${Math.min(...headways)} minutes.` : "";
+    yield submit({
+      outcome: "policy_answer_only",
+      action: "display_info",
+      reason: "ok",
+      message: `${station.name} is ${status}. This kiosk has no live arrival or crowding data.${headway}`,
+      reasoning: "Live data is not available to the kiosk; answered with station status and typical headway.",
+    });
+    return;
+  }
+  if (intent.kind === "disruption_question") {
+    const lineId = system.lines.find((l) => text.toLowerCase().includes(l.name.toLowerCase()))?.id;
+    const [feed] = yield call("disruption_feed", lineId ? { line: lineId } : {});
+    const list = result<{ disruptions?: FeedDisruption[] }>(feed)?.disruptions ?? [];
+    const banners: Banner[] = list.map((d) => ({ severity: severityOf(d.severity), title: titleCase(d.type ?? "disruption"), body: d.message ?? "" }));
+    yield submit({
+      outcome: "policy_answer_only",
+      action: "display_info",
+      reason: "ok",
+      message: list.length === 0 ? `There are no reported disruptions${lineId ? ` on the ${system.lineById(lineId)?.name}` : ""} right now.` : list.map((d) => sentence(d.message ?? "")).join(" "),
+      banners,
+      reasoning: "Answered from the disruption feed.",
+    });
+    return;
+  }
+  if (intent.kind === "line_question") {
+    const line = system.lines.find((l) => text.toLowerCase().includes(l.name.toLowerCase())) ?? system.lines.find((l) => new RegExp(`\\b${l.id}\\b`, "i").test(text));
+    if (line) {
+      const [info] = yield call("line_info", { line: line.id });
+      const data = result<{ stations?: { station_name: string }[]; terminals?: string[] }>(info);
+      const names = (data?.stations ?? []).map((s) => s.station_name);
+      yield submit({
+        outcome: "policy_answer_only",
+        action: "display_info",
+        reason: "ok",
+        message: `The ${line.name} serves ${names.length} stations: ${names.join(", ")}. The network map is shown on screen.`,
+        reasoning: "Line information from line_info.",
+      });
+      return;
+    }
+  }
+  // Policy and general questions: the knowledge base, else a polite decline.
+  const [kb] = yield call("knowledge_base", { query: text });
+  const found = result<{ found?: boolean; results?: { title: string; content: string; policy_id: string }[] }>(kb);
+  const top = found?.found ? found.results?.[0] : undefined;
+  const stationPart =
+    intent.kind === "station_question" && intent.topic === "connections" && station ? ` Connections at ${station.name} are listed on the station map.` : "";
+  if (top) {
+    yield submit({
+      outcome: "policy_answer_only",
+      action: "display_info",
+      reason: "ok",
+      message: `${top.title}: ${top.content}${stationPart}`,
+      banners: [{ severity: "info", title: top.title, body: top.content }],
+      reasoning: `Answered from policy ${top.policy_id}.`,
+    });
+    return;
+  }
+  yield declined(
+    "unsupported_request",
+    `I can help with routes, fares and ${framebook.terminology.smartcard} tickets on the ${framebook.org_name} network, but not with that request.`,
+    "No matching policy; outside kiosk capabilities.",
+  );
+  void req;
+}
+
+function severityOf(value: unknown): Severity {
+  return value === "critical" || value === "warning" || value === "info" || value === "positive" ? value : "warning";
+}
+
+function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[])[]): PolicyScript {
+  const system = setup.system;
+  const framebook = system.framebook;
+  const context = setup.context;
+  const req = interpretEvents(turns.flat());
+  const text = req.freetexts.join(" ");
+  const trip = text ? tripInText(system, text) : {};
+  const origin = resolveChoice(system, req.origin) ?? trip.origin;
+  const destination = resolveChoice(system, req.destination) ?? trip.destination;
+  const intent: Intent = text ? classify(text, { ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) }) : { kind: "trip" };
+  const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
+    submit({ outcome: "request_declined", action: "block_purchase", reason, message, reasoning });
+
+  if (intent.kind === "out_of_scope") {
+    yield declined(
+      "unsupported_request",
+      `Sorry, this kiosk cannot help with ${intent.topic === "taxi" ? "taxis or ride services" : intent.topic === "weather" ? "weather information" : "that"}. I can plan ${framebook.org_name} trips and sell tickets.`,
+      `Out-of-scope request (${intent.topic}).`,
+    );
+    return;
+  }
+  if (intent.kind === "manipulation") {
+    yield declined("unsupported_request", "I can only sell tickets at the published fares and follow the kiosk's rules. Please ask a member of staff for anything else.", "Request tries to bypass kiosk rules.");
+    return;
+  }
+  if (intent.kind === "contradictory") {
+    yield declined("invalid_request", "Your request asks for things that cannot all be true at once. Please choose one option, for example the fastest route.", "Contradictory constraints.");
+    return;
+  }
+  if (req.invalidRiders) {
+    yield declined("invalid_request", "Passenger numbers must be whole numbers of zero or more. Please correct the passenger count.", "Invalid passenger counts.");
+    return;
+  }
+
+  const infoIntent = intent.kind !== "trip";
+  if (!origin || !destination || infoIntent) {
+    if (trip.unknownPlace && !destination) {
+      yield declined("invalid_request", `I could not find "${trip.unknownPlace}" on the ${framebook.org_name} network. Please pick a station from the list.`, "Unknown destination.");
+      return;
+    }
+    if (text && (infoIntent || (!origin && !destination))) {
+      yield* answerQuestion(system, intent, text, req);
+      return;
+    }
+    yield declined("invalid_request", "Please select both an origin and a destination station.", "Origin or destination missing.");
+    return;
+  }
+  if (origin.id === destination.id) {
+    yield declined("invalid_request", `Origin and destination are both ${origin.name}. Please choose a different destination.`, "Same origin and destination.");
+    return;
+  }
+  if (totalRiders(req.riders) === 0) {
+    yield declined("invalid_request", "Please add at least one passenger.", "No passengers selected.");
+    return;
+  }
+
+  const banners: Banner[] = [];
+  const reasoning: string[] = [];
+  const nowIso = context.temporal_context?.current_time || context.current_time;
+  const clock = clockTime(nowIso, context.temporal_context?.day_of_week);
+  const status = clock ? serviceStatus(framebook, clock) : undefined;
+
+  // Route as planned without disruptions.
+  const [firstPlan] = yield call("route_planner", { origin: origin.id, destination: destination.id });
+  const planned = result<RouteResult>(firstPlan);
+  if (!planned) {
+    yield declined("invalid_request", `No route could be planned from ${origin.name} to ${destination.name}.`, `route_planner: ${firstPlan?.error ?? "no result"}`);
+    return;
+  }
+
+  if (status && !status.open) {
+    const nightLines = system.lines.filter((l) => l["24h"]).map((l) => l.id);
+    const allNight = planned.line_sequence.length > 0 && planned.line_sequence.every((l) => nightLines.includes(l));
+    if (!allNight) {
+      const opens = status.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : "the morning";
+      yield submit({
+        outcome: "service_unavailable",
+        action: "block_purchase",
+        reason: "no_service",
+        message: `There is no ${framebook.org_name} service right now (service hours ${status.hoursText}). The first train runs at ${opens}; no ticket can be sold for this trip now.`,
+        banners: [{ severity: "critical", title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens} (hours ${status.hoursText}).` }],
+        reasoning: `Current time ${nowIso} is outside service hours ${status.hoursText}.`,
+      });
+      return;
+    }
+    banners.push({ severity: "info", title: "Night service", body: `Only the ${lineNames(system, nightLines)} run overnight${framebook.operating_hours.late_night_headway_min ? `, about every ${framebook.operating_hours.late_night_headway_min} minutes` : ""}.` });
+    reasoning.push("Outside general hours, but the whole route runs 24 hours.");
+  } else if (status?.minutesToClose !== undefined && status.minutesToClose <= 60) {
+    banners.push({ severity: "warning", title: "Last trains soon", body: `Service closes in about ${status.minutesToClose} minutes (hours ${status.hoursText}). Travel now to catch the last train.` });
+  }
+
+  let route = planned;
+  let outcome: Submission["outcome"] = "route_and_fare_ready";
+  let action: Submission["action"] = "prompt_purchase";
+  let reason: Submission["reason"] = "ok";
+
+  // Disruptions.
+  const impacts: DisruptionImpact[] = [];
+  if (context.active_disruptions.length > 0) {
+    const [feed] = yield call("disruption_feed", {});
+    const list = result<{ disruptions?: FeedDisruption[] }>(feed)?.disruptions ?? [];
+    for (const d of list) impacts.push(analyseDisruption(system, d, nowIso));
+    for (const impact of impacts) {
+      const d = impact.disruption;
+      const details = [d.message, d.alternative ? `Alternative: ${d.alternative}` : "", d.eta_resolution ? `Expected to resolve: ${d.eta_resolution}` : ""].filter(Boolean).map((t) => sentence(String(t)));
+      const upcoming = !impact.inEffect;
+      banners.push({ severity: upcoming ? "info" : severityOf(d.severity), title: `${titleCase(d.type ?? "disruption")}${upcoming ? " (not in effect now)" : ""}`, body: details.join(" ") });
+    }
+    if (impacts.some((i) => i.systemWide)) {
+      yield submit({
+        outcome: "service_unavailable",
+        action: "block_purchase",
+        reason: "no_service",
+        message: `All ${framebook.org_name} service is suspended. ${impacts.filter((i) => i.systemWide).map((i) => sentence(i.disruption.message ?? "")).join(" ")} No tickets can be sold now.`,
+        banners,
+        reasoning: "System-wide suspension in the disruption feed.",
+      });
+      return;
+    }
+    const active = impacts.filter((i) => i.inEffect);
+    const endpointsOut = active.some((i) => i.unusableStations.has(origin.id) || i.unusableStations.has(destination.id));
+    const routeLines = new Set(planned.stops.map((s) => s.line).filter((l): l is string => !!l));
+    const touches = active.some(
+      (i) => [...i.closedLines].some((l) => routeLines.has(l)) || planned.stops.some((s) => i.unusableStations.has(s.station_id)),
+    );
+    if (endpointsOut) {
+      outcome = "advisory_only";
+      action = "display_info";
+      reasoning.push("The origin or destination station is affected by a disruption.");
+    } else if (touches) {
+      const restrictions = mergeRestrictions(active);
+      if (hasRestrictions(restrictions)) {
+        const args: Json = { origin: origin.id, destination: destination.id };
+        if (restrictions.station_restrictions.length) args.station_restrictions = restrictions.station_restrictions;
+        if (restrictions.line_closures.length) args.line_closures = restrictions.line_closures;
+        if (restrictions.segment_closures.length) args.segment_closures = restrictions.segment_closures;
+        const [replan] = yield call("route_planner", args);
+        const alternative = result<RouteResult>(replan);
+        if (alternative) {
+          route = alternative;
+          reasoning.push("Re-planned around the disruption.");
+        } else {
+          outcome = "advisory_only";
+          action = "display_info";
+          reasoning.push("No route avoids the disruption.");
+        }
+      } else {
+        outcome = "advisory_only";
+        action = "display_info";
+      }
+    }
+  }
+
+  // Fare.
+  const fareArgs: Json = { route_id: route.route_id, passengers: { ...req.riders } };
+  if (req.paymentMethod) fareArgs.payment_method = req.paymentMethod;
+  const [fareCall] = yield call("fare_calculator", fareArgs);
+  const fare = result<{ line_items: PricedItem[]; total: number; currency: string }>(fareCall);
+  if (!fare) {
+    yield declined("invalid_request", "The fare for this trip could not be calculated. Please ask a member of staff.", `fare_calculator: ${fareCall?.error ?? "no result"}`);
+    return;
+  }
+  const policyText = context.policy_change?.text ?? null;
+  const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
+  if (policyText) {
+    banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: "Policy update", body: sentence(policyText) });
+    reasoning.push(quote.changed ? `Policy applied: ${quote.applied.join(", ")}.` : "Policy noted; it does not change the fare.");
+  }
+
+  // Accessibility.
+  if (context.accessibility_mode) {
+    const ids = route.stops.map((s) => s.station_id);
+    const [info] = yield call("station_info", { station_ids: ids, query_type: "accessibility" });
+    const results = result<{ results?: { station_id: string; data: { name: string; accessibility: Record<string, boolean> } }[] }>(info)?.results ?? [];
+    const issues = results.filter((r) => !r.data.accessibility.elevator || !r.data.accessibility.step_free);
+    const outages = impacts.filter((i) => i.inEffect && i.disruption.type === "elevator_outage" && ids.some((id) => i.unusableStations.has(id)));
+    for (const r of issues) {
+      const problems = [!r.data.accessibility.elevator ? "elevator out of service" : "", !r.data.accessibility.step_free ? "no step-free access" : ""].filter(Boolean);
+      banners.push({ severity: "warning", title: `Accessibility: ${r.data.name}`, body: `${r.data.name}: ${problems.join(", ")}. Ask staff for assistance at this station.` });
+    }
+    if (outages.length > 0) {
+      yield submit({
+        outcome: "service_unavailable",
+        action: "refer_to_staff",
+        reason: "accessibility_issue",
+        message: `There is no accessible route for this trip right now. ${outages.map((o) => sentence(o.disruption.message ?? "")).join(" ")} Please ask a member of staff for assistance.`,
+        banners,
+        route: stateRoute(route),
+        reasoning: "Elevator outage on the route; no accessible alternative.",
+      });
+      return;
+    }
+    if (issues.length > 0) {
+      if (outcome === "route_and_fare_ready") {
+        outcome = "advisory_only";
+        action = "display_info";
+      }
+      reason = "accessibility_issue";
+    } else {
+      banners.push({ severity: "info", title: "Accessible route", body: "Every station on this route has working elevators and step-free access." });
+    }
+  }
+
+  // Things the passenger asked about on the way: framebook notes and policies.
+  const questions = req.freetexts.filter((t) => /\?|\b(can i|do i|is it|are there|allowed)\b/i.test(t));
+  for (const note of relevantNotes(framebook.cultural_notes, questions.join(" "))) banners.push({ severity: "info", title: "Good to know", body: note });
+  if (questions.length > 0 && intent.kind === "trip") {
+    const [kb] = yield call("knowledge_base", { query: questions.join(" ") });
+    const top = result<{ found?: boolean; results?: { title: string; content: string }[] }>(kb)?.results?.[0];
+    if (top && relevantNotes([`${top.title} ${top.content}`], questions.join(" ")).length > 0) banners.push({ severity: "info", title: top.title, body: top.content });
+  }
+  if (framebook.cultural_notes.length > 0 && route.stops.some((s) => /terminal|airport/i.test(s.station_name))) {
+    for (const note of framebook.cultural_notes.filter((n) => /airport express|airport/i.test(n) && /ticket|window|fare/i.test(n))) banners.push({ severity: "info", title: "Airport travel", body: note });
+  }
+
+  const currency = fare.currency;
+  const fareQuote = stateFareQuote(quote, req.riders, currency);
+  const fareText = `Fare: ${formatFare(framebook, quote.total)} for ${describeRiders(req.riders)}.`;
+  const lead =
+    outcome === "advisory_only"
+      ? reason === "accessibility_issue"
+        ? "Accessibility issues on this route — please read the notices before travelling."
+        : "Service on this trip is disrupted — please read the notices; tickets are not sold for this trip right now."
+      : route !== planned
+        ? "Your usual route is disrupted, so this route avoids the affected section."
+        : "";
+  const notices = banners.filter((b) => b.severity === "critical" || b.severity === "warning").map((b) => `${b.title}: ${b.body}`);
+  const message = [lead, describeRoute(system, route), fareText, outcome === "route_and_fare_ready" ? paymentHint(framebook) : "", ...notices.slice(0, 2)]
+    .filter(Boolean)
+    .join(" ");
+  yield submit({
+    outcome,
+    action,
+    reason,
+    message,
+    banners,
+    route: stateRoute(route),
+    fareQuote,
+    reasoning: reasoning.join(" ") || "Route and fare from the tools.",
+  });
+}
+
+export const rulePolicy: Policy = {
+  id: "rule",
+  start: (setup) => scriptedRun(setup, ruleScript, { restartOnNewTurn: true }),
+};
