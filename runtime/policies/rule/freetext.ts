@@ -148,11 +148,16 @@ const STATION_QUESTIONS: Rule[] = [
 
 const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|journey|heading)\b/i;
 
-/** Classify one free-text request (the stations it names are found separately). */
-export function classify(text: string, trip: TripInText): Intent {
+/**
+ * Classify one free-text request. `journeySelected` is true when the passenger already picked both
+ * stations: then the text qualifies the trip (a need, a question on the way) unless it is out of
+ * scope or tries to bend the rules. `trip` holds the stations the text itself names.
+ */
+export function classify(text: string, trip: TripInText, journeySelected = false): Intent {
   for (const rule of OUT_OF_SCOPE) if (rule.test.test(text)) return rule.intent;
   if (MANIPULATION.test(text)) return { kind: "manipulation" };
   if (CONTRADICTORY.test(text)) return { kind: "contradictory" };
+  if (journeySelected) return { kind: "trip" };
   if (/\bdisruptions?\b|\bservice (?:alerts?|status)\b|\bdelays on\b/i.test(text)) return { kind: "disruption_question" };
   if (/\bmap\b/i.test(text)) return { kind: "line_question" };
   const hasTrip = trip.origin !== undefined && trip.destination !== undefined;
@@ -163,4 +168,20 @@ export function classify(text: string, trip: TripInText): Intent {
   if (hasTrip) return { kind: "trip" };
   if (/\b(bus|connecting)\b/i.test(text)) return { kind: "station_question", topic: "connections" };
   return { kind: "policy_question", query: text };
+}
+
+const NEEDS_ACCESS = /\b(wheelchair|step[- ]free|elevators?|lifts?|mobility|cannot use stairs|can't use stairs|no stairs)\b/i;
+const NO_LONGER = /\b(no (?:wheelchair|elevator|step[- ]free)[^.]*(?:needed|required)|(?:can|could) use (?:the )?stairs|don'?t need (?:a |an |the )?(?:wheelchair|elevator|lift|step[- ]free))/i;
+
+/**
+ * The passenger's latest statement about step-free needs: true (needs it), false (said they do
+ * not), or undefined (never mentioned).
+ */
+export function accessibilityNeed(texts: readonly string[]): boolean | undefined {
+  let need: boolean | undefined;
+  for (const t of texts) {
+    if (NO_LONGER.test(t)) need = false;
+    else if (NEEDS_ACCESS.test(t) && !/\?\s*$/.test(t)) need = true;
+  }
+  return need;
 }

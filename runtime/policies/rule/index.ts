@@ -21,7 +21,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
-import { classify, findStations, tripInText, type Intent } from "./freetext.ts";
+import { accessibilityNeed, classify, findStations, tripInText, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type PassengerRequest, type StationChoice } from "./request.ts";
@@ -177,9 +177,13 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const req = interpretEvents(turns.flat());
   const text = req.freetexts.join(" ");
   const trip = text ? tripInText(system, text) : {};
-  const origin = resolveChoice(system, req.origin) ?? trip.origin;
-  const destination = resolveChoice(system, req.destination) ?? trip.destination;
-  const intent: Intent = text ? classify(text, { ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) }) : { kind: "trip" };
+  const selectedOrigin = resolveChoice(system, req.origin);
+  const selectedDestination = resolveChoice(system, req.destination);
+  const origin = selectedOrigin ?? trip.origin;
+  const destination = selectedDestination ?? trip.destination;
+  const intent: Intent = text ? classify(text, trip, !!selectedOrigin && !!selectedDestination) : { kind: "trip" };
+  // The kiosk's accessibility toggle, or what the passenger said about their needs.
+  const accessibility = accessibilityNeed(req.freetexts) ?? !!context.accessibility_mode;
   const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
     submit({ outcome: "request_declined", action: "block_purchase", reason, message, reasoning });
 
@@ -340,7 +344,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
 
   // Accessibility.
-  if (context.accessibility_mode) {
+  if (accessibility) {
     const ids = route.stops.map((s) => s.station_id);
     const [info] = yield call("station_info", { station_ids: ids, query_type: "accessibility" });
     const results = result<{ results?: { station_id: string; data: { name: string; accessibility: Record<string, boolean> } }[] }>(info)?.results ?? [];
