@@ -166,6 +166,17 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, req: 
   void req;
 }
 
+/** Every leg of the route runs on track that a 24-hour line also serves. */
+function servedAllNight(system: SystemData, route: RouteResult, nightLines: ReadonlySet<string>): boolean {
+  for (let i = 0; i + 1 < route.stops.length; i++) {
+    const a = route.stops[i]?.station_id;
+    const b = route.stops[i + 1]?.station_id;
+    const served = system.edges.some((e) => nightLines.has(e.line) && ((e.from === a && e.to === b) || (e.from === b && e.to === a)));
+    if (!served) return false;
+  }
+  return route.stops.length > 1;
+}
+
 function severityOf(value: unknown): Severity {
   return value === "critical" || value === "warning" || value === "info" || value === "positive" ? value : "warning";
 }
@@ -236,6 +247,25 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const clock = clockTime(nowIso, context.temporal_context?.day_of_week);
   const status = clock ? serviceStatus(framebook, clock) : undefined;
 
+  const nightLines = new Set(system.lines.filter((l) => l["24h"]).map((l) => l.id));
+  const closedNow = status !== undefined && !status.open;
+  const noServiceNow = (): ToolCallStep => {
+    const opens = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : "the morning";
+    return submit({
+      outcome: "service_unavailable",
+      action: "block_purchase",
+      reason: "no_service",
+      message: `There is no ${framebook.org_name} service right now (service hours ${status?.hoursText ?? ""}). The first train runs at ${opens}; no ticket can be sold for this trip now.`,
+      banners: [{ severity: "critical", title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens} (hours ${status?.hoursText ?? ""}).` }],
+      reasoning: `Current time ${nowIso} is outside service hours ${status?.hoursText ?? ""}.`,
+    });
+  };
+  // Outside service hours with no all-night lines there is nothing to plan.
+  if (closedNow && nightLines.size === 0) {
+    yield noServiceNow();
+    return;
+  }
+
   // Route as planned without disruptions.
   const [firstPlan] = yield call("route_planner", { origin: origin.id, destination: destination.id });
   const planned = result<RouteResult>(firstPlan);
@@ -244,23 +274,13 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     return;
   }
 
-  if (status && !status.open) {
-    const nightLines = system.lines.filter((l) => l["24h"]).map((l) => l.id);
-    const allNight = planned.line_sequence.length > 0 && planned.line_sequence.every((l) => nightLines.includes(l));
-    if (!allNight) {
-      const opens = status.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : "the morning";
-      yield submit({
-        outcome: "service_unavailable",
-        action: "block_purchase",
-        reason: "no_service",
-        message: `There is no ${framebook.org_name} service right now (service hours ${status.hoursText}). The first train runs at ${opens}; no ticket can be sold for this trip now.`,
-        banners: [{ severity: "critical", title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens} (hours ${status.hoursText}).` }],
-        reasoning: `Current time ${nowIso} is outside service hours ${status.hoursText}.`,
-      });
+  if (closedNow) {
+    if (!servedAllNight(system, planned, nightLines)) {
+      yield noServiceNow();
       return;
     }
-    banners.push({ severity: "info", title: "Night service", body: `Only the ${lineNames(system, nightLines)} run overnight${framebook.operating_hours.late_night_headway_min ? `, about every ${framebook.operating_hours.late_night_headway_min} minutes` : ""}.` });
-    reasoning.push("Outside general hours, but the whole route runs 24 hours.");
+    banners.push({ severity: "info", title: "Night service", body: `Only the ${lineNames(system, [...nightLines])} run overnight${framebook.operating_hours.late_night_headway_min ? `, about every ${framebook.operating_hours.late_night_headway_min} minutes` : ""}.` });
+    reasoning.push("Outside general hours, but every section of the route is served by a 24-hour line.");
   } else if (status?.minutesToClose !== undefined && status.minutesToClose <= 60) {
     banners.push({ severity: "warning", title: "Last trains soon", body: `Service closes in about ${status.minutesToClose} minutes (hours ${status.hoursText}). Travel now to catch the last train.` });
   }
