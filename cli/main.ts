@@ -4,6 +4,8 @@ import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
 import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
+import { registerPromptCommand } from "./prompt.ts";
+import { registerToolCommand } from "./tool.ts";
 
 export function buildProgram(): Command {
   const program = new Command("kiosk")
@@ -12,6 +14,8 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerDataCommands(program);
+  registerToolCommand(program);
+  registerPromptCommand(program);
   return program;
 }
 
