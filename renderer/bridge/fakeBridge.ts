@@ -1,0 +1,182 @@
+// An in-memory KioskBridge for tests and the dev entry: demo systems, the demo policy (or a
+// scripted answer), progress events, a simulated payment terminal and a record of every call.
+import type {
+  AskRequest,
+  AskResult,
+  KioskBridge,
+  KioskStatus,
+  ProgressEvent,
+  PurchaseRequest,
+  PurchaseResult,
+  SystemView,
+} from "../../runtime/kiosk/bridge.ts";
+import { demoAnswer, foldEvents } from "./demoPolicy.ts";
+import { DEMO_SYSTEMS } from "./demoSystems.ts";
+import { BridgeError, type BridgeFailureKind } from "./errors.ts";
+
+type Operation = "listSystems" | "systemView" | "ask" | "purchase" | "endSession" | "status";
+
+export interface FakeBridgeOptions {
+  systems?: readonly SystemView[];
+  /** Replaces the demo policy: the answer to each ask (sessionId already chosen). */
+  answer?: (request: AskRequest & { sessionId: string }, turn: number) => AskResult | Promise<AskResult>;
+  /** Replaces the simulated payment terminal. */
+  purchase?: (request: PurchaseRequest) => PurchaseResult | Promise<PurchaseResult>;
+  status?: KioskStatus;
+  /** Pause between progress events (ms); 0 keeps everything in microtasks (tests). */
+  stepDelayMs?: number;
+  /** Make an operation fail with this kind (a BridgeError). */
+  failures?: Partial<Record<Operation, BridgeFailureKind>>;
+  now?: () => Date;
+}
+
+export interface FakeBridge extends KioskBridge {
+  readonly calls: {
+    ask: AskRequest[];
+    purchase: PurchaseRequest[];
+    endSession: string[];
+    systemView: string[];
+  };
+  /** Push a progress event to the listeners (as the runtime would). */
+  emitProgress(event: ProgressEvent): void;
+  readonly activeSessions: ReadonlySet<string>;
+  setFailure(operation: Operation, kind: BridgeFailureKind | null): void;
+}
+
+interface FakeSession {
+  system: SystemView;
+  turns: AskRequest["events"][];
+  last: AskResult | null;
+}
+
+export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
+  const systems = options.systems ?? DEMO_SYSTEMS;
+  const listeners = new Set<(event: ProgressEvent) => void>();
+  const sessions = new Map<string, FakeSession>();
+  const failures = new Map<Operation, BridgeFailureKind>(Object.entries(options.failures ?? {}) as [Operation, BridgeFailureKind][]);
+  const calls: FakeBridge["calls"] = { ask: [], purchase: [], endSession: [], systemView: [] };
+  const active = new Set<string>();
+  let counter = 0;
+  const now = options.now ?? (() => new Date());
+  const pause = (): Promise<void> =>
+    options.stepDelayMs ? new Promise((resolve) => setTimeout(resolve, options.stepDelayMs)) : Promise.resolve();
+  const emit = (event: ProgressEvent): void => {
+    for (const listener of [...listeners]) listener(event);
+  };
+  const check = (operation: Operation): void => {
+    const kind = failures.get(operation);
+    if (kind) throw new BridgeError(kind, `fake bridge: ${operation} fails with ${kind}`);
+  };
+  const systemById = (id: string): SystemView => {
+    const view = systems.find((system) => system.id === id);
+    if (!view) throw new BridgeError("rejected", `fake bridge: unknown system ${id}`, 404);
+    return view;
+  };
+
+  async function answer(request: AskRequest & { sessionId: string }, session: FakeSession): Promise<AskResult> {
+    if (options.answer) return options.answer(request, session.turns.length);
+    const started = Date.now();
+    const demo = demoAnswer(session.system, foldEvents(session.turns));
+    const steps = [];
+    for (const name of demo.tools) {
+      emit({ type: "tool_started", sessionId: request.sessionId, name });
+      await pause();
+      emit({ type: "tool_finished", sessionId: request.sessionId, name, ok: true });
+      steps.push({ name, ok: true, ms: options.stepDelayMs ?? 0 });
+    }
+    emit({ type: "state_submitted", sessionId: request.sessionId, accepted: true });
+    await pause();
+    const { outcome, kiosk_action: action } = demo.state;
+    return {
+      sessionId: request.sessionId,
+      state: demo.state,
+      fallback: false,
+      assistantUnavailable: demo.assistantUnavailable,
+      purchasable: outcome === "route_and_fare_ready" && action.action === "prompt_purchase",
+      steps,
+      elapsedMs: Date.now() - started,
+      policy: demo.assistantUnavailable ? "rule" : "demo",
+    };
+  }
+
+  const bridge: FakeBridge = {
+    calls,
+    activeSessions: active,
+    emitProgress: emit,
+    setFailure(operation, kind) {
+      if (kind) failures.set(operation, kind);
+      else failures.delete(operation);
+    },
+    async listSystems() {
+      check("listSystems");
+      return systems.map(({ id, orgName, fullName }) => ({ id, orgName, fullName }));
+    },
+    async systemView(system) {
+      calls.systemView.push(system);
+      check("systemView");
+      return systemById(system);
+    },
+    async ask(request) {
+      calls.ask.push(request);
+      check("ask");
+      let sessionId = request.sessionId;
+      let session = sessionId ? sessions.get(sessionId) : undefined;
+      if (sessionId && !session) throw new BridgeError("rejected", `fake bridge: unknown session ${sessionId}`, 404);
+      if (!session || !sessionId) {
+        sessionId = `fake-${++counter}`;
+        session = { system: systemById(request.system), turns: [], last: null };
+        sessions.set(sessionId, session);
+        active.add(sessionId);
+      }
+      session.turns.push(request.events);
+      const result = await answer({ ...request, sessionId }, session);
+      session.last = result;
+      return result;
+    },
+    onProgress(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async purchase(request) {
+      calls.purchase.push(request);
+      check("purchase");
+      if (options.purchase) return options.purchase(request);
+      const session = sessions.get(request.sessionId);
+      if (!session) return { ok: false, reason: "unknown_session", message: "Unknown session" };
+      const last = session.last;
+      if (!last?.purchasable || !last.state.fare_quote || !last.state.route) {
+        return { ok: false, reason: "not_purchasable", message: "This answer cannot be purchased" };
+      }
+      await pause();
+      if (session.turns.flat().some((event) => event.type === "freetext_input" && /decline/i.test(event.text))) {
+        return { ok: false, reason: "payment_declined", message: "The payment terminal declined the card" };
+      }
+      const quote = last.state.fare_quote;
+      return {
+        ok: true,
+        ticket: {
+          ticketId: `TKT-${request.sessionId.toUpperCase()}-${String(++counter).padStart(4, "0")}`,
+          system: session.system.id,
+          issuedAt: now().toISOString(),
+          origin: last.state.route.origin,
+          destination: last.state.route.destination,
+          riders: Object.fromEntries((quote.line_items ?? []).map((item) => [item.rider_type, item.count])),
+          total: quote.total,
+          currency: quote.currency,
+          paymentMethod: request.paymentMethod,
+        },
+      };
+    },
+    async endSession(sessionId) {
+      calls.endSession.push(sessionId);
+      check("endSession");
+      sessions.delete(sessionId);
+      active.delete(sessionId);
+    },
+    async status() {
+      check("status");
+      return options.status ?? { assistant: "model", benchRunning: false, message: null };
+    },
+  };
+  return bridge;
+}
