@@ -67,6 +67,8 @@ export function findStations(system: SystemData, text: string): StationMention[]
 }
 
 export interface TripInText {
+  /** Every station the text names, in order. */
+  mentioned?: Station[];
   origin?: Station;
   destination?: Station;
   /** A place the passenger named as a destination that is not a station of this system. */
@@ -96,7 +98,11 @@ export function tripInText(system: SystemData, text: string): TripInText {
   } else if (!origin && destination && rest.length >= 1) {
     origin = rest[0];
   }
-  const result: TripInText = { ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) };
+  const result: TripInText = {
+    mentioned: mentions.map((m) => m.station),
+    ...(origin ? { origin } : {}),
+    ...(destination ? { destination } : {}),
+  };
   if (!destination) {
     // "Take me to Nonexistent Station XYZ", "from Airport to Times Square": a named place that is
     // not one of our stations.
@@ -162,7 +168,7 @@ export function classify(text: string, trip: TripInText, journeySelected = false
   if (/\bmap\b/i.test(text)) return { kind: "line_question" };
   const hasTrip = trip.origin !== undefined && trip.destination !== undefined;
   if (hasTrip && TRIP_WORDS.test(text)) return { kind: "trip" };
-  if (trip.origin || trip.destination) {
+  if ((trip.mentioned?.length ?? 0) > 0) {
     for (const rule of STATION_QUESTIONS) if (rule.test.test(text)) return rule.intent;
   }
   if (hasTrip) return { kind: "trip" };
