@@ -82,6 +82,12 @@ export const AskResultSchema = z.object({
   steps: z.array(ToolStepSchema),
   elapsedMs: z.number(),
   policy: z.string(),
+  /**
+   * Present when the state offers a purchase: whether the kiosk's own safety interlock (real path
+   * in the network, fare recomputed by fare_calculator) confirmed it. `ok: false` flags a state
+   * whose purchase button must stay disabled; `problems` are machine-readable codes with details.
+   */
+  interlock: z.object({ ok: z.boolean(), problems: z.array(z.string()) }).optional(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;
 

@@ -61,6 +61,8 @@ export interface LiveSessionResult {
   record: SessionRecord;
   /** The primary policy failed and the deterministic fallback answered. */
   assistantUnavailable: boolean;
+  /** When the fallback answered: how the primary's run ended (e.g. "policy_error" for a crash). */
+  primaryFailure?: { policy: string; termination: SessionRecord["kiosk"]["termination"]; error: string | null };
 }
 
 interface LiveSession {
@@ -86,7 +88,7 @@ export class KioskService {
 
   /** Start a passenger session with its first request. */
   async start(
-    request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean },
+    request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string },
     onEvent?: (event: SessionEvent) => void,
     signal?: AbortSignal,
   ): Promise<LiveSessionResult> {
@@ -94,7 +96,8 @@ export class KioskService {
     const now = (this.options.clock ?? (() => new Date()))();
     const conditions = this.options.conditions?.(request.system) ?? { now, disruptions: [] };
     const context = liveContext(system, { ...conditions, accessibilityMode: request.accessibilityMode ?? false });
-    const sessionId = this.newId();
+    const sessionId = request.sessionId ?? this.newId();
+    if (this.sessions.has(sessionId)) throw new Error(`Kiosk session '${sessionId}' already exists`);
     const setup: SessionSetup = {
       sessionId,
       system,
@@ -139,7 +142,12 @@ export class KioskService {
       return { sessionId: live.setup.sessionId, record, assistantUnavailable: false };
     }
     const rescued = await this.run(live, this.options.fallback, onEvent, signal);
-    return { sessionId: live.setup.sessionId, record: rescued, assistantUnavailable: true };
+    return {
+      sessionId: live.setup.sessionId,
+      record: rescued,
+      assistantUnavailable: true,
+      primaryFailure: { policy: record.kiosk.policy, termination: record.kiosk.termination, error: record.error },
+    };
   }
 
   private run(live: LiveSession, policy: Policy, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal): Promise<SessionRecord> {
