@@ -1,0 +1,115 @@
+// SystemView: everything the screen needs to draw one system, built from the validated system data
+// plus the run-time extras (coordinates, local names, attribution). Pure.
+import type { SystemData } from "../../tools/data/system.ts";
+import { sha256hex12 } from "../../tools/py/text.ts";
+import type { RiderType, StationView, SystemSummary, SystemView } from "./bridge.ts";
+import type { OperatorLocalNames, StationGeoIndex } from "./pack-extras.ts";
+
+export interface ViewExtras {
+  geo?: StationGeoIndex;
+  operatorNames?: OperatorLocalNames;
+  attribution: string;
+}
+
+export function systemSummary(system: SystemData): SystemSummary {
+  return { id: system.id, orgName: system.framebook.org_name, fullName: system.framebook.full_name };
+}
+
+/**
+ * The framebook's identity for the ledger and the screen: its own `version` when it has one,
+ * plus a content hash so an edited framebook never passes for the old one.
+ */
+export function framebookVersion(system: SystemData): string {
+  const declared = (system.framebook as Record<string, unknown>).version;
+  const hash = sha256hex12(JSON.stringify(system.framebook));
+  return typeof declared === "string" || typeof declared === "number" ? `${declared}+${hash}` : `fb-${hash}`;
+}
+
+function squash(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, "");
+}
+
+function titleWords(key: string): string {
+  return key
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(" ");
+}
+
+/**
+ * Payment methods of fares.json with the framebook's wording: the terminology entry whose label
+ * starts with the method key ("breeze_card" → "Breeze Card", "gold_travel_card" → "Gold Travel
+ * Card", "mobile_pay" → "Mobile payment (…)"), `contactless` → its label, otherwise the key in words.
+ */
+export function paymentMethodsOf(system: SystemData): { id: string; label: string }[] {
+  const terminology = system.framebook.terminology as Record<string, unknown>;
+  const labels = Object.values(terminology).filter((v): v is string => typeof v === "string" && v.trim() !== "");
+  return Object.keys(system.fares.payment_methods ?? {}).map((id) => {
+    const key = squash(id);
+    const byPrefix = labels.find((l) => squash(l).startsWith(key));
+    const direct = typeof terminology[id] === "string" ? (terminology[id] as string) : undefined;
+    return { id, label: byPrefix ?? direct ?? titleWords(id) };
+  });
+}
+
+export function riderTypesOf(system: SystemData): RiderType[] {
+  const d = system.fares.discounts ?? {};
+  const out: RiderType[] = ["adults"];
+  if (d.children) out.push("children");
+  if (d.senior_65_plus) out.push("seniors");
+  if (d.disabled) out.push("disabled");
+  return out;
+}
+
+function operatingHours(system: SystemData): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(system.framebook.operating_hours as Record<string, unknown>)) {
+    if (typeof v === "string" || typeof v === "number") out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.map(String).join(", ");
+  }
+  return out;
+}
+
+function terminologyOf(system: SystemData): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(system.framebook.terminology as Record<string, unknown>)) {
+    if (typeof v === "string" || v === null) out[k] = v;
+  }
+  return out;
+}
+
+export function buildSystemView(system: SystemData, extras: ViewExtras): SystemView {
+  const fb = system.framebook;
+  const stations: StationView[] = system.stations.map((s) => {
+    const geo = extras.geo?.lookup(s.name);
+    const localNames = [...(geo?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])];
+    return {
+      id: s.id,
+      name: s.name,
+      localNames: [...new Set(localNames)],
+      lines: [...s.lines],
+      lat: geo?.lat ?? null,
+      lon: geo?.lon ?? null,
+    };
+  });
+  let attribution = extras.attribution;
+  if (extras.operatorNames) {
+    attribution += ` Station names (${extras.operatorNames.language}): operator data, not from the data pack.`;
+  }
+  return {
+    ...systemSummary(system),
+    primaryLanguage: fb.primary_language,
+    currencySymbol: fb.currency_symbol,
+    currencyCode: fb.currency_code,
+    fareDisplayFormat: fb.fare_display_format,
+    terminology: terminologyOf(system),
+    paymentMethods: paymentMethodsOf(system),
+    riderTypes: riderTypesOf(system),
+    operatingHours: operatingHours(system),
+    stations,
+    lines: system.lines.map((l) => ({ id: l.id, name: l.name, color: l.color, stations: [...l.stations] })),
+    framebookVersion: framebookVersion(system),
+    attribution,
+  };
+}
