@@ -21,8 +21,9 @@ export function buildCasePrompt(kase: Case, system: SystemData, profile: PromptP
 }
 
 /** The tool definitions sent with every request: prompt-profile/tool-definitions.json, in order (a copy). */
-export function toolDefinitions(pack: DataPack): ToolDefinition[] {
-  return structuredClone(pack.toolDefinitions());
+export function toolDefinitions(pack: DataPack): readonly ToolDefinition[] {
+  // Loaded and validated once per pack; shared read-only by every session.
+  return pack.toolDefinitions();
 }
 
 export { buildSystemPrompt, eventsToUserMessage };

@@ -190,9 +190,13 @@ describe("case prompts", () => {
     expect(() => buildCasePrompt(kase, marta, profile)).toThrow(/belongs to system 'doha'/);
   });
 
-  it("returns a copy of the tool definitions", () => {
+  it("shares one frozen copy of the tool definitions (no session can alter them)", () => {
     const tools = toolDefinitions(pack);
-    tools.pop();
+    expect(toolDefinitions(pack)).toBe(tools);
+    expect(() => (tools as unknown as unknown[]).pop()).toThrow(TypeError);
+    expect(() => {
+      (tools[0] as { function: { name: string } }).function.name = "x";
+    }).toThrow(TypeError);
     expect(toolDefinitions(pack)).toHaveLength(7);
   });
 });

@@ -46,19 +46,31 @@ export function fareRules(system: SystemData): Record<string, unknown> {
   return rules;
 }
 
+// The JSON blocks depend only on the system's data: serialise them once per system.
+const systemJsonCache = new WeakMap<SystemData, { fareRules: string; operatingHours: string }>();
+
+function systemJson(system: SystemData): { fareRules: string; operatingHours: string } {
+  let cached = systemJsonCache.get(system);
+  if (!cached) {
+    const framebookPy = record(system.framebookPy, `${system.id} framebook`);
+    cached = { fareRules: pyJsonDumps(fareRules(system)), operatingHours: pyJsonDumps(framebookPy.operating_hours) };
+    systemJsonCache.set(system, cached);
+  }
+  return cached;
+}
+
 /** Placeholder values (lazy: a section's values are read only when it is emitted). */
 function placeholderValues(inputs: PromptInputs): Record<string, () => string> {
   const { system, context } = inputs;
   const framebook = system.framebook;
-  const framebookPy = record(system.framebookPy, `${system.id} framebook`);
   const temporalField = (key: string) => () => pyStr(pyGet(pyGet(context, "temporal_context"), key));
   return {
     org_name: () => pyStr(framebook.org_name),
     full_name: () => pyStr(framebook.full_name),
     line_names: () => system.lines.map((l) => l.name).join(", "),
-    fare_rules_json: () => pyJsonDumps(fareRules(system)),
+    fare_rules_json: () => systemJson(system).fareRules,
     primary_language: () => pyStr(framebook.primary_language),
-    operating_hours_json: () => pyJsonDumps(framebookPy.operating_hours),
+    operating_hours_json: () => systemJson(system).operatingHours,
     current_time: temporalField("current_time"),
     day_of_week: temporalField("day_of_week"),
     notes: temporalField("notes"),
@@ -68,8 +80,37 @@ function placeholderValues(inputs: PromptInputs): Record<string, () => string> {
   };
 }
 
+// Many sessions share a prompt (same system, same conditions): remember recent renderings. The key
+// holds every context field a condition or placeholder reads.
+const MAX_CACHED_PROMPTS_PER_SYSTEM = 256;
+const promptCache = new WeakMap<SystemData, WeakMap<PromptProfile, Map<string, string>>>();
+
+function contextKey(context: SystemContext): string {
+  return JSON.stringify([
+    pyGet(context, "temporal_context") ?? null,
+    pyGet(context, "policy_change") ?? null,
+    pyTruthy(pyGet(context, "accessibility_mode")),
+    pyTruthy(pyGet(context, "knowledge_query")),
+    pyTruthy(pyGet(context, "active_disruptions")),
+  ]);
+}
+
 /** The system prompt for a system and a case context, rendered from the profile. */
 export function buildSystemPrompt(system: SystemData, context: SystemContext, profile: PromptProfile): string {
+  let byProfile = promptCache.get(system);
+  if (!byProfile) promptCache.set(system, (byProfile = new WeakMap()));
+  let cache = byProfile.get(profile);
+  if (!cache) byProfile.set(profile, (cache = new Map()));
+  const key = contextKey(context);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const prompt = renderSystemPrompt(system, context, profile);
+  if (cache.size >= MAX_CACHED_PROMPTS_PER_SYSTEM) cache.clear();
+  cache.set(key, prompt);
+  return prompt;
+}
+
+function renderSystemPrompt(system: SystemData, context: SystemContext, profile: PromptProfile): string {
   const compiled = compileProfile(profile);
   const inputs: PromptInputs = { system, context };
   const values = placeholderValues(inputs);

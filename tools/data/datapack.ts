@@ -72,7 +72,7 @@ export class DataPack {
   private caseIndex: Map<string, Case> | undefined;
   private cachedSplit: Split | undefined;
   private cachedProfile: PromptProfile | undefined;
-  private cachedTools: ToolDefinition[] | undefined;
+  private cachedTools: readonly ToolDefinition[] | undefined;
   private cachedRubrics: Record<string, unknown> | undefined;
 
   constructor(readonly root: string) {
@@ -161,8 +161,9 @@ export class DataPack {
     return (this.cachedProfile ??= this.json("prompt-profile/metrollm-v24.json", PromptProfileSchema));
   }
 
-  toolDefinitions(): ToolDefinition[] {
-    return (this.cachedTools ??= this.json("prompt-profile/tool-definitions.json", ToolDefinitionsFileSchema));
+  /** The tool definitions, deep-frozen: every session shares them read-only. */
+  toolDefinitions(): readonly ToolDefinition[] {
+    return (this.cachedTools ??= deepFreeze(this.json("prompt-profile/tool-definitions.json", ToolDefinitionsFileSchema)));
   }
 
   judgeRubrics(): Record<string, unknown> {
@@ -189,6 +190,14 @@ export class DataPack {
     this.judgeRubrics();
     return { systems: this.systemIds.length, cases };
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Parse a standalone case file in the data pack's format (an operator's own cases). */

@@ -26,7 +26,11 @@ function hex4(code: number): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
+// Printable ASCII without quote or backslash needs no escaping at all (the common case).
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function pyJsonString(s: string, ensureAscii = true): string {
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i] as string;
