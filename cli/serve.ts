@@ -1,0 +1,209 @@
+// `kiosk serve`: the kiosk screen and its API on a local HTTP server (a browser instead of the
+// Electron shell — for development, demos and the end-to-end tests).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { z } from "zod";
+import type { DataPack } from "../tools/data/datapack.ts";
+import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
+import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
+import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
+import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
+import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
+import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
+export const DEFAULT_OPERATOR_DIR = "framebooks";
+
+/** --conditions FILE: live conditions per system, `{ "bart": { "disruptions": [...], "now": "2026-03-09T14:00:00" } }`. */
+export const ConditionsFileSchema = z.partialRecord(
+  SystemIdSchema,
+  z.object({ disruptions: z.array(DisruptionSchema).default([]), now: z.string().optional() }),
+);
+
+export type ConditionsMap = Partial<Record<SystemId, LiveConditionsInput>>;
+
+/** Local wall-clock ISO time without zone (as the cases write it) → Date in local time. */
+function localDate(text: string, what: string): Date {
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) throw new UsageError(`${what}: not a date/time: '${text}'`);
+  return date;
+}
+
+export function conditionsFromFile(file: string): ConditionsMap {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new UsageError(`--conditions ${file}: ${(err as Error).message}`);
+  }
+  const parsed = ConditionsFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--conditions ${file}: ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+  }
+  const out: ConditionsMap = {};
+  for (const [system, c] of Object.entries(parsed.data) as [SystemId, { disruptions: z.infer<typeof DisruptionSchema>[]; now?: string }][]) {
+    out[system] = { disruptions: c.disruptions, ...(c.now ? { now: localDate(c.now, `--conditions ${file}: ${system}.now`) } : {}) };
+  }
+  return out;
+}
+
+/** --replay-conditions CASE_ID: a benchmark case's disruptions and time become its system's live conditions. */
+export function conditionsFromCase(pack: DataPack, caseId: string): ConditionsMap {
+  const kase = pack.caseById(caseId);
+  if (!kase) throw new UsageError(`--replay-conditions: no case '${caseId}' in the data pack`);
+  const current = kase.system_context.temporal_context?.current_time || kase.system_context.current_time;
+  return { [kase.system]: { disruptions: kase.system_context.active_disruptions, now: localDate(current, caseId) } };
+}
+
+export interface ServeOptions {
+  pack: DataPack;
+  port?: number;
+  host?: string;
+  /** Ledger file (":memory:" for tests); undefined: $METRO_LEDGER or ./var/ledger.sqlite. */
+  ledger?: string;
+  /** The built renderer; null serves the API only. */
+  rendererDir?: string | null;
+  operatorDir?: string;
+  conditions?: ConditionsMap;
+  deadlineMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface RunningServe {
+  server: RunningKioskServer;
+  app: KioskApp;
+  ledger: Ledger | null;
+  ledgerFile: string;
+  close(): Promise<void>;
+}
+
+/** Open the ledger, build the kiosk app and start the HTTP server. */
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const log = options.log ?? ((m: string) => console.error(`kiosk serve: ${m}`));
+  const rendererDir = options.rendererDir === undefined ? DEFAULT_RENDERER_DIR : options.rendererDir;
+  if (rendererDir !== null) checkRendererBuilt(rendererDir);
+  const ledgerFile = ledgerPath({ flag: options.ledger });
+  let ledger: Ledger | null = null;
+  let ledgerProblem: string | undefined;
+  try {
+    ledger = Ledger.open(ledgerFile);
+  } catch (err) {
+    ledgerProblem = (err as Error).message;
+    log(`${ledgerProblem} — ticket sales are disabled until this is fixed`);
+  }
+  const conditions = options.conditions ?? {};
+  const app = new KioskApp({
+    pack: options.pack,
+    operatorDir: options.operatorDir ?? DEFAULT_OPERATOR_DIR,
+    ledger: ledger as SalesLedger | null,
+    ...(ledgerProblem ? { ledgerProblem } : {}),
+    payment: new SimulatedPaymentTerminal(),
+    conditions: (system) => conditions[system] ?? { disruptions: [] },
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+    log,
+  });
+  try {
+    app.preload();
+  } catch (err) {
+    ledger?.close();
+    throw err;
+  }
+  let server: RunningKioskServer;
+  try {
+    server = await startKioskServer({ backend: app, staticDir: rendererDir, host: options.host ?? "127.0.0.1", port: options.port ?? 8787, log });
+  } catch (err) {
+    ledger?.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") throw new UsageError(`port ${options.port ?? 8787} is already in use (choose another with --port)`);
+    if (code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port ?? 8787} (${code})`);
+    throw err;
+  }
+  return {
+    server,
+    app,
+    ledger,
+    ledgerFile,
+    close: async () => {
+      await server.close();
+      ledger?.close();
+    },
+  };
+}
+
+interface ServeCommandOptions extends GlobalOptions {
+  port: string;
+  host: string;
+  ledger?: string;
+  renderer?: string;
+  framebooks: string;
+  conditions?: string;
+  replayConditions?: string;
+  deadlineMs?: string;
+}
+
+function portNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port: not a port number: '${text}'`);
+  return n;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the kiosk screen (renderer/dist) and its API over HTTP + WebSocket, for a browser")
+    .option("--port <n>", "TCP port (0 = any free port)", "8787")
+    .option("--host <addr>", "address to listen on (keep it local unless you mean to expose the kiosk)", "127.0.0.1")
+    .option("--ledger <file>", "sales ledger SQLite file (else $METRO_LEDGER, else ./var/ledger.sqlite)")
+    .option("--renderer <dir>", "built renderer folder", DEFAULT_RENDERER_DIR)
+    .option("--framebooks <dir>", "operator data folder (<system>/local-names.yaml)", DEFAULT_OPERATOR_DIR)
+    .option("--conditions <file>", 'live conditions JSON: {"bart": {"disruptions": [...], "now": "2026-03-09T14:00:00"}}')
+    .option("--replay-conditions <case>", "use a benchmark case's disruptions and time as its system's live conditions (demos, tests)")
+    .option("--deadline-ms <ms>", "time limit of one assistant answer")
+    .addHelpText(
+      "after",
+      [
+        "",
+        "Examples:",
+        "  kiosk serve                                   # http://127.0.0.1:8787/",
+        "  kiosk serve --port 0 --ledger /tmp/demo.sqlite",
+        "  kiosk serve --replay-conditions BART-C-006    # Transbay Tube closed, as in that case",
+        "",
+        "The screen must be built first: npx vite build --config renderer/vite.config.ts",
+      ].join("\n"),
+    )
+    .action(async (_opts: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<ServeCommandOptions>();
+      const pack = dataPack(opts);
+      let conditions: ConditionsMap = {};
+      if (opts.conditions) conditions = { ...conditions, ...conditionsFromFile(opts.conditions) };
+      if (opts.replayConditions) conditions = { ...conditions, ...conditionsFromCase(pack, opts.replayConditions) };
+      const deadline = opts.deadlineMs !== undefined ? Number(opts.deadlineMs) : undefined;
+      if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);
+      let running: RunningServe;
+      try {
+        running = await startServe({
+          pack,
+          port: portNumber(opts.port),
+          host: opts.host,
+          ...(opts.ledger ? { ledger: opts.ledger } : {}),
+          rendererDir: opts.renderer ?? DEFAULT_RENDERER_DIR,
+          operatorDir: opts.framebooks,
+          conditions,
+          ...(deadline !== undefined ? { deadlineMs: deadline } : {}),
+        });
+      } catch (err) {
+        if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);
+        throw err;
+      }
+      process.stderr.write(`kiosk serve: ${running.server.url} (ledger ${running.ledger ? running.ledgerFile : "unavailable"})\n`);
+      const stop = (): void => {
+        void running.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+}

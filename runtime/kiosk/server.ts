@@ -1,0 +1,333 @@
+// `kiosk serve`: the KioskBridge over HTTP + WebSocket (Node `http` and `ws`), and the built
+// renderer as static files. Wire format (the renderer's browser bridge implements the other side):
+//   GET  /api/systems               → SystemSummary[]
+//   GET  /api/systems/:id           → SystemView
+//   POST /api/ask                     AskRequest → AskResult
+//   POST /api/purchase                PurchaseRequest → PurchaseResult
+//   POST /api/sessions/:id/end      → 204
+//   GET  /api/status                → KioskStatus
+//   WS   /api/progress              ← ProgressEvent JSON, one per message
+//   GET  /*                         → renderer/dist (index.html for unknown paths without an extension)
+// Every request body is validated with the bridge's zod schemas (400 naming the bad field); errors
+// are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
+// rebinding, a same-origin check on POST and WebSocket, and the kiosk's security headers.
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { z } from "zod";
+import { SystemIdSchema } from "../../tools/data/schemas.ts";
+import { KioskRequestError, KioskUnavailableError } from "./app.ts";
+import {
+  AskRequestSchema,
+  PurchaseRequestSchema,
+  type AskRequest,
+  type AskResult,
+  type KioskStatus,
+  type ProgressEvent,
+  type PurchaseRequest,
+  type PurchaseResult,
+  type SystemSummary,
+  type SystemView,
+} from "./bridge.ts";
+import { SECURITY_HEADERS } from "./csp.ts";
+
+/** What the server needs from the kiosk runtime (KioskApp implements it). */
+export interface KioskBackend {
+  listSystems(): SystemSummary[] | Promise<SystemSummary[]>;
+  systemView(id: SystemView["id"]): SystemView | Promise<SystemView>;
+  ask(request: AskRequest, signal?: AbortSignal): Promise<AskResult>;
+  purchase(request: PurchaseRequest): Promise<PurchaseResult>;
+  endSession(sessionId: string): void | Promise<void>;
+  status(): KioskStatus | Promise<KioskStatus>;
+  onProgress(listener: (event: ProgressEvent) => void): () => void;
+}
+
+export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
+export const MAX_BODY_BYTES = 64 * 1024;
+const SESSION_ID_MAX = 100;
+
+export interface KioskServerOptions {
+  backend: KioskBackend;
+  /** The built renderer (renderer/dist); null serves the API only. */
+  staticDir: string | null;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  log?: (message: string) => void;
+}
+
+export interface RunningKioskServer {
+  url: string;
+  port: number;
+  host: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** The renderer build is missing: what to tell the operator. */
+export class RendererNotBuiltError extends Error {
+  override name = "RendererNotBuiltError";
+  constructor(readonly dir: string) {
+    super(`the kiosk screen is not built: ${path.join(dir, "index.html")} does not exist. Build it first with: ${RENDERER_BUILD_COMMAND}`);
+  }
+}
+
+export function checkRendererBuilt(dir: string): void {
+  if (!existsSync(path.join(dir, "index.html"))) throw new RendererNotBuiltError(dir);
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".ttf": "font/ttf",
+  ".txt": "text/plain; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+  ".wav": "audio/wav",
+  ".mp3": "audio/mpeg",
+};
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Host header without the port. */
+function hostName(hostHeader: string | undefined): string {
+  if (!hostHeader) return "";
+  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
+  return hostHeader.replace(/:\d+$/, "");
+}
+
+function zodFailure(error: z.ZodError): HttpError {
+  const issues = error.issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join(".") || "(body)", message: i.message }));
+  const first = issues[0] ?? { field: "(body)", message: "invalid" };
+  return new HttpError(400, `invalid request: ${first.field}: ${first.message}`, { field: first.field, issues });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new HttpError(415, "expected a JSON body (content-type: application/json)");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, "request body is not valid JSON", { field: "(body)" });
+  }
+}
+
+function validate<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw zodFailure(parsed.error);
+  return parsed.data;
+}
+
+function applySecurityHeaders(res: ServerResponse): void {
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function mapError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof KioskRequestError) {
+    return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
+  }
+  if (err instanceof KioskUnavailableError) return new HttpError(503, err.message);
+  return new HttpError(500, "internal error");
+}
+
+export async function startKioskServer(options: KioskServerOptions): Promise<RunningKioskServer> {
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? ((m: string) => console.error(`kiosk serve: ${m}`));
+  const { backend } = options;
+  const staticRoot = options.staticDir ? path.resolve(options.staticDir) : null;
+
+  /** DNS-rebinding guard: a loopback-bound server only answers to loopback host names. */
+  function hostAllowed(req: IncomingMessage): boolean {
+    if (!isLoopback(host)) return true;
+    return isLoopback(hostName(req.headers.host));
+  }
+
+  /** Browsers send Origin on cross-origin requests and WebSockets: it must be this server. */
+  function originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    try {
+      const o = new URL(origin);
+      return o.host === req.headers.host && (o.protocol === "http:" || o.protocol === "https:");
+    } catch {
+      return false;
+    }
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const method = req.method ?? "GET";
+    const parts = pathname.split("/").filter(Boolean).slice(1); // after "api"
+    const route = `${method} ${parts[0] ?? ""}`;
+    if (method === "POST" && !originAllowed(req)) throw new HttpError(403, "cross-origin request refused");
+    if (route === "GET systems" && parts.length === 1) return sendJson(res, 200, await backend.listSystems());
+    if (route === "GET systems" && parts.length === 2) {
+      const id = SystemIdSchema.safeParse(decodeURIComponent(parts[1]!));
+      if (!id.success) throw new HttpError(404, `unknown system '${decodeURIComponent(parts[1]!)}'`, { field: "id" });
+      return sendJson(res, 200, await backend.systemView(id.data));
+    }
+    if (route === "POST ask" && parts.length === 1) {
+      const request = validate(AskRequestSchema, await readJson(req));
+      const abort = new AbortController();
+      const onClose = (): void => {
+        if (!res.writableFinished) abort.abort();
+      };
+      res.on("close", onClose);
+      try {
+        return sendJson(res, 200, await backend.ask(request, abort.signal));
+      } finally {
+        res.off("close", onClose);
+      }
+    }
+    if (route === "POST purchase" && parts.length === 1) {
+      const request = validate(PurchaseRequestSchema, await readJson(req));
+      return sendJson(res, 200, await backend.purchase(request));
+    }
+    if (route === "POST sessions" && parts.length === 3 && parts[2] === "end") {
+      const id = decodeURIComponent(parts[1]!);
+      if (id.length === 0 || id.length > SESSION_ID_MAX) throw new HttpError(400, "invalid session id", { field: "id" });
+      await backend.endSession(id);
+      res.writeHead(204, { "Cache-Control": "no-store" });
+      res.end();
+      return;
+    }
+    if (route === "GET status" && parts.length === 1) return sendJson(res, 200, await backend.status());
+    const known = ["systems", "ask", "purchase", "sessions", "status", "progress"].includes(parts[0] ?? "");
+    throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
+  }
+
+  function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
+    if (!staticRoot) throw new HttpError(404, "this server has no kiosk screen (API only)");
+    let relative: string;
+    try {
+      relative = decodeURIComponent(pathname);
+    } catch {
+      throw new HttpError(400, "bad path");
+    }
+    if (relative.includes("\0")) throw new HttpError(400, "bad path");
+    let file = path.resolve(staticRoot, `.${path.posix.normalize(relative)}`);
+    if (file !== staticRoot && !file.startsWith(staticRoot + path.sep)) throw new HttpError(404, "not found");
+    if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      // Client-side routes (no extension) get the app; missing assets are 404.
+      if (path.extname(relative) !== "") throw new HttpError(404, "not found");
+      file = path.join(staticRoot, "index.html");
+      if (!existsSync(file)) throw new RendererNotBuiltError(staticRoot);
+    }
+    const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+    const immutable = /\/assets\//.test(file.replaceAll(path.sep, "/"));
+    res.writeHead(200, {
+      "Content-Type": type,
+      "Content-Length": statSync(file).size,
+      "Cache-Control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+    });
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    createReadStream(file).pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    applySecurityHeaders(res);
+    const handle = async (): Promise<void> => {
+      if (!hostAllowed(req)) throw new HttpError(421, "unexpected Host header");
+      const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
+      if (pathname === "/api" || pathname.startsWith("/api/")) await api(req, res, pathname);
+      else serveStatic(req, res, pathname);
+    };
+    handle().catch((err: unknown) => {
+      const failure = err instanceof RendererNotBuiltError ? new HttpError(503, err.message) : mapError(err);
+      if (failure.status === 500) log(`internal error on ${req.method} ${req.url}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendJson(res, failure.status, { error: failure.message, ...failure.extra });
+    });
+  });
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
+  const clients = new Set<WebSocket>();
+  server.on("upgrade", (req, socket, head) => {
+    const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
+    if (pathname !== "/api/progress" || !hostAllowed(req) || !originAllowed(req)) {
+      socket.write("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+      socket.destroy();
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on("close", () => clients.delete(ws));
+      ws.on("error", () => clients.delete(ws));
+      // The progress channel is one-way; anything a client sends is ignored.
+    });
+  });
+  const unsubscribe = backend.onProgress((event) => {
+    const message = JSON.stringify(event);
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(message);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8787, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const boundPort = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  return {
+    url: `http://${urlHost}:${boundPort}/`,
+    port: boundPort,
+    host,
+    server,
+    close: async () => {
+      unsubscribe();
+      for (const ws of clients) ws.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
