@@ -234,7 +234,8 @@ export type LazyGrammarVerdict =
   | { triggered: true; fromByte: number; accepted: false; rejectedAtByte: number; piece: string };
 
 export type ContinueResult =
-  | { ok: true; gbnf: string; grammar: Gbnf; complete: boolean; canContinue: boolean }
+  /** `gbnf` starts with `rootRule` (not "root": pass it as the root rule name to llama.cpp). */
+  | { ok: true; gbnf: string; rootRule: string; grammar: Gbnf; complete: boolean; canContinue: boolean }
   | { ok: false; rejectedAtByte: number; piece: string; message: string };
 
 const utf8 = new TextEncoder();
@@ -289,7 +290,7 @@ export class LazyToolCallGrammar {
       };
     } else {
       const grammar = matcher.derive();
-      result = { ok: true, grammar, gbnf: toGbnfText(grammar), complete: matcher.isComplete(), canContinue: matcher.canContinue() };
+      result = { ok: true, grammar, gbnf: toGbnfText(grammar), rootRule: grammar.root, complete: matcher.isComplete(), canContinue: matcher.canContinue() };
     }
     if (this.continueCache.size > 64) this.continueCache.clear();
     this.continueCache.set(constrained, result);

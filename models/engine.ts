@@ -1,0 +1,425 @@
+// LlamaEngine: the student model in-process through node-llama-cpp 3.21.1, behind the runtime's
+// CompletionBackend. One model, one context, a few sequences; greedy decoding (temperature 0), at
+// most `maxTokens` new tokens per round, stop at end-of-generation, special tokens parsed when
+// tokenizing and kept when detokenizing (MODEL-PROTOCOL.md §4.2, §5).
+//
+// Lazy tool-call grammar (b8642): phase 1 samples unconstrained and watches the generated text for
+// a trigger; when one appears, phase 2 continues from the exact tokens (the last sampled token is
+// fed back, nothing is re-tokenized) under the grammar that remains after the text the model wrote
+// from the trigger's first character on (LazyToolCallGrammar.continueAfter).
+//
+// KV prefix reuse: every request compares its tokens with the sequence's and keeps the common
+// prefix (node-llama-cpp erases the rest), so consecutive rounds of a session and the next
+// session on the same framebook skip the shared system turn. Hybrid/recurrent models (Qwen3.5 is
+// one) cannot erase KV cells; for them a checkpoint is taken at the end of the shared prefix and
+// at the end of every prompt. A warm-boot state file saves the evaluated shared prefix.
+import { availableParallelism } from "node:os";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  LlamaGrammarEvaluationState,
+  LlamaLogLevel,
+  type Llama,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult } from "../runtime/model/backend.ts";
+import { ModelError, ModelNotLoadedError } from "./errors.ts";
+import { inspectGgufFile } from "./gguf.ts";
+import { sharedLlama, type GpuSetting } from "./llama.ts";
+import { Mutex } from "./lock.ts";
+
+export type { GpuSetting };
+
+export interface LlamaEngineOptions {
+  modelPath: string;
+  /** CPU threads for evaluation (always passed to node-llama-cpp). Default: cores − 1, at least 1. */
+  threads?: number;
+  /** GPU backend: "auto" (default) falls back to CPU when none works; false forces CPU. */
+  gpu?: GpuSetting;
+  /** Context size in tokens (default 16384, the reference's setting for the 4B; capped by the model). */
+  contextSize?: number;
+  batchSize?: number;
+  /** Parallel sequences (sessions decoding at once). Default 1. */
+  sequences?: number;
+  logLevel?: LlamaLogLevel;
+  /**
+   * Test-only: the first generated tokens of every round are forced to this text (tokenized with
+   * special tokens, counted as completion tokens). A random-weight test model cannot otherwise be
+   * made to open a tool call; production never sets it.
+   */
+  forcedOutputPrefix?: string;
+}
+
+export interface EngineState {
+  loaded: boolean;
+  loading: boolean;
+  /** Load progress 0..1. */
+  progress: number;
+  error?: string;
+  modelPath: string;
+}
+
+export interface EngineInfo {
+  modelPath: string;
+  threads: number;
+  gpu: string | false;
+  contextSize: number;
+  sequences: number;
+  /** Hybrid/recurrent model: prefix reuse relies on checkpoints. */
+  needsCheckpoints: boolean;
+  vocabularyType: string;
+}
+
+interface SequenceSlot {
+  sequence: LlamaContextSequence;
+  lock: Mutex;
+}
+
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+const now = (): number => performance.now();
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException("The operation was aborted", "AbortError");
+}
+
+/** Incremental detokenizer: keeps bytes of an unfinished UTF-8 character pending. */
+class TextAccumulator {
+  text = "";
+  private pending: Token[] = [];
+  private context: Token[] = [];
+  constructor(private readonly model: LlamaModel) {}
+  push(token: Token): void {
+    this.pending.push(token);
+    const piece = this.model.detokenize(this.pending, true, this.context);
+    if (piece.endsWith("\uFFFD") && this.pending.length < 8) return;
+    this.text += piece;
+    this.context = [...this.context, ...this.pending].slice(-8);
+    this.pending = [];
+  }
+  flush(): string {
+    if (this.pending.length > 0) {
+      this.text += this.model.detokenize(this.pending, true, this.context);
+      this.pending = [];
+    }
+    return this.text;
+  }
+}
+
+/** The model fingerprint stored next to a warm-boot state file. */
+interface WarmStateMeta {
+  model: { path: string; size: number; mtimeMs: number };
+  contextSize: number;
+  tokens: number;
+}
+
+export class LlamaEngine implements CompletionBackend {
+  private llama: Llama | undefined;
+  private model: LlamaModel | undefined;
+  private context: LlamaContext | undefined;
+  private slots: SequenceSlot[] = [];
+  private readonly lifecycle = new Mutex();
+  private readonly listeners = new Set<(state: EngineState) => void>();
+  private readonly grammarCache = new Map<string, Promise<LlamaGrammar>>();
+  private current: EngineState;
+  private gpuInUse: string | false = false;
+  readonly threads: number;
+
+  constructor(readonly options: LlamaEngineOptions) {
+    this.threads = options.threads ?? defaultThreads();
+    this.current = { loaded: false, loading: false, progress: 0, modelPath: options.modelPath };
+  }
+
+  get state(): EngineState {
+    return { ...this.current };
+  }
+
+  /** Subscribe to lifecycle changes (for the UI); returns an unsubscribe function. */
+  onStateChange(listener: (state: EngineState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private setState(patch: Partial<EngineState>): void {
+    this.current = { ...this.current, ...patch };
+    for (const l of this.listeners) l(this.state);
+  }
+
+  get info(): EngineInfo {
+    const model = this.requireModel();
+    const context = this.context as LlamaContext;
+    return {
+      modelPath: this.options.modelPath,
+      threads: this.threads,
+      gpu: this.gpuInUse,
+      contextSize: context.contextSize,
+      sequences: this.slots.length,
+      needsCheckpoints: this.slots[0]?.sequence.needsCheckpoints ?? false,
+      vocabularyType: String(model.vocabularyType),
+    };
+  }
+
+  /** Load the model and create the context (serialized with other lifecycle steps). */
+  load(): Promise<void> {
+    return this.lifecycle.run(async () => {
+      if (this.model) return;
+      this.setState({ loading: true, progress: 0, error: undefined });
+      try {
+        const path = this.options.modelPath;
+        await inspectGgufFile(path); // typed errors for a missing, truncated or foreign file
+        this.llama = await sharedLlama(this.options.gpu ?? "auto", this.options.logLevel ?? LlamaLogLevel.error);
+        this.gpuInUse = this.llama.gpu;
+        this.model = await this.llama.loadModel({
+          modelPath: path,
+          gpuLayers: this.gpuInUse === false ? 0 : "auto",
+          onLoadProgress: (progress) => this.setState({ progress }),
+        });
+        const trainContext = this.model.trainContextSize;
+        const contextSize = Math.min(this.options.contextSize ?? 16384, trainContext > 0 ? trainContext : Number.MAX_SAFE_INTEGER);
+        const sequences = this.options.sequences ?? 1;
+        this.context = await this.model.createContext({
+          contextSize,
+          sequences,
+          threads: this.threads,
+          batchSize: this.options.batchSize,
+        });
+        this.slots = Array.from({ length: sequences }, () => ({ sequence: (this.context as LlamaContext).getSequence(), lock: new Mutex() }));
+        this.setState({ loaded: true, loading: false, progress: 1 });
+      } catch (err) {
+        await this.disposeAll();
+        const message = err instanceof Error ? err.message : String(err);
+        this.setState({ loaded: false, loading: false, error: message });
+        throw err instanceof ModelError ? err : new ModelError(`Could not load ${this.options.modelPath}: ${message}`, { cause: err });
+      }
+    });
+  }
+
+  /** Release the model and context (waits for running completions). */
+  unload(): Promise<void> {
+    return this.lifecycle.run(async () => {
+      await Promise.all(this.slots.map((s) => s.lock.run(() => undefined)));
+      await this.disposeAll();
+      this.setState({ loaded: false, loading: false, progress: 0 });
+    });
+  }
+
+  private async disposeAll(): Promise<void> {
+    this.grammarCache.clear();
+    await this.context?.dispose();
+    await this.model?.dispose();
+    // The Llama runtime is shared (models/llama.ts) and stays alive.
+    this.slots = [];
+    this.context = undefined;
+    this.model = undefined;
+    this.llama = undefined;
+  }
+
+  private requireModel(): LlamaModel {
+    if (!this.model) throw new ModelNotLoadedError(`Model not loaded${this.current.error ? `: ${this.current.error}` : ""} (${this.options.modelPath})`);
+    return this.model;
+  }
+
+  chatTemplate(): string | undefined {
+    const template = this.requireModel().fileInfo.metadata.tokenizer?.chat_template;
+    return typeof template === "string" ? template : undefined;
+  }
+
+  tokenize(text: string, specialTokens = true): Token[] {
+    return this.requireModel().tokenize(text, specialTokens);
+  }
+
+  detokenize(tokens: readonly Token[], specialTokens = true): string {
+    return this.requireModel().detokenize(tokens, specialTokens);
+  }
+
+  /** Pick the idle sequence sharing the longest prefix with `tokens` (else the best busy one). */
+  private pickSlot(tokens: Token[]): SequenceSlot {
+    let best: SequenceSlot | undefined;
+    let bestScore = -1;
+    for (const slot of this.slots) {
+      const shared = slot.sequence.compareContextTokens(tokens).firstDifferentIndex;
+      const score = (slot.lock.waiting === 0 ? 1e9 : 0) + shared;
+      if (score > bestScore) [best, bestScore] = [slot, score];
+    }
+    if (!best) throw new ModelNotLoadedError("Model not loaded");
+    return best;
+  }
+
+  private grammarFor(gbnf: string, rootRuleName: string): Promise<LlamaGrammar> {
+    const key = `${rootRuleName}\n${gbnf}`;
+    let grammar = this.grammarCache.get(key);
+    if (!grammar) {
+      grammar = (this.llama as Llama).createGrammar({ grammar: gbnf, rootRuleName });
+      grammar.catch(() => this.grammarCache.delete(key));
+      if (this.grammarCache.size > 32) this.grammarCache.clear();
+      this.grammarCache.set(key, grammar);
+    }
+    return grammar;
+  }
+
+  complete(request: CompletionRequest): Promise<CompletionResult> {
+    const model = this.requireModel();
+    const tokens = model.tokenize(request.prompt, true);
+    const slot = this.pickSlot(tokens);
+    return slot.lock.run(() => this.completeOn(slot.sequence, model, tokens, request));
+  }
+
+  private async completeOn(sequence: LlamaContextSequence, model: LlamaModel, tokens: Token[], request: CompletionRequest): Promise<CompletionResult> {
+    const t0 = now();
+    const signal = request.signal;
+    if (signal?.aborted) throw abortError(signal);
+    const contextSize = sequence.contextSize;
+    if (tokens.length >= contextSize) {
+      throw new ModelError(`Prompt of ${tokens.length} tokens does not fit the context (${contextSize} tokens); raise the context size`);
+    }
+    const maxTokens = Math.min(request.maxTokens ?? DEFAULT_MAX_TOKENS, contextSize - tokens.length);
+
+    // Keep the common prefix (always re-evaluate at least the last prompt token to get logits).
+    const keep = Math.min(sequence.compareContextTokens(tokens).firstDifferentIndex, tokens.length - 1);
+    if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    // (A hybrid model restores its nearest checkpoint and re-evaluates up to `keep`; that time
+    // counts in the time to first token.)
+    const cached = sequence.nextTokenIndex;
+
+    // Hybrid models: checkpoint the end of the shared prefix so the next session can restore it.
+    if (sequence.needsCheckpoints && request.sharedPrefixChars !== undefined) {
+      const prefix = model.tokenize(request.prompt.slice(0, request.sharedPrefixChars), true);
+      const aligned = prefix.every((t, i) => tokens[i] === t);
+      if (aligned && prefix.length > sequence.nextTokenIndex && prefix.length < tokens.length) {
+        await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
+        await sequence.takeCheckpoint();
+      }
+    }
+
+    const out = new TextAccumulator(model);
+    const generated: Token[] = [];
+    let pending: Token[] = tokens.slice(sequence.nextTokenIndex);
+    const forced = this.options.forcedOutputPrefix ? model.tokenize(this.options.forcedOutputPrefix, true) : [];
+    for (const t of forced) {
+      generated.push(t);
+      out.push(t);
+    }
+    pending = [...pending, ...forced];
+
+    const lazy = request.lazyGrammar;
+    let firstTokenAt: number | undefined;
+    const prefillStart = now();
+    const status: { finishReason: "stop" | "length" } = { finishReason: "stop" };
+    let triggerAt = lazy ? lazy.findTrigger(out.text) : -1;
+    let grammarMs = 0;
+
+    const run = async (evaluation: AsyncGenerator<Token, void, void | Token | Token[]>, watchTrigger: boolean): Promise<void> => {
+      for await (const token of evaluation) {
+        if (firstTokenAt === undefined) firstTokenAt = now();
+        generated.push(token);
+        pending = [token];
+        const before = out.text.length;
+        out.push(token);
+        if (signal?.aborted) throw abortError(signal);
+        if (watchTrigger && lazy && out.text.length > before) {
+          const at = lazy.findTrigger(out.text);
+          if (at >= 0) {
+            triggerAt = at;
+            return;
+          }
+        }
+        if (generated.length >= maxTokens) {
+          status.finishReason = "length";
+          return;
+        }
+      }
+    };
+
+    if (triggerAt < 0 && generated.length < maxTokens) {
+      await run(sequence.evaluate(pending, { temperature: 0 }), lazy !== undefined);
+    } else if (generated.length >= maxTokens) status.finishReason = "length";
+
+    let grammarError: string | undefined;
+    const triggered = triggerAt >= 0;
+    if (lazy && triggered && status.finishReason !== "length") {
+      const g0 = now();
+      const next = lazy.continueAfter(out.flush().slice(triggerAt));
+      if (!next.ok) {
+        grammarError = next.message;
+        grammarMs = now() - g0;
+      } else if (next.canContinue) {
+        const grammar = await this.grammarFor(next.gbnf, next.rootRule);
+        const state = new LlamaGrammarEvaluationState({ model, grammar });
+        grammarMs = now() - g0;
+        await run(sequence.evaluate(pending, { temperature: 0, grammarEvaluationState: state }), false);
+      }
+    }
+
+    if (sequence.needsCheckpoints) await sequence.takeCheckpoint();
+    const end = now();
+    const first = firstTokenAt ?? end;
+    return {
+      text: out.flush(),
+      finishReason: status.finishReason,
+      grammarTriggered: triggered,
+      ...(grammarError !== undefined ? { grammarError } : {}),
+      usage: {
+        promptTokens: tokens.length,
+        completionTokens: generated.length,
+        cachedPromptTokens: cached,
+        ttftMs: first - t0,
+        prefillMs: first - prefillStart,
+        decodeMs: end - first,
+        totalMs: end - t0,
+        grammarMs,
+      },
+    };
+  }
+
+  /**
+   * Warm boot: evaluate `prefixText` (e.g. the shared system turn) on the first sequence and save
+   * its state to `file` (+ `file.json` with the model's fingerprint).
+   */
+  saveWarmState(file: string, prefixText: string): Promise<{ fileSize: number; tokens: number }> {
+    return this.lifecycle.run(async () => {
+      const model = this.requireModel();
+      const slot = this.slots[0] as SequenceSlot;
+      return slot.lock.run(async () => {
+        const tokens = model.tokenize(prefixText, true);
+        const sequence = slot.sequence;
+        const keep = sequence.compareContextTokens(tokens).firstDifferentIndex;
+        if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+        if (sequence.nextTokenIndex < tokens.length) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex));
+        const { fileSize } = await sequence.saveStateToFile(file);
+        const meta: WarmStateMeta = { model: this.fingerprint(), contextSize: sequence.contextSize, tokens: tokens.length };
+        writeFileSync(`${file}.json`, JSON.stringify(meta, null, 2));
+        return { fileSize, tokens: tokens.length };
+      });
+    });
+  }
+
+  /** Load a warm-boot state saved for this very model file; false when absent or stale. */
+  loadWarmState(file: string): Promise<boolean> {
+    return this.lifecycle.run(async () => {
+      this.requireModel();
+      const slot = this.slots[0] as SequenceSlot;
+      if (!existsSync(file) || !existsSync(`${file}.json`)) return false;
+      let meta: WarmStateMeta;
+      try {
+        meta = JSON.parse(readFileSync(`${file}.json`, "utf8")) as WarmStateMeta;
+      } catch {
+        return false;
+      }
+      const fp = this.fingerprint();
+      if (meta.model.size !== fp.size || meta.model.mtimeMs !== fp.mtimeMs || meta.tokens > slot.sequence.contextSize) return false;
+      await slot.lock.run(() => slot.sequence.loadStateFromFile(file, { acceptRisk: true }));
+      return true;
+    });
+  }
+
+  private fingerprint(): WarmStateMeta["model"] {
+    const stat = statSync(this.options.modelPath);
+    return { path: this.options.modelPath, size: stat.size, mtimeMs: stat.mtimeMs };
+  }
+}

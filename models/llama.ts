@@ -1,0 +1,29 @@
+// One node-llama-cpp runtime per process and GPU setting. Never builds or downloads binaries: the
+// prebuilt ones shipped in node_modules are used, and "auto" falls back to the CPU build.
+import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+
+export type GpuSetting = "auto" | false | "cuda" | "vulkan" | "metal";
+
+const instances = new Map<string, Promise<Llama>>();
+
+async function create(gpu: GpuSetting, logLevel: LlamaLogLevel): Promise<Llama> {
+  const base = { build: "never" as const, skipDownload: true, progressLogs: false, logLevel };
+  try {
+    return await getLlama({ ...base, gpu });
+  } catch (err) {
+    if (gpu === false) throw err;
+    return getLlama({ ...base, gpu: false });
+  }
+}
+
+/** The shared Llama runtime for a GPU setting (created on first use). */
+export function sharedLlama(gpu: GpuSetting = "auto", logLevel: LlamaLogLevel = LlamaLogLevel.error): Promise<Llama> {
+  const key = `${String(gpu)}:${logLevel}`;
+  let llama = instances.get(key);
+  if (!llama) {
+    llama = create(gpu, logLevel);
+    llama.catch(() => instances.delete(key));
+    instances.set(key, llama);
+  }
+  return llama;
+}
