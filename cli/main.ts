@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
 import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
+import { registerFramebookCommands } from "./framebook.ts";
 import { registerPromptCommand } from "./prompt.ts";
 import { registerToolCommand } from "./tool.ts";
 
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerDataCommands(program);
   registerToolCommand(program);
   registerPromptCommand(program);
+  registerFramebookCommands(program);
   return program;
 }
 

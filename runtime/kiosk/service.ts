@@ -6,6 +6,7 @@
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Disruption, KioskEvent, SystemContext, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { framebookPolicyChange } from "../framebook/validate.ts";
 import { buildSystemPrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
 import type { Policy, SessionSetup } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
@@ -38,7 +39,9 @@ export function liveContext(system: SystemData, conditions: LiveConditions): Sys
     temporal_context: { current_time: currentTime, day_of_week: WEEKDAYS[conditions.now.getDay()] ?? "" },
   };
   if (conditions.accessibilityMode) context.accessibility_mode = true;
-  if (conditions.policyChange) context.policy_change = conditions.policyChange;
+  // An explicit announcement wins; otherwise the fare policies the operator put in the framebook.
+  const policyChange = conditions.policyChange ?? framebookPolicyChange(system.framebook);
+  if (policyChange) context.policy_change = policyChange;
   return context;
 }
 

@@ -136,3 +136,9 @@ export function parseYamlText<T>(text: string, file: string, schema: z.ZodType<T
   const value = validate(schema, plainFromYaml(js), file, () => located);
   return { value, pyValue: pyFromYaml(js) };
 }
+
+/** Line/column of a key path inside YAML (or JSON) text, for messages about valid-but-wrong values. */
+export function locateInYaml(text: string, path: ReadonlyArray<string | number>): { line: number; column: number } | undefined {
+  const { doc, counter } = yamlDocument(text);
+  return locatePath(doc, counter, path);
+}

@@ -56,6 +56,21 @@ export class SystemData {
     }
   }
 
+  /** The same system with an operator's framebook (the network and fares are unchanged). */
+  withFramebook(framebook: Framebook, framebookPy: unknown): SystemData {
+    return new SystemData({
+      id: this.id,
+      stations: [...this.stations],
+      lines: [...this.lines],
+      edges: [...this.edges],
+      fares: this.fares,
+      faresPy: this.faresPy,
+      policies: [...this.policies],
+      framebook,
+      framebookPy,
+    });
+  }
+
   get currency(): string {
     return this.fares.currency;
   }

@@ -1,0 +1,120 @@
+// Validating an operator's framebook before it can reach passengers: YAML syntax (line/column),
+// the schema (path + line), then checks against the system it is meant for.
+import { DataFileError, formatPath, type DataIssue } from "../../tools/data/errors.ts";
+import { parseFramebookText } from "../../tools/data/datapack.ts";
+import { locateInYaml } from "../../tools/data/parse.ts";
+import type { Framebook } from "../../tools/data/schemas.ts";
+import type { SystemData } from "../../tools/data/system.ts";
+
+export interface FramebookIssue extends DataIssue {
+  severity: "error" | "warning";
+}
+
+export interface FramebookValidation {
+  ok: boolean;
+  file: string;
+  issues: FramebookIssue[];
+  framebook?: Framebook;
+  framebookPy?: unknown;
+}
+
+const HOURS = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
+const HOUR_KEYS = /^(default|weekday|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|holiday)$/;
+const STATION_ID = /\b[A-Z]{2,6}-[A-Z0-9]{2,6}\b/g;
+
+/** Full validation of framebook text for one system. Never throws for bad input. */
+export function validateFramebook(text: string, file: string, system: SystemData): FramebookValidation {
+  let parsed: { framebook: Framebook; framebookPy: unknown };
+  try {
+    parsed = parseFramebookText(text, file);
+  } catch (err) {
+    if (err instanceof DataFileError) return { ok: false, file, issues: err.issues.map((i) => ({ ...i, severity: "error" })) };
+    throw err;
+  }
+  const fb = parsed.framebook;
+  const issues: FramebookIssue[] = [];
+  const at = (path: (string | number)[], message: string, severity: FramebookIssue["severity"] = "error"): void => {
+    issues.push({ message, path, severity, ...locateInYaml(text, path) });
+  };
+
+  if (fb.currency_code !== system.fares.currency) {
+    at(["framebook", "currency_code"], `currency_code '${fb.currency_code}' does not match the fare table's currency '${system.fares.currency}'`);
+  }
+  if (!fb.fare_display_format.includes("X")) {
+    at(["framebook", "fare_display_format"], `fare_display_format '${fb.fare_display_format}' has no 'X' placeholder for the amount`);
+  }
+  const hours = fb.operating_hours as Record<string, unknown>;
+  for (const [key, value] of Object.entries(hours)) {
+    if (!HOUR_KEYS.test(key)) continue;
+    if (typeof value !== "string" || !HOURS.test(value.trim())) {
+      at(["framebook", "operating_hours", key], `operating hours '${String(value)}' are not "HH:MM-HH:MM" with a valid time of day`);
+    }
+  }
+  const lineKnown = (name: string): boolean => system.lineById(system.aliasLine(name)) !== undefined;
+  const nightLines = hours.twenty_four_hour_lines;
+  if (nightLines !== undefined) {
+    if (!Array.isArray(nightLines)) at(["framebook", "operating_hours", "twenty_four_hour_lines"], "twenty_four_hour_lines must be a list of line names");
+    else nightLines.forEach((l, i) => {
+      if (typeof l !== "string" || !lineKnown(l)) at(["framebook", "operating_hours", "twenty_four_hour_lines", i], `unknown line '${String(l)}'`);
+    });
+  }
+  const texts: { path: (string | number)[]; text: string }[] = fb.cultural_notes.map((note, i) => ({ path: ["framebook", "cultural_notes", i], text: note }));
+  const policies = (fb as Record<string, unknown>).fare_policies;
+  if (policies !== undefined) {
+    if (!Array.isArray(policies)) at(["framebook", "fare_policies"], "fare_policies must be a list of {policy_id, text}");
+    else policies.forEach((p: unknown, i) => {
+      const entry = p as { policy_id?: unknown; text?: unknown };
+      if (typeof entry?.policy_id !== "string" || typeof entry?.text !== "string" || entry.text.trim() === "") {
+        at(["framebook", "fare_policies", i], "each fare policy needs a policy_id and a non-empty text");
+      } else texts.push({ path: ["framebook", "fare_policies", i, "text"], text: entry.text });
+    });
+  }
+  for (const { path, text: t } of texts) {
+    for (const id of t.match(STATION_ID) ?? []) {
+      if (id.startsWith(`${system.stations[0]?.id.split("-")[0] ?? ""}-`) && !system.hasStationId(id)) at(path, `unknown station '${id}'`);
+    }
+    for (const m of t.matchAll(/\b([A-Z][a-z]+) Line\b/g)) {
+      const name = `${m[1]} Line`;
+      if (!lineKnown(name) && !system.lines.some((l) => l.name.startsWith(name))) at(path, `unknown line '${name}'`, "warning");
+    }
+  }
+  const ok = !issues.some((i) => i.severity === "error");
+  return { ok, file, issues, ...(ok ? { framebook: fb, framebookPy: parsed.framebookPy } : {}) };
+}
+
+export function formatIssues(validation: FramebookValidation): string {
+  return validation.issues
+    .map((i) => {
+      const where = i.line !== undefined ? `${validation.file}:${i.line}:${i.column ?? 1}` : validation.file;
+      return `${i.severity}: ${where}${i.path?.length ? ` at ${formatPath(i.path)}` : ""}: ${i.message}`;
+    })
+    .join("\n");
+}
+
+export interface FramebookChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** What changes between two framebooks, key by key (lists compared whole). */
+export function diffFramebooks(before: unknown, after: unknown, prefix = ""): FramebookChange[] {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return keys.flatMap((k) => diffFramebooks(before[k], after[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path: prefix || "(root)", before, after }];
+}
+
+/**
+ * Temporary fare policies the operator announced in the framebook, as the policy change the
+ * session's prompt and the fare engine understand (several are joined into one announcement).
+ */
+export function framebookPolicyChange(framebook: Framebook): { policy_id: string; text: string } | null {
+  const list = (framebook as Record<string, unknown>).fare_policies;
+  if (!Array.isArray(list)) return null;
+  const valid = list.filter((p): p is { policy_id: string; text: string } => typeof p?.policy_id === "string" && typeof p?.text === "string" && p.text.trim() !== "");
+  if (valid.length === 0) return null;
+  return { policy_id: valid.map((p) => p.policy_id).join("+"), text: valid.map((p) => p.text.trim()).join(" ") };
+}
