@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
+import { rendererFileFor, rendererResponse } from "./app-protocol.ts";
+import { shellConfig } from "./config.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "kiosk-shell-"));
+const dist = path.join(dir, "dist");
+mkdirSync(path.join(dist, "assets"), { recursive: true });
+writeFileSync(path.join(dist, "index.html"), "<!doctype html>");
+writeFileSync(path.join(dist, "assets", "a.js"), "1");
+writeFileSync(path.join(dir, "secret.txt"), "secret");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("shell configuration", () => {
+  const defaults = { appRoot: "/opt/kiosk", userData: "/home/k/.config/kiosk" };
+  it("defaults to kiosk mode without devtools, ledger in userData", () => {
+    expect(shellConfig([], {}, defaults)).toEqual({
+      kiosk: true,
+      devTools: false,
+      dataDir: undefined,
+      ledger: "/home/k/.config/kiosk/ledger.sqlite",
+      rendererDir: "/opt/kiosk/renderer/dist",
+      operatorDir: "/opt/kiosk/framebooks",
+    });
+  });
+  it("takes switches over the environment; devtools only outside kiosk mode", () => {
+    expect(shellConfig(["--devtools"], {}, defaults).devTools).toBe(false);
+    expect(shellConfig(["--no-kiosk", "--devtools"], {}, defaults)).toMatchObject({ kiosk: false, devTools: true });
+    expect(shellConfig([], { KIOSK_MODE: "0", KIOSK_DEVTOOLS: "1" }, defaults)).toMatchObject({ kiosk: false, devTools: true });
+    expect(shellConfig(["--kiosk"], { KIOSK_MODE: "0" }, defaults).kiosk).toBe(true);
+    const c = shellConfig(["--ledger", "/data/l.sqlite", "--data=/pack", "--renderer", "/r"], { METRO_LEDGER: "/env.sqlite" }, defaults);
+    expect(c).toMatchObject({ ledger: "/data/l.sqlite", dataDir: "/pack", rendererDir: "/r" });
+    expect(shellConfig([], { METRO_LEDGER: "/env.sqlite", METRO_DATA_DIR: "/p2" }, defaults)).toMatchObject({ ledger: "/env.sqlite", dataDir: "/p2" });
+  });
+});
+
+describe("kiosk:// protocol", () => {
+  it("maps app URLs to renderer files, client routes to index.html, and nothing outside", () => {
+    expect(rendererFileFor(dist, "kiosk://app/index.html")).toBe(path.join(dist, "index.html"));
+    expect(rendererFileFor(dist, "kiosk://app/")).toBe(path.join(dist, "index.html"));
+    expect(rendererFileFor(dist, "kiosk://app/assets/a.js")).toBe(path.join(dist, "assets", "a.js"));
+    expect(rendererFileFor(dist, "kiosk://app/screen/buy")).toBe(path.join(dist, "index.html"));
+    expect(rendererFileFor(dist, "kiosk://app/assets/missing.js")).toBeNull();
+    for (const url of ["kiosk://app/../secret.txt", "kiosk://app/%2e%2e/secret.txt", "kiosk://app/..%2fsecret.txt", "kiosk://other/index.html", "file:///etc/passwd", "kiosk://app/%00"]) {
+      const file = rendererFileFor(dist, url);
+      expect(file === null || file.startsWith(dist), url).toBe(true);
+      expect(file?.endsWith("secret.txt") ?? false, url).toBe(false);
+    }
+  });
+
+  it("answers with the content type and the kiosk's security headers", async () => {
+    const ok = rendererResponse(dist, "kiosk://app/assets/a.js");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(ok.headers.get("content-security-policy")).toBe(KIOSK_CSP);
+    expect(await ok.text()).toBe("1");
+    const missing = rendererResponse(dist, "kiosk://app/nope.png");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+});
