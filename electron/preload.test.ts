@@ -1,0 +1,64 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { INVOKE_CHANNELS, PROGRESS_CHANNEL } from "./channels.ts";
+
+const exposed: Record<string, unknown> = {};
+const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
+const invoke = vi.fn();
+
+vi.mock("electron", () => ({
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => (exposed[key] = api) },
+  ipcRenderer: {
+    invoke: (...args: unknown[]) => invoke(...args),
+    on: (channel: string, l: (event: unknown, payload: unknown) => void) => listeners.set(channel, l),
+    removeListener: (channel: string) => listeners.delete(channel),
+  },
+}));
+
+await import("./preload.ts");
+const kiosk = exposed.kiosk as Record<string, (...args: unknown[]) => unknown>;
+
+beforeEach(() => invoke.mockReset());
+
+describe("preload: window.kiosk", () => {
+  it("exposes exactly the KioskBridge methods under `kiosk` and nothing else", () => {
+    expect(Object.keys(exposed)).toEqual(["kiosk"]);
+    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "purchase", "status", "systemView"]);
+    expect(Object.values(kiosk).every((v) => typeof v === "function")).toBe(true);
+  });
+
+  it("forwards each method to ipcRenderer.invoke on its fixed channel and unwraps the envelope", async () => {
+    invoke.mockResolvedValue({ ok: true, value: "answer" });
+    const request = { system: "marta", events: [{ type: "freetext_input", text: "hi" }] };
+    const calls: [string, unknown[]][] = [
+      ["listSystems", []],
+      ["systemView", ["marta"]],
+      ["ask", [request]],
+      ["purchase", [{ sessionId: "s", paymentMethod: "contactless" }]],
+      ["endSession", ["s"]],
+      ["status", []],
+    ];
+    for (const [method, args] of calls) {
+      expect(await kiosk[method]!(...args)).toBe("answer");
+      expect(invoke).toHaveBeenLastCalledWith(INVOKE_CHANNELS[method as keyof typeof INVOKE_CHANNELS], ...args);
+    }
+  });
+
+  it("rejects with {kind, message} for refused calls and for a broken IPC", async () => {
+    invoke.mockResolvedValueOnce({ ok: false, error: { kind: "rejected", message: "invalid request: events: Required" } });
+    await expect(kiosk.ask!({})).rejects.toEqual({ kind: "rejected", message: "invalid request: events: Required" });
+    invoke.mockRejectedValueOnce(new Error("No handler registered for 'kiosk:status'"));
+    await expect(kiosk.status!()).rejects.toEqual({ kind: "network", message: "No handler registered for 'kiosk:status'" });
+    invoke.mockResolvedValueOnce(undefined);
+    await expect(kiosk.status!()).rejects.toMatchObject({ kind: "server" });
+  });
+
+  it("delivers progress events and unsubscribes", () => {
+    const got: unknown[] = [];
+    const off = kiosk.onProgress!((e: unknown) => got.push(e)) as () => void;
+    listeners.get(PROGRESS_CHANNEL)!({}, { type: "tool_started", sessionId: "s", name: "route_planner" });
+    expect(got).toEqual([{ type: "tool_started", sessionId: "s", name: "route_planner" }]);
+    off();
+    expect(listeners.has(PROGRESS_CHANNEL)).toBe(false);
+    expect(() => kiosk.onProgress!("not a function")).toThrow(TypeError);
+  });
+});
