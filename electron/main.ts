@@ -1,0 +1,62 @@
+// The Electron shell: one full-screen kiosk window showing the renderer from kiosk://app/, the
+// bridge over IPC (ipc.ts), and the kiosk runtime (runtime-host.ts). Bundled to CommonJS by
+// electron/build.ts (dist/electron/main.cjs); run with `electron dist/electron/main.cjs`.
+import path from "node:path";
+import { app, BrowserWindow, ipcMain, protocol, session } from "electron";
+import { shellConfig } from "./config.ts";
+import { rendererResponse } from "./app-protocol.ts";
+import { forwardProgress, registerKioskIpc } from "./ipc.ts";
+import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
+import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
+
+// The bundle sits in dist/electron/; the app root (renderer/, framebooks/) two levels up.
+const bundleDir = typeof __dirname === "string" ? __dirname : process.cwd();
+const appRoot = process.env.KIOSK_APP_ROOT ?? path.resolve(bundleDir, "..", "..");
+const config = shellConfig(process.argv, process.env, { appRoot, userData: app.getPath("userData") });
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+]);
+
+// Every web contents (including any the page might try to create) is locked down.
+app.on("web-contents-created", (_event, contents) => lockWebContents(contents, { devTools: config.devTools }));
+
+let runtime: KioskRuntime | undefined;
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
+  const stopProgress = forwardProgress(runtime!.backend, win.webContents);
+  win.on("closed", stopProgress);
+  win.once("ready-to-show", () => win.show());
+  void win.loadURL(APP_URL);
+  return win;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on("second-instance", () => {
+    const [win] = BrowserWindow.getAllWindows();
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+
+  void app.whenReady().then(() => {
+    hardenSession(session.defaultSession);
+    protocol.handle(APP_SCHEME, (request) => rendererResponse(config.rendererDir, request.url));
+    try {
+      runtime = createKioskRuntime(config);
+    } catch (err) {
+      console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
+      app.exit(2);
+      return;
+    }
+    registerKioskIpc(ipcMain, runtime.backend);
+    createWindow();
+  });
+
+  app.on("window-all-closed", () => app.quit());
+  app.on("before-quit", () => runtime?.close());
+}
