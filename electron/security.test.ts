@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
+import { KIOSK_CSP, KIOSK_CSP_DIRECTIVES } from "../runtime/kiosk/csp.ts";
+import { REPO_ROOT } from "../test/paths.ts";
 import { APP_URL, hardenSession, isAppUrl, kioskWindowOptions, lockWebContents, metaCspOf, withSecurityHeaders } from "./security.ts";
 
 type Listener = (...args: never[]) => unknown;
@@ -90,7 +93,7 @@ describe("session hardening", () => {
     expect(headers["X-Content-Type-Options"]).toEqual(["nosniff"]);
     expect(headers["Content-Type"]).toEqual(["text/html"]);
     expect(headers["X-Custom"]).toEqual(["1"]);
-    expect(KIOSK_CSP).toMatch(/default-src 'self'/);
+    expect(KIOSK_CSP).toMatch(/default-src 'none'/);
     expect(KIOSK_CSP).toMatch(/script-src 'self'(;|$)/);
     expect(KIOSK_CSP).toMatch(/object-src 'none'/);
     expect(KIOSK_CSP).toMatch(/frame-ancestors 'none'/);
@@ -150,5 +153,18 @@ describe("web contents lock-down", () => {
     expect(isAppUrl("kiosk://app.evil/index.html")).toBe(false);
     expect(isAppUrl("http://app/")).toBe(false);
     expect(metaCspOf(`<meta http-equiv="Content-Security-Policy" content="default-src 'self'">`)).toBe("default-src 'self'");
+  });
+
+  const rendererHtml = path.join(REPO_ROOT, "renderer", "index.html");
+  it.skipIf(!existsSync(rendererHtml))("is never weaker than the renderer's own meta CSP (renderer/index.html)", () => {
+    const meta = metaCspOf(readFileSync(rendererHtml, "utf8"));
+    expect(meta).toBeDefined();
+    for (const part of meta!.split(";").map((p) => p.trim()).filter(Boolean)) {
+      const [directive, ...sources] = part.split(/\s+/);
+      const ours = KIOSK_CSP_DIRECTIVES[directive!];
+      expect(ours, directive).toBeDefined();
+      // Every source our header allows, the page allows too.
+      for (const source of ours!.split(/\s+/)) expect(sources, `${directive} ${source}`).toContain(source);
+    }
   });
 });

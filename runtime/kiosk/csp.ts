@@ -1,18 +1,18 @@
 // The kiosk screen's Content Security Policy, shared by `kiosk serve` (HTTP header) and the Electron
-// shell (response header + check of the renderer's meta tag). The renderer is a bundled Vite app:
-// scripts and styles come from its own files, pictures may be data: URLs (QR codes), the API and
-// the progress WebSocket are same-origin. Nothing else: no inline script, no eval, no frames.
+// shell (response header). It is the renderer's own meta-tag policy (renderer/index.html) plus what
+// only a header can say (frame-ancestors), with connect-src narrowed to 'self' (CSP 3 'self'
+// covers the same-origin ws:// progress socket; the meta tag's bare `ws: wss:` would allow any
+// host). Both policies apply together, so the effective policy is never weaker than either.
 export const KIOSK_CSP_DIRECTIVES: Readonly<Record<string, string>> = {
-  "default-src": "'self'",
+  "default-src": "'none'",
   "script-src": "'self'",
   "style-src": "'self'",
-  "img-src": "'self' data:",
+  "img-src": "'self'",
   "font-src": "'self'",
   "connect-src": "'self'",
-  "media-src": "'self'",
-  "object-src": "'none'",
   "base-uri": "'none'",
   "form-action": "'none'",
+  "object-src": "'none'",
   "frame-ancestors": "'none'",
 };
 
@@ -32,5 +32,5 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Referrer-Policy": "no-referrer",
   "Cross-Origin-Opener-Policy": "same-origin",
   "Cross-Origin-Resource-Policy": "same-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=()",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=()",
 };
