@@ -1,0 +1,70 @@
+// The passenger's journey as the benchmark's event vocabulary. A first ask states everything chosen
+// so far; a follow-up in the same session states only what changed since the last ask.
+import type { AskDraft } from "../machines/kioskMachine.ts";
+import type { RiderType, SystemView } from "../../runtime/kiosk/bridge.ts";
+import type { StationView } from "./types.ts";
+
+export interface JourneyDraft {
+  origin: string | null;
+  destination: string | null;
+  passengers: Record<RiderType, number>;
+  paymentMethod: string | null;
+  freetext: string;
+  stepFree: boolean;
+}
+
+export const RIDER_TYPES: readonly RiderType[] = ["adults", "children", "seniors", "disabled"];
+export const MAX_PASSENGERS_PER_TYPE = 9;
+
+export function emptyJourney(): JourneyDraft {
+  return {
+    origin: null,
+    destination: null,
+    passengers: { adults: 1, children: 0, seniors: 0, disabled: 0 },
+    paymentMethod: null,
+    freetext: "",
+    stepFree: false,
+  };
+}
+
+type Events = AskDraft["events"];
+
+function stationEvent(field: "origin" | "destination", station: StationView | undefined, id: string): Events[number] {
+  return { type: "station_selected", field, value: station?.name ?? id, station_id: id };
+}
+
+/** The events to send for this journey (empty when there is nothing to ask). */
+export function journeyEvents(system: SystemView, journey: JourneyDraft, previous: JourneyDraft | null): Events {
+  const events: Events = [];
+  const byId = (id: string): StationView | undefined => system.stations.find((s) => s.id === id);
+  for (const field of ["origin", "destination"] as const) {
+    const id = journey[field];
+    if (id && id !== previous?.[field]) events.push(stationEvent(field, byId(id), id));
+  }
+  const counts: Partial<Record<RiderType, number>> = {};
+  for (const rider of system.riderTypes) {
+    const count = journey.passengers[rider];
+    const changed = previous ? count !== previous.passengers[rider] : count > 0;
+    if (changed) counts[rider] = count;
+  }
+  if (Object.keys(counts).length > 0) events.push({ type: "passenger_count_changed", ...counts });
+  if (journey.paymentMethod && journey.paymentMethod !== previous?.paymentMethod) {
+    events.push({ type: "payment_method_selected", method: journey.paymentMethod });
+  }
+  const text = journey.freetext.trim();
+  if (text) events.push({ type: "freetext_input", text });
+  return events;
+}
+
+/** Whether the passenger has said enough to ask: both stations or a question (first ask), any change (follow-up). */
+export function canAsk(system: SystemView, journey: JourneyDraft, previous: JourneyDraft | null): boolean {
+  if (journey.freetext.trim()) return true;
+  if (previous) return journeyEvents(system, journey, previous).length > 0;
+  return journey.origin !== null && journey.destination !== null;
+}
+
+export function askDraft(system: SystemView, journey: JourneyDraft, previous: JourneyDraft | null): AskDraft {
+  const draft: AskDraft = { system: system.id, events: journeyEvents(system, journey, previous) };
+  if (journey.stepFree) draft.accessibilityMode = true;
+  return draft;
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from "vitest";
+import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
+import { createKioskI18n } from "../i18n/index.ts";
+import { contrastRatio, HIGH_CONTRAST, STANDARD, TEXT_PAIRS, cssVariables } from "../theme/palette.ts";
+import { askDraft, canAsk, emptyJourney, journeyEvents } from "./askDraft.ts";
+import { formatFare, passengersInWords } from "./format.ts";
+import { lineTextColor } from "./lineColors.ts";
+import { computeMapLayout, routeSegments } from "./mapLayout.ts";
+import { createSpeaker, scriptLanguage } from "./speech.ts";
+import { foldForSearch, searchStations } from "./stationSearch.ts";
+
+describe("formatFare", () => {
+  it("follows the framebook's fareDisplayFormat", () => {
+    expect(formatFare(2.5, "$X.XX")).toBe("$2.50");
+    expect(formatFare(12, "$X.XX")).toBe("$12.00");
+    expect(formatFare(1234.5, "$X.XX")).toBe("$1,234.50");
+    expect(formatFare(4, "¥X")).toBe("¥4");
+    expect(formatFare(2, "QR X")).toBe("QR 2");
+    expect(formatFare(25, "NT$X")).toBe("NT$25");
+    expect(formatFare(-0.5, "$X.XX")).toBe("−$0.50");
+  });
+
+  it("never hides cents a whole-unit format cannot show, and falls back to the symbol", () => {
+    expect(formatFare(3.5, "¥X")).toBe("¥3.50");
+    expect(formatFare(7, "", "€")).toBe("€7");
+  });
+});
+
+describe("passengersInWords", () => {
+  it("says the group in words in each language", () => {
+    const summary = { adults: 2, children: 1, seniors: 0, disabled: 0, free_riders: 0 };
+    expect(passengersInWords(summary, createKioskI18n("en").t, "en")).toBe("2 adults and 1 child");
+    expect(passengersInWords({ adults: 1, seniors: 2, free_riders: 1 }, createKioskI18n("en").t, "en")).toBe("1 adult, 2 seniors, and 1 rides free");
+    expect(passengersInWords(summary, createKioskI18n("zh").t, "zh")).toContain("2 名成人");
+    const ar = passengersInWords({ adults: 2, children: 3 }, createKioskI18n("ar").t, "ar");
+    expect(ar).toContain("بالغان");
+    expect(ar).toContain("3 أطفال");
+  });
+});
+
+describe("station search", () => {
+  it("finds stations by name, id prefix and word, best first", () => {
+    expect(searchStations(DEMO_MARTA.stations, "five")[0]?.station.id).toBe("M-FP");
+    expect(searchStations(DEMO_MARTA.stations, "m-mt")[0]?.station.id).toBe("M-MT");
+    expect(searchStations(DEMO_MARTA.stations, "center").map((m) => m.station.id)).toEqual(["M-AC", "M-LC", "M-PC"]);
+    expect(searchStations(DEMO_MARTA.stations, "")).toHaveLength(DEMO_MARTA.stations.length);
+    expect(searchStations(DEMO_MARTA.stations, "zzz")).toEqual([]);
+  });
+
+  it("finds stations by their Chinese names", () => {
+    const [first] = searchStations(DEMO_BEIJING.stations, "西直门");
+    expect(first?.station.name).toBe("Xizhimen");
+    expect(first?.matched).toBe("西直门");
+    expect(searchStations(DEMO_BEIJING.stations, "航站楼").map((m) => m.station.id).sort()).toEqual(["B-T2", "B-T3"]);
+  });
+
+  it("finds stations by their Arabic names, ignoring diacritics, alef forms and the article", () => {
+    expect(searchStations(DEMO_DOHA.stations, "الوكرة")[0]?.station.id).toBe("D-WKR");
+    expect(searchStations(DEMO_DOHA.stations, "وكرة")[0]?.station.id).toBe("D-WKR");
+    expect(searchStations(DEMO_DOHA.stations, "مُشَيْرِب")[0]?.station.id).toBe("D-MSH");
+    expect(searchStations(DEMO_DOHA.stations, "مطار")[0]?.station.name).toBe("Hamad International Airport");
+    expect(searchStations(DEMO_DOHA.stations, "wakra")[0]?.station.id).toBe("D-WKR");
+    expect(foldForSearch("أإآ")).toBe("ااا");
+  });
+});
+
+describe("journey events", () => {
+  it("states the whole journey on the first ask, in the benchmark's vocabulary", () => {
+    const journey = { ...emptyJourney(), origin: "M-AP", destination: "M-MT", paymentMethod: "breeze_card", freetext: "  step free please " };
+    journey.passengers.children = 2;
+    expect(journeyEvents(DEMO_MARTA, journey, null)).toEqual([
+      { type: "station_selected", field: "origin", value: "Airport", station_id: "M-AP" },
+      { type: "station_selected", field: "destination", value: "Midtown", station_id: "M-MT" },
+      { type: "passenger_count_changed", adults: 1, children: 2 },
+      { type: "payment_method_selected", method: "breeze_card" },
+      { type: "freetext_input", text: "step free please" },
+    ]);
+    expect(askDraft(DEMO_MARTA, { ...journey, stepFree: true }, null).accessibilityMode).toBe(true);
+    expect(askDraft(DEMO_MARTA, journey, null).accessibilityMode).toBeUndefined();
+  });
+
+  it("sends only what changed in a follow-up (including a count back to zero)", () => {
+    const asked = { ...emptyJourney(), origin: "M-AP", destination: "M-MT", passengers: { adults: 1, children: 2, seniors: 0, disabled: 0 } };
+    const now = { ...asked, destination: "M-DO", passengers: { ...asked.passengers, children: 0 } };
+    expect(journeyEvents(DEMO_MARTA, now, asked)).toEqual([
+      { type: "station_selected", field: "destination", value: "Doraville", station_id: "M-DO" },
+      { type: "passenger_count_changed", children: 0 },
+    ]);
+    expect(canAsk(DEMO_MARTA, asked, asked)).toBe(false);
+    expect(canAsk(DEMO_MARTA, { ...asked, freetext: "and back?" }, asked)).toBe(true);
+  });
+
+  it("needs both stations or a question for the first ask", () => {
+    expect(canAsk(DEMO_MARTA, { ...emptyJourney(), origin: "M-AP" }, null)).toBe(false);
+    expect(canAsk(DEMO_MARTA, { ...emptyJourney(), origin: "M-AP", destination: "M-FP" }, null)).toBe(true);
+    expect(canAsk(DEMO_MARTA, { ...emptyJourney(), freetext: "Is there a bike policy?" }, null)).toBe(true);
+  });
+
+  it("only counts rider types the system sells", () => {
+    const journey = { ...emptyJourney(), origin: "D-WKR", destination: "D-MSH", passengers: { adults: 1, children: 0, seniors: 2, disabled: 0 } };
+    expect(journeyEvents(DEMO_DOHA, journey, null)[2]).toEqual({ type: "passenger_count_changed", adults: 1 });
+  });
+});
+
+describe("map layout", () => {
+  it("projects coordinates north-up into the viewport", () => {
+    const layout = computeMapLayout(DEMO_MARTA.stations, DEMO_MARTA.lines, 1000, 1000);
+    expect(layout.mode).toBe("geographic");
+    const airport = layout.positions.get("M-AP")!;
+    const northSprings = layout.positions.get("M-NS")!;
+    const indianCreek = layout.positions.get("M-IC")!;
+    expect(airport.y).toBeGreaterThan(northSprings.y); // south is lower
+    expect(indianCreek.x).toBeGreaterThan(airport.x); // east is right
+    for (const p of layout.positions.values()) {
+      expect(p.x).toBeGreaterThanOrEqual(0);
+      expect(p.x).toBeLessThanOrEqual(1000);
+      expect(p.y).toBeGreaterThanOrEqual(0);
+      expect(p.y).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it("places stations without coordinates between their neighbours", () => {
+    const layout = computeMapLayout(DEMO_DOHA.stations, DEMO_DOHA.lines);
+    expect(layout.mode).toBe("geographic");
+    expect(layout.positions.size).toBe(DEMO_DOHA.stations.length);
+    const [sad, azz, spc] = ["D-SAD", "D-AZZ", "D-SPC"].map((id) => layout.positions.get(id)!);
+    expect(azz!.x).toBeCloseTo((sad!.x + spc!.x) / 2);
+  });
+
+  it("falls back to a schematic layout by line order without coordinates", () => {
+    const layout = computeMapLayout(DEMO_BEIJING.stations, DEMO_BEIJING.lines, 1000, 800);
+    expect(layout.mode).toBe("schematic");
+    expect(layout.positions.size).toBe(DEMO_BEIJING.stations.length);
+    const line1 = DEMO_BEIJING.lines[0]!.stations.map((id) => layout.positions.get(id)!);
+    expect(line1.every((p, i) => i === 0 || p.x > line1[i - 1]!.x)).toBe(true);
+    // Fuxingmen is on lines 1 and 2: it keeps its line-1 place, which line 2 passes through.
+    expect(layout.positions.get("B-FUX")!.y).toBe(line1[0]!.y);
+  });
+
+  it("turns route stops into segments coloured by the line of each leg", () => {
+    const layout = computeMapLayout(DEMO_MARTA.stations, DEMO_MARTA.lines);
+    const segments = routeSegments(
+      [{ station_id: "M-FP", line: "red" }, { station_id: "M-GS", line: "blue" }, { station_id: "NOPE", line: "blue" }],
+      layout.positions,
+    );
+    expect(segments).toHaveLength(1);
+    expect(segments[0]?.line).toBe("blue");
+  });
+});
+
+describe("theme", () => {
+  it("meets WCAG AA in the standard theme and 7:1 in high contrast", () => {
+    for (const [fg, bg] of TEXT_PAIRS) {
+      expect(contrastRatio(STANDARD[fg], STANDARD[bg]), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(HIGH_CONTRAST[fg], HIGH_CONTRAST[bg]), `${fg} on ${bg} (high contrast)`).toBeGreaterThanOrEqual(7);
+    }
+    expect(contrastRatio("#000000", "#ffffff")).toBeCloseTo(21);
+    expect(cssVariables(STANDARD)["--color-critical-bg"]).toBe(STANDARD.criticalBg);
+  });
+
+  it("picks readable text for every line colour", () => {
+    for (const line of [...DEMO_MARTA.lines, ...DEMO_BEIJING.lines, ...DEMO_DOHA.lines]) {
+      expect(contrastRatio(line.color.toLowerCase(), lineTextColor(line.color))).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+});
+
+describe("speech", () => {
+  it("is unavailable without speech synthesis and resets volume for each reading", () => {
+    expect(createSpeaker(undefined, undefined).available).toBe(false);
+    const spoken: SpeechSynthesisUtterance[] = [];
+    let cancelled = 0;
+    class Utterance {
+      lang = "";
+      volume = 0.2;
+      rate = 1;
+      onend: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      constructor(readonly text: string) {}
+    }
+    const speaker = createSpeaker(
+      { speak: (u) => spoken.push(u), cancel: () => void cancelled++, pause: () => {}, resume: () => {} },
+      Utterance as unknown as new (text: string) => SpeechSynthesisUtterance,
+    );
+    speaker.speak("你好", "zh", () => {});
+    expect(spoken[0]).toMatchObject({ text: "你好", lang: "zh-CN", volume: 1 });
+    expect(cancelled).toBe(1);
+    expect(scriptLanguage("Take the Red line")).toBe("en");
+    expect(scriptLanguage("乘坐1号线")).toBe("zh");
+    expect(scriptLanguage("خذ الخط الأحمر")).toBe("ar");
+  });
+});

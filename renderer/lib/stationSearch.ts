@@ -1,0 +1,64 @@
+// Type-ahead over station names, ids and local-language names (Chinese, Arabic, …). Matching is
+// case-, accent- and (for Arabic) diacritic-insensitive; prefixes rank above inner matches.
+import type { StationView } from "./types.ts";
+
+const ARABIC_DIACRITICS = /[\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g; // harakat, dagger alif, Quranic marks, tatweel
+const LATIN_MARKS = /[\u0300-\u036f]/g;
+
+/** Folds a name or query for comparison. */
+export function foldForSearch(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(LATIN_MARKS, "")
+    .replace(ARABIC_DIACRITICS, "")
+    .replace(/[أإآٱ]/g, "ا")
+    .replace(/ى/g, "ي")
+    .replace(/ة/g, "ه")
+    .replace(/ؤ/g, "و")
+    .replace(/ئ/g, "ي")
+    .toLowerCase()
+    .replace(/[\s'’`\-_/.()]+/g, " ")
+    .trim();
+}
+
+export interface StationMatch {
+  station: StationView;
+  /** The name that matched (the station's name, id or one of its local names). */
+  matched: string;
+  rank: number;
+}
+
+function rankOf(candidate: string, query: string): number | null {
+  const folded = foldForSearch(candidate);
+  if (folded === query) return 0;
+  if (folded.startsWith(query)) return 1;
+  if (folded.split(" ").some((word) => word.startsWith(query))) return 2;
+  if (folded.includes(query)) return 3;
+  // Ignore the Arabic article: "wakra" finds "Al Wakra", "وكرة" finds "الوكرة".
+  const withoutArticle = folded.replace(/^(al |el |ال)/, "");
+  if (withoutArticle !== folded && withoutArticle.startsWith(query.replace(/^(al |el |ال)/, ""))) return 2;
+  return null;
+}
+
+/** Stations matching the query, best first (all stations, by name, for an empty query). */
+export function searchStations(stations: readonly StationView[], query: string, limit = 50): StationMatch[] {
+  const folded = foldForSearch(query);
+  if (folded === "") {
+    return [...stations]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .slice(0, limit)
+      .map((station) => ({ station, matched: station.name, rank: 0 }));
+  }
+  const matches: StationMatch[] = [];
+  for (const station of stations) {
+    let best: StationMatch | null = null;
+    for (const candidate of [station.name, station.id, ...station.localNames]) {
+      const rank = rankOf(candidate, folded);
+      if (rank !== null && (best === null || rank < best.rank)) best = { station, matched: candidate, rank };
+    }
+    if (best) matches.push(best);
+  }
+  return matches
+    .sort((a, b) => a.rank - b.rank || a.station.name.localeCompare(b.station.name))
+    .slice(0, limit);
+}

@@ -1,0 +1,106 @@
+// View state of the screen (zustand): the systems on offer, the passenger's journey draft and
+// display preferences. The flow itself lives in the XState machine; this store is wiped with it.
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { RiderType, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
+import type { BridgeFailure } from "../bridge/errors.ts";
+import { isLanguage, type Language } from "../i18n/catalog.ts";
+import { emptyJourney, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
+
+export type StationField = "origin" | "destination";
+export type Panel = "none" | "origin" | "destination" | "chat";
+
+export interface ViewState {
+  language: Language;
+  /** The kiosk's default language (the system's primary language when the screen has it). */
+  defaultLanguage: Language;
+  highContrast: boolean;
+  largeText: boolean;
+
+  systems: SystemSummary[];
+  system: SystemView | null;
+  systemFailure: BridgeFailure | null;
+
+  journey: JourneyDraft;
+  /** The journey as of the last ask of this session (follow-ups send only what changed). */
+  asked: JourneyDraft | null;
+  panel: Panel;
+
+  setLanguage(language: Language): void;
+  toggleHighContrast(): void;
+  toggleLargeText(): void;
+  setSystems(systems: SystemSummary[]): void;
+  setSystem(system: SystemView): void;
+  setSystemFailure(failure: BridgeFailure | null): void;
+  openPanel(panel: Panel): void;
+  selectStation(field: StationField, stationId: string): void;
+  swapStations(): void;
+  setPassengers(rider: RiderType, count: number): void;
+  setPaymentMethod(method: string | null): void;
+  setFreetext(text: string): void;
+  setStepFree(stepFree: boolean): void;
+  /** Remember what was asked; the free text is per turn, so it is cleared. */
+  markAsked(): void;
+  /** Forget the passenger: journey, session memory, panel and display preferences. */
+  wipe(): void;
+}
+
+export type ViewStore = StoreApi<ViewState>;
+
+export function createViewStore(initial: Partial<Pick<ViewState, "language" | "highContrast" | "largeText">> = {}): ViewStore {
+  const language = initial.language ?? "en";
+  return createStore<ViewState>()((set, get) => ({
+    language,
+    defaultLanguage: language,
+    highContrast: initial.highContrast ?? false,
+    largeText: initial.largeText ?? false,
+    systems: [],
+    system: null,
+    systemFailure: null,
+    journey: emptyJourney(),
+    asked: null,
+    panel: "none",
+
+    setLanguage: (next) => set({ language: next }),
+    toggleHighContrast: () => set((s) => ({ highContrast: !s.highContrast })),
+    toggleLargeText: () => set((s) => ({ largeText: !s.largeText })),
+    setSystems: (systems) => set({ systems }),
+    setSystem: (system) => {
+      const primary = system.primaryLanguage;
+      const defaultLanguage = isLanguage(primary) ? primary : get().defaultLanguage;
+      const changed = get().system?.id !== system.id;
+      set({
+        system,
+        systemFailure: null,
+        defaultLanguage,
+        ...(changed ? { language: defaultLanguage, journey: emptyJourney(), asked: null, panel: "none" as const } : {}),
+      });
+    },
+    setSystemFailure: (systemFailure) => set({ systemFailure }),
+    openPanel: (panel) => set({ panel }),
+    selectStation: (field, stationId) =>
+      set((s) => ({ journey: { ...s.journey, [field]: stationId }, panel: "none" })),
+    swapStations: () =>
+      set((s) => ({ journey: { ...s.journey, origin: s.journey.destination, destination: s.journey.origin } })),
+    setPassengers: (rider, count) =>
+      set((s) => ({
+        journey: {
+          ...s.journey,
+          passengers: { ...s.journey.passengers, [rider]: Math.max(0, Math.min(MAX_PASSENGERS_PER_TYPE, Math.round(count))) },
+        },
+      })),
+    setPaymentMethod: (paymentMethod) => set((s) => ({ journey: { ...s.journey, paymentMethod } })),
+    setFreetext: (freetext) => set((s) => ({ journey: { ...s.journey, freetext } })),
+    setStepFree: (stepFree) => set((s) => ({ journey: { ...s.journey, stepFree } })),
+    markAsked: () =>
+      set((s) => ({ asked: { ...s.journey, freetext: "" }, journey: { ...s.journey, freetext: "" }, panel: "none" })),
+    wipe: () =>
+      set((s) => ({
+        journey: emptyJourney(),
+        asked: null,
+        panel: "none",
+        language: s.defaultLanguage,
+        highContrast: false,
+        largeText: false,
+      })),
+  }));
+}
