@@ -1,0 +1,115 @@
+// The frame of every screen: header (system, language, display options, start over), the screen of
+// the current flow state, the idle warning, and the data attribution. It also applies the language
+// (<html lang dir>), the theme, and reports passenger activity to the flow machine.
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { DisplayToggles } from "../components/DisplayToggles.tsx";
+import { IdleWarning } from "../components/IdleWarning.tsx";
+import { LanguageSwitcher } from "../components/LanguageSwitcher.tsx";
+import { directionOf } from "../i18n/catalog.ts";
+import { AttractScreen } from "../screens/AttractScreen.tsx";
+import { JourneyScreen } from "../screens/JourneyScreen.tsx";
+import { PaymentScreen } from "../screens/PaymentScreen.tsx";
+import { ResultScreen } from "../screens/ResultScreen.tsx";
+import { TicketScreen } from "../screens/TicketScreen.tsx";
+import { WorkingScreen } from "../screens/WorkingScreen.tsx";
+import { useView } from "../state/ViewStoreProvider.tsx";
+import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
+import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
+import { useSystemLoader } from "./useSystemLoader.ts";
+
+function useDocumentSettings(): void {
+  const { i18n } = useTranslation();
+  const language = useView((s) => s.language);
+  const highContrast = useView((s) => s.highContrast);
+  const largeText = useView((s) => s.largeText);
+  useLayoutEffect(() => {
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+    const root = document.documentElement;
+    root.lang = language;
+    root.dir = directionOf(language);
+  }, [i18n, language]);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    root.dataset.contrast = highContrast ? "high" : "standard";
+    root.dataset.text = largeText ? "large" : "standard";
+    for (const [name, value] of Object.entries(cssVariables(highContrast ? HIGH_CONTRAST : STANDARD))) {
+      root.style.setProperty(name, value);
+    }
+  }, [highContrast, largeText]);
+}
+
+function useActivityReporting(): void {
+  const send = useKioskSend();
+  useEffect(() => {
+    const report = (): void => send({ type: "ACTIVITY" });
+    const options = { capture: true, passive: true } as const;
+    document.addEventListener("pointerdown", report, options);
+    document.addEventListener("keydown", report, options);
+    return () => {
+      document.removeEventListener("pointerdown", report, options);
+      document.removeEventListener("keydown", report, options);
+    };
+  }, [send]);
+}
+
+/** Moves focus to the new screen's heading so screen readers announce the change. */
+function useFocusOnScreenChange(screen: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.querySelector<HTMLElement>("main h1")?.focus();
+  }, [screen]);
+}
+
+export function KioskShell({ preferredSystem }: { preferredSystem?: string | null | undefined }) {
+  const { t } = useTranslation();
+  const send = useKioskSend();
+  const screen = useScreen();
+  const system = useView((s) => s.system);
+  const result = useKiosk((s) => s.context.result);
+  const ticket = useKiosk((s) => s.context.ticket);
+  const paying = useKiosk((s) => s.matches({ session: { flow: { payment: "processing" } } }));
+  const chooseSystem = useSystemLoader(preferredSystem);
+  useDocumentSettings();
+  useActivityReporting();
+  useFocusOnScreenChange(screen);
+
+  const inSession = screen !== "attract" && screen !== "resetting";
+  let body: ReactNode;
+  if (screen === "attract" || !system) body = <AttractScreen onChooseSystem={(id) => void chooseSystem(id)} />;
+  else if (screen === "journey") body = <JourneyScreen system={system} />;
+  else if (screen === "working") body = <WorkingScreen system={system} />;
+  else if (screen === "result" && result) body = <ResultScreen system={system} result={result} />;
+  else if (screen === "payment") body = <PaymentScreen system={system} />;
+  else if (screen === "ticket" && ticket) body = <TicketScreen system={system} ticket={ticket} />;
+  else
+    body = (
+      <section className="screen resetting" aria-live="polite">
+        <h1 tabIndex={-1}>{t("reset.title")}</h1>
+      </section>
+    );
+
+  return (
+    <div className="kiosk" data-screen={screen}>
+      <header className="kiosk-header">
+        <div className="brand">
+          <span className="brand-org">{system?.orgName ?? ""}</span>
+        </div>
+        <LanguageSwitcher />
+        <DisplayToggles />
+        {inSession ? (
+          <button type="button" className="button button-danger start-over" disabled={paying} onClick={() => send({ type: "START_OVER" })}>
+            {t("common.startOver")}
+          </button>
+        ) : null}
+      </header>
+      <main className="kiosk-main">{body}</main>
+      <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>
+      <IdleWarning />
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+// What the kiosk does with the answer (kiosk_action): the purchase button (enabled only for a
+// purchasable result), or a screen of its own for block_purchase, display_info and refer_to_staff.
+import { useTranslation } from "react-i18next";
+import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
+import { formatFare } from "../lib/format.ts";
+import { Icon } from "./Icon.tsx";
+
+export function ActionPanel(props: {
+  system: SystemView;
+  result: AskResult;
+  onPurchase: () => void;
+  onEdit: () => void;
+  onFinish: () => void;
+  onFollowUp: () => void;
+}) {
+  const { t } = useTranslation();
+  const { state, purchasable } = props.result;
+  const { action, reason_code: reason } = state.kiosk_action;
+  const reasonText = reason !== "ok" ? <p className="action-reason">{t("result.reasonLabel", { reason: t(`reason.${reason}`) })}</p> : null;
+  const secondary = (
+    <div className="action-buttons">
+      <button type="button" className="button button-secondary" onClick={props.onEdit}>
+        {t("result.change")}
+      </button>
+      <button type="button" className="button button-secondary" onClick={props.onFollowUp}>
+        <Icon name="chat" /> {t("chat.followUp")}
+      </button>
+    </div>
+  );
+
+  if (action === "prompt_purchase") {
+    const total = state.fare_quote ? formatFare(state.fare_quote.total, props.system.fareDisplayFormat, props.system.currencySymbol) : "";
+    return (
+      <section className="action action-purchase" data-action={action}>
+        <button
+          type="button"
+          className="button button-primary button-hero"
+          disabled={!purchasable}
+          aria-describedby={purchasable ? undefined : "not-purchasable"}
+          onClick={props.onPurchase}
+        >
+          <Icon name="ticket" /> {t("result.buy", { total })}
+        </button>
+        {purchasable ? null : (
+          <p id="not-purchasable" className="action-note">
+            {t("result.notPurchasable")}
+          </p>
+        )}
+        {reasonText}
+        {secondary}
+      </section>
+    );
+  }
+
+  const screens = {
+    block_purchase: { icon: "critical", title: t("result.blockTitle"), body: t("result.blockBody") },
+    display_info: { icon: "info-board", title: t("result.infoTitle"), body: t("result.infoBody") },
+    refer_to_staff: { icon: "staff", title: t("result.staffTitle"), body: t("result.staffBody") },
+  } as const;
+  const screen = screens[action];
+  return (
+    <section
+      className={`action action-${action.replace(/_/g, "-")}`}
+      data-action={action}
+      role={action === "block_purchase" ? "alert" : "status"}
+      aria-labelledby="action-title"
+    >
+      <div className="action-head">
+        <Icon name={screen.icon} className="icon-large" />
+        <h2 id="action-title">{screen.title}</h2>
+      </div>
+      <p className="action-body">{screen.body}</p>
+      {reasonText}
+      {secondary}
+      <button type="button" className="button button-primary" onClick={props.onFinish}>
+        {t("result.done")}
+      </button>
+    </section>
+  );
+}

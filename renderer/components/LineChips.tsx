@@ -1,0 +1,24 @@
+// Line badges: the line's colour *and* its name (colour is never the only cue).
+import type { SystemView } from "../../runtime/kiosk/bridge.ts";
+import { lineColor, lineTextColor } from "../lib/lineColors.ts";
+
+export function LineChip({ system, lineId }: { system: SystemView; lineId: string }) {
+  const line = system.lines.find((l) => l.id === lineId);
+  const color = lineColor(line?.color);
+  return (
+    <span className="line-chip" style={{ backgroundColor: color, color: lineTextColor(color) }}>
+      {line?.name ?? lineId}
+    </span>
+  );
+}
+
+export function LineChips({ system, lineIds }: { system: SystemView; lineIds: readonly string[] }) {
+  if (lineIds.length === 0) return null;
+  return (
+    <span className="line-chips">
+      {lineIds.map((id) => (
+        <LineChip key={id} system={system} lineId={id} />
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,112 @@
+// The network drawn from station coordinates (or a schematic when they are missing), lines in
+// their colours, the planned route highlighted on top. Geography is never mirrored for RTL.
+import { memo, useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import type { SystemView } from "../../runtime/kiosk/bridge.ts";
+import { lineColor } from "../lib/lineColors.ts";
+import { computeMapLayout, routeSegments, type Point } from "../lib/mapLayout.ts";
+import type { RouteStop } from "../lib/types.ts";
+
+const WIDTH = 1000;
+const HEIGHT = 760;
+
+function polyline(points: readonly (Point | undefined)[]): string {
+  return points
+    .filter((p): p is Point => p !== undefined)
+    .map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`)
+    .join(" ");
+}
+
+export const NetworkMap = memo(function NetworkMap(props: {
+  system: SystemView;
+  route?: readonly RouteStop[] | undefined;
+  origin?: string | null | undefined;
+  destination?: string | null | undefined;
+}) {
+  const { t } = useTranslation();
+  const { system, route } = props;
+  const layout = useMemo(() => computeMapLayout(system.stations, system.lines, WIDTH, HEIGHT), [system]);
+  const onRoute = useMemo(() => new Set(route?.map((s) => s.station_id) ?? []), [route]);
+  const highlighting = onRoute.size > 0;
+  const origin = route?.[0]?.station_id ?? props.origin ?? null;
+  const destination = route?.[route.length - 1]?.station_id ?? props.destination ?? null;
+  const nameOf = (id: string | null): string => system.stations.find((s) => s.id === id)?.name ?? id ?? "";
+  const colorOf = (lineId: string | undefined): string => lineColor(system.lines.find((l) => l.id === lineId)?.color);
+  const segments = route ? routeSegments(route, layout.positions) : [];
+  const labelled = new Set<string>([...onRoute, ...(origin ? [origin] : []), ...(destination ? [destination] : [])]);
+  const description = [
+    t("map.label", { system: system.orgName }),
+    highlighting ? t("map.route", { from: nameOf(origin), to: nameOf(destination) }) : "",
+    layout.mode === "schematic" ? t("map.schematic") : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+
+  return (
+    <figure className="network-map" data-mode={layout.mode} data-highlighting={highlighting || undefined}>
+      <div className="map-canvas" dir="ltr">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={description} preserveAspectRatio="xMidYMid meet">
+        <rect className="map-bg" x="0" y="0" width={WIDTH} height={HEIGHT} rx="16" />
+        <g className="map-lines">
+          {system.lines.map((line) => (
+            <polyline
+              key={line.id}
+              data-line={line.id}
+              points={polyline(line.stations.map((id) => layout.positions.get(id)))}
+              stroke={lineColor(line.color)}
+              className={highlighting ? "map-line dimmed" : "map-line"}
+            />
+          ))}
+        </g>
+        {segments.length > 0 ? (
+          <g className="map-route">
+            {segments.map((segment, i) => (
+              <line key={`c${i}`} className="map-route-casing" x1={segment.from.x} y1={segment.from.y} x2={segment.to.x} y2={segment.to.y} />
+            ))}
+            {segments.map((segment, i) => (
+              <line
+                key={`r${i}`}
+                className="map-route-segment"
+                data-line={segment.line}
+                x1={segment.from.x}
+                y1={segment.from.y}
+                x2={segment.to.x}
+                y2={segment.to.y}
+                stroke={colorOf(segment.line)}
+              />
+            ))}
+          </g>
+        ) : null}
+        <g className="map-stations">
+          {system.stations.map((station) => {
+            const p = layout.positions.get(station.id);
+            if (!p) return null;
+            const role = station.id === origin ? "origin" : station.id === destination ? "destination" : onRoute.has(station.id) ? "route" : "other";
+            return (
+              <g key={station.id} data-station={station.id} data-role={role} className={`map-station map-station-${role}`}>
+                <circle cx={p.x} cy={p.y} r={role === "origin" || role === "destination" ? 13 : role === "route" ? 8 : 5} />
+                {labelled.has(station.id) ? (
+                  <text x={p.x + 16} y={p.y - 12} className="map-label">
+                    {station.name}
+                  </text>
+                ) : null}
+              </g>
+            );
+          })}
+        </g>
+      </svg>
+      </div>
+      <figcaption className="map-legend">
+        <span className="visually-hidden">{t("map.legend")}</span>
+        {system.lines.map((line) => (
+          <span key={line.id} className="legend-item">
+            <span className="legend-swatch" style={{ backgroundColor: lineColor(line.color) }} aria-hidden="true" />
+            {line.name}
+          </span>
+        ))}
+        {layout.mode === "schematic" ? <span className="legend-note">{t("map.schematic")}</span> : null}
+        <span className="legend-attribution">{system.attribution}</span>
+      </figcaption>
+    </figure>
+  );
+});

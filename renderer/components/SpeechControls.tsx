@@ -1,0 +1,50 @@
+// "Read aloud" for the answer: play, pause/resume, read again. Hidden without speech synthesis.
+import { createContext, useContext, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { createSpeaker, type Speaker, type SpeechState } from "../lib/speech.ts";
+import { Icon } from "./Icon.tsx";
+
+/** The speech output the screen uses (tests provide a fake one); default: the platform's. */
+export const SpeakerContext = createContext<Speaker | null>(null);
+
+export function SpeechControls({ text, lang }: { text: string; lang?: string }) {
+  const { t, i18n } = useTranslation();
+  const given = useContext(SpeakerContext);
+  const speaker = useMemo(() => given ?? createSpeaker(), [given]);
+  const [state, setState] = useState<SpeechState>("idle");
+  useEffect(() => () => speaker.cancel(), [speaker]);
+  useEffect(() => {
+    // A new answer or language: stop reading the old one.
+    speaker.cancel();
+    setState("idle");
+  }, [speaker, text, i18n.language]);
+  if (!speaker.available || !text) return null;
+  const read = (): void => {
+    setState("speaking");
+    speaker.speak(text, lang ?? i18n.language, () => setState("idle"));
+  };
+  return (
+    <div className="speech-controls" role="group" aria-label={t("speech.controls")}>
+      {state === "idle" ? (
+        <button type="button" className="button button-secondary" onClick={read}>
+          <Icon name="speaker" /> {t("speech.listen")}
+        </button>
+      ) : (
+        <>
+          {state === "speaking" ? (
+            <button type="button" className="button button-secondary" onClick={() => (speaker.pause(), setState("paused"))}>
+              {t("speech.pause")}
+            </button>
+          ) : (
+            <button type="button" className="button button-secondary" onClick={() => (speaker.resume(), setState("speaking"))}>
+              {t("speech.resume")}
+            </button>
+          )}
+          <button type="button" className="button button-secondary" onClick={read}>
+            {t("speech.repeat")}
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+// Renderer entry: pick the bridge (Electron preload, `kiosk serve`, or the fake one in dev) and
+// mount the kiosk screen.
+import "@vitejs/plugin-react/preamble";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createBridge } from "./bridge/selectBridge.ts";
+import { KioskApp } from "./app/KioskApp.tsx";
+import "./styles/kiosk.css";
+
+const { choice, bridge } = createBridge({
+  preload: (globalThis as { kiosk?: unknown }).kiosk,
+  search: window.location.search,
+  baseUrl: document.baseURI,
+  dev: import.meta.env.DEV,
+});
+document.documentElement.dataset.bridge = choice.kind;
+
+const root = document.getElementById("root");
+if (!root) throw new Error("renderer: #root missing from index.html");
+createRoot(root).render(
+  <StrictMode>
+    <KioskApp bridge={bridge} preferredSystem={new URLSearchParams(window.location.search).get("system")} />
+  </StrictMode>,
+);

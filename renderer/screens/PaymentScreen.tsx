@@ -1,0 +1,98 @@
+// Payment: confirm amount and method, then the simulated terminal (main side) does its work; a
+// failure says what happened and that no ticket was issued.
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { SystemView } from "../../runtime/kiosk/bridge.ts";
+import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
+import { FailureNotice } from "../components/FailureNotice.tsx";
+import { Icon } from "../components/Icon.tsx";
+import { PaymentMethodChooser } from "../components/PaymentMethodChooser.tsx";
+import { formatFare } from "../lib/format.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
+
+export function PaymentScreen({ system }: { system: SystemView }) {
+  const { t } = useTranslation();
+  const send = useKioskSend();
+  const stage = useKiosk((s) =>
+    s.matches({ session: { flow: { payment: "processing" } } }) ? "processing" : s.matches({ session: { flow: { payment: "failed" } } }) ? "failed" : "confirm",
+  );
+  const quote = useKiosk((s) => s.context.result?.state.fare_quote);
+  const purchaseFailure = useKiosk((s) => s.context.purchaseFailure);
+  const chosen = useView((s) => s.journey.paymentMethod);
+  const setPaymentMethod = useView((s) => s.setPaymentMethod);
+  const [method, setMethod] = useState<string | null>(chosen ?? (system.paymentMethods.length === 1 ? system.paymentMethods[0]!.id : null));
+  const total = quote ? formatFare(quote.total, system.fareDisplayFormat, system.currencySymbol) : "";
+
+  return (
+    <section className="screen payment" data-stage={stage} aria-labelledby="payment-title">
+      <h1 id="payment-title" tabIndex={-1}>
+        {stage === "failed" ? t("payment.failedTitle") : t("payment.title")}
+      </h1>
+      <p className="payment-amount">
+        <span className="muted">{t("payment.amount")}</span>
+        <strong className="amount">{total}</strong>
+      </p>
+      {stage === "confirm" ? (
+        <>
+          <PaymentMethodChooser
+            system={system}
+            value={method}
+            legend={t("payment.method")}
+            onChange={(id) => {
+              setMethod(id);
+              setPaymentMethod(id);
+            }}
+          />
+          <div className="action-buttons">
+            <button
+              type="button"
+              className="button button-primary button-hero"
+              disabled={!method}
+              onClick={() => method && send({ type: "PAY", paymentMethod: method })}
+            >
+              <Icon name="card" /> {t("payment.pay", { total })}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => send({ type: "EDIT" })}>
+              {t("payment.back")}
+            </button>
+          </div>
+        </>
+      ) : null}
+      {stage === "processing" ? (
+        <div className="terminal" role="status" aria-live="assertive" aria-busy="true">
+          <Icon name="card" className="icon-large terminal-icon" />
+          <p className="terminal-text">{t("payment.processing")}</p>
+          <p className="muted">{t("payment.processingHint")}</p>
+        </div>
+      ) : null}
+      {stage === "failed" && purchaseFailure ? (
+        <>
+          {purchaseFailure.reason === "bridge" ? (
+            <>
+              <div className="notice notice-critical" role="alert" data-reason="bridge">
+                <Icon name="critical" />
+                <p>{t("purchaseFailure.bridge")}</p>
+              </div>
+              <FailureNotice failure={purchaseFailure.failure} />
+            </>
+          ) : (
+            <div className="notice notice-critical" role="alert" data-reason={purchaseFailure.reason}>
+              <Icon name="critical" />
+              <p>{t(`purchaseFailure.${purchaseFailure.reason}`)}</p>
+            </div>
+          )}
+          <div className="action-buttons">
+            {purchaseFailure.reason === "payment_declined" || purchaseFailure.reason === "bridge" ? (
+              <button type="button" className="button button-primary" onClick={() => send({ type: "RETRY" })}>
+                {t("payment.retry")}
+              </button>
+            ) : null}
+            <button type="button" className="button button-secondary" onClick={() => send({ type: "EDIT" })}>
+              {t("payment.back")}
+            </button>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

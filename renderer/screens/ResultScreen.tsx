@@ -1,0 +1,98 @@
+// The assistant's terminal state: headline by outcome, notices, the message (read aloud on
+// request), banners, route, fare, map and the kiosk action.
+import { useTranslation } from "react-i18next";
+import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
+import { useKioskSend } from "../app/KioskActor.tsx";
+import { ActionPanel } from "../components/ActionPanel.tsx";
+import { BannerList } from "../components/BannerList.tsx";
+import { FareCard } from "../components/FareCard.tsx";
+import { Icon } from "../components/Icon.tsx";
+import { NetworkMap } from "../components/NetworkMap.tsx";
+import { RouteCard } from "../components/RouteCard.tsx";
+import { SpeechControls } from "../components/SpeechControls.tsx";
+import { scriptLanguage } from "../lib/speech.ts";
+import { useViewStoreApi } from "../state/ViewStoreProvider.tsx";
+
+export function ResultView(props: {
+  system: SystemView;
+  result: AskResult;
+  onPurchase: () => void;
+  onEdit: () => void;
+  onFinish: () => void;
+  onFollowUp: () => void;
+}) {
+  const { t } = useTranslation();
+  const { system, result } = props;
+  const { state } = result;
+  const banners = state.advisory_banners ?? [];
+  const spoken = [state.assistant_message, ...banners.map((b) => `${b.title}. ${b.body}`)].filter(Boolean).join(" ");
+  return (
+    <section className="screen result" data-outcome={state.outcome} data-action={state.kiosk_action.action} aria-labelledby="result-title">
+      <header className="result-head">
+        <h1 id="result-title" tabIndex={-1}>
+          {t(`outcome.${state.outcome}`)}
+        </h1>
+        {state.kiosk_action.reason_code !== "ok" ? (
+          <span className="badge" data-reason={state.kiosk_action.reason_code}>
+            {t(`reason.${state.kiosk_action.reason_code}`)}
+          </span>
+        ) : null}
+      </header>
+      {result.assistantUnavailable ? (
+        <div className="notice notice-warning assistant-unavailable" role="status">
+          <Icon name="warning" />
+          <p>{t("result.assistantUnavailable")}</p>
+        </div>
+      ) : null}
+      {result.fallback ? (
+        <div className="notice notice-warning" role="status">
+          <Icon name="info" />
+          <p>{t("result.fallback")}</p>
+        </div>
+      ) : null}
+      <figure className="assistant-message">
+        <figcaption className="muted">{t("result.message")}</figcaption>
+        <blockquote dir="auto">{state.assistant_message}</blockquote>
+        <SpeechControls text={spoken} lang={scriptLanguage(spoken)} />
+      </figure>
+      <BannerList banners={banners} />
+      <div className="result-grid">
+        <div className="result-main">
+          {state.route ? <RouteCard system={system} route={state.route} /> : null}
+          {state.fare_quote ? <FareCard system={system} quote={state.fare_quote} /> : null}
+        </div>
+        {state.route ? (
+          <div className="result-side">
+            <NetworkMap system={system} route={state.route.stops} />
+          </div>
+        ) : null}
+      </div>
+      <ActionPanel
+        system={system}
+        result={result}
+        onPurchase={props.onPurchase}
+        onEdit={props.onEdit}
+        onFinish={props.onFinish}
+        onFollowUp={props.onFollowUp}
+      />
+    </section>
+  );
+}
+
+export function ResultScreen({ system, result }: { system: SystemView; result: AskResult }) {
+  const send = useKioskSend();
+  const store = useViewStoreApi();
+  return (
+    <ResultView
+      system={system}
+      result={result}
+      onPurchase={() => send({ type: "PURCHASE" })}
+      onEdit={() => send({ type: "EDIT" })}
+      onFinish={() => send({ type: "START_OVER" })}
+      onFollowUp={() => {
+        send({ type: "EDIT" });
+        store.getState().openPanel("chat");
+      }}
+    />
+  );
+}

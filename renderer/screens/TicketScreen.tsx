@@ -1,0 +1,52 @@
+// The ticket / receipt with a QR code of the ticket id.
+import { useTranslation } from "react-i18next";
+import type { SystemView, Ticket } from "../../runtime/kiosk/bridge.ts";
+import { useKioskSend } from "../app/KioskActor.tsx";
+import { QrCode } from "../components/QrCode.tsx";
+import { formatFare, passengersInWords } from "../lib/format.ts";
+
+export function TicketScreen({ system, ticket }: { system: SystemView; ticket: Ticket }) {
+  const { t, i18n } = useTranslation();
+  const send = useKioskSend();
+  const name = (id: string): string => system.stations.find((s) => s.id === id)?.name ?? id;
+  const method = system.paymentMethods.find((m) => m.id === ticket.paymentMethod)?.label ?? ticket.paymentMethod;
+  const issued = new Date(ticket.issuedAt);
+  const issuedText = Number.isNaN(issued.getTime())
+    ? ticket.issuedAt
+    : new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(issued);
+  return (
+    <section className="screen ticket-screen" aria-labelledby="ticket-title">
+      <h1 id="ticket-title" tabIndex={-1}>
+        {t("ticket.title")}
+      </h1>
+      <p className="ticket-thanks" role="status">
+        {t("ticket.thanks")}
+      </p>
+      <div className="ticket card">
+        <QrCode text={ticket.ticketId} label={t("ticket.qr", { id: ticket.ticketId })} />
+        <dl className="ticket-details">
+          <dt>{t("ticket.number")}</dt>
+          <dd className="ticket-id" dir="ltr">
+            {ticket.ticketId}
+          </dd>
+          <dt>{t("ticket.journey")}</dt>
+          <dd>
+            {name(ticket.origin)} <span aria-hidden="true">{t("common.arrow")}</span>
+            <span className="visually-hidden">{t("journey.to")}</span> {name(ticket.destination)}
+          </dd>
+          <dt>{t("ticket.riders")}</dt>
+          <dd>{passengersInWords(ticket.riders, t, i18n.language)}</dd>
+          <dt>{t("ticket.paid")}</dt>
+          <dd className="amount">{formatFare(ticket.total, system.fareDisplayFormat, system.currencySymbol)}</dd>
+          <dt>{t("ticket.method")}</dt>
+          <dd>{method}</dd>
+          <dt>{t("ticket.issued")}</dt>
+          <dd>{issuedText}</dd>
+        </dl>
+      </div>
+      <button type="button" className="button button-primary button-hero" onClick={() => send({ type: "DONE" })}>
+        {t("ticket.done")}
+      </button>
+    </section>
+  );
+}
