@@ -212,10 +212,15 @@ describe("bridge selection and the preload wrapper", () => {
   it("validates what the preload answers and types its failures", async () => {
     const inner = createFakeBridge();
     inner.status = async () => ({ assistant: "sentient" }) as never;
-    inner.listSystems = () => Promise.reject(Object.assign(new Error("ipc gone"), { kind: "network" }));
+    inner.listSystems = () => Promise.reject({ kind: "network", message: "No handler registered for 'kiosk:listSystems'" });
+    inner.purchase = () => Promise.reject({ kind: "rejected", message: "invalid request: sessionId" });
+    inner.ask = () => Promise.reject(new Error("boom"));
     const bridge = validatingBridge(inner);
     expect((await rejection(bridge.status())).kind).toBe("invalid_response");
-    expect((await rejection(bridge.listSystems())).kind).toBe("network");
+    const ipc = await rejection(bridge.listSystems());
+    expect([ipc.kind, ipc.message]).toEqual(["network", "listSystems: No handler registered for 'kiosk:listSystems'"]);
+    expect((await rejection(bridge.purchase({ sessionId: "s", paymentMethod: "m" }))).kind).toBe("rejected");
+    expect((await rejection(bridge.ask({ system: "marta", events: [{ type: "freetext_input", text: "x" }] }))).kind).toBe("server");
     const view = await bridge.systemView("marta");
     expect(view.id).toBe("marta");
     const seen: ProgressEvent[] = [];

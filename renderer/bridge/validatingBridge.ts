@@ -17,8 +17,9 @@ const KINDS: ReadonlySet<string> = new Set(BRIDGE_FAILURE_KINDS);
 
 function asBridgeError(operation: string, error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
-  const kind = (error as { kind?: unknown } | null)?.kind;
-  const message = error instanceof Error ? error.message : String(error);
+  // The preload rejects with plain `{kind, message}` objects (IPC drops an Error's own properties).
+  const { kind, message: detail } = (typeof error === "object" && error !== null ? error : {}) as { kind?: unknown; message?: unknown };
+  const message = typeof detail === "string" ? detail : String(error);
   return new BridgeError(
     typeof kind === "string" && KINDS.has(kind) ? (kind as BridgeFailureKind) : "server",
     `${operation}: ${message}`,
