@@ -1,0 +1,194 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { AskResult } from "../../runtime/kiosk/bridge.ts";
+import { DEMO_BEIJING, DEMO_MARTA } from "../bridge/demoSystems.ts";
+import { en } from "../i18n/en.ts";
+import type { AssistantState } from "../lib/types.ts";
+import { ResultView } from "../screens/ResultScreen.tsx";
+import { askResult, FARE, readyState, ROUTE } from "../test/fixtures.ts";
+import { fakeSpeaker, renderWithProviders } from "../test/render.tsx";
+
+afterEach(cleanup);
+
+const OUTCOMES = ["route_and_fare_ready", "advisory_only", "service_unavailable", "request_declined", "policy_answer_only"] as const;
+const ACTIONS = ["prompt_purchase", "block_purchase", "display_info", "refer_to_staff"] as const;
+
+function stateFor(outcome: AssistantState["outcome"], action: AssistantState["kiosk_action"]["action"]): AssistantState {
+  const state: AssistantState = {
+    outcome,
+    kiosk_action: { action, reason_code: action === "block_purchase" ? "no_service" : action === "refer_to_staff" ? "policy_exception" : "ok" },
+    assistant_message: `Answer for ${outcome} / ${action}`,
+  };
+  if (outcome === "route_and_fare_ready" || outcome === "advisory_only") state.route = ROUTE;
+  if (outcome === "route_and_fare_ready") state.fare_quote = FARE;
+  return state;
+}
+
+function show(result: AskResult, system = DEMO_MARTA, options: Parameters<typeof renderWithProviders>[1] = {}) {
+  const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn() };
+  const view = renderWithProviders(<ResultView system={system} result={result} {...handlers} />, options);
+  return { ...view, handlers };
+}
+
+const buyButton = () => screen.queryByRole("button", { name: /Buy tickets/ });
+
+describe("ResultView: every outcome × kiosk action", () => {
+  const cases = OUTCOMES.flatMap((outcome) => ACTIONS.map((action) => [outcome, action] as const));
+  it.each(cases)("%s + %s", (outcome, action) => {
+    const result = askResult(stateFor(outcome, action));
+    const { container, handlers } = show(result);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(en.outcome[outcome]);
+    expect(container.querySelector(".result")?.getAttribute("data-outcome")).toBe(outcome);
+    expect(container.querySelector(".action")?.getAttribute("data-action")).toBe(action);
+    expect(screen.getByText(`Answer for ${outcome} / ${action}`)).toBeTruthy();
+    expect(container.querySelector(".route-card") !== null).toBe(outcome === "route_and_fare_ready" || outcome === "advisory_only");
+    expect(container.querySelector(".fare-card") !== null).toBe(outcome === "route_and_fare_ready");
+
+    if (action === "prompt_purchase") {
+      const buy = buyButton() as HTMLButtonElement;
+      expect(buy).toBeTruthy();
+      expect(buy.disabled).toBe(!result.purchasable);
+      expect(result.purchasable).toBe(outcome === "route_and_fare_ready");
+      if (!result.purchasable) expect(screen.getByText(en.result.notPurchasable)).toBeTruthy();
+    } else {
+      expect(buyButton()).toBeNull();
+      const title = { block_purchase: en.result.blockTitle, display_info: en.result.infoTitle, refer_to_staff: en.result.staffTitle }[action];
+      expect(screen.getByRole("heading", { name: title })).toBeTruthy();
+      fireEvent.click(screen.getByRole("button", { name: en.result.done }));
+      expect(handlers.onFinish).toHaveBeenCalledOnce();
+    }
+    if (action === "block_purchase") {
+      expect(screen.getByText(`Reason: ${en.reason.no_service}`)).toBeTruthy();
+      expect(container.querySelector(".badge")?.textContent).toBe(en.reason.no_service);
+    }
+    if (action === "refer_to_staff") expect(screen.getByText(en.result.staffBody)).toBeTruthy();
+  });
+});
+
+describe("ResultView: purchase button", () => {
+  it("is enabled and buys only for a purchasable result", () => {
+    const { handlers } = show(askResult(readyState()));
+    const buy = buyButton() as HTMLButtonElement;
+    expect(buy.disabled).toBe(false);
+    expect(buy.textContent).toContain("$5.75");
+    fireEvent.click(buy);
+    expect(handlers.onPurchase).toHaveBeenCalledOnce();
+  });
+
+  it("stays disabled for prompt_purchase when the runtime says not purchasable (interlock, fallback)", () => {
+    const { handlers } = show(askResult(readyState(), { purchasable: false, fallback: true }));
+    const buy = buyButton() as HTMLButtonElement;
+    expect(buy.disabled).toBe(true);
+    fireEvent.click(buy);
+    expect(handlers.onPurchase).not.toHaveBeenCalled();
+    expect(screen.getByText(en.result.fallback)).toBeTruthy();
+  });
+
+  it("shows the assistant-unavailable notice when the deterministic policy answered", () => {
+    show(askResult(readyState(), { assistantUnavailable: true, policy: "rule" }));
+    expect(screen.getByText(en.result.assistantUnavailable)).toBeTruthy();
+  });
+
+  it("offers change-journey and follow-up from a result", () => {
+    const { handlers } = show(askResult(readyState()));
+    fireEvent.click(screen.getByRole("button", { name: en.result.change }));
+    fireEvent.click(screen.getByRole("button", { name: en.chat.followUp }));
+    expect(handlers.onEdit).toHaveBeenCalledOnce();
+    expect(handlers.onFollowUp).toHaveBeenCalledOnce();
+  });
+});
+
+describe("ResultView: banners", () => {
+  it("shows every severity with its colour class, icon and severity word, most severe first", () => {
+    const banners = (["positive", "info", "warning", "critical"] as const).map((severity) => ({ severity, title: `${severity} title`, body: `${severity} body` }));
+    const { container } = show(askResult(readyState({ advisory_banners: banners })));
+    const shown = [...container.querySelectorAll(".banner")];
+    expect(shown.map((b) => b.getAttribute("data-severity"))).toEqual(["critical", "warning", "info", "positive"]);
+    for (const banner of shown) {
+      const severity = banner.getAttribute("data-severity") as "critical";
+      expect(banner.classList.contains(`banner-${severity}`)).toBe(true);
+      expect(banner.querySelector(`svg.icon-${severity}`)).toBeTruthy();
+      expect(within(banner as HTMLElement).getByText(en.banner[severity])).toBeTruthy();
+      expect(within(banner as HTMLElement).getByText(`${severity} title`)).toBeTruthy();
+      expect(within(banner as HTMLElement).getByText(`${severity} body`)).toBeTruthy();
+    }
+    expect(shown[0]?.getAttribute("role")).toBe("alert");
+    expect(shown[1]?.getAttribute("role")).toBe("status");
+  });
+});
+
+describe("ResultView: route and fare", () => {
+  it("shows the route summary, stops, transfers and line colours", () => {
+    const route = {
+      ...ROUTE,
+      destination: "M-GS",
+      stops: [
+        { station_id: "M-WE", station_name: "West End", line: "red" },
+        { station_id: "M-FP", station_name: "Five Points", line: "red", is_transfer: true },
+        { station_id: "M-GS", station_name: "Georgia State", line: "blue" },
+      ],
+      transfers: 1,
+      estimated_minutes: 9,
+      distance_miles: 2.04,
+      line_sequence: ["red", "blue"],
+    };
+    const { container } = show(askResult(readyState({ route })));
+    expect(screen.getByText("3 stops · 1 transfer · about 9 min")).toBeTruthy();
+    expect(screen.getByText("2.0 miles")).toBeTruthy();
+    const chips = [...container.querySelectorAll(".route-card .line-chip")].map((c) => c.textContent);
+    expect(chips).toEqual(["Red Line", "Blue Line"]);
+    expect(container.querySelector(".route-stop-transfer")?.textContent).toContain(en.route.change);
+    // The map highlights the route: two segments, coloured by the leg's line, origin and destination marked.
+    const segments = [...container.querySelectorAll(".map-route-segment")];
+    expect(segments.map((s) => s.getAttribute("stroke"))).toEqual(["#ce242b", "#0075b2"]);
+    expect(container.querySelector('.map-stations [data-station="M-WE"]')?.getAttribute("data-role")).toBe("origin");
+    expect(container.querySelector('.map-stations [data-station="M-GS"]')?.getAttribute("data-role")).toBe("destination");
+    expect(container.querySelector('.map-stations [data-station="M-FP"]')?.getAttribute("data-role")).toBe("route");
+  });
+
+  it("lists several fare line items, passengers in words, discounts and the total", () => {
+    const { container } = show(askResult(readyState()));
+    const items = [...container.querySelectorAll(".fare-items tr")].map((row) => [...row.querySelectorAll("td")].map((td) => td.textContent));
+    expect(items).toEqual([
+      ["2 × Adults @ $2.50", "$5.00"],
+      ["1 × Children @ $1.25", "$1.25"],
+    ]);
+    expect(container.querySelector(".fare-passengers")?.textContent).toContain("2 adults and 1 child");
+    expect(screen.getByText("Family saver")).toBeTruthy();
+    expect(screen.getByText("−$0.50")).toBeTruthy();
+    expect(screen.getByTestId("fare-total").textContent).toBe("$5.75");
+  });
+
+  it("formats money with the framebook's format (Beijing: ¥X) and draws the schematic map", () => {
+    const quote = { total: 8, currency: "CNY", line_items: [{ rider_type: "adults", count: 2, unit_fare: 4, subtotal: 8, currency: "CNY" }] };
+    const route = { ...ROUTE, origin: "B-XZM", destination: "B-FUX", stops: [{ station_id: "B-XZM", line: "2" }, { station_id: "B-FUX", line: "2" }], line_sequence: ["2"] };
+    const { container } = show(askResult(readyState({ fare_quote: quote, route })), DEMO_BEIJING);
+    expect(screen.getByTestId("fare-total").textContent).toBe("¥8");
+    expect(container.querySelector(".fare-items td")?.textContent).toBe("2 × Adults @ ¥4");
+    expect(container.querySelector(".network-map")?.getAttribute("data-mode")).toBe("schematic");
+    expect(screen.getByText(en.map.schematic)).toBeTruthy();
+  });
+});
+
+describe("ResultView: speech", () => {
+  it("reads the answer aloud on request, pauses, resumes and repeats", () => {
+    const speaker = fakeSpeaker();
+    show(askResult(readyState({ advisory_banners: [{ severity: "warning", title: "Delays", body: "Up to 10 minutes." }] })), DEMO_MARTA, { speaker });
+    fireEvent.click(screen.getByRole("button", { name: en.speech.listen }));
+    expect(speaker.log.at(-1)).toBe("speak:en:Take the Red line from Airport to Midtown. Delays. Up to 10 minutes.");
+    fireEvent.click(screen.getByRole("button", { name: en.speech.pause }));
+    fireEvent.click(screen.getByRole("button", { name: en.speech.resume }));
+    fireEvent.click(screen.getByRole("button", { name: en.speech.repeat }));
+    expect(speaker.log.filter((l) => l.startsWith("speak"))).toHaveLength(2);
+    expect(speaker.log).toContain("pause");
+    expect(speaker.log).toContain("resume");
+    act(() => speaker.finish());
+    expect(screen.getByRole("button", { name: en.speech.listen })).toBeTruthy();
+  });
+
+  it("is absent where the platform has no speech synthesis", () => {
+    show(askResult(readyState()), DEMO_MARTA, { speaker: { available: false, speak: () => {}, pause: () => {}, resume: () => {}, cancel: () => {} } });
+    expect(screen.queryByRole("button", { name: en.speech.listen })).toBeNull();
+  });
+});
