@@ -1,0 +1,481 @@
+// The bench database (SQLite, WAL): every run's metadata, each start/resume session, and per case
+// the full transcript (SessionRecord), its score (CaseScore) and key columns for queries. Also the
+// judge's cache. Default file: $METRO_BENCH_DB, else ./var/bench.sqlite.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { SessionRecord } from "../../runtime/session/record.ts";
+import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
+import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
+import { BenchError } from "../errors.ts";
+import {
+  CasePartitionSchema,
+  HardwareSchema,
+  MIGRATIONS,
+  RunSelectionSchema,
+  RunStatusSchema,
+  SCHEMA_VERSION,
+  type CasePartition,
+  type Hardware,
+  type RunSelection,
+  type RunStatus,
+} from "./schema.ts";
+
+export const BENCH_DB_ENV = "METRO_BENCH_DB";
+export const DEFAULT_BENCH_DB = path.join("var", "bench.sqlite");
+
+/** --db, else $METRO_BENCH_DB, else ./var/bench.sqlite. */
+export function benchDbPath(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env[BENCH_DB_ENV] ?? DEFAULT_BENCH_DB;
+}
+
+export interface NewRun {
+  policy: string;
+  model: string;
+  policyOptions: Record<string, unknown>;
+  policySettings: Record<string, unknown>;
+  deterministic: boolean;
+  judge: string;
+  score: boolean;
+  selection: RunSelection;
+  startedAt: string;
+  dataRoot: string;
+  upstreamCommit: string | null;
+  /** Case file → SHA-256 (12 hex) of the files the selected cases came from. */
+  casesChecksums: Record<string, string>;
+  gitCommit: string | null;
+  gitDirty: boolean | null;
+  hardware: Hardware;
+}
+
+export interface RunRow extends NewRun {
+  id: number;
+  casesTotal: number;
+  status: RunStatus;
+  finishedAt: string | null;
+  wallMs: number;
+  error: string | null;
+}
+
+export interface RunListRow {
+  id: number;
+  policy: string;
+  model: string;
+  judge: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  casesTotal: number;
+  casesDone: number;
+  casesScored: number;
+  wallMs: number;
+}
+
+export interface SessionRow {
+  id: number;
+  runId: number;
+  kind: "start" | "resume";
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  concurrency: number;
+  casesRun: number;
+  wallMs: number;
+  pid: number;
+  gitCommit: string | null;
+  hardware: Hardware;
+}
+
+/** One case of a run as stored (the key columns; the transcript and score are parsed on demand). */
+export interface StoredCase {
+  caseId: string;
+  seq: number;
+  system: string;
+  category: string;
+  partition: CasePartition;
+  termination: string;
+  error: string | null;
+  fallback: boolean;
+  rejectedSubmissions: number;
+  apiRounds: number;
+  toolCalls: number;
+  e2eMs: number;
+  ttftMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  scored: boolean;
+  total: number | null;
+  maxPossible: number | null;
+  pct: number | null;
+  tier1Total: number | null;
+  tier1Max: number | null;
+  tier1Pct: number | null;
+  scoreNote: string | null;
+  scoreMs: number;
+  finishedAt: string;
+  /** terminationCounts of this case's record alone (the counts add up over cases). */
+  ending: TerminationCounts;
+}
+
+export interface StoredCaseFull extends StoredCase {
+  record: SessionRecord;
+  score: CaseScore | null;
+}
+
+export interface CaseInsert {
+  seq: number;
+  sessionId: number | null;
+  partition: CasePartition;
+  category: string;
+  system: string;
+  record: SessionRecord;
+  score: CaseScore | null;
+  scoreNote: string | null;
+  scoreMs: number;
+  finishedAt: string;
+}
+
+/** No run with that id (or no runs at all). */
+export class RunNotFoundError extends BenchError {
+  override name = "RunNotFoundError";
+}
+
+type Row = Record<string, unknown>;
+
+const str = (v: unknown): string => String(v);
+const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const num = (v: unknown): number => Number(v);
+const optNum = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const json = (v: unknown): unknown => JSON.parse(String(v));
+
+const CASE_COLUMNS = `case_id, seq, system, category, partition, termination, error, fallback, rejected_submissions,
+  api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored, total, max_possible, pct,
+  tier1_total, tier1_max, tier1_pct, score_note, score_ms, finished_at, ending_json`;
+
+function toStoredCase(r: Row): StoredCase {
+  return {
+    caseId: str(r["case_id"]),
+    seq: num(r["seq"]),
+    system: str(r["system"]),
+    category: str(r["category"]),
+    partition: CasePartitionSchema.parse(r["partition"]),
+    termination: str(r["termination"]),
+    error: optStr(r["error"]),
+    fallback: r["fallback"] === 1,
+    rejectedSubmissions: num(r["rejected_submissions"]),
+    apiRounds: num(r["api_rounds"]),
+    toolCalls: num(r["tool_calls"]),
+    e2eMs: num(r["e2e_ms"]),
+    ttftMs: num(r["ttft_ms"]),
+    inputTokens: num(r["input_tokens"]),
+    outputTokens: num(r["output_tokens"]),
+    scored: r["scored"] === 1,
+    total: optNum(r["total"]),
+    maxPossible: optNum(r["max_possible"]),
+    pct: optNum(r["pct"]),
+    tier1Total: optNum(r["tier1_total"]),
+    tier1Max: optNum(r["tier1_max"]),
+    tier1Pct: optNum(r["tier1_pct"]),
+    scoreNote: optStr(r["score_note"]),
+    scoreMs: num(r["score_ms"]),
+    finishedAt: str(r["finished_at"]),
+    ending: json(r["ending_json"]) as TerminationCounts,
+  };
+}
+
+function toRunRow(r: Row): RunRow {
+  return {
+    id: num(r["id"]),
+    policy: str(r["policy"]),
+    model: str(r["model"]),
+    policyOptions: json(r["policy_options_json"]) as Record<string, unknown>,
+    policySettings: json(r["policy_settings_json"]) as Record<string, unknown>,
+    deterministic: r["deterministic"] === 1,
+    judge: str(r["judge"]),
+    score: r["score"] === 1,
+    selection: RunSelectionSchema.parse(json(r["selection_json"])),
+    casesTotal: num(r["cases_total"]),
+    status: RunStatusSchema.parse(r["status"]),
+    startedAt: str(r["started_at"]),
+    finishedAt: optStr(r["finished_at"]),
+    wallMs: num(r["wall_ms"]),
+    dataRoot: str(r["data_root"]),
+    upstreamCommit: optStr(r["upstream_commit"]),
+    casesChecksums: json(r["cases_checksums_json"]) as Record<string, string>,
+    gitCommit: optStr(r["git_commit"]),
+    gitDirty: r["git_dirty"] === null ? null : r["git_dirty"] === 1,
+    hardware: HardwareSchema.parse(json(r["hardware_json"])),
+    error: optStr(r["error"]),
+  };
+}
+
+export class BenchStore {
+  readonly db: Database.Database;
+
+  private constructor(readonly file: string) {
+    if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma("busy_timeout = 5000");
+    this.migrate();
+  }
+
+  /** Open (creating if needed) and migrate the database at `file` (":memory:" for tests). */
+  static open(file: string): BenchStore {
+    return new BenchStore(file);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  get schemaVersion(): number {
+    return Number(this.db.pragma("user_version", { simple: true }));
+  }
+
+  private migrate(): void {
+    const current = this.schemaVersion;
+    if (current > SCHEMA_VERSION) {
+      throw new BenchError(`bench database ${this.file} has schema v${current}, newer than this kiosk's v${SCHEMA_VERSION}; use a newer kiosk or another --db`);
+    }
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        this.db.pragma(`user_version = ${m.version}`);
+      })();
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Runs and sessions.
+
+  createRun(run: NewRun): number {
+    const info = this.db
+      .prepare(
+        `INSERT INTO runs (policy, model, policy_options_json, policy_settings_json, deterministic, judge, score, selection_json,
+           cases_total, status, started_at, data_root, upstream_commit, cases_checksums_json, git_commit, git_dirty, hardware_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        run.policy,
+        run.model,
+        JSON.stringify(run.policyOptions),
+        JSON.stringify(run.policySettings),
+        run.deterministic ? 1 : 0,
+        run.judge,
+        run.score ? 1 : 0,
+        JSON.stringify(run.selection),
+        run.selection.selectedIds.length,
+        run.startedAt,
+        run.dataRoot,
+        run.upstreamCommit,
+        JSON.stringify(run.casesChecksums),
+        run.gitCommit,
+        run.gitDirty === null ? null : run.gitDirty ? 1 : 0,
+        JSON.stringify(run.hardware),
+      );
+    return Number(info.lastInsertRowid);
+  }
+
+  getRun(id: number): RunRow | undefined {
+    const row = this.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as Row | undefined;
+    return row ? toRunRow(row) : undefined;
+  }
+
+  /** The run with that id; without one, the latest run. Throws RunNotFoundError. */
+  requireRun(id?: number): RunRow {
+    if (id === undefined) {
+      const latest = this.db.prepare("SELECT id FROM runs ORDER BY id DESC LIMIT 1").get() as Row | undefined;
+      if (!latest) throw new RunNotFoundError(`no runs stored in ${this.file} (start one with 'kiosk bench run')`);
+      return this.requireRun(num(latest["id"]));
+    }
+    const run = this.getRun(id);
+    if (!run) throw new RunNotFoundError(`no run ${id} in ${this.file} (see 'kiosk bench list')`);
+    return run;
+  }
+
+  /** Set a run's status; `addWallMs` accumulates the wall time of a session. */
+  updateRun(id: number, update: { status: RunStatus; finishedAt?: string | null; addWallMs?: number; error?: string | null }): void {
+    this.db
+      .prepare(
+        `UPDATE runs SET status = ?, finished_at = COALESCE(?, finished_at), wall_ms = wall_ms + ?, error = ? WHERE id = ?`,
+      )
+      .run(update.status, update.finishedAt ?? null, update.addWallMs ?? 0, update.error ?? null, id);
+  }
+
+  listRuns(): RunListRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT r.id, r.policy, r.model, r.judge, r.status, r.started_at, r.finished_at, r.cases_total, r.wall_ms,
+                COUNT(c.case_id) AS done, COALESCE(SUM(c.scored), 0) AS scored
+           FROM runs r LEFT JOIN run_cases c ON c.run_id = r.id
+          GROUP BY r.id ORDER BY r.id`,
+      )
+      .all() as Row[];
+    return rows.map((r) => ({
+      id: num(r["id"]),
+      policy: str(r["policy"]),
+      model: str(r["model"]),
+      judge: str(r["judge"]),
+      status: RunStatusSchema.parse(r["status"]),
+      startedAt: str(r["started_at"]),
+      finishedAt: optStr(r["finished_at"]),
+      casesTotal: num(r["cases_total"]),
+      casesDone: num(r["done"]),
+      casesScored: num(r["scored"]),
+      wallMs: num(r["wall_ms"]),
+    }));
+  }
+
+  startSession(runId: number, session: { kind: "start" | "resume"; startedAt: string; concurrency: number; pid: number; gitCommit: string | null; hardware: Hardware }): number {
+    const info = this.db
+      .prepare(
+        `INSERT INTO run_sessions (run_id, kind, status, started_at, concurrency, pid, git_commit, hardware_json)
+         VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
+      )
+      .run(runId, session.kind, session.startedAt, session.concurrency, session.pid, session.gitCommit, JSON.stringify(session.hardware));
+    return Number(info.lastInsertRowid);
+  }
+
+  finishSession(id: number, update: { status: RunStatus; finishedAt: string; casesRun: number; wallMs: number }): void {
+    this.db
+      .prepare("UPDATE run_sessions SET status = ?, finished_at = ?, cases_run = ?, wall_ms = ? WHERE id = ?")
+      .run(update.status, update.finishedAt, update.casesRun, update.wallMs, id);
+  }
+
+  sessions(runId: number): SessionRow[] {
+    const rows = this.db.prepare("SELECT * FROM run_sessions WHERE run_id = ? ORDER BY id").all(runId) as Row[];
+    return rows.map((r) => ({
+      id: num(r["id"]),
+      runId: num(r["run_id"]),
+      kind: r["kind"] === "resume" ? "resume" : "start",
+      status: RunStatusSchema.parse(r["status"]),
+      startedAt: str(r["started_at"]),
+      finishedAt: optStr(r["finished_at"]),
+      concurrency: num(r["concurrency"]),
+      casesRun: num(r["cases_run"]),
+      wallMs: num(r["wall_ms"]),
+      pid: num(r["pid"]),
+      gitCommit: optStr(r["git_commit"]),
+      hardware: HardwareSchema.parse(json(r["hardware_json"])),
+    }));
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Cases.
+
+  /** Store one finished case (replacing an earlier row for the same case). */
+  insertCase(runId: number, c: CaseInsert): void {
+    const r = c.record;
+    const s = c.score;
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
+           fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
+           total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, score_json, finished_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        runId,
+        r.case_id,
+        c.seq,
+        c.sessionId,
+        c.system,
+        c.category,
+        c.partition,
+        r.kiosk.termination,
+        r.error,
+        r.kiosk.fallback ? 1 : 0,
+        r.kiosk.rejectedSubmissions,
+        r.api_rounds,
+        r.tool_calls_made.length,
+        r.e2e_ms,
+        r.ttft_ms,
+        r.input_tokens,
+        r.output_tokens,
+        s ? 1 : 0,
+        s?.total ?? null,
+        s?.max_possible ?? null,
+        s?.pct ?? null,
+        s?.tier1_total ?? null,
+        s?.tier1_max ?? null,
+        s?.tier1_pct ?? null,
+        c.scoreNote,
+        c.scoreMs,
+        JSON.stringify(terminationCounts([r])),
+        JSON.stringify(r),
+        s ? JSON.stringify(s) : null,
+        c.finishedAt,
+      );
+  }
+
+  storedCaseIds(runId: number): Set<string> {
+    const rows = this.db.prepare("SELECT case_id FROM run_cases WHERE run_id = ?").pluck().all(runId) as string[];
+    return new Set(rows);
+  }
+
+  /** The run's cases in run order (key columns only). */
+  cases(runId: number): StoredCase[] {
+    return (this.db.prepare(`SELECT ${CASE_COLUMNS} FROM run_cases WHERE run_id = ? ORDER BY seq`).all(runId) as Row[]).map(toStoredCase);
+  }
+
+  /** The run's cases in run order with their transcripts and scores. */
+  casesWithRecords(runId: number): StoredCaseFull[] {
+    const rows = this.db
+      .prepare(`SELECT ${CASE_COLUMNS}, transcript_json, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`)
+      .all(runId) as Row[];
+    return rows.map((r) => ({
+      ...toStoredCase(r),
+      record: json(r["transcript_json"]) as SessionRecord,
+      score: r["score_json"] === null ? null : (json(r["score_json"]) as CaseScore),
+    }));
+  }
+
+  /** The run's cases in run order with their scores (no transcripts). */
+  casesWithScores(runId: number): (StoredCase & { score: CaseScore | null })[] {
+    const rows = this.db.prepare(`SELECT ${CASE_COLUMNS}, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`).all(runId) as Row[];
+    return rows.map((r) => ({ ...toStoredCase(r), score: r["score_json"] === null ? null : (json(r["score_json"]) as CaseScore) }));
+  }
+
+  /** The scores of a run's scored cases, in run order. */
+  scores(runId: number): { caseId: string; system: string; partition: CasePartition; score: CaseScore }[] {
+    const rows = this.db
+      .prepare("SELECT case_id, system, partition, score_json FROM run_cases WHERE run_id = ? AND scored = 1 ORDER BY seq")
+      .all(runId) as Row[];
+    return rows.map((r) => ({
+      caseId: str(r["case_id"]),
+      system: str(r["system"]),
+      partition: CasePartitionSchema.parse(r["partition"]),
+      score: json(r["score_json"]) as CaseScore,
+    }));
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Judge cache.
+
+  /** A JudgmentCache over the `judgments` table (shared by every run in this database). */
+  judgmentCache(): JudgmentCache & { readonly size: number } {
+    const get = this.db.prepare("SELECT score, reason FROM judgments WHERE key = ?");
+    const set = this.db.prepare(
+      "INSERT OR REPLACE INTO judgments (key, judge, component, case_id, score, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    const count = this.db.prepare("SELECT COUNT(*) FROM judgments").pluck();
+    return {
+      get: (key: string): Judgment | undefined => {
+        const row = get.get(key) as Row | undefined;
+        return row ? { score: num(row["score"]), reason: str(row["reason"]) } : undefined;
+      },
+      set: (key: string, value: Judgment): void => {
+        // judgmentKey = judge|component|case|sha256(text)
+        const [judge = "", component = "", caseId = ""] = key.split("|");
+        set.run(key, judge, component, caseId, value.score, value.reason, new Date().toISOString());
+      },
+      get size() {
+        return Number(count.get());
+      },
+    };
+  }
+}
