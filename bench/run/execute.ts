@@ -1,0 +1,234 @@
+// A bench run end to end: select the cases, record the run, replay and score them through the pool,
+// store each case as it finishes, and leave the run finished, interrupted (aborted: resumable) or
+// failed. `resumeRun` continues a stored run with its own policy, options and selection, skipping
+// the cases already stored.
+import type { DataPack } from "../../tools/data/datapack.ts";
+import type { Case } from "../../tools/data/schemas.ts";
+import type { CaseRunOptions } from "../../runtime/session/case.ts";
+import { BenchError } from "../errors.ts";
+import { createJudge } from "../judges.ts";
+import { createPolicy, type PolicyHandle, type PolicyOptions } from "../policies.ts";
+import { noJudge } from "../scorer/index.ts";
+import type { RunStatus } from "../store/schema.ts";
+import type { BenchStore, RunRow } from "../store/store.ts";
+import { gitRevision, hardwareInfo } from "./environment.ts";
+import { runCases, type CaseResult, type ScoringSetup } from "./runner.ts";
+import { partitioner, reloadSelection, selectCases, type SelectionSpec } from "./select.ts";
+
+export interface RunProgress {
+  runId: number;
+  total: number;
+  /** Cases stored for the run, earlier sessions included. */
+  done: number;
+  /** Cases finished by this session. */
+  ranNow: number;
+  scored: number;
+  /** Mean per-case Tier 1 over the scored cases so far (null before the first). */
+  tier1Mean: number | null;
+  elapsedMs: number;
+  last?: CaseResult;
+}
+
+export interface RunStartInfo {
+  runId: number;
+  resumed: boolean;
+  total: number;
+  alreadyDone: number;
+  policy: string;
+  model: string;
+  concurrency: number;
+}
+
+interface CommonOptions {
+  pack: DataPack;
+  store: BenchStore;
+  /** Cases in flight at once (default 1). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onStart?: (info: RunStartInfo) => void;
+  onProgress?: (progress: RunProgress) => void;
+  caseOptions?: Omit<CaseRunOptions, "signal">;
+  /** Monotonic ms and wall clock (injectable for tests). */
+  now?: () => number;
+  clock?: () => Date;
+}
+
+export interface StartRunOptions extends CommonOptions {
+  policy: string;
+  policyOptions?: PolicyOptions;
+  selection: SelectionSpec;
+  /** Judge name (bench/judges.ts); default "none". */
+  judge?: string;
+  /** Score cases as they finish (default true). */
+  score?: boolean;
+}
+
+export interface ResumeRunOptions extends CommonOptions {
+  runId: number;
+}
+
+export interface RunOutcome {
+  runId: number;
+  status: RunStatus;
+  casesTotal: number;
+  casesDone: number;
+  ranNow: number;
+  /** Sessions cut short by an interruption (they run again on resume). */
+  dropped: number;
+  wallMs: number;
+  /** Cases of this session that were not scored, and why. */
+  unscored: { caseId: string; note: string }[];
+  /** Things worth telling the user (e.g. a changed data pack on resume). */
+  warnings: string[];
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
+  const { pack, store } = options;
+  const selected = selectCases(pack, options.selection);
+  const judgeName = options.judge ?? "none";
+  const judge = await createJudge(judgeName);
+  const { factory, handle, options: policyOptions } = await createPolicy(options.policy, options.policyOptions ?? {});
+  try {
+    const clock = options.clock ?? (() => new Date());
+    const git = gitRevision();
+    const runId = store.createRun({
+      policy: factory.name,
+      model: handle.model,
+      policyOptions,
+      policySettings: handle.settings ?? {},
+      deterministic: factory.deterministic,
+      judge: judgeName,
+      score: options.score ?? true,
+      selection: selected.selection,
+      startedAt: clock().toISOString(),
+      dataRoot: pack.root,
+      upstreamCommit: pack.upstreamCommit() ?? null,
+      casesChecksums: selected.checksums,
+      gitCommit: git.commit,
+      gitDirty: git.dirty,
+      hardware: hardwareInfo(),
+    });
+    return await execute(options, store.requireRun(runId), selected.cases, handle, judge === noJudge ? { judge } : { judge, cache: store.judgmentCache(), rubrics: pack.judgeRubrics() }, "start", []);
+  } finally {
+    await handle.dispose?.();
+  }
+}
+
+export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> {
+  const { pack, store } = options;
+  const run = store.requireRun(options.runId);
+  const warnings: string[] = [];
+  if (run.status === "running") {
+    const live = store.sessions(run.id).filter((s) => s.status === "running" && s.pid !== process.pid && pidAlive(s.pid));
+    if (live.length > 0) throw new BenchError(`run ${run.id} is still running (process ${live.map((s) => s.pid).join(", ")}); stop it first`);
+    warnings.push(`run ${run.id} was left 'running' by a process that is gone; resuming it`);
+  }
+  const upstream = pack.upstreamCommit() ?? null;
+  if (upstream !== run.upstreamCommit) warnings.push(`the data pack's upstream commit is ${upstream ?? "unknown"}, the run started on ${run.upstreamCommit ?? "unknown"}`);
+  if (!run.selection.casesFile && pack.root !== run.dataRoot) warnings.push(`data pack ${pack.root} (the run started with ${run.dataRoot})`);
+  const cases = reloadSelection(pack, run.selection);
+  const judge = await createJudge(run.judge);
+  const { handle } = await createPolicy(run.policy, run.policyOptions as PolicyOptions);
+  try {
+    return await execute(options, run, cases, handle, judge === noJudge ? { judge } : { judge, cache: store.judgmentCache(), rubrics: pack.judgeRubrics() }, "resume", warnings);
+  } finally {
+    await handle.dispose?.();
+  }
+}
+
+async function execute(
+  options: CommonOptions,
+  run: RunRow,
+  cases: readonly Case[],
+  handle: PolicyHandle,
+  scoring: ScoringSetup,
+  kind: "start" | "resume",
+  warnings: string[],
+): Promise<RunOutcome> {
+  const { pack, store } = options;
+  const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? (() => new Date());
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const seqOf = new Map(run.selection.selectedIds.map((id, i) => [id, i]));
+  const partitionOf = partitioner(pack);
+
+  // What is stored already (a resume skips those cases).
+  const stored = store.cases(run.id);
+  const storedIds = new Set(stored.map((c) => c.caseId));
+  const todo = cases.filter((c) => !storedIds.has(c.id));
+  let tier1Sum = 0;
+  let scored = 0;
+  for (const c of stored) {
+    if (c.tier1Pct !== null) {
+      tier1Sum += c.tier1Pct;
+      scored++;
+    }
+  }
+
+  const sessionId = store.startSession(run.id, { kind, startedAt: clock().toISOString(), concurrency, pid: process.pid, gitCommit: gitRevision().commit, hardware: hardwareInfo() });
+  store.updateRun(run.id, { status: "running" });
+  options.onStart?.({ runId: run.id, resumed: kind === "resume", total: run.casesTotal, alreadyDone: stored.length, policy: run.policy, model: run.model, concurrency });
+
+  const t0 = now();
+  let done = stored.length;
+  let ranNow = 0;
+  const unscored: { caseId: string; note: string }[] = [];
+  const finish = (status: RunStatus, error: string | null): number => {
+    const wallMs = now() - t0;
+    const at = clock().toISOString();
+    store.finishSession(sessionId, { status, finishedAt: at, casesRun: ranNow, wallMs });
+    store.updateRun(run.id, { status, finishedAt: status === "finished" ? at : null, addWallMs: wallMs, error });
+    return wallMs;
+  };
+  options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
+
+  let outcome;
+  try {
+    outcome = await runCases({
+      pack,
+      cases: todo,
+      policy: handle.policy,
+      concurrency,
+      ...(options.signal ? { signal: options.signal } : {}),
+      scoring: run.score ? scoring : null,
+      ...(options.caseOptions ? { caseOptions: options.caseOptions } : {}),
+      onResult: (result) => {
+        const { kase, record, score } = result;
+        store.insertCase(run.id, {
+          seq: seqOf.get(kase.id) ?? run.selection.selectedIds.length,
+          sessionId,
+          partition: partitionOf(kase.id),
+          category: kase.category,
+          system: kase.system,
+          record,
+          score,
+          scoreNote: result.scoreNote,
+          scoreMs: result.scoreMs,
+          finishedAt: clock().toISOString(),
+        });
+        done++;
+        ranNow++;
+        if (score) {
+          tier1Sum += score.tier1_pct;
+          scored++;
+        } else if (result.scoreNote) unscored.push({ caseId: kase.id, note: result.scoreNote });
+        options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: now() - t0, last: result });
+      },
+    });
+  } catch (err) {
+    finish("failed", err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
+  const wallMs = finish(status, null);
+  return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings };
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { rulePolicy } from "../../runtime/policies/rule/index.ts";
+import { noJudge } from "../scorer/index.ts";
+import { BenchStore } from "../store/store.ts";
+import { startRun } from "./execute.ts";
+import { runCases, type CaseResult } from "./runner.ts";
+import { parseCategories, parseSystems, selectCases } from "./select.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const cases = pack.cases("cta").slice(0, 12);
+
+/** A record without its timings, for comparing runs. */
+function comparable(r: CaseResult): unknown {
+  return JSON.parse(JSON.stringify({ record: r.record, score: r.score }, (k, v: unknown) => (k === "ms" || k.endsWith("_ms") || k.endsWith("Ms") || k === "startedAt" ? undefined : v)));
+}
+
+describe("runCases", () => {
+  it("gives the same results with a pool of 4 as one at a time", async () => {
+    const serial: CaseResult[] = [];
+    const pooled: CaseResult[] = [];
+    await runCases({ pack, cases, policy: rulePolicy, scoring: { judge: noJudge }, onResult: (r) => void serial.push(r) });
+    const outcome = await runCases({ pack, cases, policy: rulePolicy, concurrency: 4, scoring: { judge: noJudge }, onResult: (r) => void pooled.push(r) });
+    expect(outcome).toEqual({ completed: 12, aborted: false, dropped: 0 });
+    const byId = new Map(pooled.map((r) => [r.kase.id, comparable(r)]));
+    for (const r of serial) expect(byId.get(r.kase.id)).toEqual(comparable(r));
+  });
+
+  it("stops scheduling on abort and never reports a session the abort cut short", async () => {
+    const controller = new AbortController();
+    const seen: CaseResult[] = [];
+    const outcome = await runCases({
+      pack,
+      cases,
+      policy: rulePolicy,
+      concurrency: 3,
+      signal: controller.signal,
+      scoring: null,
+      onResult: (r) => {
+        seen.push(r);
+        if (seen.length === 2) controller.abort();
+      },
+    });
+    expect(outcome.aborted).toBe(true);
+    expect(outcome.completed).toBe(seen.length);
+    expect(outcome.completed + outcome.dropped).toBeLessThan(cases.length);
+    expect(seen.every((r) => r.record.kiosk.termination !== "aborted")).toBe(true);
+    expect(seen.every((r) => r.score === null && r.scoreNote === "not scored (--no-score)")).toBe(true);
+  });
+
+  it("rethrows a failure to store a result and stops the other workers", async () => {
+    let calls = 0;
+    await expect(
+      runCases({
+        pack,
+        cases,
+        policy: rulePolicy,
+        concurrency: 2,
+        scoring: null,
+        onResult: () => {
+          if (++calls === 3) throw new Error("disk full");
+        },
+      }),
+    ).rejects.toThrow("disk full");
+    expect(calls).toBeLessThan(cases.length);
+  });
+});
+
+describe("startRun", () => {
+  it("marks the run failed with the error when storing breaks, and keeps what was stored", async () => {
+    const store = BenchStore.open(":memory:");
+    const insert = store.insertCase.bind(store);
+    let n = 0;
+    store.insertCase = (runId, c) => {
+      if (++n === 3) throw new Error("database is locked");
+      insert(runId, c);
+    };
+    await expect(startRun({ pack, store, policy: "rule", selection: { caseIds: cases.map((c) => c.id) } })).rejects.toThrow("database is locked");
+    const run = store.requireRun();
+    expect(run).toMatchObject({ status: "failed", error: "database is locked" });
+    expect(store.cases(run.id)).toHaveLength(2);
+    expect(store.sessions(run.id).map((s) => s.status)).toEqual(["failed"]);
+    store.close();
+  });
+});
+
+describe("case selection", () => {
+  it("filters by system, category and partition in the pack's order", () => {
+    const { cases: picked, selection } = selectCases(pack, { systems: ["bart", "marta"], categories: ["K"], split: "holdout" });
+    expect(picked.length).toBeGreaterThan(0);
+    expect(picked.every((c) => (c.system === "marta" || c.system === "bart") && c.category === "K" && pack.holdoutIds().has(c.id))).toBe(true);
+    expect(selection.selectedSystems).toEqual(["marta", "bart"]);
+    expect(picked.map((c) => c.id)).toEqual(pack.allCases().filter((c) => picked.includes(c)).map((c) => c.id));
+  });
+
+  it("parses category lists and ranges, and systems case-insensitively", () => {
+    expect(parseCategories("a,C")).toEqual(["A", "C"]);
+    expect(parseCategories("B..E")).toEqual(["B", "C", "D", "E"]);
+    expect(parseCategories("J-K,A")).toEqual(["A", "J", "K"]);
+    expect(() => parseCategories("L")).toThrow("unknown category 'L'");
+    expect(parseSystems("CTA, marta")).toEqual(["marta", "cta"]);
+    expect(parseCategories(undefined)).toBeUndefined();
+  });
+
+  it("refuses an empty selection", () => {
+    expect(() => selectCases(pack, { systems: ["marta"], caseIds: ["DOHA-A-001"] })).toThrow("the selection matches no cases");
+  });
+});

@@ -1,0 +1,116 @@
+// Replaying cases through the session engine with an async pool, scoring each as it finishes.
+// Knows nothing of storage: every finished case goes to `onResult` (which stores it), in
+// completion order. An abort stops scheduling and aborts the sessions in flight; their partial
+// records are dropped, so a resume runs them again from the start.
+import type { DataPack } from "../../tools/data/datapack.ts";
+import type { Case } from "../../tools/data/schemas.ts";
+import { runCase, type CaseRunOptions } from "../../runtime/session/case.ts";
+import type { Policy } from "../../runtime/session/policy.ts";
+import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
+import { noJudge, scoreCase, scoreCaseNoJudge, type CaseScore, type Judge, type JudgmentCache } from "../scorer/index.ts";
+import { missingAnswerKey } from "./select.ts";
+
+export interface ScoringSetup {
+  judge: Judge;
+  cache?: JudgmentCache;
+  /** The pack's judge-rubrics.json (needed by any judge but `noJudge`). */
+  rubrics?: unknown;
+}
+
+export interface CaseResult {
+  kase: Case;
+  record: SessionRecord;
+  /** Null when not scored: see `scoreNote`. */
+  score: CaseScore | null;
+  scoreNote: string | null;
+  scoreMs: number;
+}
+
+export interface RunCasesOptions {
+  pack: DataPack;
+  cases: readonly Case[];
+  policy: Policy;
+  /** Cases in flight at once (default 1). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Score each case as it finishes (null: do not score). */
+  scoring: ScoringSetup | null;
+  caseOptions?: Omit<CaseRunOptions, "signal">;
+  /** Called once per finished case, in completion order; a throw stops the run and is rethrown. */
+  onResult: (result: CaseResult) => void | Promise<void>;
+}
+
+export interface RunCasesOutcome {
+  completed: number;
+  /** The run was aborted before every case finished. */
+  aborted: boolean;
+  /** Sessions cut short by the abort (not reported, to be run again). */
+  dropped: number;
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Score one record, or say why it is not scored. Never throws. */
+export async function scoreRecord(pack: DataPack, kase: Case, record: SessionRecord, scoring: ScoringSetup | null): Promise<{ score: CaseScore | null; scoreNote: string | null; scoreMs: number }> {
+  if (!scoring) return { score: null, scoreNote: "not scored (--no-score)", scoreMs: 0 };
+  const missing = missingAnswerKey(kase);
+  if (missing.length > 0) return { score: null, scoreNote: `not scored: the case has no answer key (${missing.join(" and ")} absent)`, scoreMs: 0 };
+  const t0 = performance.now();
+  try {
+    const system = pack.system(kase.system);
+    const reference = toReferenceRecord(record);
+    const score =
+      scoring.judge === noJudge
+        ? scoreCaseNoJudge(kase, reference, system)
+        : await scoreCase(kase, reference, system, { judge: scoring.judge, ...(scoring.cache ? { cache: scoring.cache } : {}), rubrics: scoring.rubrics });
+    return { score, scoreNote: score.flags.length > 0 ? score.flags.join("; ") : null, scoreMs: performance.now() - t0 };
+  } catch (err) {
+    return { score: null, scoreNote: `not scored: scoring failed: ${(err as Error).message}`, scoreMs: performance.now() - t0 };
+  }
+}
+
+export async function runCases(options: RunCasesOptions): Promise<RunCasesOutcome> {
+  const { pack, cases, policy } = options;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  // Our own controller: the caller's abort, or a failure in one worker, stops every worker.
+  const stop = new AbortController();
+  const onOuterAbort = (): void => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) onOuterAbort();
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+
+  let next = 0;
+  let completed = 0;
+  let dropped = 0;
+  let failure: { error: unknown } | undefined;
+
+  const worker = async (): Promise<void> => {
+    while (!stop.signal.aborted && next < cases.length) {
+      const kase = cases[next++] as Case;
+      const record = await runCase(pack, kase, policy, { ...options.caseOptions, signal: stop.signal });
+      if (stop.signal.aborted && record.kiosk.termination === "aborted") {
+        dropped++;
+        continue;
+      }
+      const scored = await scoreRecord(pack, kase, record, options.scoring);
+      await options.onResult({ kase, record, ...scored });
+      completed++;
+      // Deterministic policies never wait on I/O: let signals, timers and the progress bar run.
+      await yieldToEventLoop();
+    }
+  };
+
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, cases.length) }, () =>
+        worker().catch((error: unknown) => {
+          failure ??= { error };
+          stop.abort(error);
+        }),
+      ),
+    );
+  } finally {
+    options.signal?.removeEventListener("abort", onOuterAbort);
+  }
+  if (failure) throw failure.error;
+  return { completed, aborted: completed < cases.length, dropped };
+}
