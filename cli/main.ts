@@ -2,6 +2,7 @@
 // itself on the program; `--help` works on every level.
 import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
+import { registerBenchCommands } from "./bench.ts";
 import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
 import { registerFramebookCommands } from "./framebook.ts";
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
   registerDataCommands(program);
   registerToolCommand(program);
   registerPromptCommand(program);
+  registerBenchCommands(program);
   registerFramebookCommands(program);
   return program;
 }

@@ -1,0 +1,17 @@
+// `kiosk bench …`: replay and score MetroLLM-Bench cases on the device and report on stored runs.
+//   run     replay cases with a policy, score, store (cli/bench-run.ts)
+//   report  a run's figures with bootstrap CIs, terminal / JSON / HTML (cli/bench-report.ts)
+//   list    the stored runs
+//   score   score a reference-format results file (bench/scorer/cli.ts)
+import type { Command } from "commander";
+import { registerScoreCommand } from "../bench/scorer/cli.ts";
+import { registerBenchReportCommands } from "./bench-report.ts";
+import { registerBenchRunCommand } from "./bench-run.ts";
+
+export function registerBenchCommands(program: Command): Command {
+  const bench = program.command("bench").description("replay, score and report MetroLLM-Bench runs on this device");
+  registerBenchRunCommand(bench);
+  registerBenchReportCommands(bench);
+  registerScoreCommand(bench);
+  return bench;
+}
