@@ -14,7 +14,7 @@ import {
   type ProgressEvent,
 } from "../runtime/kiosk/bridge.ts";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
-import { askFromCase, testPack } from "../runtime/kiosk/testing.ts";
+import { askFromCase, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { buildProgram } from "./main.ts";
 import { conditionsFromCase, conditionsFromFile, startServe, type RunningServe } from "./serve.ts";
 import { registerServeCommand } from "./serve.ts";
@@ -35,6 +35,7 @@ beforeAll(async () => {
     ledger: ":memory:",
     rendererDir: staticDir,
     conditions: conditionsFromCase(testPack(), "BART-C-006"),
+    clock: () => new Date(TEST_NOW),
     log: () => undefined,
   });
   base = serve.server.url;
@@ -230,7 +231,7 @@ describe("kiosk serve: start-up", () => {
     if (!program.commands.some((c) => c.name() === "serve")) registerServeCommand(program);
     const serveCmd = program.commands.find((c) => c.name() === "serve")!;
     expect(serveCmd.options.map((o) => o.long)).toEqual(
-      expect.arrayContaining(["--port", "--host", "--ledger", "--renderer", "--framebooks", "--conditions", "--replay-conditions"]),
+      expect.arrayContaining(["--port", "--host", "--ledger", "--renderer", "--framebooks", "--conditions", "--replay-conditions", "--now"]),
     );
   });
 });

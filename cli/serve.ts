@@ -70,6 +70,8 @@ export interface ServeOptions {
   operatorDir?: string;
   conditions?: ConditionsMap;
   deadlineMs?: number;
+  /** Wall clock of the kiosk (default: the real time); a fixed one for demos and tests. */
+  clock?: () => Date;
   log?: (message: string) => void;
 }
 
@@ -104,6 +106,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     payment: new SimulatedPaymentTerminal(),
     conditions: (system) => conditions[system] ?? { disruptions: [] },
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     log,
   });
   try {
@@ -143,6 +146,7 @@ interface ServeCommandOptions extends GlobalOptions {
   conditions?: string;
   replayConditions?: string;
   deadlineMs?: string;
+  now?: string;
 }
 
 function portNumber(text: string): number {
@@ -163,6 +167,7 @@ export function registerServeCommand(program: Command): void {
     .option("--conditions <file>", 'live conditions JSON: {"bart": {"disruptions": [...], "now": "2026-03-09T14:00:00"}}')
     .option("--replay-conditions <case>", "use a benchmark case's disruptions and time as its system's live conditions (demos, tests)")
     .option("--deadline-ms <ms>", "time limit of one assistant answer")
+    .option("--now <time>", "pretend the local time is this, e.g. 2026-03-09T14:00:00 (demos, tests; the clock then stands still)")
     .addHelpText(
       "after",
       [
@@ -183,6 +188,7 @@ export function registerServeCommand(program: Command): void {
       if (opts.replayConditions) conditions = { ...conditions, ...conditionsFromCase(pack, opts.replayConditions) };
       const deadline = opts.deadlineMs !== undefined ? Number(opts.deadlineMs) : undefined;
       if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);
+      const fixedNow = opts.now !== undefined ? localDate(opts.now, "--now") : undefined;
       let running: RunningServe;
       try {
         running = await startServe({
@@ -194,6 +200,7 @@ export function registerServeCommand(program: Command): void {
           operatorDir: opts.framebooks,
           conditions,
           ...(deadline !== undefined ? { deadlineMs: deadline } : {}),
+          ...(fixedNow ? { clock: () => new Date(fixedNow) } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

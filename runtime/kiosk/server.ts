@@ -63,6 +63,8 @@ export interface RunningKioskServer {
   port: number;
   host: string;
   server: Server;
+  /** Open /api/progress WebSockets. */
+  progressClients(): number;
   close(): Promise<void>;
 }
 
@@ -322,6 +324,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     port: boundPort,
     host,
     server,
+    progressClients: () => clients.size,
     close: async () => {
       unsubscribe();
       for (const ws of clients) ws.terminate();

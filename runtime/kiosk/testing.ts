@@ -80,6 +80,9 @@ export interface TestApp {
   logs: string[];
 }
 
+/** A fixed service-hours time (Monday 2026-03-09 14:00 local), so answers never depend on the hour tests run at. */
+export const TEST_NOW = new Date(2026, 2, 9, 14, 0, 0);
+
 export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: string } = {}): TestApp {
   const ledger = Ledger.open(options.ledgerFile ?? ":memory:");
   const payment = options.payment instanceof SimulatedPaymentTerminal ? options.payment : new SimulatedPaymentTerminal();
@@ -91,6 +94,7 @@ export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: strin
     payment,
     log: (m) => logs.push(m),
     newSessionId: () => `s-${++n}`,
+    clock: () => new Date(TEST_NOW),
     ...options,
   });
   return { app, ledger, payment, logs };
