@@ -1,6 +1,5 @@
 // Renderer entry: pick the bridge (Electron preload, `kiosk serve`, or the fake one in dev) and
 // mount the kiosk screen.
-import "@vitejs/plugin-react/preamble";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBridge } from "./bridge/selectBridge.ts";

@@ -1,7 +1,7 @@
 // A tiny deterministic "assistant" for the fake bridge, so the dev UI and tests can reach every
 // screen: it plans a fewest-stops route on the demo lines, prices it with flat demo fares and
 // answers a few keywords in the free text with the other outcomes. Not the real policy.
-import type { AssistantState } from "../../runtime/contract/schema.ts";
+import type { AssistantState } from "../lib/types.ts";
 import type { AskRequest, RiderType, SystemView } from "../../runtime/kiosk/bridge.ts";
 
 export interface DemoJourney {
@@ -62,8 +62,9 @@ export function demoRoute(view: SystemView, from: string, to: string): Leg[] | n
     if (leg.station === to) {
       const path: Leg[] = [];
       for (let at: Leg | null = leg; at; at = prev.get(key(at)) ?? null) path.unshift(at);
-      // Collapse line changes at the same station into one stop.
-      return path.filter((step, index) => path[index + 1]?.station !== step.station);
+      // Collapse a change of line into one stop, which keeps the line it was reached on (as the
+      // real route planner reports stops).
+      return path.filter((step, index) => path[index - 1]?.station !== step.station);
     }
     const next: { leg: Leg; cost: number }[] = [];
     const line = view.lines.find((l) => l.id === leg.line);

@@ -33,7 +33,11 @@ export const NetworkMap = memo(function NetworkMap(props: {
   const nameOf = (id: string | null): string => system.stations.find((s) => s.id === id)?.name ?? id ?? "";
   const colorOf = (lineId: string | undefined): string => lineColor(system.lines.find((l) => l.id === lineId)?.color);
   const segments = route ? routeSegments(route, layout.positions) : [];
-  const labelled = new Set<string>([...onRoute, ...(origin ? [origin] : []), ...(destination ? [destination] : [])]);
+  // Labels for the ends and the changes only: a label per stop would pile up in a dense centre.
+  const transfers = (route ?? [])
+    .filter((stop, i, stops) => stop.is_transfer === true || (i > 0 && i < stops.length - 1 && stops[i + 1]?.line !== stop.line))
+    .map((stop) => stop.station_id);
+  const labelled = new Set<string>([...transfers, ...(origin ? [origin] : []), ...(destination ? [destination] : [])]);
   const description = [
     t("map.label", { system: system.orgName }),
     highlighting ? t("map.route", { from: nameOf(origin), to: nameOf(destination) }) : "",

@@ -145,6 +145,8 @@ describe("ResultView: route and fare", () => {
     expect(container.querySelector('.map-stations [data-station="M-WE"]')?.getAttribute("data-role")).toBe("origin");
     expect(container.querySelector('.map-stations [data-station="M-GS"]')?.getAttribute("data-role")).toBe("destination");
     expect(container.querySelector('.map-stations [data-station="M-FP"]')?.getAttribute("data-role")).toBe("route");
+    const labels = [...container.querySelectorAll(".map-label")].map((l) => l.textContent).sort();
+    expect(labels).toEqual(["Five Points", "Georgia State", "West End"]);
   });
 
   it("lists several fare line items, passengers in words, discounts and the total", () => {

@@ -190,3 +190,16 @@ describe("speech", () => {
     expect(scriptLanguage("خذ الخط الأحمر")).toBe("ar");
   });
 });
+
+describe("demo policy (fake bridge)", () => {
+  it("reports stops with the line they are reached on and flags the change", async () => {
+    const { demoAnswer } = await import("../bridge/demoPolicy.ts");
+    const { state } = demoAnswer(DEMO_MARTA, { origin: "M-AP", destination: "M-DC", passengers: { adults: 2 }, freetext: [] });
+    const stops = state.route!.stops;
+    expect(stops.map((s) => s.station_id)).toEqual(["M-AP", "M-CP", "M-WE", "M-FP", "M-GS", "M-IP", "M-DC"]);
+    expect(stops.filter((s) => s.is_transfer).map((s) => s.station_id)).toEqual(["M-FP"]);
+    expect(stops.find((s) => s.station_id === "M-FP")?.line).not.toBe("blue");
+    expect(state.route!.transfers).toBe(1);
+    expect(state.fare_quote?.total).toBe(5);
+  });
+});

@@ -25,6 +25,19 @@ export function ResultView(props: {
   const { system, result } = props;
   const { state } = result;
   const banners = state.advisory_banners ?? [];
+  // Buying: the button stays in reach at the bottom. Blocked / information / staff: that is the
+  // answer, so it comes first.
+  const purchaseFlow = state.kiosk_action.action === "prompt_purchase";
+  const action = (
+    <ActionPanel
+      system={system}
+      result={result}
+      onPurchase={props.onPurchase}
+      onEdit={props.onEdit}
+      onFinish={props.onFinish}
+      onFollowUp={props.onFollowUp}
+    />
+  );
   const spoken = [state.assistant_message, ...banners.map((b) => `${b.title}. ${b.body}`)].filter(Boolean).join(" ");
   return (
     <section className="screen result" data-outcome={state.outcome} data-action={state.kiosk_action.action} aria-labelledby="result-title">
@@ -38,6 +51,7 @@ export function ResultView(props: {
           </span>
         ) : null}
       </header>
+      {purchaseFlow ? null : action}
       {result.assistantUnavailable ? (
         <div className="notice notice-warning assistant-unavailable" role="status">
           <Icon name="warning" />
@@ -67,14 +81,7 @@ export function ResultView(props: {
           </div>
         ) : null}
       </div>
-      <ActionPanel
-        system={system}
-        result={result}
-        onPurchase={props.onPurchase}
-        onEdit={props.onEdit}
-        onFinish={props.onFinish}
-        onFollowUp={props.onFollowUp}
-      />
+      {purchaseFlow ? action : null}
     </section>
   );
 }

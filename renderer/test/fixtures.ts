@@ -1,5 +1,5 @@
 // Builders for terminal states and ask results used across renderer tests.
-import type { AssistantState } from "../../runtime/contract/schema.ts";
+import type { AssistantState } from "../lib/types.ts";
 import type { AskResult } from "../../runtime/kiosk/bridge.ts";
 
 export const ROUTE: NonNullable<AssistantState["route"]> = {
