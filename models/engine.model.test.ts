@@ -178,7 +178,7 @@ describe("prefix reuse and warm boot", () => {
     const e = new LlamaEngine({ modelPath: tiny.file, gpu: false, threads: 1, contextSize: 8192 });
     await e.load();
     try {
-      const system = { role: "system" as const, content: "You are a kiosk agent for MARTA. ".repeat(200) };
+      const system = { role: "system" as const, content: "You are a kiosk agent for MARTA. ".repeat(80) };
       const tools = tiny.pack.toolDefinitions();
       const p1 = renderChat(tiny.pack.chatTemplate(), [system, { role: "user", content: "Origin: Five Points" }], { tools });
       const p2 = renderChat(tiny.pack.chatTemplate(), [system, { role: "user", content: "Origin: Airport" }], { tools });

@@ -323,7 +323,7 @@ export class LlamaEngine implements CompletionBackend {
         out.push(token);
         if (signal?.aborted) throw abortError(signal);
         if (watchTrigger && lazy && out.text.length > before) {
-          const at = lazy.findTrigger(out.text);
+          const at = lazy.findTrigger(out.text, Math.max(0, before - lazy.maxTriggerLength + 1));
           if (at >= 0) {
             triggerAt = at;
             return;

@@ -245,6 +245,8 @@ export class LazyToolCallGrammar {
   readonly triggers: readonly string[];
   readonly grammar: Gbnf;
   readonly profile: ProtocolProfile;
+  /** Length of the longest trigger word. */
+  readonly maxTriggerLength: number;
   private readonly continueCache = new Map<string, ContinueResult>();
   private gbnfText: string | undefined;
 
@@ -252,6 +254,7 @@ export class LazyToolCallGrammar {
     const settings = profileSettings(options.profile ?? DEFAULT_PROFILE, options.parallelToolCalls);
     this.profile = settings.profile;
     this.triggers = settings.triggers;
+    this.maxTriggerLength = Math.max(...this.triggers.map((t) => t.length));
     this.grammar = buildToolCallGrammar(tools, options);
   }
 
@@ -260,11 +263,14 @@ export class LazyToolCallGrammar {
     return (this.gbnfText ??= toGbnfText(this.grammar));
   }
 
-  /** Index (UTF-16) of the earliest trigger occurrence in `text`, or -1. */
-  findTrigger(text: string): number {
+  /**
+   * Index (UTF-16) of the earliest trigger occurrence in `text`, or -1. `from`: the caller knows
+   * there is no occurrence starting before it (incremental search while generating).
+   */
+  findTrigger(text: string, from = 0): number {
     let best = -1;
     for (const t of this.triggers) {
-      const i = text.indexOf(t);
+      const i = text.indexOf(t, from);
       if (i >= 0 && (best < 0 || i < best)) best = i;
     }
     return best;
