@@ -158,13 +158,18 @@ describe("KioskApp: a passenger buys a ticket", () => {
     expect(screen.queryByRole("button", { name: en.attract.touchToStart })).toBeNull();
   });
 
-  it("swaps origin and destination", async () => {
+  it("swaps origin and destination; Escape closes the station picker", async () => {
     const { store } = renderApp(createFakeBridge({ systems: [DEMO_MARTA] }));
     await start();
     await chooseStation("From", "airport", /^Select Airport/);
     fireEvent.click(screen.getByRole("button", { name: en.journey.swap }));
     expect(store.getState().journey).toMatchObject({ origin: null, destination: "M-AP" });
     expect(screen.getByRole("button", { name: "To: Airport" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /^From:/ }));
+    expect(screen.getByRole("heading", { name: en.picker.origin })).toBeTruthy();
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(await screen.findByRole("heading", { level: 1, name: en.journey.title })).toBeTruthy();
+    expect(document.title).toBe(en.attract.title);
   });
 });
 

@@ -13,13 +13,13 @@ import { PaymentScreen } from "../screens/PaymentScreen.tsx";
 import { ResultScreen } from "../screens/ResultScreen.tsx";
 import { TicketScreen } from "../screens/TicketScreen.tsx";
 import { WorkingScreen } from "../screens/WorkingScreen.tsx";
-import { useView } from "../state/ViewStoreProvider.tsx";
+import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
 function useDocumentSettings(): void {
-  const { i18n } = useTranslation();
+  const { i18n, t } = useTranslation();
   const language = useView((s) => s.language);
   const highContrast = useView((s) => s.highContrast);
   const largeText = useView((s) => s.largeText);
@@ -28,7 +28,8 @@ function useDocumentSettings(): void {
     const root = document.documentElement;
     root.lang = language;
     root.dir = directionOf(language);
-  }, [i18n, language]);
+    document.title = t("attract.title");
+  }, [i18n, language, t]);
   useLayoutEffect(() => {
     const root = document.documentElement;
     root.dataset.contrast = highContrast ? "high" : "standard";
@@ -41,8 +42,13 @@ function useDocumentSettings(): void {
 
 function useActivityReporting(): void {
   const send = useKioskSend();
+  const store = useViewStoreApi();
   useEffect(() => {
-    const report = (): void => send({ type: "ACTIVITY" });
+    const report = (event: Event): void => {
+      send({ type: "ACTIVITY" });
+      // Cancel on a keypad/keyboard closes an open station picker or chat panel.
+      if (event instanceof KeyboardEvent && event.key === "Escape") store.getState().openPanel("none");
+    };
     const options = { capture: true, passive: true } as const;
     document.addEventListener("pointerdown", report, options);
     document.addEventListener("keydown", report, options);
@@ -50,7 +56,7 @@ function useActivityReporting(): void {
       document.removeEventListener("pointerdown", report, options);
       document.removeEventListener("keydown", report, options);
     };
-  }, [send]);
+  }, [send, store]);
 }
 
 /** Moves focus to the new screen's heading so screen readers announce the change. */
