@@ -233,11 +233,12 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       const lines = [
         `run ${run.id} ${run.status}: ${outcome.casesDone}/${outcome.casesTotal} cases stored (${outcome.ranNow} now, ${formatMs(outcome.wallMs)}) in ${store.file}`,
       ];
-      if (outcome.casesDone > 0) lines.push("", summaryTable(store, run.id));
-      if (outcome.unscored.length > 0) {
-        lines.push("", `${outcome.unscored.length} case(s) not scored:`);
-        for (const u of outcome.unscored.slice(0, 5)) lines.push(`  ${u.caseId}: ${u.note}`);
-        if (outcome.unscored.length > 5) lines.push("  …");
+      if (store.cases(run.id).some((c) => c.scored)) lines.push("", summaryTable(store, run.id));
+      const byNote = new Map<string, string[]>();
+      for (const u of outcome.unscored) byNote.set(u.note, [...(byNote.get(u.note) ?? []), u.caseId]);
+      for (const [note, ids] of byNote) {
+        const why = note.replace(/^not scored:?\s*/, "");
+        lines.push("", `${ids.length} case${ids.length === 1 ? "" : "s"} not scored: ${why} (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""})`);
       }
       for (const f of written) lines.push(`wrote ${f}`);
       lines.push(`report: kiosk bench report ${run.id}${opts.db ? ` --db ${opts.db}` : ""}`);

@@ -193,7 +193,7 @@ function runDetails(run: RunInfo, title: string): string {
 }
 
 const CSS = `
-:root{--ink:${PALETTE.ink};--muted:${PALETTE.muted};--line:#d0d7de;--soft:#f6f8fa;--blue:${PALETTE.blue};--orange:${PALETTE.orange};--up:#0b6e4f;--down:#b3401d}
+:root{--ink:${PALETTE.ink};--muted:${PALETTE.muted};--line:#d0d7de;--soft:#f6f8fa;--blue:${PALETTE.blue};--orange:${PALETTE.orange};--up:#005f99;--down:#b3401d}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#fff;color:var(--ink);font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Liberation Sans",Arial,sans-serif;font-variant-numeric:tabular-nums}

@@ -100,6 +100,7 @@ function partitionBlock(report: BenchReport, title: string, rows: { label: strin
 }
 
 function scoreBlocks(report: BenchReport): string[] {
+  if (PARTITION_NAMES.every((p) => report.partitions[p].n === 0)) return ["No scored cases in this run (see the notes below)."];
   const systems = [...new Set(PARTITION_NAMES.flatMap((p) => report.partitions[p].systems.map((s) => s.system)))];
   const categories = [...new Set(PARTITION_NAMES.flatMap((p) => report.partitions[p].categories.map((c) => c.category)))].sort();
   const out: string[] = [];
@@ -230,11 +231,13 @@ export function renderReportTable(report: BenchReport): string {
   const blocks = [
     runHeadline(report.run).join("\n"),
     ...scoreBlocks(report),
-    `Per system: mean of per-case %; overall: mean of the system means; by category: mean over the category's cases.\n` +
+    report.run.casesScored === 0
+      ? ""
+      : `Per system: mean of per-case %; overall: mean of the system means; by category: mean over the category's cases.\n` +
       `95% CIs: percentile bootstrap, ${b.resamples.toLocaleString("en-US")} resamples, seed ${b.seed} (overall: resampled within each system).`,
     terminationBlock(report),
     ...comparisonBlocks(report),
   ];
   if (report.notes.length > 0) blocks.push(report.notes.map((n) => `note: ${n}`).join("\n"));
-  return `${blocks.join("\n\n")}\n`;
+  return `${blocks.filter((b) => b !== "").join("\n\n")}\n`;
 }

@@ -46,7 +46,7 @@ describe("runCases", () => {
     expect(outcome.completed).toBe(seen.length);
     expect(outcome.completed + outcome.dropped).toBeLessThan(cases.length);
     expect(seen.every((r) => r.record.kiosk.termination !== "aborted")).toBe(true);
-    expect(seen.every((r) => r.score === null && r.scoreNote === "not scored (--no-score)")).toBe(true);
+    expect(seen.every((r) => r.score === null && r.scoreNote === "not scored: the run was started with --no-score")).toBe(true);
   });
 
   it("rethrows a failure to store a result and stops the other workers", async () => {

@@ -52,7 +52,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /** Score one record, or say why it is not scored. Never throws. */
 export async function scoreRecord(pack: DataPack, kase: Case, record: SessionRecord, scoring: ScoringSetup | null): Promise<{ score: CaseScore | null; scoreNote: string | null; scoreMs: number }> {
-  if (!scoring) return { score: null, scoreNote: "not scored (--no-score)", scoreMs: 0 };
+  if (!scoring) return { score: null, scoreNote: "not scored: the run was started with --no-score", scoreMs: 0 };
   const missing = missingAnswerKey(kase);
   if (missing.length > 0) return { score: null, scoreNote: `not scored: the case has no answer key (${missing.join(" and ")} absent)`, scoreMs: 0 };
   const t0 = performance.now();
