@@ -31,6 +31,6 @@ export default tseslint.config(
   layer(["runtime/**/*.ts"], ["**/bench/**", "**/electron/**", "**/renderer/**", "**/cli/**"],
     "runtime/ may use tools/ (and models/ adapters) only."),
   layer(["renderer/**/*.ts", "renderer/**/*.tsx"],
-    ["node:*", "fs", "path", "child_process", "better-sqlite3", "node-llama-cpp", "electron", "**/tools/data/datapack*", "**/bench/store/**"],
+    ["node:*", "fs", "path", "child_process", "better-sqlite3", "node-llama-cpp", "electron", "**/tools/**", "**/bench/**", "**/models/**", "**/electron/**", "**/cli/**", "**/runtime/**", "!**/runtime/kiosk/bridge.ts"],
     "renderer/ talks to the runtime only through the KioskBridge; no Node code."),
 );

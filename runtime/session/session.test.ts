@@ -130,6 +130,15 @@ describe("KioskSession loop", () => {
     expect(record.kiosk.fallback).toBe(true);
   });
 
+  it("accepts repeated keys in tool arguments like Python's json.loads (the last value wins)", async () => {
+    const policy = scripted([
+      { type: "tool_calls", calls: [{ name: "route_planner", arguments: '{"origin": "Decatur", "destination": "Airport", "origin": "Airport"}' }] },
+      submitStep(goodState()),
+    ]);
+    const record = await runSession(options(setupA, policy));
+    expect(record.tool_calls_made[0]?.arguments).toEqual({ origin: "Airport", destination: "Airport" });
+  });
+
   it("records unknown tool names as calls with the server's 404, and carries on", async () => {
     const policy = scripted([
       { type: "tool_calls", calls: [{ name: "book_taxi", arguments: "{}" }] },

@@ -2,7 +2,8 @@
 // It follows the reference runner's loop (CONTRACT §8) — round budget, multi-turn injection after
 // an accepted submission, empty-round retries, the reshaped response — and adds what a kiosk needs:
 // a wall-clock deadline, abort, streamed progress events and a safe fallback terminal state.
-import { parseJsonKeepingFloats, pyJsonDumps, stripPyFloats } from "../../tools/py/json.ts";
+import { pyJsonDumps, stripPyFloats } from "../../tools/py/json.ts";
+import { parseModelJson } from "../model/json.ts";
 import { pyTruthy } from "../../tools/py/text.ts";
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import { AssistantStateSchema, type AssistantState, type FieldError } from "../contract/index.ts";
@@ -313,7 +314,8 @@ export class KioskSession {
       let pyArgs: unknown;
       if (typeof call.arguments === "string") {
         try {
-          pyArgs = parseJsonKeepingFloats(call.arguments);
+          // Python's json.loads keeps the last of repeated keys; so do we.
+          pyArgs = parseModelJson(call.arguments);
           args = stripPyFloats(pyArgs);
         } catch (err) {
           throw new MalformedArgumentsError(
