@@ -30,7 +30,25 @@ export default tseslint.config(
     "tools/ is the pure domain layer: it must not import from the layers above it."),
   layer(["runtime/**/*.ts"], ["**/bench/**", "**/electron/**", "**/renderer/**", "**/cli/**"],
     "runtime/ may use tools/ (and models/ adapters) only."),
-  layer(["renderer/**/*.ts", "renderer/**/*.tsx"],
-    ["node:*", "fs", "path", "child_process", "better-sqlite3", "node-llama-cpp", "electron", "**/tools/**", "**/bench/**", "**/models/**", "**/electron/**", "**/cli/**", "**/runtime/**", "!**/runtime/kiosk/bridge.ts"],
-    "renderer/ talks to the runtime only through the KioskBridge; no Node code."),
+  {
+    files: ["renderer/**/*.ts", "renderer/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["node:*", "fs", "path", "child_process", "better-sqlite3", "node-llama-cpp", "electron"],
+              message: "renderer/ never runs Node code.",
+            },
+            {
+              // The only runtime module the screen may import is the bridge contract (pure zod).
+              regex: "^(\\.\\./)+(tools|bench|models|electron|cli)/|^(\\.\\./)+runtime/(?!kiosk/bridge\\.ts$)",
+              message: "renderer/ talks to the runtime only through runtime/kiosk/bridge.ts (the KioskBridge contract).",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
