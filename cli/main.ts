@@ -6,6 +6,7 @@ import { registerBenchCommands } from "./bench.ts";
 import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
 import { registerFramebookCommands } from "./framebook.ts";
+import { registerModelCommands } from "./model.ts";
 import { registerPromptCommand } from "./prompt.ts";
 import { registerToolCommand } from "./tool.ts";
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerPromptCommand(program);
   registerBenchCommands(program);
   registerFramebookCommands(program);
+  registerModelCommands(program);
   return program;
 }
 
