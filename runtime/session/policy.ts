@@ -98,6 +98,8 @@ export interface PolicyRun {
   next(input: PolicyInput): Promise<PolicyStep>;
   /** Release per-session resources (e.g. a model context sequence). */
   dispose?(): void | Promise<void>;
+  /** What the policy decided about this session (e.g. the hybrid router's path and reason). */
+  describe?(): Record<string, unknown>;
 }
 
 export interface Policy {

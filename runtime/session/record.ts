@@ -64,6 +64,8 @@ export interface SessionRecord extends ReferenceRecord {
     fallback: boolean;
     /** Rejected submissions and their field errors, in order. */
     rejectedSubmissions: number;
+    /** The policy's own account of the session (PolicyRun.describe), when it gives one. */
+    policyInfo?: Record<string, unknown>;
     rounds: RoundRecord[];
     startedAt: string;
   };

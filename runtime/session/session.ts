@@ -350,6 +350,14 @@ export class KioskSession {
     return accepted;
   }
 
+  private policyInfo(): Record<string, unknown> | undefined {
+    try {
+      return this.run?.describe?.();
+    } catch {
+      return undefined;
+    }
+  }
+
   private finishWithText(content: string, reasoning: string): SessionRecord {
     let response: unknown;
     try {
@@ -402,6 +410,7 @@ export class KioskSession {
         state,
         fallback: useFallback,
         rejectedSubmissions: this.rejected,
+        ...(this.policyInfo() ? { policyInfo: this.policyInfo() } : {}),
         rounds: this.rounds,
         startedAt: this.startedAt.toISOString(),
       },
