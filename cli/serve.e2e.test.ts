@@ -1,6 +1,6 @@
 // End-to-end: `kiosk serve` with the built renderer, driven in Debian's Chromium by playwright-core,
 // on real cases of the data pack. Each test leaves a screenshot in test-results/screenshots/.
-// Needs /usr/bin/chromium (apt-get install chromium); the renderer is built into .tmp/ first
+// Needs /usr/bin/chromium (apt-get install chromium); the renderer is built into a temp folder first
 // (or taken from $KIOSK_E2E_RENDERER_DIR). Run: npx vitest run --project e2e
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -39,7 +39,7 @@ const temp = mkdtempSync(path.join(tmpdir(), "kiosk-e2e-"));
 function buildRenderer(): string {
   const given = process.env.KIOSK_E2E_RENDERER_DIR;
   if (given) return given;
-  const outDir = path.join(REPO_ROOT, ".tmp", "e2e-renderer");
+  const outDir = path.join(temp, "renderer");
   const run = spawnSync(
     process.execPath,
     [path.join(REPO_ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", path.join(REPO_ROOT, "renderer", "vite.config.ts"), "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"],
