@@ -15,7 +15,7 @@ const layer = (files, forbidden, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "data/", "var/", "renderer/dist/", "**/*.d.ts"] },
+  { ignores: ["node_modules/", "dist/", "data/", "var/", "renderer/dist/", ".tmp/", "test-results/", "models/cache/", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

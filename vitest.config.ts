@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// Tests are split by cost: `unit` needs nothing but the data pack; `model` loads the tiny
-// generated GGUF (one worker, one model at a time); `e2e` drives Debian's Chromium.
+// Tests are split by cost: `unit` needs nothing but the data pack (renderer tests pick happy-dom
+// per file); `model` loads the tiny generated GGUF, one model at a time in one worker; `e2e`
+// drives Debian's Chromium against `kiosk serve` and the built renderer, one file at a time.
 export default defineConfig({
   test: {
     projects: [
@@ -14,8 +15,35 @@ export default defineConfig({
           environment: "node",
         },
       },
+      {
+        extends: true,
+        test: {
+          name: "model",
+          include: ["{tools,runtime,bench,models,cli,scripts}/**/*.model.test.ts"],
+          environment: "node",
+          pool: "forks",
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["**/*.e2e.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          pool: "forks",
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });

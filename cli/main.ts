@@ -8,6 +8,7 @@ import { registerDataCommands } from "./data.ts";
 import { registerFramebookCommands } from "./framebook.ts";
 import { registerModelCommands } from "./model.ts";
 import { registerPromptCommand } from "./prompt.ts";
+import { registerServeCommand } from "./serve.ts";
 import { registerToolCommand } from "./tool.ts";
 
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerBenchCommands(program);
   registerFramebookCommands(program);
   registerModelCommands(program);
+  registerServeCommand(program);
   return program;
 }
 
