@@ -8,11 +8,37 @@ import type { Disruption, KioskEvent, SystemContext, SystemId } from "../../tool
 import type { SystemData } from "../../tools/data/system.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { buildSystemPrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
+import type { AssistantState } from "../contract/index.ts";
+import type { RouteDecision } from "../policies/hybrid.ts";
 import type { Policy, SessionSetup } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
 import { KioskSession, type SessionEvent } from "../session/session.ts";
 
 export const DEFAULT_KIOSK_DEADLINE_MS = 20_000;
+/** How long a passenger waits for the model to confirm or correct the deterministic answer. */
+export const DEFAULT_MODEL_DEADLINE_MS = 20_000;
+
+type Banner = NonNullable<AssistantState["advisory_banners"]>[number];
+
+function withBanner(record: SessionRecord, banner: Banner): SessionRecord {
+  const state = { ...record.kiosk.state, advisory_banners: [...(record.kiosk.state.advisory_banners ?? []), banner] };
+  return { ...record, kiosk: { ...record.kiosk, state } };
+}
+
+/** What differs between the provisional and the final answer, in passenger words (null: same). */
+export function describeChange(system: SystemData, before: AssistantState, after: AssistantState): string | null {
+  const notes: string[] = [];
+  const money = (v: unknown): string => (typeof v === "number" ? `${system.framebook.currency_symbol}${v.toFixed(2)}` : "—");
+  if (before.outcome !== after.outcome || before.kiosk_action.action !== after.kiosk_action.action) {
+    notes.push(after.kiosk_action.action === "prompt_purchase" ? "The assistant confirmed this trip can be bought." : "After checking, the assistant changed what this kiosk can do for this trip.");
+  }
+  const stops = (s: AssistantState): string => (s.route?.stops ?? []).map((x) => x.station_id).join(",");
+  if (stops(before) !== stops(after) && after.route) notes.push("The route changed.");
+  const totalBefore = before.fare_quote?.total;
+  const totalAfter = after.fare_quote?.total;
+  if (totalBefore !== totalAfter && totalAfter !== undefined) notes.push(`The fare changed from ${money(totalBefore)} to ${money(totalAfter)}.`);
+  return notes.length > 0 ? notes.join(" ") : null;
+}
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -55,13 +81,33 @@ export interface KioskServiceOptions {
   systemData?: (system: SystemId) => SystemData;
   conditions?: (system: SystemId) => Omit<LiveConditions, "accessibilityMode">;
   deadlineMs?: number;
+  /**
+   * Route each request (hybrid kiosk): structured requests are answered by `fallback` (rule) alone;
+   * the others get the rule answer at once (provisional) and the primary's answer within
+   * `modelDeadlineMs`, else the rule answer stands with an explanatory banner.
+   */
+  router?: (system: SystemData, context: SystemContext, turns: readonly (readonly KioskEvent[])[]) => RouteDecision;
+  modelDeadlineMs?: number;
   clock?: () => Date;
   newSessionId?: () => string;
+}
+
+/** How a hybrid answer came about (set only when the service routes between rule and model). */
+export interface HybridCheck {
+  /** Which path answered: rule alone, the model after the provisional rule answer, or rule after the model failed. */
+  decidedBy: "rule" | "model" | "rule-fallback";
+  /** The router's decision table row. */
+  reason: RouteDecision["reason"];
+  /** The model's answer differs from the provisional one the passenger already saw. */
+  changed: boolean;
+  /** What changed, in words, for the passenger ("The fare changed from $2.50 to $1.25."). */
+  note: string | null;
 }
 
 export interface LiveSessionResult {
   sessionId: string;
   record: SessionRecord;
+  hybrid?: HybridCheck;
   /** The primary policy failed and the deterministic fallback answered. */
   assistantUnavailable: boolean;
   /** When the fallback answered: how the primary's run ended (e.g. "policy_error" for a crash). */
@@ -94,6 +140,7 @@ export class KioskService {
     request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string },
     onEvent?: (event: SessionEvent) => void,
     signal?: AbortSignal,
+    onProvisional?: (record: SessionRecord) => void,
   ): Promise<LiveSessionResult> {
     const system = this.system(request.system);
     const now = (this.options.clock ?? (() => new Date()))();
@@ -110,7 +157,7 @@ export class KioskService {
     };
     const live: LiveSession = { system: request.system, setup, turns: [request.events] };
     this.sessions.set(sessionId, live);
-    return this.answer(live, onEvent, signal);
+    return this.answer(live, onEvent, signal, onProvisional);
   }
 
   /**
@@ -122,11 +169,12 @@ export class KioskService {
     events: KioskEvent[],
     onEvent?: (event: SessionEvent) => void,
     signal?: AbortSignal,
+    onProvisional?: (record: SessionRecord) => void,
   ): Promise<LiveSessionResult> {
     const live = this.sessions.get(sessionId);
     if (!live) throw new Error(`Unknown or finished kiosk session '${sessionId}'`);
     live.turns.push(events);
-    return this.answer(live, onEvent, signal);
+    return this.answer(live, onEvent, signal, onProvisional);
   }
 
   /** Forget a session (reset / idle timeout): nothing about the passenger is kept. */
@@ -138,8 +186,14 @@ export class KioskService {
     return this.sessions.size;
   }
 
-  private async answer(live: LiveSession, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal): Promise<LiveSessionResult> {
+  private async answer(
+    live: LiveSession,
+    onEvent?: (e: SessionEvent) => void,
+    signal?: AbortSignal,
+    onProvisional?: (record: SessionRecord) => void,
+  ): Promise<LiveSessionResult> {
     const primary = this.options.primary(live.system);
+    if (this.options.router && primary.id !== this.options.fallback.id) return this.answerHybrid(live, primary, onEvent, signal, onProvisional);
     const record = await this.run(live, primary, onEvent, signal);
     if (!record.kiosk.fallback || primary.id === this.options.fallback.id || signal?.aborted) {
       return { sessionId: live.setup.sessionId, record, assistantUnavailable: false };
@@ -153,7 +207,44 @@ export class KioskService {
     };
   }
 
-  private run(live: LiveSession, policy: Policy, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal): Promise<SessionRecord> {
+  /** Hybrid: the deterministic answer first (shown as provisional), then the model's check. */
+  private async answerHybrid(
+    live: LiveSession,
+    primary: Policy,
+    onEvent?: (e: SessionEvent) => void,
+    signal?: AbortSignal,
+    onProvisional?: (record: SessionRecord) => void,
+  ): Promise<LiveSessionResult> {
+    const sessionId = live.setup.sessionId;
+    const decision = (this.options.router as NonNullable<KioskServiceOptions["router"]>)(live.setup.system, live.setup.context, live.turns);
+    const provisional = await this.run(live, this.options.fallback, decision.path === "rule" ? onEvent : undefined, signal);
+    if (decision.path === "rule" || signal?.aborted) {
+      return { sessionId, record: provisional, assistantUnavailable: false, hybrid: { decidedBy: "rule", reason: decision.reason, changed: false, note: null } };
+    }
+    onProvisional?.(provisional);
+    const modelRecord = await this.run(live, primary, onEvent, signal, this.options.modelDeadlineMs ?? DEFAULT_MODEL_DEADLINE_MS);
+    if (modelRecord.kiosk.fallback) {
+      const timedOut = modelRecord.kiosk.termination === "deadline";
+      const record = withBanner(provisional, {
+        severity: "info",
+        title: timedOut ? "Standard answer" : "Assistant unavailable",
+        body: timedOut
+          ? "The assistant could not double-check this request in time, so the kiosk's standard answer is shown."
+          : "The assistant could not check this request, so the kiosk's standard answer is shown.",
+      });
+      return {
+        sessionId,
+        record,
+        assistantUnavailable: !timedOut,
+        primaryFailure: { policy: modelRecord.kiosk.policy, termination: modelRecord.kiosk.termination, error: modelRecord.error },
+        hybrid: { decidedBy: "rule-fallback", reason: decision.reason, changed: false, note: null },
+      };
+    }
+    const note = describeChange(live.setup.system, provisional.kiosk.state, modelRecord.kiosk.state);
+    return { sessionId, record: modelRecord, assistantUnavailable: false, hybrid: { decidedBy: "model", reason: decision.reason, changed: note !== null, note } };
+  }
+
+  private run(live: LiveSession, policy: Policy, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal, deadlineMs?: number): Promise<SessionRecord> {
     // Every answer replays the whole passenger conversation as scripted turns, so each policy
     // sees the same history (and a fallback run starts clean).
     const profile = this.options.pack.promptProfile();
@@ -162,7 +253,7 @@ export class KioskService {
       policy,
       userMessage: (events) => eventsToUserMessage(events, profile),
       firstTurn: live.turns[0] ?? [],
-      deadlineMs: this.options.deadlineMs ?? DEFAULT_KIOSK_DEADLINE_MS,
+      deadlineMs: deadlineMs ?? this.options.deadlineMs ?? DEFAULT_KIOSK_DEADLINE_MS,
       ...(onEvent ? { onEvent } : {}),
       ...(signal ? { signal } : {}),
     });

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { DataPack } from "../../tools/data/datapack.ts";
+import type { KioskEvent } from "../../tools/data/schemas.ts";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { decideRoute } from "../policies/hybrid.ts";
+import { rulePolicy } from "../policies/rule/index.ts";
+import type { Policy, PolicyStep } from "../session/policy.ts";
+import type { SessionRecord } from "../session/record.ts";
+import { KioskService } from "./service.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const monday = () => new Date(2026, 2, 9, 14, 0, 0);
+
+const structured: KioskEvent[] = [
+  { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
+  { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+  { type: "passenger_count_changed", adults: 1, seniors: 1 },
+];
+const typed: KioskEvent[] = [...structured, { type: "freetext_input", text: "Is there anything I should know?" }];
+
+function model(behaviour: "hang" | "throw" | "cheaper" | "same"): Policy & { calls: number } {
+  const m: Policy & { calls: number } = {
+    id: "fake-llm",
+    calls: 0,
+    start: async (setup) => {
+      const rule = await rulePolicy.start(setup);
+      return {
+        next: async (input): Promise<PolicyStep> => {
+          m.calls++;
+          if (behaviour === "hang") return new Promise(() => undefined);
+          if (behaviour === "throw") throw new Error("model process crashed");
+          const step = await rule.next(input);
+          // The "model" finds the senior discount is free today: change the quoted total.
+          if (behaviour === "cheaper" && step.type === "tool_calls" && step.calls[0]?.name === "submit_assistant_state") {
+            const args = step.calls[0].arguments as { fare_quote?: { total: number } };
+            if (args.fare_quote) args.fare_quote = { ...args.fare_quote, total: 2.5 };
+          }
+          return step;
+        },
+      };
+    },
+  };
+  return m;
+}
+
+function service(primary: Policy, modelDeadlineMs = 2_000): KioskService {
+  return new KioskService({ pack, primary: () => primary, fallback: rulePolicy, router: decideRoute, modelDeadlineMs, clock: monday });
+}
+
+describe("hybrid kiosk service", () => {
+  it("answers a structured request with rule alone: no provisional step, no model", async () => {
+    const m = model("throw");
+    const provisional: SessionRecord[] = [];
+    const result = await service(m).start({ system: "marta", events: structured }, undefined, undefined, (r) => provisional.push(r));
+    expect(m.calls).toBe(0);
+    expect(provisional).toHaveLength(0);
+    expect(result.hybrid).toEqual({ decidedBy: "rule", reason: "structured_request", changed: false, note: null });
+  });
+
+  it("shows the deterministic answer first, then the model's, with a note when it differs", async () => {
+    const provisional: SessionRecord[] = [];
+    const result = await service(model("cheaper")).start({ system: "marta", events: typed }, undefined, undefined, (r) => provisional.push(r));
+    expect(provisional).toHaveLength(1);
+    expect(provisional[0]?.kiosk.state.fare_quote?.total).toBe(3.75);
+    expect(result.hybrid).toMatchObject({ decidedBy: "model", reason: "free_text", changed: true });
+    expect(result.hybrid?.note).toBe("The fare changed from $3.75 to $2.50.");
+    expect(result.record.kiosk.state.fare_quote?.total).toBe(2.5);
+  });
+
+  it("says nothing changed when the model agrees", async () => {
+    const result = await service(model("same")).start({ system: "marta", events: typed });
+    expect(result.hybrid).toMatchObject({ decidedBy: "model", changed: false, note: null });
+  });
+
+  it("falls back to the deterministic answer with a banner when the model misses its deadline", async () => {
+    const started = Date.now();
+    const result = await service(model("hang"), 300).start({ system: "marta", events: typed });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.hybrid).toMatchObject({ decidedBy: "rule-fallback" });
+    expect(result.assistantUnavailable).toBe(false);
+    expect(result.record.kiosk.state.advisory_banners?.at(-1)).toMatchObject({ title: "Standard answer" });
+    expect(result.record.kiosk.state.fare_quote?.total).toBe(3.75);
+  });
+
+  it("reports the assistant unavailable when the model crashes, and still answers", async () => {
+    const result = await service(model("throw")).start({ system: "marta", events: typed });
+    expect(result.assistantUnavailable).toBe(true);
+    expect(result.primaryFailure).toMatchObject({ termination: "policy_error", error: "model process crashed" });
+    expect(result.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+  });
+});
