@@ -12,6 +12,8 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Disruption, KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
+import type { FramebookStore } from "../framebook/store.ts";
+import { framebookPolicyChange } from "../framebook/validate.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
@@ -57,6 +59,13 @@ export interface PrimaryPolicy {
   /** "model" for a language model (its failures make the assistant "unavailable"), "rule" otherwise. */
   kind: "model" | "rule";
   policy: (system: SystemId) => Policy;
+  /**
+   * An operator swapped a framebook (FramebookStore.onChange): drop whatever the policy caches per
+   * system prompt. The in-process llm engine needs nothing here — its KV prefix cache compares the
+   * prompt's own tokens, and the framebook is part of the system prompt, so a changed framebook
+   * never reuses a stale prefix.
+   */
+  onFramebookChange?: (system: SystemId, version: string) => void;
 }
 
 export interface LiveConditionsInput {
@@ -69,6 +78,12 @@ export interface KioskAppOptions {
   pack: DataPack;
   /** Operator data folder with <system>/local-names.yaml files (e.g. ./framebooks). */
   operatorDir?: string;
+  /**
+   * Operator framebooks: every new passenger session reads its system data through the store, so
+   * an applied framebook takes effect for the next session without a restart; a session in
+   * progress keeps the system data it started with.
+   */
+  framebooks?: FramebookStore;
   /** The policy answering passengers; default: the deterministic `rule` policy. */
   primary?: PrimaryPolicy;
   /** The deterministic policy used when the primary fails; default: `rule`. */
@@ -92,6 +107,8 @@ export interface KioskAppOptions {
 
 interface AppSession {
   system: SystemId;
+  /** The system data (framebook) the session started with. */
+  data: SystemData;
   turns: KioskEvent[][];
   last?: {
     record: SessionRecord;
@@ -117,7 +134,7 @@ export class KioskApp {
   private readonly primary: PrimaryPolicy;
   private readonly sessions = new Map<string, AppSession>();
   private readonly listeners = new Set<(event: ProgressEvent) => void>();
-  private readonly views = new Map<SystemId, SystemView>();
+  private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
   private primaryDownUntil: number | null = null;
   private primaryDownReason: string | null = null;
   private benchRunning = false;
@@ -136,8 +153,14 @@ export class KioskApp {
       primary: (system) => (this.primaryIsDown() ? this.fallback : this.primary.policy(system)),
       fallback: this.fallback,
       conditions: (system) => this.conditionsFor(system),
+      systemData: (system) => this.system(system),
       clock: this.clock,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+    });
+    options.framebooks?.onChange((system, version) => {
+      this.views.delete(system);
+      this.primary.onFramebookChange?.(system, version);
+      this.log(`framebook ${version} is active for ${system}: new passenger sessions use it`);
     });
   }
 
@@ -147,7 +170,7 @@ export class KioskApp {
   }
 
   private system(id: SystemId): SystemData {
-    return this.options.pack.system(id);
+    return this.options.framebooks?.systemData(id) ?? this.options.pack.system(id);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -159,16 +182,17 @@ export class KioskApp {
 
   systemView(id: SystemId): SystemView {
     if (!this.options.pack.systemIds.includes(id)) throw new KioskRequestError(`Unknown system '${id}'`, "unknown_system");
-    const cached = this.views.get(id);
-    if (cached) return cached;
     const system = this.system(id);
+    // The store hands out one SystemData per framebook version: a new object means a new framebook.
+    const cached = this.views.get(id);
+    if (cached && cached.data === system) return cached.view;
     const root = this.options.pack.root;
     const view = buildSystemView(system, {
       geo: loadStationGeo(root, id),
       operatorNames: loadOperatorLocalNames(this.options.operatorDir, system),
       attribution: readAttribution(root, id),
     });
-    this.views.set(id, view);
+    this.views.set(id, { data: system, view });
     return view;
   }
 
@@ -267,7 +291,7 @@ export class KioskApp {
       result = await this.service.continue(sessionId, events, this.progress(sessionId), signal);
     } else {
       sessionId = this.options.newSessionId?.() ?? randomId("s");
-      session = { system: request.system, turns: [events], sold: false, purchasing: false };
+      session = { system: request.system, data: this.system(request.system), turns: [events], sold: false, purchasing: false };
       this.sessions.set(sessionId, session);
       this.evictOldSessions();
       try {
@@ -287,11 +311,12 @@ export class KioskApp {
     const record = result.record;
     const disruptions = this.conditionsFor(request.system).disruptions;
     const verdict = checkInterlock({
-      system: this.system(request.system),
+      system: session.data,
       state: record.kiosk.state,
       turns: session.turns,
       disruptions,
       toolCalls: record.tool_calls_made,
+      policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
     });
     if (verdict.offered && !verdict.ok) this.log(`purchase interlock refused session ${sessionId}: ${verdict.problems.join("; ")}`);
     session.last = { record, verdict, disruptions };
@@ -354,7 +379,7 @@ export class KioskApp {
       return { ok: false, reason: "ledger_unavailable", message: "Ticket sales are unavailable right now. Nothing was charged. Please ask staff for help." };
     }
     const { record, disruptions } = session.last;
-    const system = this.system(session.system);
+    const system = session.data;
     // Re-check with the payment method actually chosen (its fare may differ from the quote's).
     const verdict = checkInterlock({
       system,
@@ -363,6 +388,7 @@ export class KioskApp {
       disruptions,
       toolCalls: record.tool_calls_made,
       paymentMethod: request.paymentMethod,
+      policyText: framebookPolicyChange(system.framebook)?.text ?? null,
     });
     if (!verdict.offered) return refuse("This answer does not offer a ticket.", ["not_offered"]);
     if (!verdict.ok) {

@@ -3,7 +3,7 @@
 // the runtime; every payload crossing the boundary is validated on the receiving side.
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
-import { EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
+import { CATEGORIES, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
 
 export const RiderTypeSchema = z.enum(["adults", "children", "seniors", "disabled"]);
 export type RiderType = z.infer<typeof RiderTypeSchema>;
@@ -141,4 +141,279 @@ export interface KioskBridge {
   purchase(request: PurchaseRequest): Promise<PurchaseResult>;
   endSession(sessionId: string): Promise<void>;
   status(): Promise<KioskStatus>;
+  /** Operator and technician tools (PIN-protected); absent when this kiosk offers none. */
+  operator?: OperatorBridge;
 }
+
+// =================================================================================================
+// Operator and technician tools, behind the operator PIN (`KioskBridge.operator`). One table,
+// OPERATOR_METHODS, defines every call: its request and result schemas. `kiosk serve` answers
+// `POST api/operator/<method>` with the request as the JSON body; Electron answers the IPC channel
+// `kiosk:operator:<method>`. Every request but `login` carries the token `login` returned.
+// Failures carry an OperatorFailureCode (HTTP status in OPERATOR_FAILURE_STATUS).
+
+export const OperatorNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .regex(/^[^\p{Cc}\p{Cf}]+$/u, "no control characters");
+export const OperatorPinSchema = z.string().regex(/^\d{4,12}$/, "4 to 12 digits");
+export const OperatorTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, "not an operator token");
+
+export const OperatorLoginRequestSchema = z.strictObject({ operator: OperatorNameSchema, pin: OperatorPinSchema });
+export type OperatorLoginRequest = z.input<typeof OperatorLoginRequestSchema>;
+
+export const OperatorLoginResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), token: OperatorTokenSchema, operator: z.string(), idleTimeoutMs: z.number().int().positive() }),
+  z.object({
+    ok: z.literal(false),
+    /** wrong_pin: attempts remain; locked: too many wrong PINs, wait retryAfterMs; not_configured: no PIN set up. */
+    reason: z.enum(["wrong_pin", "locked", "not_configured"]),
+    retryAfterMs: z.number().int().nonnegative(),
+    attemptsLeft: z.number().int().nonnegative(),
+  }),
+]);
+export type OperatorLoginResult = z.infer<typeof OperatorLoginResultSchema>;
+
+/** A request that needs nothing but the operator session. */
+export const OperatorTokenRequestSchema = z.strictObject({ token: OperatorTokenSchema });
+export type OperatorTokenRequest = z.input<typeof OperatorTokenRequestSchema>;
+
+export const OperatorOkSchema = z.object({ ok: z.literal(true) });
+
+// --- Framebooks --------------------------------------------------------------------------------
+
+/** Largest framebook accepted from the operator screen (the data pack's are about 2,000 characters). */
+export const MAX_FRAMEBOOK_CHARS = 64_000;
+
+export const FramebookIssueViewSchema = z.object({
+  severity: z.enum(["error", "warning"]),
+  message: z.string(),
+  /** Key path, e.g. "framebook.operating_hours.weekday" ("(root)" for the whole file). */
+  path: z.string(),
+  /** 1-based position in the candidate text, when it could be located. */
+  line: z.number().int().positive().nullable(),
+  column: z.number().int().positive().nullable(),
+});
+export type FramebookIssueView = z.infer<typeof FramebookIssueViewSchema>;
+
+/** One changed key; before/after are JSON text, null when the key is absent on that side. */
+export const FramebookChangeViewSchema = z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() });
+export type FramebookChangeView = z.infer<typeof FramebookChangeViewSchema>;
+
+export const FramebookAuditEntrySchema = z.object({
+  at: z.string(),
+  who: z.string(),
+  system: SystemIdSchema,
+  action: z.enum(["apply", "rollback"]),
+  version: z.string(),
+  previous: z.string().nullable(),
+});
+export type FramebookAuditEntry = z.infer<typeof FramebookAuditEntrySchema>;
+
+export const FramebookSystemRequestSchema = OperatorTokenRequestSchema.extend({ system: SystemIdSchema });
+export type FramebookSystemRequest = z.input<typeof FramebookSystemRequestSchema>;
+
+export const FramebookStatusSchema = z.object({
+  system: SystemIdSchema,
+  source: z.enum(["data-pack", "operator"]),
+  version: z.string(),
+  text: z.string(),
+  /** Versions a rollback can restore, oldest first (the last one is restored next). */
+  previousVersions: z.array(z.string()),
+  /** This system's audit log, newest first. */
+  audit: z.array(FramebookAuditEntrySchema),
+});
+export type FramebookStatus = z.infer<typeof FramebookStatusSchema>;
+
+export const FramebookCandidateRequestSchema = FramebookSystemRequestSchema.extend({
+  text: z.string().min(1).max(MAX_FRAMEBOOK_CHARS),
+  /** The uploaded file's name (shown in messages); default "framebook.yaml". */
+  fileName: z.string().min(1).max(200).optional(),
+});
+export type FramebookCandidateRequest = z.input<typeof FramebookCandidateRequestSchema>;
+
+export const FramebookCheckResultSchema = z.object({
+  ok: z.boolean(),
+  issues: z.array(FramebookIssueViewSchema),
+  /** What applying the candidate would change (empty when it is invalid). */
+  changes: z.array(FramebookChangeViewSchema),
+  activeVersion: z.string(),
+  candidateVersion: z.string(),
+});
+export type FramebookCheckResult = z.infer<typeof FramebookCheckResultSchema>;
+
+export const FramebookApplyRequestSchema = FramebookCandidateRequestSchema.extend({
+  /** The active version the operator reviewed the diff against; a different one refuses ("stale"). */
+  expectedVersion: z.string().min(1).max(64).optional(),
+});
+export type FramebookApplyRequest = z.input<typeof FramebookApplyRequestSchema>;
+
+export const FramebookApplyResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), entry: FramebookAuditEntrySchema, changes: z.array(FramebookChangeViewSchema) }),
+  z.object({ ok: z.literal(false), reason: z.enum(["invalid", "stale"]), issues: z.array(FramebookIssueViewSchema), activeVersion: z.string() }),
+]);
+export type FramebookApplyResult = z.infer<typeof FramebookApplyResultSchema>;
+
+export const FramebookRollbackResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), entry: FramebookAuditEntrySchema }),
+  z.object({ ok: z.literal(false), reason: z.literal("no_previous") }),
+]);
+export type FramebookRollbackResult = z.infer<typeof FramebookRollbackResultSchema>;
+
+// --- Technician: the on-device bench ---------------------------------------------------------
+
+export const BenchPolicyNameSchema = z.enum(["rule", "rule-ref", "llm", "hybrid"]);
+export type BenchPolicyName = z.infer<typeof BenchPolicyNameSchema>;
+
+/** Which cases: the probe set (one per category), one category, the held-out partition, or all. */
+export const BenchSelectionSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("probe") }),
+  z.strictObject({ kind: z.literal("category"), category: z.enum(CATEGORIES) }),
+  z.strictObject({ kind: z.literal("holdout") }),
+  z.strictObject({ kind: z.literal("all") }),
+]);
+export type BenchSelection = z.infer<typeof BenchSelectionSchema>;
+
+export const TechnicianInfoSchema = z.object({
+  policies: z.array(
+    z.object({
+      name: BenchPolicyNameSchema,
+      available: z.boolean(),
+      /** Why not: "no_model" (no model configured) or "not_registered" (this build has no factory). */
+      unavailableReason: z.enum(["no_model", "not_registered"]).nullable(),
+    }),
+  ),
+  counts: z.object({
+    probe: z.number().int().nonnegative(),
+    holdout: z.number().int().nonnegative(),
+    all: z.number().int().nonnegative(),
+    categories: z.array(z.object({ category: z.enum(CATEGORIES), cases: z.number().int().nonnegative() })),
+  }),
+  model: z.object({ configured: z.boolean(), name: z.string().nullable() }),
+  /** The bench database runs are stored in (shared with `kiosk bench run`). */
+  database: z.string(),
+});
+export type TechnicianInfo = z.infer<typeof TechnicianInfoSchema>;
+
+export const BenchStartRequestSchema = OperatorTokenRequestSchema.extend({ policy: BenchPolicyNameSchema, selection: BenchSelectionSchema });
+export type BenchStartRequest = z.input<typeof BenchStartRequestSchema>;
+
+const Score = z.number().nullable();
+
+/** Running figures of one category (means over the scored cases so far). */
+export const BenchCategoryProgressSchema = z.object({
+  category: z.enum(CATEGORIES),
+  total: z.number().int().nonnegative(),
+  done: z.number().int().nonnegative(),
+  scored: z.number().int().nonnegative(),
+  tier1: Score,
+  composite: Score,
+});
+export type BenchCategoryProgress = z.infer<typeof BenchCategoryProgressSchema>;
+
+export const BenchJobSchema = z.object({
+  /** Null until the run is recorded in the bench database. */
+  runId: z.number().int().positive().nullable(),
+  state: z.enum(["starting", "running", "finished", "interrupted", "failed"]),
+  policy: BenchPolicyNameSchema,
+  model: z.string().nullable(),
+  selection: BenchSelectionSchema,
+  startedBy: z.string(),
+  startedAt: z.string(),
+  total: z.number().int().nonnegative(),
+  done: z.number().int().nonnegative(),
+  scored: z.number().int().nonnegative(),
+  tier1: Score,
+  composite: Score,
+  elapsedMs: z.number().nonnegative(),
+  categories: z.array(BenchCategoryProgressSchema),
+  error: z.string().nullable(),
+});
+export type BenchJob = z.infer<typeof BenchJobSchema>;
+
+/** A stored run (from this screen or `kiosk bench run`). */
+export const BenchRunSummarySchema = z.object({
+  runId: z.number().int().positive(),
+  status: z.string(),
+  policy: z.string(),
+  model: z.string(),
+  startedAt: z.string(),
+  casesTotal: z.number().int().nonnegative(),
+  casesDone: z.number().int().nonnegative(),
+  casesScored: z.number().int().nonnegative(),
+  systems: z.array(SystemIdSchema),
+});
+export type BenchRunSummary = z.infer<typeof BenchRunSummarySchema>;
+
+export const BenchStatusSchema = z.object({
+  /** The job of this kiosk session (running, or the last one), null before the first. */
+  job: BenchJobSchema.nullable(),
+  /** Recent stored runs, newest first. */
+  runs: z.array(BenchRunSummarySchema),
+});
+export type BenchStatus = z.infer<typeof BenchStatusSchema>;
+
+export const BenchRunRequestSchema = OperatorTokenRequestSchema.extend({ runId: z.number().int().positive() });
+export type BenchRunRequest = z.input<typeof BenchRunRequestSchema>;
+
+/** The bench HTML report (inline CSS and SVG, no scripts), shown in a sandboxed iframe. */
+export const BenchReportSchema = z.object({ runId: z.number().int().positive(), html: z.string() });
+export type BenchReport = z.infer<typeof BenchReportSchema>;
+
+export const BenchExportRequestSchema = BenchRunRequestSchema.extend({
+  /** summary: the run's figures and per-case scores; reference: the reference runner's results file of one system. */
+  format: z.enum(["summary", "reference"]),
+  system: SystemIdSchema.optional(),
+});
+export type BenchExportRequest = z.input<typeof BenchExportRequestSchema>;
+
+export const BenchExportSchema = z.object({ fileName: z.string(), mediaType: z.literal("application/json"), content: z.string() });
+export type BenchExport = z.infer<typeof BenchExportSchema>;
+
+export const LatencyProbeResultSchema = z.discriminatedUnion("available", [
+  /** no_model: no model is configured; not_built: this build has no latency probe. */
+  z.object({ available: z.literal(false), reason: z.enum(["no_model", "not_built"]) }),
+  z.object({ available: z.literal(true), model: z.string(), figures: z.array(z.object({ label: z.string(), value: z.string() })) }),
+]);
+export type LatencyProbeResult = z.infer<typeof LatencyProbeResultSchema>;
+
+/** Every operator call: its request and result. */
+export const OPERATOR_METHODS = {
+  login: { request: OperatorLoginRequestSchema, result: OperatorLoginResultSchema },
+  logout: { request: OperatorTokenRequestSchema, result: OperatorOkSchema },
+  framebookStatus: { request: FramebookSystemRequestSchema, result: FramebookStatusSchema },
+  checkFramebook: { request: FramebookCandidateRequestSchema, result: FramebookCheckResultSchema },
+  applyFramebook: { request: FramebookApplyRequestSchema, result: FramebookApplyResultSchema },
+  rollbackFramebook: { request: FramebookSystemRequestSchema, result: FramebookRollbackResultSchema },
+  technicianInfo: { request: OperatorTokenRequestSchema, result: TechnicianInfoSchema },
+  startBench: { request: BenchStartRequestSchema, result: BenchJobSchema },
+  benchStatus: { request: OperatorTokenRequestSchema, result: BenchStatusSchema },
+  stopBench: { request: OperatorTokenRequestSchema, result: BenchStatusSchema },
+  benchReport: { request: BenchRunRequestSchema, result: BenchReportSchema },
+  exportBench: { request: BenchExportRequestSchema, result: BenchExportSchema },
+  latencyProbe: { request: OperatorTokenRequestSchema, result: LatencyProbeResultSchema },
+} as const;
+export type OperatorMethod = keyof typeof OPERATOR_METHODS;
+export const OPERATOR_METHOD_NAMES = Object.keys(OPERATOR_METHODS) as OperatorMethod[];
+export type OperatorRequest<M extends OperatorMethod> = z.input<(typeof OPERATOR_METHODS)[M]["request"]>;
+export type OperatorResult<M extends OperatorMethod> = z.infer<(typeof OPERATOR_METHODS)[M]["result"]>;
+
+/** What an operator call can fail with (besides the results' own ok:false answers). */
+export const OPERATOR_FAILURE_CODES = ["unauthorized", "conflict", "rejected", "unavailable", "failed"] as const;
+export type OperatorFailureCode = (typeof OPERATOR_FAILURE_CODES)[number];
+export const OPERATOR_FAILURE_STATUS: Readonly<Record<OperatorFailureCode, number>> = {
+  /** No, expired or ended operator session: log in again. */
+  unauthorized: 401,
+  /** Not now: e.g. a bench run is already in progress. */
+  conflict: 409,
+  /** Malformed or impossible request (unknown run, invalid payload). */
+  rejected: 400,
+  /** The tool is not available on this kiosk (e.g. no bench database). */
+  unavailable: 503,
+  failed: 500,
+};
+
+/** The operator side of the bridge (Electron preload or the browser client implement it). */
+export type OperatorBridge = { [M in OperatorMethod]: (request: OperatorRequest<M>) => Promise<OperatorResult<M>> };

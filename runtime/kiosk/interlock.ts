@@ -7,9 +7,12 @@
 //      (within a cent, same currency), recomputed in a fresh ToolSession — never the policy's own
 //      tool results;
 //   3. the rider mix matches the passenger's on-screen passenger counts when there are any.
+// A temporary fare policy in force (the framebook's fare_policies, e.g. "Seniors ride free today")
+// is applied to the kiosk's own fare exactly as the fare engine reads it (tools/fares/policy-change).
 // Pure (tools/ only): runs in the kiosk main process, `kiosk serve` and tests alike.
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { adjustQuote, type PricedItem } from "../../tools/fares/policy-change.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
@@ -36,6 +39,8 @@ export interface InterlockInput {
   toolCalls: readonly ToolCallRecord[];
   /** Payment method to price with; default: the passenger's choice, the policy's, or the system's first. */
   paymentMethod?: string;
+  /** The fare policy announcement the session ran under (its context's policy_change text), if any. */
+  policyText?: string | null;
 }
 
 export interface InterlockVerdict {
@@ -167,7 +172,7 @@ function stopIds(result: unknown): string[] | undefined {
  * state's stops; otherwise plan from the first to the last stop.
  */
 export function kioskFare(
-  input: Pick<InterlockInput, "system" | "state" | "disruptions" | "toolCalls">,
+  input: Pick<InterlockInput, "system" | "state" | "disruptions" | "toolCalls" | "policyText">,
   riders: RiderMix,
   paymentMethod: string | null,
 ): { ok: true; total: number; currency: string } | { ok: false; problem: string } {
@@ -191,7 +196,11 @@ export function kioskFare(
     if (paymentMethod) fareArgs.payment_method = paymentMethod;
     const fare = tools.call("fare_calculator", fareArgs);
     if (!fare.ok) return { ok: false, problem: `fare_unavailable: ${fare.status} ${fare.body}` };
-    const result = fare.result as { total: number; currency: string };
+    const result = fare.result as { total: number; currency: string; line_items?: PricedItem[] };
+    if (input.policyText && Array.isArray(result.line_items)) {
+      const adjusted = adjustQuote({ items: result.line_items, total: result.total }, riders, input.system.fares.base_fare, input.policyText);
+      return { ok: true, total: adjusted.total, currency: result.currency };
+    }
     return { ok: true, total: result.total, currency: result.currency };
   }
   return { ok: false, problem: "route_not_plannable: the kiosk's route planner does not produce this route" };
