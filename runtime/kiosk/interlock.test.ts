@@ -111,3 +111,17 @@ describe("purchase interlock", () => {
     expect(checkRoute(system, { outcome: "advisory_only", kiosk_action: { action: "display_info", reason_code: "ok" }, assistant_message: "" }, [])).toEqual(["route_missing"]);
   });
 });
+
+describe("purchase interlock: passenger counts as the screen sends them", () => {
+  it("applies every count change in order (a follow-up sends only the count that changed)", async () => {
+    const input = await ruleAnswer("MARTA-A-001");
+    const turns = [...input.turns, [{ type: "passenger_count_changed" as const, children: 1 }]];
+    const family = { adults: 1, children: 1, seniors: 0, disabled: 0, free_riders: 0 };
+    const right = checkInterlock({ ...withState(input, (s) => (s.fare_quote!.passenger_summary = family)), turns });
+    expect(right.problems).toEqual([]);
+    // Quoting only the child (the last event's counts) would sell one rider's ticket to two.
+    const childOnly = checkInterlock({ ...withState(input, (s) => (s.fare_quote!.passenger_summary = { ...family, adults: 0 })), turns });
+    expect(childOnly.ok).toBe(false);
+    expect(childOnly.problems).toContain("passengers_mismatch: adults chosen 1, quoted 0");
+  });
+});

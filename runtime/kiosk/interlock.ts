@@ -142,6 +142,26 @@ export function ridersOf(state: AssistantState): RiderMix | null {
   return { adults: s.adults, children: s.children, seniors: s.seniors, disabled: s.disabled };
 }
 
+/**
+ * The passenger counts chosen on screen, or null when none were. The screen sends only the counts
+ * that changed (a follow-up adding a child is `{children: 1}`), so every passenger_count_changed
+ * event of every turn is applied in order, each setting the counts it carries.
+ */
+export function screenRiders(turns: InterlockInput["turns"]): RiderMix | null {
+  let mix: RiderMix | null = null;
+  for (const turn of turns) {
+    for (const e of turn) {
+      if (e.type !== "passenger_count_changed") continue;
+      mix ??= { adults: 0, children: 0, seniors: 0, disabled: 0 };
+      for (const key of ["adults", "children", "seniors", "disabled"] as const) {
+        const n = e[key];
+        if (n !== undefined) mix[key] = n;
+      }
+    }
+  }
+  return mix;
+}
+
 function checkRiders(riders: RiderMix | null, turns: InterlockInput["turns"]): string[] {
   if (!riders) return ["passenger_summary_missing"];
   const problems: string[] = [];
@@ -150,10 +170,10 @@ function checkRiders(riders: RiderMix | null, turns: InterlockInput["turns"]): s
   const total = counts.reduce((a, b) => a + b, 0);
   if (total === 0) problems.push("no_passengers");
   if (total > MAX_RIDERS_PER_SALE) problems.push(`too_many_passengers: ${total}`);
-  const screen = lastEvent(turns, "passenger_count_changed");
+  const screen = screenRiders(turns);
   if (screen) {
     for (const key of ["adults", "children", "seniors", "disabled"] as const) {
-      const chosen = screen[key] ?? 0;
+      const chosen = screen[key];
       if (chosen !== riders[key]) problems.push(`passengers_mismatch: ${key} chosen ${chosen}, quoted ${riders[key]}`);
     }
   }
