@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { MODELS_DIR_ENV } from "../models/manager.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import { createPolicy, listPolicies, PolicyNotAvailableError, registerPolicyFactory } from "./policies.ts";
+import { LocalModelError } from "./model-policies.ts";
+import { createPolicy, listPolicies, registerPolicyFactory } from "./policies.ts";
 import { createJudge, registerJudgeFactory } from "./judges.ts";
 import { noJudge } from "./scorer/index.ts";
 
@@ -14,11 +19,36 @@ describe("bench policy registry", () => {
     expect(ref.handle.model).toBe("rule-based");
   });
 
-  it("says why a model policy is not available until its factory is registered", async () => {
-    await expect(createPolicy("llm", { model: "student.gguf" })).rejects.toThrow(/^policy 'llm' not available: no bench factory is registered/);
-    await expect(createPolicy("openai", {})).rejects.toBeInstanceOf(PolicyNotAvailableError);
-    await expect(createPolicy("gpt9", {})).rejects.toThrow(/not available: unknown policy \(known: rule, rule-ref, llm, openai\)/);
-    expect(listPolicies().find((p) => p.name === "llm")).toMatchObject({ available: false });
+  it("has the model policies registered, and a missing local model says how to get it", async () => {
+    const names = listPolicies().map((p) => [p.name, p.available]);
+    expect(names).toEqual([["rule", true], ["rule-ref", true], ["llm", true], ["openai", true], ["hybrid", true]]);
+    const modelsDir = mkdtempSync(path.join(tmpdir(), "no-models-"));
+    const previous = process.env[MODELS_DIR_ENV];
+    process.env[MODELS_DIR_ENV] = modelsDir;
+    try {
+      await expect(createPolicy("llm", { model: "4b" })).rejects.toThrow(/model '4b' is not downloaded .*run `kiosk model pull 4b` first/);
+      await expect(createPolicy("hybrid", {})).rejects.toThrow(/run `kiosk model pull 4b`/);
+      await expect(createPolicy("llm", { model: path.join(modelsDir, "student.gguf") })).rejects.toThrow(/model file not found: .*`kiosk model pull 4b`/);
+      await expect(createPolicy("llm", { model: "9b" })).rejects.toBeInstanceOf(LocalModelError);
+    } finally {
+      if (previous === undefined) delete process.env[MODELS_DIR_ENV];
+      else process.env[MODELS_DIR_ENV] = previous;
+      rmSync(modelsDir, { recursive: true, force: true });
+    }
+    await expect(createPolicy("llm", { baseUrl: "http://localhost:8080/v1" })).rejects.toThrow("policy 'llm' does not take --base-url");
+    await expect(createPolicy("gpt9", {})).rejects.toThrow(/not available: unknown policy \(known: rule, rule-ref, llm, openai, hybrid\)/);
+  });
+
+  it("builds the openai policy from --base-url and --model, recording where the key comes from but never the key", async () => {
+    await expect(createPolicy("openai", { model: "m" })).rejects.toThrow("policy 'openai' needs --base-url");
+    await expect(createPolicy("openai", { baseUrl: "http://localhost:8080/v1" })).rejects.toThrow("policy 'openai' needs --model");
+    await expect(createPolicy("openai", { baseUrl: "http://localhost:8080/v1", model: "m", threads: 2 })).rejects.toThrow("does not take --threads");
+    const built = await createPolicy("openai", { baseUrl: "http://localhost:8080/v1", model: "qwen" });
+    expect(built.handle.policy.id).toBe("openai");
+    expect(built.handle.model).toBe("qwen");
+    expect(built.factory.deterministic).toBe(false);
+    expect(built.handle.settings).toMatchObject({ base_url: "http://localhost:8080/v1", api_key_env: "OPENAI_API_KEY" });
+    expect(JSON.stringify(built.handle.settings)).not.toContain(process.env.OPENAI_API_KEY ?? "\u0000no key\u0000");
   });
 
   it("plugs in a factory, passes it the options it accepts and refuses the others", async () => {
@@ -43,7 +73,7 @@ describe("bench policy registry", () => {
     } finally {
       restore();
     }
-    await expect(createPolicy("llm", {})).rejects.toThrow(/not available/);
+    expect(listPolicies().find((p) => p.name === "llm")?.description).toMatch(/in-process/);
   });
 
   it("refuses options a rule policy does not read", async () => {
@@ -54,7 +84,11 @@ describe("bench policy registry", () => {
 describe("bench judge registry", () => {
   it("has the no-judge built in and takes registered judges", async () => {
     expect(await createJudge("none")).toBe(noJudge);
-    await expect(createJudge("haiku")).rejects.toThrow("judge 'haiku' not available (known: none)");
+    await expect(createJudge("haiku")).rejects.toThrow("judge 'haiku' not available (known: none, llm, openai)");
+    await expect(createJudge("none", { model: "4b" })).rejects.toThrow("judge 'none' does not take --judge-model");
+    await expect(createJudge("openai", { model: "m" })).rejects.toThrow("judge 'openai' needs --judge-base-url");
+    await expect(createJudge("openai", { baseUrl: "not a url", model: "m" })).rejects.toThrow(/invalid --judge-base-url/);
+    await expect(createJudge("llm", { baseUrl: "http://localhost:1/v1" })).rejects.toThrow("judge 'llm' does not take --judge-base-url");
     const judge = { id: "fake", judge: () => Promise.resolve({ score: 2, reason: "ok" }) };
     const restore = registerJudgeFactory({ name: "fake", description: "test", create: () => judge });
     try {

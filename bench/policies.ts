@@ -1,12 +1,14 @@
 // The bench's policy registry: `--policy NAME` → a factory that builds the Policy for a run from the
-// command's options (--model, --threads, --base-url). The deterministic policies are built in; the
-// model policies (llm, openai) plug in with `registerPolicyFactory` once their factories exist, and
-// until then `--policy llm` fails with a "not available: …" message that says why.
+// command's options (--model, --threads, --base-url). Built in: the deterministic policies (rule,
+// rule-ref) and the model policies of bench/model-policies.ts (llm, openai, hybrid). Tests and
+// embedders replace a factory with `registerPolicyFactory`; a name listed in PLANNED fails with a
+// "not available: …" message that says why.
 import { z } from "zod";
 import { ruleRefPolicy } from "../runtime/policies/rule-ref.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import type { Policy } from "../runtime/session/policy.ts";
 import { BenchError } from "./errors.ts";
+import { modelPolicyFactories } from "./model-policies.ts";
 
 /** Options a policy factory may read; which ones a factory takes is listed in `accepts`. */
 export const PolicyOptionsSchema = z.strictObject({
@@ -62,13 +64,11 @@ const BUILT_IN: readonly PolicyFactory[] = [
     accepts: [],
     create: () => ({ policy: ruleRefPolicy, model: "rule-based" }),
   },
+  ...modelPolicyFactories(),
 ];
 
-/** Policies the bench knows of whose factories are not registered yet, and why. */
-const PLANNED: Readonly<Record<string, string>> = {
-  llm: "no bench factory is registered for the local model policy yet (runtime/policies/llm.ts is being finished; register one with registerPolicyFactory in bench/policies.ts)",
-  openai: "no bench factory is registered for the OpenAI-compatible endpoint policy yet (runtime/policies/openai.ts is being finished; register one with registerPolicyFactory in bench/policies.ts)",
-};
+/** Policies the bench knows of whose factories are not registered yet, and why (none at present). */
+const PLANNED: Readonly<Record<string, string>> = {};
 
 const registry = new Map<string, PolicyFactory>(BUILT_IN.map((f) => [f.name, f]));
 

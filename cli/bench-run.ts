@@ -4,7 +4,7 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
 import { POLICY_OPTION_FLAGS, listPolicies, type PolicyOptions } from "../bench/policies.ts";
-import { judgeNames } from "../bench/judges.ts";
+import { JUDGE_OPTION_FLAGS, judgeNames, type JudgeOptions } from "../bench/judges.ts";
 import { resumeRun, startRun, type RunOutcome, type RunProgress, type RunStartInfo } from "../bench/run/execute.ts";
 import { writeReferenceResults } from "../bench/run/results.ts";
 import { parseCategories, parseList, parseSystems } from "../bench/run/select.ts";
@@ -31,10 +31,13 @@ export interface BenchRunOptions {
   db?: string;
   score: boolean;
   judge: string;
+  judgeModel?: string;
+  judgeBaseUrl?: string;
+  judgeThreads?: string;
 }
 
 /** Options that define a run; a resume takes them from the stored run. */
-const DEFINING: readonly (keyof BenchRunOptions)[] = ["policy", "model", "threads", "baseUrl", "system", "category", "split", "cases", "casesFile", "score", "judge"];
+const DEFINING: readonly (keyof BenchRunOptions)[] = ["policy", "model", "threads", "baseUrl", "system", "category", "split", "cases", "casesFile", "score", "judge", "judgeModel", "judgeBaseUrl", "judgeThreads"];
 const FLAG: Readonly<Record<string, string>> = {
   policy: "--policy",
   ...POLICY_OPTION_FLAGS,
@@ -45,6 +48,9 @@ const FLAG: Readonly<Record<string, string>> = {
   casesFile: "--cases-file",
   score: "--no-score",
   judge: "--judge",
+  judgeModel: JUDGE_OPTION_FLAGS.model,
+  judgeBaseUrl: JUDGE_OPTION_FLAGS.baseUrl,
+  judgeThreads: JUDGE_OPTION_FLAGS.threads,
 };
 
 export function positiveInt(value: string, flag: string): number {
@@ -204,6 +210,11 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       const split = SplitFilterSchema.safeParse(opts.split);
       if (!split.success) throw new UsageError(`--split must be all, holdout or train, got '${opts.split}'`);
       if (!judgeNames().includes(opts.judge)) throw new UsageError(`--judge: unknown judge '${opts.judge}' (known: ${judgeNames().join(", ")})`);
+      const judgeOptions: JudgeOptions = {
+        ...(opts.judgeModel !== undefined ? { model: opts.judgeModel } : {}),
+        ...(opts.judgeBaseUrl !== undefined ? { baseUrl: opts.judgeBaseUrl } : {}),
+        ...(opts.judgeThreads !== undefined ? { threads: positiveInt(opts.judgeThreads, "--judge-threads") } : {}),
+      };
       const systems = parseSystems(opts.system);
       const categories = parseCategories(opts.category);
       const caseIds = parseList(opts.cases);
@@ -212,6 +223,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
         policy: opts.policy as string,
         policyOptions,
         judge: opts.judge,
+        judgeOptions,
         score: opts.score,
         selection: {
           split: split.data,
@@ -263,16 +275,19 @@ export function registerBenchRunCommand(bench: Command): Command {
     .command("run")
     .description("replay benchmark cases with a policy, score them as they finish and store the run (Ctrl-C stops; --resume continues)")
     .option("--policy <name>", `policy: ${listPolicies().map((p) => p.name).join(", ")}`)
-    .option("--model <name>", "model name or file (model policies)")
-    .option("--threads <n>", "CPU threads for a local model engine")
-    .option("--base-url <url>", "OpenAI-compatible endpoint (openai policy)")
+    .option("--model <name>", "llm/hybrid: a .gguf path or 2b/4b/9b/27b from the models directory (default 4b); openai: the endpoint's model name")
+    .option("--threads <n>", "CPU threads for a local model engine (default: cores − 1)")
+    .option("--base-url <url>", "OpenAI-compatible endpoint (openai policy; API key from $OPENAI_API_KEY)")
     .option("--system <ids>", "only these systems (comma-separated)")
     .option("--category <list>", "only these categories: A..K, a list (A,C) or a range (B..E)")
     .option("--split <part>", "all, holdout or train", "all")
     .option("--cases <ids>", "only these case ids (comma-separated)")
     .option("--cases-file <file>", "run an operator's case file (the pack's case format) instead of the pack's cases")
     .option("--concurrency <n>", "cases in flight at once", "1")
-    .option("--judge <name>", `judge for the judged Tier 2 components: ${judgeNames().join(", ")}`, "none")
+    .option("--judge <name>", `judge for the judged Tier 2 components: ${judgeNames().join(", ")} (judgments are cached in the database)`, "none")
+    .option("--judge-model <name>", "judge llm: a .gguf path or 2b/4b/9b/27b (default 4b); judge openai: the endpoint's model name")
+    .option("--judge-base-url <url>", "judge openai: OpenAI-compatible endpoint (API key from $METRO_JUDGE_API_KEY or $OPENAI_API_KEY)")
+    .option("--judge-threads <n>", "judge llm: CPU threads (default: cores − 1)")
     .option("--no-score", "store transcripts only, do not score")
     .option("--out <path>", "also write the reference runner's results format: a file for one system, else a directory of <system>.json")
     .option("--json", "print the run's summary as one JSON object on stdout (and no progress bar)")

@@ -246,8 +246,11 @@ describe("kiosk bench run", () => {
 
   it("explains what cannot run", async () => {
     const db = freshDb();
-    await expect(run("run", "--policy", "llm", "--db", db)).rejects.toThrow(/^policy 'llm' not available: /);
-    await expect(run("run", "--db", db)).rejects.toThrow("--policy is required (one of: rule, rule-ref, llm, openai), or --resume RUN");
+    await expect(run("run", "--policy", "llm", "--model", path.join(dir, "missing.gguf"), "--db", db)).rejects.toThrow(/^model file not found: .*`kiosk model pull 4b`/);
+    await expect(run("run", "--policy", "openai", "--model", "m", "--db", db)).rejects.toThrow("policy 'openai' needs --base-url");
+    await expect(run("run", "--policy", "rule", "--judge-model", "4b", "--db", db)).rejects.toThrow("judge 'none' does not take --judge-model");
+    await expect(run("run", "--policy", "rule", "--judge", "llm", "--judge-threads", "0", "--db", db)).rejects.toThrow("--judge-threads must be a positive integer");
+    await expect(run("run", "--db", db)).rejects.toThrow("--policy is required (one of: rule, rule-ref, llm, openai, hybrid), or --resume RUN");
     await expect(run("run", "--policy", "rule", "--cases", "MARTA-A-001,NOPE-1", "--db", db)).rejects.toThrow("unknown case id in the data pack: NOPE-1");
     await expect(run("run", "--policy", "rule", "--system", "paris", "--db", db)).rejects.toThrow("unknown system 'paris'");
     await expect(run("run", "--policy", "rule", "--concurrency", "0", "--db", db)).rejects.toThrow("--concurrency must be a positive integer");

@@ -6,7 +6,7 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case } from "../../tools/data/schemas.ts";
 import type { CaseRunOptions } from "../../runtime/session/case.ts";
 import { BenchError } from "../errors.ts";
-import { createJudge } from "../judges.ts";
+import { createJudge, type DisposableJudge, type JudgeOptions } from "../judges.ts";
 import { createPolicy, type PolicyHandle, type PolicyOptions } from "../policies.ts";
 import { noJudge } from "../scorer/index.ts";
 import type { RunStatus } from "../store/schema.ts";
@@ -59,6 +59,8 @@ export interface StartRunOptions extends CommonOptions {
   selection: SelectionSpec;
   /** Judge name (bench/judges.ts); default "none". */
   judge?: string;
+  /** The judge's options (--judge-model, --judge-base-url, --judge-threads). */
+  judgeOptions?: JudgeOptions;
   /** Score cases as they finish (default true). */
   score?: boolean;
 }
@@ -95,9 +97,13 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
   const { pack, store } = options;
   const selected = selectCases(pack, options.selection);
   const judgeName = options.judge ?? "none";
-  const judge = await createJudge(judgeName);
-  const { factory, handle, options: policyOptions } = await createPolicy(options.policy, options.policyOptions ?? {});
+  const judgeOptions = Object.fromEntries(Object.entries(options.judgeOptions ?? {}).filter(([, v]) => v !== undefined)) as JudgeOptions;
+  const judge = await createJudge(judgeName, judgeOptions);
+  let handle: PolicyHandle | undefined;
   try {
+    const created = await createPolicy(options.policy, options.policyOptions ?? {});
+    handle = created.handle;
+    const { factory, options: policyOptions } = created;
     const clock = options.clock ?? (() => new Date());
     const git = gitRevision();
     const runId = store.createRun({
@@ -107,6 +113,8 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
       policySettings: handle.settings ?? {},
       deterministic: factory.deterministic,
       judge: judgeName,
+      judgeOptions,
+      judgeSettings: judge.settings ?? {},
       score: options.score ?? true,
       selection: selected.selection,
       startedAt: clock().toISOString(),
@@ -117,10 +125,15 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
       gitDirty: git.dirty,
       hardware: hardwareInfo(),
     });
-    return await execute(options, store.requireRun(runId), selected.cases, handle, judge === noJudge ? { judge } : { judge, cache: store.judgmentCache(), rubrics: pack.judgeRubrics() }, "start", []);
+    return await execute(options, store.requireRun(runId), selected.cases, handle, scoringSetup(pack, store, judge), "start", []);
   } finally {
-    await handle.dispose?.();
+    await handle?.dispose?.();
+    await judge.dispose?.();
   }
+}
+
+function scoringSetup(pack: DataPack, store: BenchStore, judge: DisposableJudge): ScoringSetup {
+  return judge === noJudge ? { judge } : { judge, cache: store.judgmentCache(), rubrics: pack.judgeRubrics() };
 }
 
 export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> {
@@ -136,12 +149,14 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> 
   if (upstream !== run.upstreamCommit) warnings.push(`the data pack's upstream commit is ${upstream ?? "unknown"}, the run started on ${run.upstreamCommit ?? "unknown"}`);
   if (!run.selection.casesFile && pack.root !== run.dataRoot) warnings.push(`data pack ${pack.root} (the run started with ${run.dataRoot})`);
   const cases = reloadSelection(pack, run.selection);
-  const judge = await createJudge(run.judge);
-  const { handle } = await createPolicy(run.policy, run.policyOptions as PolicyOptions);
+  const judge = await createJudge(run.judge, run.judgeOptions as JudgeOptions);
+  let handle: PolicyHandle | undefined;
   try {
-    return await execute(options, run, cases, handle, judge === noJudge ? { judge } : { judge, cache: store.judgmentCache(), rubrics: pack.judgeRubrics() }, "resume", warnings);
+    handle = (await createPolicy(run.policy, run.policyOptions as PolicyOptions)).handle;
+    return await execute(options, run, cases, handle, scoringSetup(pack, store, judge), "resume", warnings);
   } finally {
-    await handle.dispose?.();
+    await handle?.dispose?.();
+    await judge.dispose?.();
   }
 }
 

@@ -104,6 +104,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    description: "runs record the judge's options (for resume) and settings (model file, endpoint)",
+    sql: `
+      ALTER TABLE runs ADD COLUMN judge_options_json  TEXT NOT NULL DEFAULT '{}';
+      ALTER TABLE runs ADD COLUMN judge_settings_json TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { judgmentKey } from "../scorer/index.ts";
-import { SCHEMA_VERSION } from "./schema.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { benchDbPath, BenchStore, DEFAULT_BENCH_DB } from "./store.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-store-"));
@@ -23,6 +23,25 @@ describe("BenchStore", () => {
     expect(again.schemaVersion).toBe(SCHEMA_VERSION);
     expect(again.listRuns()).toEqual([]);
     again.close();
+  });
+
+  it("upgrades a v1 database: its runs get empty judge options and settings", () => {
+    const file = path.join(dir, "v1.sqlite");
+    const db = new Database(file);
+    db.exec((MIGRATIONS[0] as { sql: string }).sql);
+    db.pragma("user_version = 1");
+    db.prepare(
+      `INSERT INTO runs (policy, model, policy_options_json, policy_settings_json, deterministic, judge, score, selection_json, cases_total, status, started_at,
+         data_root, cases_checksums_json, hardware_json) VALUES ('rule', 'rule', '{}', '{}', 1, 'none', 1, ?, 0, 'finished', '2026-01-01T00:00:00Z', '/d', '{}', ?)`,
+    ).run(
+      JSON.stringify({ systems: null, categories: null, split: "all", caseIds: null, casesFile: null, casesFileSha256: null, selectedIds: [], selectedSystems: [] }),
+      JSON.stringify({ cpuModel: "x", cpuCores: 1, memoryBytes: 1, platform: "linux", arch: "x64", osRelease: "1", node: "v20" }),
+    );
+    db.close();
+    const store = BenchStore.open(file);
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(store.requireRun(1)).toMatchObject({ judge: "none", judgeOptions: {}, judgeSettings: {} });
+    store.close();
   });
 
   it("refuses a database written by a newer kiosk", () => {

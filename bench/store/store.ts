@@ -36,6 +36,10 @@ export interface NewRun {
   policySettings: Record<string, unknown>;
   deterministic: boolean;
   judge: string;
+  /** The judge's options as given (--judge-model, …), for resume; default {}. */
+  judgeOptions?: Record<string, unknown>;
+  /** What the judge reported about itself (model file, endpoint); default {}. */
+  judgeSettings?: Record<string, unknown>;
   score: boolean;
   selection: RunSelection;
   startedAt: string;
@@ -50,6 +54,8 @@ export interface NewRun {
 
 export interface RunRow extends NewRun {
   id: number;
+  judgeOptions: Record<string, unknown>;
+  judgeSettings: Record<string, unknown>;
   casesTotal: number;
   status: RunStatus;
   finishedAt: string | null;
@@ -192,6 +198,8 @@ function toRunRow(r: Row): RunRow {
     policySettings: json(r["policy_settings_json"]) as Record<string, unknown>,
     deterministic: r["deterministic"] === 1,
     judge: str(r["judge"]),
+    judgeOptions: json(r["judge_options_json"]) as Record<string, unknown>,
+    judgeSettings: json(r["judge_settings_json"]) as Record<string, unknown>,
     score: r["score"] === 1,
     selection: RunSelectionSchema.parse(json(r["selection_json"])),
     casesTotal: num(r["cases_total"]),
@@ -255,9 +263,9 @@ export class BenchStore {
   createRun(run: NewRun): number {
     const info = this.db
       .prepare(
-        `INSERT INTO runs (policy, model, policy_options_json, policy_settings_json, deterministic, judge, score, selection_json,
-           cases_total, status, started_at, data_root, upstream_commit, cases_checksums_json, git_commit, git_dirty, hardware_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (policy, model, policy_options_json, policy_settings_json, deterministic, judge, judge_options_json, judge_settings_json,
+           score, selection_json, cases_total, status, started_at, data_root, upstream_commit, cases_checksums_json, git_commit, git_dirty, hardware_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         run.policy,
@@ -266,6 +274,8 @@ export class BenchStore {
         JSON.stringify(run.policySettings),
         run.deterministic ? 1 : 0,
         run.judge,
+        JSON.stringify(run.judgeOptions ?? {}),
+        JSON.stringify(run.judgeSettings ?? {}),
         run.score ? 1 : 0,
         JSON.stringify(run.selection),
         run.selection.selectedIds.length,
@@ -438,6 +448,21 @@ export class BenchStore {
   casesWithScores(runId: number): (StoredCase & { score: CaseScore | null })[] {
     const rows = this.db.prepare(`SELECT ${CASE_COLUMNS}, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`).all(runId) as Row[];
     return rows.map((r) => ({ ...toStoredCase(r), score: r["score_json"] === null ? null : (json(r["score_json"]) as CaseScore) }));
+  }
+
+  /**
+   * Per case id, the policy's own account of the session (SessionRecord.kiosk.policyInfo, e.g. the
+   * hybrid router's path), read from the transcripts inside SQLite without parsing them whole.
+   * Cases whose policy gave none are absent.
+   */
+  casePolicyInfo(runId: number): Map<string, Record<string, unknown>> {
+    const rows = this.db
+      .prepare(
+        `SELECT case_id, json_extract(transcript_json, '$.kiosk.policyInfo') AS info FROM run_cases
+          WHERE run_id = ? AND json_type(transcript_json, '$.kiosk.policyInfo') = 'object' ORDER BY seq`,
+      )
+      .all(runId) as Row[];
+    return new Map(rows.map((r) => [str(r["case_id"]), json(r["info"]) as Record<string, unknown>]));
   }
 
   /** The scores of a run's scored cases, in run order. */
