@@ -131,6 +131,18 @@ describe("web contents lock-down", () => {
     const sub = navigationEvent(APP_URL, false);
     f.fire("will-frame-navigate", sub);
     expect(sub.preventDefault).toHaveBeenCalled();
+    // The technician's sandboxed report frame (srcdoc) may load; a URL in a frame may not.
+    const srcdoc = navigationEvent("about:srcdoc", false);
+    f.fire("will-frame-navigate", srcdoc);
+    expect(srcdoc.preventDefault).not.toHaveBeenCalled();
+    for (const url of ["about:blank", "https://example.com/", "data:text/html,x", "javascript:alert(1)"]) {
+      const frame = navigationEvent(url, false);
+      f.fire("will-frame-navigate", frame);
+      expect(frame.preventDefault, url).toHaveBeenCalled();
+    }
+    const mainSrcdoc = navigationEvent("about:srcdoc", true);
+    f.fire("will-frame-navigate", mainSrcdoc);
+    expect(mainSrcdoc.preventDefault).toHaveBeenCalled();
   });
 
   it("denies window.open and webviews, and closes devtools when they are not allowed", () => {

@@ -1,6 +1,6 @@
 // The kiosk window's security settings, in one place so tests can check every one of them:
 // isolated, sandboxed renderer without Node; a strict CSP on every response; no navigation away
-// from the app, no new windows, no webviews; every permission request denied; devtools off in
+// from the app, no frames but srcdoc ones, no new windows, no webviews; every permission request denied; devtools off in
 // kiosk mode. Functions take the Electron objects they configure (tests pass fakes).
 import type { BrowserWindowConstructorOptions, Session, WebContents, WebPreferences } from "electron";
 import { KIOSK_CSP, SECURITY_HEADERS } from "../runtime/kiosk/csp.ts";
@@ -42,6 +42,9 @@ export function kioskWindowOptions(preload: string, options: { kiosk: boolean; d
     webPreferences: kioskWebPreferences(preload, { devTools: options.devTools && !options.kiosk }),
   };
 }
+
+/** A srcdoc iframe's URL (its document comes from the parent's markup, not from a fetch). */
+export const SRCDOC_URL = "about:srcdoc";
 
 /** Is this URL part of the app (same scheme and host)? */
 export function isAppUrl(url: string): boolean {
@@ -86,7 +89,9 @@ export function lockWebContents(contents: LockableContents, options: { devTools:
   contents.on("will-navigate", block);
   contents.on("will-redirect", block);
   contents.on("will-frame-navigate", (event: { preventDefault(): void; url: string; isMainFrame: boolean }) => {
-    if (!event.isMainFrame || !isAppUrl(event.url)) event.preventDefault();
+    // The only subframe: the technician screen's bench report, a sandboxed srcdoc iframe (no
+    // scripts, the kiosk's CSP inherited). Nothing loads from a URL into a frame.
+    if (event.isMainFrame ? !isAppUrl(event.url) : event.url !== SRCDOC_URL) event.preventDefault();
   });
   contents.on("will-attach-webview", (event: { preventDefault(): void }) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: "deny" }));

@@ -1,5 +1,6 @@
 // The report as one self-contained HTML page: inline CSS and SVG, no scripts, no external
 // resources (works offline, prints). Partition tabs are CSS-only radio buttons.
+import { createHash } from "node:crypto";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { PartitionName } from "../stats/index.ts";
 import { PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
@@ -15,14 +16,23 @@ const ciText = (ci: CI | undefined): string => (ci && ci.n > 0 ? `${f1(ci.lo)}�
 const signed = (x: number): string => `${x > 0 ? "+" : x < 0 ? "−" : "±"}${f1(Math.abs(x))}`;
 const signedCi = (ci: CI): string => (ci.n > 0 ? `${signed(ci.lo)} to ${signed(ci.hi)}` : "–");
 
-/** Background of a heat-map cell (0–100 on a single-hue blue ramp) and a readable text colour. */
+/** Shades of the heat map: classes h0..h10 (no style attributes, so the page keeps working under a strict CSP). */
+const HEAT_STEPS = 10;
+
+/** The shade class of a heat-map cell: 0–100 mapped from 40 up onto a single-hue blue ramp. */
 function heat(value: number): string {
   const t = Math.max(0, Math.min(1, (value - 40) / 60));
-  // White to #6baed6 (ColorBrewer Blues): dark text stays above 6:1 contrast on every shade.
+  return `h${Math.round(t * HEAT_STEPS)}`;
+}
+
+/** White to #6baed6 (ColorBrewer Blues): dark text stays above 6:1 contrast on every shade. */
+function heatCss(): string {
   const from = [255, 255, 255];
   const to = [107, 174, 214];
-  const rgb = from.map((f, i) => Math.round(f + (to[i]! - f) * t));
-  return `background:rgb(${rgb.join(",")})`;
+  return Array.from({ length: HEAT_STEPS + 1 }, (_, step) => {
+    const rgb = from.map((f, i) => Math.round(f + (to[i]! - f) * (step / HEAT_STEPS)));
+    return `td.heat.h${step}{background:rgb(${rgb.join(",")})}`;
+  }).join("");
 }
 
 function card(label: string, value: string, detail: string, extra = ""): string {
@@ -74,7 +84,7 @@ function categoryTable(part: PartitionReport): string {
   const rows = part.categories.map((c) => {
     const cells = systems.map((s) => {
       const v = c.bySystem[s as SystemId];
-      return v ? `<td class="heat" style="${heat(v.tier1)}" title="${esc(`${c.category} · ${s}: Tier 1 ${f1(v.tier1)}, composite ${f1(v.composite)}`)}">${f1(v.tier1)}</td>` : `<td class="heat">–</td>`;
+      return v ? `<td class="heat ${heat(v.tier1)}" title="${esc(`${c.category} · ${s}: Tier 1 ${f1(v.tier1)}, composite ${f1(v.composite)}`)}">${f1(v.tier1)}</td>` : `<td class="heat">–</td>`;
     });
     return `<tr><th scope="row">${esc(c.category)}</th><td>${c.n}</td><td>${f2(c.tier1)}</td><td class="ci">${ciText(c.tier1Ci)}</td><td>${f2(c.composite)}</td><td class="ci">${ciText(c.compositeCi)}</td>${cells.join("")}</tr>`;
   });
@@ -192,7 +202,12 @@ function runDetails(run: RunInfo, title: string): string {
   ])}</div>`;
 }
 
-const CSS = `
+/**
+ * The page's one style sheet (inline in <style>). It is a constant, so the kiosk's CSP can allow
+ * exactly it by hash (reportStyleHash) when the technician screen shows the report in a sandboxed
+ * srcdoc iframe, which inherits the kiosk's policy.
+ */
+export const REPORT_CSS = `
 :root{--ink:${PALETTE.ink};--muted:${PALETTE.muted};--line:#d0d7de;--soft:#f6f8fa;--blue:${PALETTE.blue};--orange:${PALETTE.orange};--up:#005f99;--down:#b3401d}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -237,6 +252,7 @@ table.data tr.total th,table.data tr.total td{font-weight:700;border-top:2px sol
 table.data tr.sub th{font-weight:400;padding-left:24px;color:var(--muted)}
 td.ci{color:var(--muted);font-size:13px}
 td.heat{text-align:center;min-width:58px;font-size:13px;border-bottom:1px solid #fff}
+${heatCss()}
 td.zero{color:#afb8c1}td.strong{font-weight:700}
 .muted{color:var(--muted);font-weight:400}
 .empty{color:var(--muted);font-style:italic}
@@ -246,6 +262,11 @@ dl.details dt{color:var(--muted)}dl.details dd{margin:0;overflow-wrap:anywhere}
 footer{margin-top:36px;color:var(--muted);font-size:12.5px;border-top:1px solid var(--line);padding-top:10px}
 @media print{.tabs{display:none}.panel{display:block!important;break-before:page}.page{padding:0}}
 `;
+
+/** The CSP source that allows exactly REPORT_CSS as an inline style element: 'sha256-…'. */
+export function reportStyleHash(): string {
+  return `'sha256-${createHash("sha256").update(REPORT_CSS, "utf8").digest("base64")}'`;
+}
 
 export function renderReportHtml(report: BenchReport): string {
   const run = report.run;
@@ -267,7 +288,7 @@ export function renderReportHtml(report: BenchReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>${esc(title)}</title>
-<style>${CSS}</style>
+<style>${REPORT_CSS}</style>
 </head>
 <body>
 ${radios}

@@ -3,10 +3,17 @@
 // only a header can say (frame-ancestors), with connect-src narrowed to 'self' (CSP 3 'self'
 // covers the same-origin ws:// progress socket; the meta tag's bare `ws: wss:` would allow any
 // host). Both policies apply together, so the effective policy is never weaker than either.
+//
+// style-src also allows one inline style element by hash: the bench report's style sheet
+// (bench/report/html.ts REPORT_CSS). The technician screen shows the report in a sandboxed srcdoc
+// iframe (no scripts), which inherits this policy; nothing else inline is allowed. A test in
+// bench/report checks that the hash matches the report's CSS.
+export const BENCH_REPORT_STYLE_HASH = "'sha256-vUo9kXs8t5D8j5reQ1iYJdJOZMvChPjj242dFwsAiPU='";
+
 export const KIOSK_CSP_DIRECTIVES: Readonly<Record<string, string>> = {
   "default-src": "'none'",
   "script-src": "'self'",
-  "style-src": "'self'",
+  "style-src": `'self' ${BENCH_REPORT_STYLE_HASH}`,
   "img-src": "'self'",
   "font-src": "'self'",
   "connect-src": "'self'",

@@ -7,6 +7,8 @@
 //   POST /api/sessions/:id/end      → 204
 //   GET  /api/status                → KioskStatus
 //   WS   /api/progress              ← ProgressEvent JSON, one per message
+//   POST /api/operator/<method>        operator/technician tools (OPERATOR_METHODS: request → result;
+//                                     401 without a live operator session, 409 conflict, 503 none)
 //   GET  /*                         → renderer/dist (index.html for unknown paths without an extension)
 // Every request body is validated with the bridge's zod schemas (400 naming the bad field); errors
 // are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
@@ -18,10 +20,14 @@ import path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { z } from "zod";
 import { SystemIdSchema } from "../../tools/data/schemas.ts";
+import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../operator/console.ts";
 import { KioskRequestError, KioskUnavailableError } from "./app.ts";
 import {
   AskRequestSchema,
+  OPERATOR_FAILURE_STATUS,
+  OPERATOR_METHODS,
   PurchaseRequestSchema,
+  type OperatorMethod,
   type AskRequest,
   type AskResult,
   type KioskStatus,
@@ -42,10 +48,14 @@ export interface KioskBackend {
   endSession(sessionId: string): void | Promise<void>;
   status(): KioskStatus | Promise<KioskStatus>;
   onProgress(listener: (event: ProgressEvent) => void): () => void;
+  /** The PIN-protected operator/technician tools; absent: /api/operator/* answers 404. */
+  operator?: OperatorBackend;
 }
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Operator requests carry whole framebooks (MAX_FRAMEBOOK_CHARS). */
+export const MAX_OPERATOR_BODY_BYTES = 512 * 1024;
 const SESSION_ID_MAX = 100;
 
 export interface KioskServerOptions {
@@ -129,14 +139,14 @@ function zodFailure(error: z.ZodError): HttpError {
   return new HttpError(400, `invalid request: ${first.field}: ${first.message}`, { field: first.field, issues });
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new HttpError(415, "expected a JSON body (content-type: application/json)");
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString("utf8");
@@ -169,6 +179,7 @@ function mapError(err: unknown): HttpError {
     return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
   }
   if (err instanceof KioskUnavailableError) return new HttpError(503, err.message);
+  if (err instanceof OperatorError) return new HttpError(OPERATOR_FAILURE_STATUS[err.code], err.message, { code: err.code });
   return new HttpError(500, "internal error");
 }
 
@@ -233,8 +244,19 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       return;
     }
     if (route === "GET status" && parts.length === 1) return sendJson(res, 200, await backend.status());
-    const known = ["systems", "ask", "purchase", "sessions", "status", "progress"].includes(parts[0] ?? "");
+    if (parts[0] === "operator" && parts.length === 2) return operatorCall(req, res, method, parts[1]!);
+    const known = ["systems", "ask", "purchase", "sessions", "status", "progress", "operator"].includes(parts[0] ?? "");
     throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
+  }
+
+  async function operatorCall(req: IncomingMessage, res: ServerResponse, method: string, name: string): Promise<void> {
+    const operator = backend.operator;
+    if (!operator) throw new HttpError(404, "this kiosk has no operator tools");
+    if (!Object.hasOwn(OPERATOR_METHODS, name)) throw new HttpError(404, `no such operator call '${name}'`);
+    if (method !== "POST") throw new HttpError(405, `method ${method} not allowed here (operator calls are POST)`);
+    const parsed = parseOperatorRequest(name as OperatorMethod, await readJson(req, MAX_OPERATOR_BODY_BYTES));
+    if (!parsed.ok) throw zodFailure(parsed.error);
+    return sendJson(res, 200, await callOperator(operator, name as OperatorMethod, parsed.request));
   }
 
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {

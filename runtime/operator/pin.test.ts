@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { hashPin, loadPinHash, PIN_HASH_ENV, PinConfigError, PinGate, verifyPin, writeOperatorConfig } from "./pin.ts";
+
+const CHEAP = { N: 1024, r: 8, p: 1 };
+const dir = mkdtempSync(path.join(tmpdir(), "kiosk-pin-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("PIN hash", () => {
+  it("is salted scrypt: the same PIN hashes differently each time and verifies", async () => {
+    const a = await hashPin("482916", CHEAP);
+    const b = await hashPin("482916", CHEAP);
+    expect(a).toMatch(/^scrypt\$1024\$8\$1\$[A-Za-z0-9+/]+=*\$[A-Za-z0-9+/]+=*$/);
+    expect(a).not.toBe(b);
+    expect(a).not.toContain("482916");
+    expect(await verifyPin("482916", a)).toBe(true);
+    expect(await verifyPin("482916", b)).toBe(true);
+    expect(await verifyPin("482917", a)).toBe(false);
+    expect(await verifyPin("", a)).toBe(false);
+    expect(await verifyPin("48291６", a)).toBe(false);
+  });
+
+  it("uses a slow default cost", async () => {
+    expect(await hashPin("1234")).toMatch(/^scrypt\$32768\$8\$1\$/);
+  });
+
+  it("refuses PINs that are not 4 to 12 digits and malformed hashes", async () => {
+    await expect(hashPin("123", CHEAP)).rejects.toThrow(PinConfigError);
+    await expect(hashPin("12345678901234", CHEAP)).rejects.toThrow(PinConfigError);
+    await expect(hashPin("12a4", CHEAP)).rejects.toThrow(PinConfigError);
+    await expect(verifyPin("1234", "sha256$abc")).rejects.toThrow(/scrypt\$N\$r\$p\$salt\$hash/);
+    await expect(verifyPin("1234", "scrypt$1000$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAA==")).rejects.toThrow(/unusable scrypt parameters/);
+    expect(() => new PinGate({ hash: "1234" })).toThrow(PinConfigError);
+  });
+});
+
+describe("PIN configuration", () => {
+  it("comes from the environment first, then the config file; none means not configured", async () => {
+    const hash = await hashPin("2468", CHEAP);
+    const file = path.join(dir, "operator.json");
+    expect(loadPinHash({ env: {}, defaultFile: file })).toBeNull();
+    writeOperatorConfig(file, { pinHash: hash });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ pinHash: hash });
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadPinHash({ env: {}, defaultFile: file })).toEqual({ hash, source: file });
+    expect(loadPinHash({ env: { KIOSK_OPERATOR_CONFIG: file }, defaultFile: path.join(dir, "nope.json") })?.hash).toBe(hash);
+    const other = await hashPin("1357", CHEAP);
+    expect(loadPinHash({ env: { [PIN_HASH_ENV]: other }, defaultFile: file })).toEqual({ hash: other, source: `$${PIN_HASH_ENV}` });
+  });
+
+  it("reports a broken config file or hash instead of running without a PIN", () => {
+    const bad = path.join(dir, "bad.json");
+    writeFileSync(bad, "{ not json");
+    expect(() => loadPinHash({ env: {}, file: bad })).toThrow(/operator config .*bad\.json/);
+    writeFileSync(bad, JSON.stringify({ pin: "1234" }));
+    expect(() => loadPinHash({ env: {}, file: bad })).toThrow(/expected \{"pinHash"/);
+    expect(() => loadPinHash({ env: { [PIN_HASH_ENV]: "1234" } })).toThrow(PinConfigError);
+  });
+});
+
+describe("PIN rate limit", () => {
+  it("allows three wrong PINs, then locks out with doubling delays; the right PIN resets it", async () => {
+    let now = 0;
+    const gate = new PinGate({ hash: await hashPin("9731", CHEAP), now: () => now, lockoutMs: 30_000, maxLockoutMs: 100_000 });
+    expect(await gate.check("0000")).toEqual({ ok: false, reason: "wrong_pin", retryAfterMs: 0, attemptsLeft: 2 });
+    expect(await gate.check("0001")).toEqual({ ok: false, reason: "wrong_pin", retryAfterMs: 0, attemptsLeft: 1 });
+    expect(await gate.check("0002")).toEqual({ ok: false, reason: "locked", retryAfterMs: 30_000, attemptsLeft: 0 });
+    // Locked: even the right PIN is refused, without being checked.
+    now = 29_999;
+    expect(await gate.check("9731")).toEqual({ ok: false, reason: "locked", retryAfterMs: 1, attemptsLeft: 0 });
+    now = 30_000;
+    expect(await gate.check("0003")).toEqual({ ok: false, reason: "locked", retryAfterMs: 60_000, attemptsLeft: 0 });
+    now = 90_000;
+    expect(await gate.check("0004")).toEqual({ ok: false, reason: "locked", retryAfterMs: 100_000, attemptsLeft: 0 });
+    now = 190_000;
+    expect(await gate.check("9731")).toEqual({ ok: true });
+    expect(await gate.check("0005")).toEqual({ ok: false, reason: "wrong_pin", retryAfterMs: 0, attemptsLeft: 2 });
+  });
+
+  it("counts parallel guesses one by one", async () => {
+    const gate = new PinGate({ hash: await hashPin("9731", CHEAP), now: () => 0 });
+    const results = await Promise.all(["1111", "2222", "3333", "4444", "9731"].map((p) => gate.check(p)));
+    expect(results.map((r) => (r.ok ? "ok" : r.reason))).toEqual(["wrong_pin", "wrong_pin", "locked", "locked", "locked"]);
+  });
+
+  it("without a configured PIN every login is refused as not configured", async () => {
+    const gate = new PinGate({ hash: null });
+    expect(gate.configured).toBe(false);
+    expect(await gate.check("1234")).toEqual({ ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 });
+  });
+});
