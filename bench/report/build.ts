@@ -152,7 +152,129 @@ export interface BenchReport {
   /** summarizeRun over the run's scored cases (the published summary's shape). */
   summary: RunSummary;
   comparison?: Comparison;
+  /** Present when the run's sessions carry a router decision (policy hybrid). */
+  hybrid?: HybridReport;
   notes: string[];
+}
+
+// ------------------------------------------------------------------------------------------------
+// Hybrid routing: where the router sent each case (policyInfo.router.path), and how each path did.
+
+export const HYBRID_PATHS = ["rule", "llm"] as const;
+export type HybridPathName = (typeof HYBRID_PATHS)[number];
+/** Who produced the final state: the rule policy, the model, or rule after the model failed. */
+export const ANSWERED_BY = ["rule", "llm", "rule-fallback"] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
+export interface PathStats {
+  n: number;
+  /** Percentage of the row's routed cases (pyRound 1). */
+  sharePct: number;
+  scored: number;
+  /** Mean per-case Tier 1 of the scored cases (pyRound 2); null when none is scored. */
+  tier1: number | null;
+  /** Per-case end-to-end latency (e2e_ms): median and p95 (the reference's index rule), mean. */
+  e2eMs: TimingStats;
+}
+
+export interface HybridRow {
+  /** Category, or "overall". */
+  key: string;
+  /** Cases with a router decision. */
+  n: number;
+  paths: Record<HybridPathName, PathStats>;
+  /** Cases the router sent to the model that the rule policy finished (deadline, error, no state). */
+  fallbacks: number;
+}
+
+export interface HybridPartition {
+  partition: PartitionName;
+  n: number;
+  overall: HybridRow;
+  categories: HybridRow[];
+  /** By who produced the final state; "deterministic" = rule + rule-fallback. */
+  answeredBy: Record<AnsweredBy | "deterministic", PathStats>;
+}
+
+export interface HybridReport {
+  /** Cases with a router decision / without one (e.g. a session that failed before its first step). */
+  routed: number;
+  unrouted: number;
+  /** Router reason codes (decision-table rows) and their counts, most frequent first. */
+  reasons: Record<string, number>;
+  /** Why model sessions were handed to the rule policy, most frequent first (up to 10). */
+  fallbackReasons: Record<string, number>;
+  partitions: Record<PartitionName, HybridPartition>;
+}
+
+interface RoutedCase {
+  category: string;
+  partition: CasePartition;
+  path: HybridPathName;
+  answeredBy: AnsweredBy;
+  reason: string;
+  fallbackReason: string | null;
+  tier1: number | null;
+  e2eMs: number;
+}
+
+function pathStats(cases: readonly RoutedCase[], total: number): PathStats {
+  const scored = cases.filter((c) => c.tier1 !== null).map((c) => c.tier1 as number);
+  return {
+    n: cases.length,
+    sharePct: total > 0 ? pyRound((100 * cases.length) / total, 1) : 0,
+    scored: scored.length,
+    tier1: scored.length > 0 ? pyRound(mean(scored), 2) : null,
+    e2eMs: timingStats(cases.map((c) => c.e2eMs)),
+  };
+}
+
+function hybridRow(key: string, cases: readonly RoutedCase[]): HybridRow {
+  const paths = Object.fromEntries(HYBRID_PATHS.map((p) => [p, pathStats(cases.filter((c) => c.path === p), cases.length)])) as Record<HybridPathName, PathStats>;
+  return { key, n: cases.length, paths, fallbacks: cases.filter((c) => c.path === "llm" && c.answeredBy === "rule-fallback").length };
+}
+
+function countsByFrequency(values: readonly string[], limit = Infinity): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit));
+}
+
+/** The hybrid section, or undefined when no stored session carries a router decision. */
+export function hybridReport(cases: readonly (StoredCase & { score?: CaseScore | null })[], policyInfo: ReadonlyMap<string, Record<string, unknown>>): HybridReport | undefined {
+  const routed: RoutedCase[] = [];
+  for (const c of cases) {
+    const info = policyInfo.get(c.caseId);
+    const router = info?.["router"] as { path?: unknown; reason?: unknown } | undefined;
+    if (!router || (router.path !== "rule" && router.path !== "llm")) continue;
+    const answered = info?.["answeredBy"];
+    routed.push({
+      category: c.category,
+      partition: c.partition,
+      path: router.path,
+      answeredBy: answered === "llm" || answered === "rule-fallback" ? answered : "rule",
+      reason: typeof router.reason === "string" ? router.reason : "unknown",
+      fallbackReason: typeof info?.["fallbackReason"] === "string" ? (info["fallbackReason"] as string) : null,
+      tier1: c.tier1Pct,
+      e2eMs: c.e2eMs,
+    });
+  }
+  if (routed.length === 0) return undefined;
+  const partitions = Object.fromEntries(
+    PARTITION_NAMES.map((p): [PartitionName, HybridPartition] => {
+      const list = p === "full" ? routed : routed.filter((c) => c.partition === p);
+      const categories = [...new Set(list.map((c) => c.category))].sort().map((cat) => hybridRow(cat, list.filter((c) => c.category === cat)));
+      const answeredBy = Object.fromEntries(ANSWERED_BY.map((a) => [a, pathStats(list.filter((c) => c.answeredBy === a), list.length)])) as Record<AnsweredBy, PathStats>;
+      return [p, { partition: p, n: list.length, overall: hybridRow("overall", list), categories, answeredBy: { ...answeredBy, deterministic: pathStats(list.filter((c) => c.answeredBy !== "llm"), list.length) } }];
+    }),
+  ) as Record<PartitionName, HybridPartition>;
+  return {
+    routed: routed.length,
+    unrouted: cases.length - routed.length,
+    reasons: countsByFrequency(routed.map((c) => c.reason)),
+    fallbackReasons: countsByFrequency(routed.flatMap((c) => (c.fallbackReason ? [c.fallbackReason.slice(0, 120)] : [])), 10),
+    partitions,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -415,6 +537,8 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
     summary,
     notes,
   };
+  const hybrid = hybridReport(run.cases, store.casePolicyInfo(run.row.id));
+  if (hybrid) report.hybrid = hybrid;
 
   if (options.compareWith !== undefined) {
     const base = loadRun(store, store.requireRun(options.compareWith));

@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { PartitionName } from "../stats/index.ts";
-import { PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
+import { HYBRID_PATHS, PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type HybridReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
 import { barChart, deltaChart, esc, PALETTE, type Series } from "./svg.ts";
-import { f1, f2, formatBytes, formatMs, terminationRows } from "./table.ts";
+import { f1, f2, formatBytes, formatMs, hybridAnsweredLine, hybridTableRows, terminationRows } from "./table.ts";
 
 const SERIES: readonly Series[] = [
   { name: "Tier 1", color: PALETTE.blue },
@@ -167,6 +167,34 @@ function terminationTable(report: BenchReport): string {
   return `<table class="data"><thead><tr><th></th><th>all</th>${systems.map((s) => `<th>${esc(s)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Hybrid runs: per category the share of cases the router sent to each path, and how each path did. */
+function hybridSection(hybrid: HybridReport | undefined): string {
+  if (!hybrid) return "";
+  const parts = (["holdout", "full"] as const).filter((p) => hybrid.partitions[p].n > 0);
+  const tables = parts.map((p) => {
+    const part = hybrid.partitions[p];
+    const rows = hybridTableRows(part)
+      .map((cells) => {
+        const total = cells[0] === "overall";
+        return `<tr${total ? ' class="total"' : ""}><th scope="row">${esc(cells[0] ?? "")}</th>${cells
+          .slice(1)
+          .map((c) => `<td${c === "–" || c === "0 %" ? ' class="zero"' : ""}>${esc(c)}</td>`)
+          .join("")}</tr>`;
+      })
+      .join("");
+    const groups = HYBRID_PATHS.map((path) => `<th colspan="4" class="group">routed to ${esc(path)}</th>`).join("");
+    const head = HYBRID_PATHS.map(() => "<th>share</th><th>Tier 1</th><th>p50</th><th>p95</th>").join("");
+    return `<h3>${esc(PARTITION_LABELS[p])} <span class="muted">(${part.n} cases)</span></h3><p class="caption">${esc(hybridAnsweredLine(part))}.</p>
+<table class="data wide hybrid"><thead><tr><th colspan="2"></th>${groups}<th></th></tr><tr><th>category</th><th>n</th>${head}<th title="routed to the model, finished by the rule policy">fell back</th></tr></thead><tbody>${rows}</tbody></table>`;
+  });
+  const reasons = Object.entries(hybrid.reasons).map(([r, n]) => `${r} ${n}`).join(" · ");
+  const fallbacks = Object.entries(hybrid.fallbackReasons).map(([r, n]) => `<li>${n} × ${esc(r)}</li>`).join("");
+  return `<h2 id="hybrid">Hybrid routing</h2>
+<p class="caption">Where the router sent each case (decision table in runtime/policies/hybrid.ts) and how each path did: share of the category's cases, mean per-case Tier 1 of the path's scored cases, and the per-case end-to-end latency (median, p95). "Fell back": routed to the model, finished by the rule policy.</p>
+${tables.join("\n")}
+<p class="caption">Router reasons: ${esc(reasons)}${hybrid.unrouted > 0 ? ` · ${hybrid.unrouted} case(s) without a router decision` : ""}</p>${fallbacks ? `<p class="caption">Why the model was replaced:</p><ul class="caption">${fallbacks}</ul>` : ""}`;
+}
+
 function detailList(entries: [string, string | undefined | null][]): string {
   return `<dl class="details">${entries
     .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== null && e[1] !== "")
@@ -305,6 +333,7 @@ ${notes}
 ${panels}
 <h2 id="terminations">How cases ended</h2>
 ${terminationTable(report)}
+${hybridSection(report.hybrid)}
 <h2 id="details">Run details</h2>
 <div class="detail-grid">${runDetails(run, `Run ${run.id}`)}${cmp ? runDetails(cmp.base, `Run ${cmp.base.id} (compared)`) : ""}</div>
 <footer>Generated ${esc(report.generatedAt)} by kiosk bench report. Bootstrap: ${esc(report.bootstrap.method)}.</footer>

@@ -1,7 +1,20 @@
 // The report as aligned terminal tables.
 import { pyRound } from "../../tools/py/index.ts";
 import type { PartitionName } from "../stats/index.ts";
-import { PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type CI, type DeltaRow, type RunInfo, type TerminationReport } from "./build.ts";
+import {
+  HYBRID_PATHS,
+  PARTITION_LABELS,
+  PARTITION_NAMES,
+  type BenchReport,
+  type CI,
+  type DeltaRow,
+  type HybridPartition,
+  type HybridReport,
+  type HybridRow,
+  type PathStats,
+  type RunInfo,
+  type TerminationReport,
+} from "./build.ts";
 
 type Align = "l" | "r";
 
@@ -225,6 +238,55 @@ function comparisonBlocks(report: BenchReport): string[] {
   return out;
 }
 
+const msOrDash = (ms: number | undefined): string => (ms === undefined ? "–" : formatMs(ms));
+const t1OrDash = (s: PathStats): string => (s.tier1 === null ? "–" : f2(s.tier1));
+
+/** One line per hybrid row: n, then per path share, Tier 1, p50 and p95 of the per-case latency. */
+export function hybridTableRows(part: HybridPartition): string[][] {
+  const row = (r: HybridRow): string[] => [
+    r.key,
+    String(r.n),
+    ...HYBRID_PATHS.flatMap((p) => {
+      const s = r.paths[p];
+      return s.n === 0 ? ["0 %", "–", "–", "–"] : [`${f1(s.sharePct)} %`, t1OrDash(s), msOrDash(s.e2eMs.median), msOrDash(s.e2eMs.p95)];
+    }),
+    String(r.fallbacks),
+  ];
+  return [...part.categories.map(row), row(part.overall)];
+}
+
+/** How a partition's cases were answered: by the rule path, the model, or rule after the model. */
+export function hybridAnsweredLine(part: HybridPartition): string {
+  const a = part.answeredBy;
+  const d = a.deterministic;
+  return (
+    `${PARTITION_LABELS[part.partition]}: ${d.n} of ${part.n} cases (${f1(d.sharePct)} %) answered deterministically (rule path ${a.rule.n}, model fallback ${a["rule-fallback"].n})` +
+    `${d.tier1 !== null ? `, Tier 1 ${f2(d.tier1)}` : ""}; ${a.llm.n} answered by the model${a.llm.tier1 !== null ? `, Tier 1 ${f2(a.llm.tier1)}` : ""}`
+  );
+}
+
+function hybridBlocks(hybrid: HybridReport | undefined): string[] {
+  if (!hybrid) return [];
+  const parts = (["holdout", "full"] as const).filter((p) => hybrid.partitions[p].n > 0);
+  const columns: Column[] = [{ align: "l" }, { align: "r" }, ...HYBRID_PATHS.flatMap(() => [{ align: "r" as const }, { align: "r" as const }, { align: "r" as const }, { align: "r" as const }]), { align: "r" }];
+  const header = ["", "n", ...HYBRID_PATHS.flatMap(() => ["share", "Tier 1", "p50", "p95"]), "fell back"];
+  const out: string[] = [];
+  for (const p of parts) {
+    const groups: Group[] = [{ label: `Hybrid routing · ${PARTITION_LABELS[p]}`, span: 2 }, ...HYBRID_PATHS.map((path) => ({ label: `→ ${path}`, span: 4 })), { label: "", span: 1 }];
+    out.push(renderTable(columns, header, hybridTableRows(hybrid.partitions[p]), groups));
+  }
+  const reasons = Object.entries(hybrid.reasons).map(([r, n]) => `${r} ${n}`).join(", ");
+  out.push(
+    [
+      ...parts.map((p) => hybridAnsweredLine(hybrid.partitions[p])),
+      `router reasons: ${reasons}${hybrid.unrouted > 0 ? ` · ${hybrid.unrouted} case(s) without a router decision` : ""}`,
+      ...Object.entries(hybrid.fallbackReasons).map(([r, n]) => `fallback ×${n}: ${r}`),
+      "share: of the row's cases; Tier 1: mean per-case Tier 1 of the path's scored cases; p50/p95: per-case end-to-end latency.",
+    ].join("\n"),
+  );
+  return out;
+}
+
 /** The whole report for a terminal. */
 export function renderReportTable(report: BenchReport): string {
   const b = report.bootstrap;
@@ -236,6 +298,7 @@ export function renderReportTable(report: BenchReport): string {
       : `Per system: mean of per-case %; overall: mean of the system means; by category: mean over the category's cases.\n` +
       `95% CIs: percentile bootstrap, ${b.resamples.toLocaleString("en-US")} resamples, seed ${b.seed} (overall: resampled within each system).`,
     terminationBlock(report),
+    ...hybridBlocks(report.hybrid),
     ...comparisonBlocks(report),
   ];
   if (report.notes.length > 0) blocks.push(report.notes.map((n) => `note: ${n}`).join("\n"));

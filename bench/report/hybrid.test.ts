@@ -1,0 +1,132 @@
+// The report's hybrid section on a synthetic run: HybridPolicy with the rule policy on both paths,
+// except that the "model" fails on every other case it is given (so the rule policy finishes those
+// as fallbacks). Shares, Tier 1 per path and latency per path are checked against the stored cases.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { decideRoute, HybridPolicy } from "../../runtime/policies/hybrid.ts";
+import { rulePolicy } from "../../runtime/policies/rule/index.ts";
+import { caseTurns } from "../../runtime/session/case.ts";
+import type { Policy } from "../../runtime/session/policy.ts";
+import { registerPolicyFactory } from "../policies.ts";
+import { startRun } from "../run/execute.ts";
+import { timingStats } from "../stats/index.ts";
+import { BenchStore } from "../store/store.ts";
+import { buildReport, HYBRID_PATHS } from "./build.ts";
+import { renderReportHtml } from "./html.ts";
+import { renderReportTable } from "./table.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const selection = { systems: ["marta" as const, "doha" as const], categories: ["A", "C", "F", "H"] };
+
+let store: BenchStore;
+let hybridRun: number;
+let ruleRun: number;
+const failed = new Set<string>();
+
+/** A stand-in model: the rule policy, failing on every second session it is given. */
+function flakyModel(): Policy {
+  let sessions = 0;
+  return {
+    id: "fake-llm",
+    start: async (setup) => {
+      if (sessions++ % 2 === 1) {
+        failed.add(setup.sessionId);
+        return { next: () => Promise.reject(new Error("model crashed")) };
+      }
+      return rulePolicy.start(setup);
+    },
+  };
+}
+
+beforeAll(async () => {
+  store = BenchStore.open(":memory:");
+  const restore = registerPolicyFactory({
+    name: "hybrid",
+    description: "test: hybrid over the rule policy and a flaky stand-in model",
+    deterministic: false,
+    accepts: [],
+    create: () => ({ policy: new HybridPolicy({ rule: rulePolicy, model: flakyModel() }), model: "fake-llm" }),
+  });
+  try {
+    hybridRun = (await startRun({ pack, store, policy: "hybrid", selection })).runId;
+  } finally {
+    restore();
+  }
+  ruleRun = (await startRun({ pack, store, policy: "rule", selection })).runId;
+});
+
+afterAll(() => store.close());
+
+describe("hybrid routing in the bench report", () => {
+  it("splits every category by router path with shares, Tier 1 and latency per path", () => {
+    const report = buildReport(store, hybridRun);
+    const hybrid = report.hybrid;
+    expect(hybrid).toBeDefined();
+    if (!hybrid) return;
+    const cases = store.casesWithScores(hybridRun);
+    expect(hybrid.routed).toBe(cases.length);
+    expect(hybrid.unrouted).toBe(0);
+
+    // The router's decision over all turns (what it settles on), computed independently.
+    const pathOf = new Map(
+      cases.map((c) => {
+        const kase = pack.caseById(c.caseId)!;
+        return [c.caseId, decideRoute(pack.system(kase.system), kase.system_context, caseTurns(kase)).path];
+      }),
+    );
+    const full = hybrid.partitions.full;
+    expect(full.n).toBe(cases.length);
+    expect(full.categories.map((r) => r.key)).toEqual(["A", "C", "F", "H"]);
+    for (const row of [...full.categories, full.overall]) {
+      const inRow = cases.filter((c) => row.key === "overall" || c.category === row.key);
+      expect(row.n).toBe(inRow.length);
+      expect(HYBRID_PATHS.reduce((sum, p) => sum + row.paths[p].n, 0)).toBe(row.n);
+      for (const p of HYBRID_PATHS) {
+        const onPath = inRow.filter((c) => pathOf.get(c.caseId) === p);
+        const stats = row.paths[p];
+        expect(stats.n).toBe(onPath.length);
+        expect(stats.sharePct).toBeCloseTo((100 * onPath.length) / inRow.length, 1);
+        const t1 = onPath.map((c) => c.tier1Pct as number);
+        if (t1.length > 0) expect(stats.tier1).toBeCloseTo(t1.reduce((a, b) => a + b, 0) / t1.length, 2);
+        else expect(stats.tier1).toBeNull();
+        expect(stats.e2eMs).toEqual(timingStats(onPath.map((c) => c.e2eMs)));
+      }
+      expect(row.fallbacks).toBe(inRow.filter((c) => failed.has(c.caseId)).length);
+    }
+    // Both paths occur, and half the model's sessions fell back.
+    expect(full.overall.paths.rule.n).toBeGreaterThan(0);
+    expect(full.overall.paths.llm.n).toBeGreaterThan(0);
+    expect(full.answeredBy["rule-fallback"].n).toBe(failed.size);
+    expect(full.answeredBy.deterministic.n).toBe(full.overall.paths.rule.n + failed.size);
+    expect(full.answeredBy.llm.n + full.answeredBy.deterministic.n).toBe(full.n);
+    expect(Object.keys(hybrid.fallbackReasons)).toEqual(["model crashed"]);
+    expect(Object.values(hybrid.reasons).reduce((a, b) => a + b, 0)).toBe(cases.length);
+    // Held-out is the subset of the held-out cases.
+    const holdout = pack.holdoutIds();
+    expect(hybrid.partitions.holdout.n).toBe(cases.filter((c) => holdout.has(c.caseId)).length);
+
+    // JSON carries the section as built.
+    expect(JSON.parse(JSON.stringify(report)).hybrid).toEqual(JSON.parse(JSON.stringify(hybrid)));
+  });
+
+  it("renders the section in the terminal and the HTML page; runs without routing have none", () => {
+    const report = buildReport(store, hybridRun);
+    const text = renderReportTable(report);
+    expect(text).toMatch(/Hybrid routing · held-out +→ rule +→ llm/);
+    expect(text).toMatch(/Hybrid routing · full/);
+    expect(text).toMatch(/^ +n +share +Tier 1 +p50 +p95 +share +Tier 1 +p50 +p95 +fell back$/m);
+    expect(text).toMatch(/^overall +\d+ +[\d.]+ % /m);
+    expect(text).toMatch(/full: \d+ of \d+ cases \([\d.]+ %\) answered deterministically \(rule path \d+, model fallback \d+\), Tier 1 [\d.]+/);
+    expect(text).toContain("fallback ×");
+    const html = renderReportHtml(report);
+    expect(html).toContain('<h2 id="hybrid">Hybrid routing</h2>');
+    expect(html).toMatch(/<table class="data wide hybrid">/);
+    expect(html).not.toMatch(/ style="/);
+
+    const plain = buildReport(store, ruleRun);
+    expect(plain.hybrid).toBeUndefined();
+    expect(renderReportTable(plain)).not.toContain("Hybrid routing");
+    expect(renderReportHtml(plain)).not.toContain('id="hybrid"');
+  });
+});
