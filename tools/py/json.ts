@@ -28,22 +28,23 @@ function hex4(code: number): string {
 
 // Printable ASCII without quote or backslash needs no escaping at all (the common case).
 const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+// What Python escapes: json's ESCAPE_ASCII (anything outside space..tilde, plus quote and backslash)
+// and ESCAPE (control characters, quote and backslash). Without the u flag a class matches UTF-16
+// code units, so a non-BMP character is escaped as its two surrogates, exactly as Python writes it.
+const ESCAPE_ASCII = /["\\\x00-\x1f\x7f-\uffff]/g;
+const ESCAPE = /["\\\x00-\x1f]/g;
+/** Escapes by UTF-16 code unit, built as needed (text in one script reuses a few hundred). */
+const escapes: (string | undefined)[] = new Array<string | undefined>(0x10000);
+
+function escapeChar(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return (escapes[code] ??= SHORT_ESCAPES[ch] ?? hex4(code));
+}
 
 export function pyJsonString(s: string, ensureAscii = true): string {
   if (PLAIN_ASCII.test(s)) return `"${s}"`;
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i] as string;
-    const code = s.charCodeAt(i);
-    const short = SHORT_ESCAPES[ch];
-    if (short !== undefined) out += short;
-    else if (code < 0x20) out += hex4(code);
-    // JS strings are UTF-16, so a non-BMP character is already two surrogates: escaped one by one,
-    // exactly as Python writes them.
-    else if (ensureAscii && code > 0x7e) out += hex4(code);
-    else out += ch;
-  }
-  return `${out}"`;
+  // One native replace instead of a character loop: linear and fast for megabyte strings.
+  return `"${s.replace(ensureAscii ? ESCAPE_ASCII : ESCAPE, escapeChar)}"`;
 }
 
 function dumpNumber(value: number, asFloat: boolean): string {

@@ -55,6 +55,15 @@ describe("pyJsonDumps (Python json.dumps)", () => {
   it("has a compact, non-ASCII-preserving mode (FastAPI bodies)", () => {
     expect(pyJsonDumps({ detail: "Ünknown" }, { compact: true, ensureAscii: false })).toBe('{"detail":"Ünknown"}');
   });
+  it("escapes exactly Python's characters, DEL and lone surrogates included, and megabyte strings fast", () => {
+    expect(pyJsonDumps("\u007f\ud800\t\\/~ ")).toBe('"\\u007f\\ud800\\t\\\\/~ "');
+    expect(pyJsonDumps("\u007f\u0000é\"", { ensureAscii: false })).toBe('"\u007f\\u0000é\\""');
+    const big = `${'"quoted" '.repeat(200_000)}北`;
+    const t0 = performance.now();
+    const out = pyJsonDumps(big);
+    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(out).toBe(`"${'\\"quoted\\" '.repeat(200_000)}\\u5317"`);
+  });
   it("round-trips the int/float distinction of a JSON text", () => {
     const parsed = parseJsonKeepingFloats('{"fare": 0.00, "n": 2, "x": 1.5, "e": 1e2}');
     expect(pyJsonDumps(parsed)).toBe('{"fare": 0.0, "n": 2, "x": 1.5, "e": 100.0}');
