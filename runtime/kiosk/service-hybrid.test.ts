@@ -89,3 +89,22 @@ describe("hybrid kiosk service", () => {
     expect(result.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
   });
 });
+
+describe("live follow-ups", () => {
+  it("answers many follow-ups in one passenger session, each with its own round budget", async () => {
+    const svc = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, clock: monday });
+    const first = await svc.start({ system: "marta", events: structured });
+    let origin = "MARTA-FP";
+    let destination = "MARTA-AP";
+    for (let i = 0; i < 12; i++) {
+      const swap: KioskEvent[] = [
+        { type: "station_selected", field: "origin", value: origin, station_id: origin },
+        { type: "station_selected", field: "destination", value: destination, station_id: destination },
+      ];
+      const answer = await svc.continue(first.sessionId, swap);
+      expect(answer.record.kiosk.fallback, `follow-up ${i}: ${answer.record.error}`).toBe(false);
+      expect(answer.record.kiosk.state.route?.stops[0]?.station_id).toBe(origin);
+      [origin, destination] = [destination, origin];
+    }
+  });
+});

@@ -118,6 +118,8 @@ interface LiveSession {
   system: SystemId;
   setup: SessionSetup;
   turns: KioskEvent[][];
+  /** One open engine session per policy that has answered, and how many turns it has seen. */
+  sessions: Map<string, { session: KioskSession; turnsAnswered: number; usable: boolean }>;
 }
 
 let sessionCounter = 0;
@@ -155,7 +157,7 @@ export class KioskService {
       systemPrompt: buildSystemPrompt(system, context, this.options.pack.promptProfile()),
       tools: toolDefinitions(this.options.pack),
     };
-    const live: LiveSession = { system: request.system, setup, turns: [request.events] };
+    const live: LiveSession = { system: request.system, setup, turns: [request.events], sessions: new Map() };
     this.sessions.set(sessionId, live);
     return this.answer(live, onEvent, signal, onProvisional);
   }
@@ -179,6 +181,8 @@ export class KioskService {
 
   /** Forget a session (reset / idle timeout): nothing about the passenger is kept. */
   end(sessionId: string): boolean {
+    const live = this.sessions.get(sessionId);
+    for (const open of live?.sessions.values() ?? []) void open.session.close();
     return this.sessions.delete(sessionId);
   }
 
@@ -244,19 +248,32 @@ export class KioskService {
     return { sessionId, record: modelRecord, assistantUnavailable: false, hybrid: { decidedBy: "model", reason: decision.reason, changed: note !== null, note } };
   }
 
-  private run(live: LiveSession, policy: Policy, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal, deadlineMs?: number): Promise<SessionRecord> {
-    // Every answer replays the whole passenger conversation as scripted turns, so each policy
-    // sees the same history (and a fallback run starts clean).
+  /**
+   * Answer with `policy`. A policy that answered the previous turn continues its own conversation
+   * (one more user turn, a fresh round budget); a policy joining later (a fallback) or one whose
+   * last answer failed starts clean from everything the passenger said, as one turn.
+   */
+  private async run(live: LiveSession, policy: Policy, onEvent?: (e: SessionEvent) => void, signal?: AbortSignal, deadlineMs?: number): Promise<SessionRecord> {
+    const open = live.sessions.get(policy.id);
+    if (open && open.usable && open.turnsAnswered === live.turns.length - 1) {
+      open.session.listen(onEvent);
+      const record = await open.session.continueWith(live.turns[live.turns.length - 1] ?? [], signal);
+      open.turnsAnswered = live.turns.length;
+      open.usable = !record.kiosk.fallback;
+      return record;
+    }
+    await open?.session.close();
     const profile = this.options.pack.promptProfile();
     const session = new KioskSession({
-      setup: { ...live.setup, scriptedTurns: live.turns },
+      setup: live.setup,
       policy,
       userMessage: (events) => eventsToUserMessage(events, profile),
-      firstTurn: live.turns[0] ?? [],
+      firstTurn: live.turns.flat(),
       deadlineMs: deadlineMs ?? this.options.deadlineMs ?? DEFAULT_KIOSK_DEADLINE_MS,
       ...(onEvent ? { onEvent } : {}),
-      ...(signal ? { signal } : {}),
     });
-    return session.execute();
+    const record = await session.answer(signal);
+    live.sessions.set(policy.id, { session, turnsAnswered: live.turns.length, usable: !record.kiosk.fallback });
+    return record;
   }
 }

@@ -101,7 +101,7 @@ export class KioskSession {
   private truncated = false;
   private rejected = 0;
   private readonly startedAt: Date;
-  private readonly startMs: number;
+  private startMs: number;
 
   constructor(private readonly options: SessionOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -127,9 +127,16 @@ export class KioskSession {
     this.pushUserTurn(options.firstTurn);
   }
 
+  private listener: ((event: SessionEvent) => void) | undefined = undefined;
+
+  /** Send progress events to this listener from now on (a live session's next answer). */
+  listen(onEvent: ((event: SessionEvent) => void) | undefined): void {
+    this.listener = onEvent;
+  }
+
   private emit(event: SessionEvent): void {
     try {
-      this.options.onEvent?.(event);
+      (this.listener ?? this.options.onEvent)?.(event);
     } catch {
       // A broken progress listener must never break a passenger's session.
     }
@@ -152,10 +159,23 @@ export class KioskSession {
 
   /** Run the session until it submits a final state, fails, or runs out of budget or time. */
   async execute(): Promise<SessionRecord> {
+    try {
+      return await this.answer(this.options.signal);
+    } finally {
+      await this.close();
+    }
+  }
+
+  /**
+   * Answer the conversation so far and keep the session open for follow-ups (a live passenger
+   * session). Each answer has its own round budget and deadline.
+   */
+  async answer(signal?: AbortSignal): Promise<SessionRecord> {
+    this.startMs = this.now();
     const abort = new AbortController();
     const onOuterAbort = (): void => abort.abort(new AbortedError("session aborted"));
-    if (this.options.signal?.aborted) onOuterAbort();
-    this.options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+    if (signal?.aborted) onOuterAbort();
+    signal?.addEventListener("abort", onOuterAbort, { once: true });
     const deadline =
       this.options.deadlineMs !== undefined
         ? this.timers.setTimeout(
@@ -167,9 +187,21 @@ export class KioskSession {
       return await this.loop(abort.signal);
     } finally {
       if (deadline !== undefined) this.timers.clearTimeout(deadline);
-      this.options.signal?.removeEventListener("abort", onOuterAbort);
-      await this.disposeRun();
+      signal?.removeEventListener("abort", onOuterAbort);
     }
+  }
+
+  /** A follow-up from the passenger: one more user turn, then a fresh answer. */
+  continueWith(events: readonly KioskEvent[], signal?: AbortSignal): Promise<SessionRecord> {
+    const message = this.pushUserTurn(events);
+    this.emit({ type: "turn_injected", turn: this.turns.length - 1, message });
+    return this.answer(signal);
+  }
+
+  /** Release the policy's per-session resources (e.g. a model context sequence). */
+  async close(): Promise<void> {
+    await this.disposeRun();
+    this.run = undefined;
   }
 
   private async disposeRun(): Promise<void> {
