@@ -31,7 +31,9 @@ const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 // What Python escapes: json's ESCAPE_ASCII (anything outside space..tilde, plus quote and backslash)
 // and ESCAPE (control characters, quote and backslash). Without the u flag a class matches UTF-16
 // code units, so a non-BMP character is escaped as its two surrogates, exactly as Python writes it.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
 const ESCAPE_ASCII = /["\\\x00-\x1f\x7f-\uffff]/g;
+// eslint-disable-next-line no-control-regex -- as above
 const ESCAPE = /["\\\x00-\x1f]/g;
 /** Escapes by UTF-16 code unit, built as needed (text in one script reuses a few hundred). */
 const escapes: (string | undefined)[] = new Array<string | undefined>(0x10000);
