@@ -7,6 +7,7 @@ import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
 import { registerFramebookCommands } from "./framebook.ts";
 import { registerModelCommands } from "./model.ts";
+import { registerOperatorCommands } from "./operator.ts";
 import { registerPromptCommand } from "./prompt.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerToolCommand } from "./tool.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerBenchCommands(program);
   registerFramebookCommands(program);
   registerModelCommands(program);
+  registerOperatorCommands(program);
   registerServeCommand(program);
   return program;
 }

@@ -7,7 +7,12 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
+import { BenchTechnician } from "../bench/technician.ts";
+import { BenchStore, benchDbPath } from "../bench/store/store.ts";
+import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
+import { OperatorConsole } from "../runtime/operator/console.ts";
+import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
@@ -16,6 +21,8 @@ import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
 export const DEFAULT_OPERATOR_DIR = "framebooks";
+/** Where `kiosk operator set-pin` writes the PIN hash by default (else $KIOSK_OPERATOR_CONFIG). */
+export const DEFAULT_OPERATOR_CONFIG = path.join("var", "operator.json");
 
 /** --conditions FILE: live conditions per system, `{ "bart": { "disruptions": [...], "now": "2026-03-09T14:00:00" } }`. */
 export const ConditionsFileSchema = z.partialRecord(
@@ -73,11 +80,25 @@ export interface ServeOptions {
   /** Wall clock of the kiosk (default: the real time); a fixed one for demos and tests. */
   clock?: () => Date;
   log?: (message: string) => void;
+  /**
+   * The operator PIN hash (scrypt$…): undefined reads $KIOSK_OPERATOR_PIN_HASH or the operator
+   * config file (`operatorConfig`, $KIOSK_OPERATOR_CONFIG, ./var/operator.json); null: no PIN set up
+   * (the operator screen stays locked).
+   */
+  pinHash?: string | null;
+  operatorConfig?: string;
+  /** The technician's bench database; absent or null: no bench (the command passes --bench-db, $METRO_BENCH_DB or ./var/bench.sqlite). */
+  benchDb?: string | null;
+  /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
+  benchModel?: string;
 }
 
 export interface RunningServe {
   server: RunningKioskServer;
   app: KioskApp;
+  framebooks: FramebookStore;
+  operator: OperatorConsole;
+  technician: BenchTechnician | null;
   ledger: Ledger | null;
   ledgerFile: string;
   close(): Promise<void>;
@@ -98,9 +119,21 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     log(`${ledgerProblem} — ticket sales are disabled until this is fixed`);
   }
   const conditions = options.conditions ?? {};
+  const operatorDir = options.operatorDir ?? DEFAULT_OPERATOR_DIR;
+  let pinHash: string | null;
+  try {
+    pinHash = options.pinHash !== undefined ? options.pinHash : (loadPinHash({ file: options.operatorConfig, defaultFile: DEFAULT_OPERATOR_CONFIG })?.hash ?? null);
+  } catch (err) {
+    ledger?.close();
+    if (err instanceof PinConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
+  const framebooks = new FramebookStore(options.pack, operatorDir);
   const app = new KioskApp({
     pack: options.pack,
-    operatorDir: options.operatorDir ?? DEFAULT_OPERATOR_DIR,
+    operatorDir,
+    framebooks,
     ledger: ledger as SalesLedger | null,
     ...(ledgerProblem ? { ledgerProblem } : {}),
     payment: new SimulatedPaymentTerminal(),
@@ -115,11 +148,31 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ledger?.close();
     throw err;
   }
+  let benchStore: BenchStore | null = null;
+  if (options.benchDb) {
+    try {
+      benchStore = BenchStore.open(options.benchDb);
+    } catch (err) {
+      log(`the bench database cannot be opened (${(err as Error).message}) — the technician's bench is unavailable`);
+    }
+  }
+  const technician = benchStore
+    ? new BenchTechnician({ pack: options.pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: options.benchModel ?? null, log })
+    : null;
+  const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: options.pack.systemIds, bench: technician, log });
+  const closeAll = async (): Promise<void> => {
+    if (technician) {
+      technician.stop();
+      await technician.idle();
+    }
+    benchStore?.close();
+    ledger?.close();
+  };
   let server: RunningKioskServer;
   try {
-    server = await startKioskServer({ backend: app, staticDir: rendererDir, host: options.host ?? "127.0.0.1", port: options.port ?? 8787, log });
+    server = await startKioskServer({ backend: app, operator, staticDir: rendererDir, host: options.host ?? "127.0.0.1", port: options.port ?? 8787, log });
   } catch (err) {
-    ledger?.close();
+    await closeAll();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new UsageError(`port ${options.port ?? 8787} is already in use (choose another with --port)`);
     if (code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port ?? 8787} (${code})`);
@@ -128,11 +181,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   return {
     server,
     app,
+    framebooks,
+    operator,
+    technician,
     ledger,
     ledgerFile,
     close: async () => {
       await server.close();
-      ledger?.close();
+      await closeAll();
     },
   };
 }
@@ -147,6 +203,9 @@ interface ServeCommandOptions extends GlobalOptions {
   replayConditions?: string;
   deadlineMs?: string;
   now?: string;
+  operatorConfig?: string;
+  benchDb?: string;
+  benchModel?: string;
 }
 
 function portNumber(text: string): number {
@@ -163,11 +222,14 @@ export function registerServeCommand(program: Command): void {
     .option("--host <addr>", "address to listen on (keep it local unless you mean to expose the kiosk)", "127.0.0.1")
     .option("--ledger <file>", "sales ledger SQLite file (else $METRO_LEDGER, else ./var/ledger.sqlite)")
     .option("--renderer <dir>", "built renderer folder", DEFAULT_RENDERER_DIR)
-    .option("--framebooks <dir>", "operator data folder (<system>/local-names.yaml)", DEFAULT_OPERATOR_DIR)
+    .option("--framebooks <dir>", "operator data folder (<system>/local-names.yaml, framebooks applied from the operator screen)", DEFAULT_OPERATOR_DIR)
     .option("--conditions <file>", 'live conditions JSON: {"bart": {"disruptions": [...], "now": "2026-03-09T14:00:00"}}')
     .option("--replay-conditions <case>", "use a benchmark case's disruptions and time as its system's live conditions (demos, tests)")
     .option("--deadline-ms <ms>", "time limit of one assistant answer")
     .option("--now <time>", "pretend the local time is this, e.g. 2026-03-09T14:00:00 (demos, tests; the clock then stands still)")
+    .option("--operator-config <file>", `operator PIN config written by 'kiosk operator set-pin' (else $KIOSK_OPERATOR_PIN_HASH, $KIOSK_OPERATOR_CONFIG, ./${DEFAULT_OPERATOR_CONFIG})`)
+    .option("--bench-db <file>", "the technician's bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
+    .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .addHelpText(
       "after",
       [
@@ -176,6 +238,9 @@ export function registerServeCommand(program: Command): void {
         "  kiosk serve                                   # http://127.0.0.1:8787/",
         "  kiosk serve --port 0 --ledger /tmp/demo.sqlite",
         "  kiosk serve --replay-conditions BART-C-006    # Transbay Tube closed, as in that case",
+        "",
+        "Operator and technician tools: open the screen's operator login (long-press the top corner of the",
+        "start screen, or add #operator to the address); the PIN is set with 'kiosk operator set-pin'.",
         "",
         "The screen must be built first: npx vite build --config renderer/vite.config.ts",
       ].join("\n"),
@@ -201,6 +266,9 @@ export function registerServeCommand(program: Command): void {
           conditions,
           ...(deadline !== undefined ? { deadlineMs: deadline } : {}),
           ...(fixedNow ? { clock: () => new Date(fixedNow) } : {}),
+          ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
+          benchDb: benchDbPath(opts.benchDb),
+          ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

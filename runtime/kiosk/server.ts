@@ -48,8 +48,6 @@ export interface KioskBackend {
   endSession(sessionId: string): void | Promise<void>;
   status(): KioskStatus | Promise<KioskStatus>;
   onProgress(listener: (event: ProgressEvent) => void): () => void;
-  /** The PIN-protected operator/technician tools; absent: /api/operator/* answers 404. */
-  operator?: OperatorBackend;
 }
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
@@ -60,6 +58,8 @@ const SESSION_ID_MAX = 100;
 
 export interface KioskServerOptions {
   backend: KioskBackend;
+  /** The PIN-protected operator/technician tools; absent: /api/operator/* answers 404. */
+  operator?: OperatorBackend;
   /** The built renderer (renderer/dist); null serves the API only. */
   staticDir: string | null;
   host?: string;
@@ -250,7 +250,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   }
 
   async function operatorCall(req: IncomingMessage, res: ServerResponse, method: string, name: string): Promise<void> {
-    const operator = backend.operator;
+    const operator = options.operator;
     if (!operator) throw new HttpError(404, "this kiosk has no operator tools");
     if (!Object.hasOwn(OPERATOR_METHODS, name)) throw new HttpError(404, `no such operator call '${name}'`);
     if (method !== "POST") throw new HttpError(405, `method ${method} not allowed here (operator calls are POST)`);
