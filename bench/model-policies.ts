@@ -89,8 +89,9 @@ export async function locateLocalModel(spec: string = DEFAULT_LOCAL_MODEL, model
         `model '${entry.id}' is not downloaded (no ${err.path}): run \`kiosk model pull ${entry.id}\` first, or pass --model PATH to a .gguf file`,
       );
     }
+    const pathLike = spec.includes("/") || spec.includes("\\");
     throw new LocalModelError(
-      `model file not found: ${spec} (nor ${err.path}): pass --model PATH to a .gguf file or a downloaded catalog model (2b, 4b, 9b, 27b); the kiosk's default model is downloaded with \`kiosk model pull ${DEFAULT_MODEL_ID}\``,
+      `model file not found: ${pathLike ? spec : `${spec} (not a file here nor in ${path.dirname(err.path)})`}: pass --model PATH to a .gguf file or a downloaded catalog model (2b, 4b, 9b, 27b); the kiosk's default model is downloaded with \`kiosk model pull ${DEFAULT_MODEL_ID}\``,
     );
   }
 }

@@ -8,6 +8,7 @@ import { registerDataCommands } from "./data.ts";
 import { registerFramebookCommands } from "./framebook.ts";
 import { registerModelCommands } from "./model.ts";
 import { registerOperatorCommands } from "./operator.ts";
+import { registerProbeCommand } from "./probe.ts";
 import { registerPromptCommand } from "./prompt.ts";
 import { registerServeCommand } from "./serve.ts";
 import { registerToolCommand } from "./tool.ts";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerBenchCommands(program);
   registerFramebookCommands(program);
   registerModelCommands(program);
+  registerProbeCommand(program);
   registerOperatorCommands(program);
   registerServeCommand(program);
   return program;

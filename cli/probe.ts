@@ -1,0 +1,92 @@
+// `kiosk probe`: the latency probe a technician runs on the target machine (bench/probe).
+//   kiosk probe [--model PATH|4b] [--threads N] [--gpu auto|off|metal|cuda|vulkan] [--policy llm|hybrid]
+//               [--cases N] [--sustained SECONDS] [--json] [--out FILE] [--models-dir DIR]
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { BenchError } from "../bench/errors.ts";
+import type { LocalModelOptions } from "../bench/model-policies.ts";
+import type { ProbeOptions } from "../bench/probe/probe.ts";
+import { probeJson, renderProbeTable } from "../bench/probe/format.ts";
+import { runProbe, type ProbePolicy } from "../bench/probe/probe.ts";
+import { PROBE_SET_SIZE } from "../bench/probe/set.ts";
+import type { GpuSetting } from "../models/llama.ts";
+import { positiveInt } from "./bench-run.ts";
+import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+
+interface ProbeCliOptions {
+  model: string;
+  threads?: string;
+  gpu: string;
+  policy: string;
+  cases: string;
+  sustained?: string;
+  json?: boolean;
+  out?: string;
+  modelsDir?: string;
+}
+
+/** Test hooks: options merged into the probe's engine, its sessions' llm policy and the hybrid router. */
+export interface ProbeCommandDeps {
+  engine?: LocalModelOptions["engine"];
+  llm?: ProbeOptions["llm"];
+  hybrid?: ProbeOptions["hybrid"];
+}
+
+const GPU_VALUES: Readonly<Record<string, GpuSetting>> = { auto: "auto", off: false, cpu: false, metal: "metal", cuda: "cuda", vulkan: "vulkan" };
+
+export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = {}): Command {
+  return program
+    .command("probe")
+    .description(
+      `latency probe on this machine: model load, first-token time cold and warm (KV prefix reuse), prefill and decode tokens/s, per-case latency p50/p95 over a fixed set of ${PROBE_SET_SIZE} held-out cases, peak memory; optionally sustained throughput over time`,
+    )
+    .option("--model <model>", "a .gguf path or 2b/4b/9b/27b from the models directory", "4b")
+    .option("--threads <n>", "CPU threads (default: cores − 1)")
+    .option("--gpu <backend>", "auto, off, metal, cuda or vulkan", "auto")
+    .option("--policy <name>", "llm (every case through the model) or hybrid (router: rule or model; latency split by path)", "llm")
+    .option("--cases <n>", `run only the first N probe cases (1..${PROBE_SET_SIZE})`, String(PROBE_SET_SIZE))
+    .option("--sustained <seconds>", "afterwards, keep the model busy this long and sample throughput over time (thermal throttling)")
+    .option("--json", "print the result as one JSON object (no table, no progress)")
+    .option("--out <file>", "also write the JSON object to this file")
+    .option("--models-dir <dir>", "models directory (else $METRO_MODELS_DIR, else ./models/cache)")
+    .action(async (opts: ProbeCliOptions, cmd: Command) => {
+      const gpu = GPU_VALUES[opts.gpu];
+      if (gpu === undefined) throw new UsageError(`--gpu must be one of ${Object.keys(GPU_VALUES).join(", ")}, got '${opts.gpu}'`);
+      if (opts.policy !== "llm" && opts.policy !== "hybrid") throw new UsageError(`--policy must be llm or hybrid, got '${opts.policy}'`);
+      const cases = positiveInt(opts.cases, "--cases");
+      if (cases > PROBE_SET_SIZE) throw new UsageError(`--cases must be 1..${PROBE_SET_SIZE}, got ${cases}`);
+      const sustained = opts.sustained !== undefined ? positiveInt(opts.sustained, "--sustained") : 0;
+      const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
+      const progress = !opts.json && process.stderr.isTTY === true;
+      let result;
+      try {
+        result = await runProbe({
+          pack,
+          model: opts.model,
+          ...(opts.threads !== undefined ? { threads: positiveInt(opts.threads, "--threads") } : {}),
+          gpu,
+          policy: opts.policy as ProbePolicy,
+          cases,
+          sustainedSeconds: sustained,
+          ...(opts.modelsDir ? { modelsDir: path.resolve(opts.modelsDir) } : {}),
+          ...(deps.engine ? { engine: deps.engine } : {}),
+          ...(deps.hybrid ? { hybrid: deps.hybrid } : {}),
+          ...(deps.llm ? { llm: deps.llm } : {}),
+          ...(progress ? { onProgress: (m: string) => process.stderr.write(`\r\x1b[K${m}`) } : {}),
+        });
+      } catch (err) {
+        if (err instanceof BenchError) throw new UsageError(err.message);
+        throw err;
+      } finally {
+        if (progress) process.stderr.write("\r\x1b[K");
+      }
+      const json = probeJson(result);
+      if (opts.out) {
+        mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
+        writeFileSync(opts.out, `${JSON.stringify(json, null, 2)}\n`);
+      }
+      if (opts.json) process.stdout.write(`${JSON.stringify(json)}\n`);
+      else process.stdout.write(`${renderProbeTable(result)}${opts.out ? `wrote ${opts.out}\n` : ""}`);
+    });
+}
