@@ -20,6 +20,7 @@ import {
   type RouteResult,
   type Severity,
 } from "./compose.ts";
+import { permanentClosures } from "./closures.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, tripInText, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
@@ -289,6 +290,17 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   let outcome: Submission["outcome"] = "route_and_fare_ready";
   let action: Submission["action"] = "prompt_purchase";
   let reason: Submission["reason"] = "ok";
+
+  // A station the operator announced as permanently closed: show the route and the notice, sell nothing.
+  const closures = permanentClosures(system, context);
+  for (const station of [origin, destination]) {
+    const notice = closures.get(station.id);
+    if (!notice) continue;
+    outcome = "advisory_only";
+    action = "display_info";
+    banners.push({ severity: "critical", title: `${station.name} is closed`, body: sentence(notice) });
+    reasoning.push(`${station.name} is permanently closed: ${notice}`);
+  }
 
   // Disruptions.
   const impacts: DisruptionImpact[] = [];

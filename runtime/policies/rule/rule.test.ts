@@ -9,6 +9,7 @@ import { rulePolicy } from "./index.ts";
 import { accessibilityNeed, classify, findStations, tripInText } from "./freetext.ts";
 import { clockTime, serviceStatus } from "./hours.ts";
 import { analyseDisruption } from "./disruptions.ts";
+import { permanentClosures } from "./closures.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 
@@ -110,5 +111,18 @@ describe("rule policy building blocks", () => {
     expect(adjustQuote({ items: [{ label: "Adult x1", amount: 3.5 }], total: 3.5 }, { ...pair, adults: 1 }, 2.15, "A $0.50 sustainability surcharge applies to all trips.").total).toBe(4);
     expect(readPolicy("First ride of the day is free. This is the passenger's first ride.").firstRideFree).toBe(true);
     expect(readPolicy("First ride of the day is free.").firstRideFree).toBe(false);
+  });
+});
+
+describe("rule policy: permanently closed stations", () => {
+  it("sells no trip to or from a station the knowledge base or an announcement says is permanently closed", async () => {
+    const cta = pack.system("cta");
+    expect([...permanentClosures(cta, {}).keys()]).toEqual(["CTA-STL"]);
+    expect(permanentClosures(pack.system("marta"), { policy_change: { text: "Garnett station is permanently closed; use Five Points." } }).get("MARTA-GA")).toMatch(/^Garnett station is permanently closed/);
+    for (const id of ["CTA-H-003", "CTA-F-016"]) {
+      const record = await runCase(pack, pack.caseById(id)!, rulePolicy);
+      expect(record.kiosk.state.kiosk_action.action, id).toBe("display_info");
+      expect(record.kiosk.state.advisory_banners?.[0]?.title, id).toBe("State/Lake is closed");
+    }
   });
 });
