@@ -30,6 +30,10 @@ export function buildOptions(options: { minify?: boolean } = {}): BuildOptions[]
       platform: "node",
       target: "node22",
       external: MAIN_EXTERNALS,
+      // ESM modules that locate files beside themselves (bench/run/environment.ts) read
+      // import.meta.url, which a CommonJS bundle lacks: give them the bundle's own file URL.
+      define: { "import.meta.url": "__kiosk_import_meta_url" },
+      banner: { js: 'const __kiosk_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
     },
     {
       ...common,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
 import { buildOptions } from "./build.ts";
+import { INVOKE_CHANNELS, OPERATOR_CHANNELS } from "./channels.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-bundle-"));
 const out = path.join(dir, "dist", "electron");
@@ -59,6 +60,8 @@ setTimeout(async () => {
   result.ask = { ok: ask.ok, purchasable: ask.value && ask.value.purchasable };
   result.purchase = await call("kiosk:purchase", { sessionId: ask.value.sessionId, paymentMethod: "breeze_card" });
   result.bad = await call("kiosk:ask", { system: "marta" });
+  result.login = await call("kiosk:operator:login", { operator: "Op", pin: "2580" });
+  result.badLogin = await call("kiosk:operator:login", { operator: "Op", pin: "x" });
   const res = await protocolHandler({ url: "kiosk://app/index.html" });
   result.index = { status: res.status, csp: res.headers.get("content-security-policy"), body: await res.text() };
   let headers;
@@ -94,7 +97,10 @@ describe("Electron bundles", () => {
     const line = run.stdout.split("\n").find((l) => l.startsWith("RESULT "));
     expect(line, run.stderr + run.stdout).toBeDefined();
     const result = JSON.parse(line!.slice("RESULT ".length));
-    expect(result.channels).toEqual(["kiosk:ask", "kiosk:end-session", "kiosk:list-systems", "kiosk:purchase", "kiosk:status", "kiosk:system-view"]);
+    expect(result.channels).toEqual([...Object.values(INVOKE_CHANNELS), ...Object.values(OPERATOR_CHANNELS)].sort());
+    // The operator console is wired: a PIN login answers (no PIN is set up in this user folder).
+    expect(result.login).toEqual({ ok: true, value: { ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 } });
+    expect(result.badLogin).toMatchObject({ ok: false, error: { kind: "rejected", code: "rejected" } });
     expect(result.window).toMatchObject({ url: "kiosk://app/index.html", kiosk: true, webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false } });
     expect(result.window.webPreferences.preload).toBe(path.join(out, "preload.cjs"));
     expect(result.status).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null } });

@@ -14,6 +14,14 @@ export interface ShellConfig {
   rendererDir: string;
   /** Operator data folder (<system>/local-names.yaml). */
   operatorDir: string;
+  /** Where framebooks applied from the operator screen are kept (writable; versions and audit log). */
+  framebookStore: string;
+  /** The operator PIN config (`kiosk operator set-pin --config FILE`); $KIOSK_OPERATOR_PIN_HASH wins. */
+  operatorConfig: string;
+  /** The technician's bench database. */
+  benchDb: string;
+  /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id), if any. */
+  benchModel: string | undefined;
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -32,22 +40,33 @@ function truthy(value: string | undefined): boolean | undefined {
 
 /**
  * Switches: --no-kiosk / --kiosk, --devtools, --data DIR, --ledger FILE, --renderer DIR,
- * --framebooks DIR. Environment: KIOSK_MODE=0|1, KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER,
- * KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR. Switches win over the environment.
+ * --framebooks DIR, --framebook-store DIR, --operator-config FILE, --bench-db FILE,
+ * --bench-model NAME. Environment: KIOSK_MODE=0|1, KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER,
+ * KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR, KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG,
+ * METRO_BENCH_DB, KIOSK_BENCH_MODEL. Switches win over the environment.
+ *
+ * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
+ * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only).
  */
 export function shellConfig(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  defaults: { appRoot: string; userData: string },
+  defaults: { appRoot: string; userData: string; resourcesDir?: string | undefined },
 ): ShellConfig {
   const kiosk = argv.includes("--no-kiosk") ? false : argv.includes("--kiosk") ? true : (truthy(env.KIOSK_MODE) ?? true);
   const devTools = !kiosk && (argv.includes("--devtools") || truthy(env.KIOSK_DEVTOOLS) === true);
+  const operatorDir = flagValue(argv, "framebooks") ?? env.KIOSK_FRAMEBOOKS_DIR ?? path.join(defaults.appRoot, "framebooks");
   return {
     kiosk,
     devTools,
-    dataDir: flagValue(argv, "data") ?? env.METRO_DATA_DIR,
+    dataDir: flagValue(argv, "data") ?? env.METRO_DATA_DIR ?? (defaults.resourcesDir ? path.join(defaults.resourcesDir, "metrollm-bench") : undefined),
     ledger: flagValue(argv, "ledger") ?? env.METRO_LEDGER ?? path.join(defaults.userData, "ledger.sqlite"),
     rendererDir: flagValue(argv, "renderer") ?? env.KIOSK_RENDERER_DIR ?? path.join(defaults.appRoot, "renderer", "dist"),
-    operatorDir: flagValue(argv, "framebooks") ?? env.KIOSK_FRAMEBOOKS_DIR ?? path.join(defaults.appRoot, "framebooks"),
+    operatorDir,
+    framebookStore:
+      flagValue(argv, "framebook-store") ?? env.KIOSK_FRAMEBOOK_STORE ?? (defaults.resourcesDir ? path.join(defaults.userData, "framebooks") : operatorDir),
+    operatorConfig: flagValue(argv, "operator-config") ?? env.KIOSK_OPERATOR_CONFIG ?? path.join(defaults.userData, "operator.json"),
+    benchDb: flagValue(argv, "bench-db") ?? env.METRO_BENCH_DB ?? path.join(defaults.userData, "bench.sqlite"),
+    benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
   };
 }

@@ -8,7 +8,17 @@ import { SystemIdSchema } from "../tools/data/schemas.ts";
 import { KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
 import { AskRequestSchema, ProgressEventSchema, PurchaseRequestSchema, type ProgressEvent } from "../runtime/kiosk/bridge.ts";
 import type { KioskBackend } from "../runtime/kiosk/server.ts";
-import { INVOKE_CHANNELS, PROGRESS_CHANNEL, type InvokeMethod, type IpcEnvelope, type IpcFailureKind } from "./channels.ts";
+import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../runtime/operator/console.ts";
+import type { OperatorFailureCode, OperatorMethod } from "../runtime/kiosk/bridge.ts";
+import {
+  INVOKE_CHANNELS,
+  OPERATOR_CHANNELS,
+  PROGRESS_CHANNEL,
+  type InvokeMethod,
+  type IpcEnvelope,
+  type IpcFailureKind,
+  type IpcOperatorEnvelope,
+} from "./channels.ts";
 import { isAppUrl } from "./security.ts";
 
 /** The argument list each method accepts (exactly these, nothing more). */
@@ -105,4 +115,51 @@ export function forwardProgress(backend: Pick<KioskBackend, "onProgress">, conte
     const parsed = ProgressEventSchema.safeParse(event);
     if (parsed.success) contents.send(PROGRESS_CHANNEL, parsed.data);
   });
+}
+
+const OPERATOR_KIND: Readonly<Record<OperatorFailureCode, IpcFailureKind>> = {
+  unauthorized: "rejected",
+  conflict: "rejected",
+  rejected: "rejected",
+  unavailable: "unavailable",
+  failed: "server",
+};
+
+function operatorFailure(code: OperatorFailureCode, message: string): IpcOperatorEnvelope<never> {
+  return { ok: false, error: { kind: OPERATOR_KIND[code], message, code } };
+}
+
+/** Run one operator call for an (already trusted) sender: exactly one argument, validated, then called. Exported for tests. */
+export async function dispatchOperator(operator: OperatorBackend, method: OperatorMethod, args: unknown[], log: (m: string) => void): Promise<IpcOperatorEnvelope> {
+  if (args.length !== 1) return operatorFailure("rejected", `invalid request: expected exactly one argument, got ${args.length}`);
+  const parsed = parseOperatorRequest(method, args[0]);
+  if (!parsed.ok) {
+    const issue = parsed.error.issues[0];
+    return operatorFailure("rejected", `invalid request: ${issue?.path.map(String).join(".") || "(request)"}: ${issue?.message ?? "invalid"}`);
+  }
+  try {
+    return { ok: true, value: await callOperator(operator, method, parsed.request) };
+  } catch (err) {
+    if (err instanceof OperatorError) return operatorFailure(err.code, err.message);
+    log(`operator ${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return operatorFailure("failed", "The operator tool failed. Please try again.");
+  }
+}
+
+/** Register the operator/technician handlers (same trusted-sender rule as the bridge); returns a function that removes them. */
+export function registerOperatorIpc(ipcMain: IpcMainLike, operator: OperatorBackend, options: KioskIpcOptions = {}): () => void {
+  const trusted = options.isTrustedSender ?? defaultTrustedSender;
+  const log = options.log ?? ((m: string) => console.error(`kiosk ipc: ${m}`));
+  for (const [method, channel] of Object.entries(OPERATOR_CHANNELS) as [OperatorMethod, string][]) {
+    ipcMain.handle(channel, async (event, ...args) => {
+      if (!trusted(event)) {
+        log(`refused operator ${method} from an untrusted sender (${event.senderFrame?.url ?? "unknown frame"})`);
+        return operatorFailure("unauthorized", "untrusted sender");
+      }
+      return dispatchOperator(operator, method, args, log);
+    });
+  }
+  return () => {
+    for (const channel of Object.values(OPERATOR_CHANNELS)) ipcMain.removeHandler(channel);
+  };
 }

@@ -1,18 +1,29 @@
 // The Electron shell: one full-screen kiosk window showing the renderer from kiosk://app/, the
 // bridge over IPC (ipc.ts), and the kiosk runtime (runtime-host.ts). Bundled to CommonJS by
 // electron/build.ts (dist/electron/main.cjs); run with `electron dist/electron/main.cjs`.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { app, BrowserWindow, ipcMain, protocol, session } from "electron";
 import { shellConfig } from "./config.ts";
 import { rendererResponse } from "./app-protocol.ts";
-import { forwardProgress, registerKioskIpc } from "./ipc.ts";
+import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
+
+// A packaged app's optional model ships in resources/models (electron-builder extraResources).
+if (app.isPackaged && !process.env.METRO_MODELS_DIR && existsSync(path.join(process.resourcesPath, "models"))) {
+  process.env.METRO_MODELS_DIR = path.join(process.resourcesPath, "models");
+}
 
 // The bundle sits in dist/electron/; the app root (renderer/, framebooks/) two levels up.
 const bundleDir = typeof __dirname === "string" ? __dirname : process.cwd();
 const appRoot = process.env.KIOSK_APP_ROOT ?? path.resolve(bundleDir, "..", "..");
-const config = shellConfig(process.argv, process.env, { appRoot, userData: app.getPath("userData") });
+const config = shellConfig(process.argv, process.env, {
+  appRoot,
+  userData: app.getPath("userData"),
+  // Packaged: the data pack (and an optional model) ship as extra resources beside app.asar.
+  resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
+});
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
@@ -54,6 +65,7 @@ if (!app.requestSingleInstanceLock()) {
       return;
     }
     registerKioskIpc(ipcMain, runtime.backend);
+    registerOperatorIpc(ipcMain, runtime.operator);
     createWindow();
   });
 

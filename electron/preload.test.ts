@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { INVOKE_CHANNELS, PROGRESS_CHANNEL } from "./channels.ts";
+import { OPERATOR_METHOD_NAMES } from "../runtime/kiosk/bridge.ts";
+import { INVOKE_CHANNELS, OPERATOR_CHANNELS, PROGRESS_CHANNEL } from "./channels.ts";
 
 const exposed: Record<string, unknown> = {};
 const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
@@ -22,8 +23,26 @@ beforeEach(() => invoke.mockReset());
 describe("preload: window.kiosk", () => {
   it("exposes exactly the KioskBridge methods under `kiosk` and nothing else", () => {
     expect(Object.keys(exposed)).toEqual(["kiosk"]);
-    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "purchase", "status", "systemView"]);
-    expect(Object.values(kiosk).every((v) => typeof v === "function")).toBe(true);
+    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "operator", "purchase", "status", "systemView"]);
+    const { operator, ...methods } = kiosk;
+    expect(Object.values(methods).every((v) => typeof v === "function")).toBe(true);
+    // The operator calls: exactly the contract's methods, each a function.
+    const ops = operator as unknown as Record<string, unknown>;
+    expect(Object.keys(ops).sort()).toEqual([...OPERATOR_METHOD_NAMES].sort());
+    expect(Object.values(ops).every((v) => typeof v === "function")).toBe(true);
+  });
+
+  it("forwards each operator call with its one request argument and passes failure codes on", async () => {
+    const ops = kiosk.operator as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+    invoke.mockResolvedValue({ ok: true, value: { ok: true } });
+    for (const method of OPERATOR_METHOD_NAMES) {
+      expect(await ops[method]!({ token: "t" })).toEqual({ ok: true });
+      expect(invoke).toHaveBeenLastCalledWith(OPERATOR_CHANNELS[method], { token: "t" });
+    }
+    invoke.mockResolvedValueOnce({ ok: false, error: { kind: "rejected", message: "The operator session has ended.", code: "unauthorized" } });
+    await expect(ops.benchStatus!({ token: "t" })).rejects.toEqual({ kind: "rejected", code: "unauthorized", message: "The operator session has ended." });
+    invoke.mockRejectedValueOnce(new Error("No handler"));
+    await expect(ops.login!({})).rejects.toEqual({ kind: "network", code: "failed", message: "No handler" });
   });
 
   it("forwards each method to ipcRenderer.invoke on its fixed channel and unwraps the envelope", async () => {

@@ -4,8 +4,15 @@
 // MessagePort RPC that implements KioskBackend, without touching ipc.ts or the window code.
 // A model-process crash is reported with `modelCrashed` (→ KioskApp.primaryCrashed): passengers
 // then see "assistant unavailable" while the deterministic `rule` policy keeps selling.
+// The operator console (PIN from the operator config, framebooks through the FramebookStore) and
+// the technician's bench (its own SQLite database) are served over their own IPC channels.
+import { BenchStore } from "../bench/store/store.ts";
+import { BenchTechnician } from "../bench/technician.ts";
 import { DataPack } from "../tools/data/datapack.ts";
+import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
+import { OperatorConsole } from "../runtime/operator/console.ts";
+import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import type { KioskBackend } from "../runtime/kiosk/server.ts";
@@ -13,6 +20,8 @@ import type { ShellConfig } from "./config.ts";
 
 export interface KioskRuntime {
   backend: KioskBackend;
+  /** The PIN-protected operator/technician tools. */
+  operator: OperatorConsole;
   /** The model process died (utilityProcess "exit" with a non-zero code). */
   modelCrashed(reason: string): void;
   /** The model process is serving again. */
@@ -37,9 +46,11 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
     ledgerProblem = (err as Error).message;
     log(`${ledgerProblem} — ticket sales are disabled`);
   }
+  const framebooks = new FramebookStore(pack, config.framebookStore);
   const app = new KioskApp({
     pack,
     operatorDir: config.operatorDir,
+    framebooks,
     ledger,
     ...(ledgerProblem ? { ledgerProblem } : {}),
     payment: options.payment ?? new SimulatedPaymentTerminal(),
@@ -47,10 +58,27 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
     log,
   });
   app.preload();
+  const pin = loadPinHash({ file: config.operatorConfig });
+  if (!pin) log(`no operator PIN is set up (${config.operatorConfig}): the operator screen stays locked`);
+  let benchStore: BenchStore | null = null;
+  try {
+    benchStore = BenchStore.open(config.benchDb);
+  } catch (err) {
+    log(`the bench database ${config.benchDb} cannot be opened (${(err as Error).message}): the technician's bench is unavailable`);
+  }
+  const technician = benchStore
+    ? new BenchTechnician({ pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: config.benchModel ?? null, log })
+    : null;
+  const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pin?.hash ?? null }), systems: pack.systemIds, bench: technician, log });
   return {
     backend: app,
+    operator,
     modelCrashed: (reason) => app.primaryCrashed(reason),
     modelRestored: () => app.primaryRestored(),
-    close: () => ledger?.close(),
+    close: () => {
+      technician?.stop();
+      benchStore?.close();
+      ledger?.close();
+    },
   };
 }

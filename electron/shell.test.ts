@@ -24,6 +24,20 @@ describe("shell configuration", () => {
       ledger: "/home/k/.config/kiosk/ledger.sqlite",
       rendererDir: "/opt/kiosk/renderer/dist",
       operatorDir: "/opt/kiosk/framebooks",
+      framebookStore: "/opt/kiosk/framebooks",
+      operatorConfig: "/home/k/.config/kiosk/operator.json",
+      benchDb: "/home/k/.config/kiosk/bench.sqlite",
+      benchModel: undefined,
+    });
+  });
+  it("packaged: the data pack from resources, applied framebooks in userData", () => {
+    const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });
+    expect(packaged).toMatchObject({ dataDir: "/opt/kiosk/resources/metrollm-bench", framebookStore: "/home/k/.config/kiosk/framebooks", operatorDir: "/opt/kiosk/framebooks" });
+    expect(shellConfig(["--bench-db", "/b.sqlite", "--operator-config=/op.json", "--framebook-store", "/fb"], { KIOSK_BENCH_MODEL: "4b" }, defaults)).toMatchObject({
+      benchDb: "/b.sqlite",
+      operatorConfig: "/op.json",
+      framebookStore: "/fb",
+      benchModel: "4b",
     });
   });
   it("takes switches over the environment; devtools only outside kiosk mode", () => {
