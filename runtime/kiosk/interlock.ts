@@ -6,7 +6,12 @@
 //   2. the quoted total equals fare_calculator's total for that route, rider mix and payment method
 //      (within a cent, same currency), recomputed in a fresh ToolSession — never the policy's own
 //      tool results;
-//   3. the rider mix matches the passenger's on-screen passenger counts when there are any.
+//   3. the rider mix matches the passenger's on-screen passenger counts when there are any;
+//   4. the trip is one the passenger asked for: each end of the route is the station chosen on
+//      screen for it or, when none was chosen, a station the passenger named in their own words
+//      (so a model talked into "selling something" cannot offer a trip nobody requested);
+//   5. neither end is a station the operator announced as permanently closed (knowledge base or
+//      the fare policy announcement in force).
 // A temporary fare policy in force (the framebook's fare_policies, e.g. "Seniors ride free today")
 // is applied to the kiosk's own fare exactly as the fare engine reads it (tools/fares/policy-change).
 // Pure (tools/ only): runs in the kiosk main process, `kiosk serve` and tests alike.
@@ -16,6 +21,8 @@ import { adjustQuote, type PricedItem } from "../../tools/fares/policy-change.ts
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
+import { findStations } from "../policies/rule/freetext.ts";
+import { permanentClosures } from "../policies/rule/closures.ts";
 
 export const FARE_TOLERANCE = 0.01;
 /** The largest party one ticket sale may cover (a guard against absurd quotes). */
@@ -100,6 +107,15 @@ function edgeLines(system: SystemData, a: string, b: string): Set<string> {
   return lines;
 }
 
+/** Stations the passenger named in free text, found as the rule policy finds them. */
+function namedStations(system: SystemData, turns: InterlockInput["turns"]): Set<string> {
+  const named = new Set<string>();
+  for (const turn of turns) {
+    for (const e of turn) if (e.type === "freetext_input") for (const m of findStations(system, e.text)) named.add(m.station.id);
+  }
+  return named;
+}
+
 export function checkRoute(system: SystemData, state: AssistantState, turns: InterlockInput["turns"]): string[] {
   const problems: string[] = [];
   const route = state.route;
@@ -132,6 +148,11 @@ export function checkRoute(system: SystemData, state: AssistantState, turns: Int
   }
   if (destination && !denotes(system, destination.station_id ?? destination.value, last)) {
     problems.push(`not_the_chosen_destination: passenger chose ${destination.station_id ?? destination.value}, route ends at ${last}`);
+  }
+  if (!origin || !destination) {
+    const named = namedStations(system, turns);
+    if (!origin && !named.has(first)) problems.push(`origin_not_requested: the passenger neither chose nor named ${first}`);
+    if (!destination && !named.has(last)) problems.push(`destination_not_requested: the passenger neither chose nor named ${last}`);
   }
   return problems;
 }
@@ -234,6 +255,11 @@ export function checkInterlock(input: InterlockInput): InterlockVerdict {
   const verdict: InterlockVerdict = { offered, ok: false, problems: [], riders, paymentMethod, calculatedTotal: null, currency: null };
   if (!offered) return verdict;
   const problems = [...checkRoute(input.system, state, input.turns), ...checkRiders(riders, input.turns)];
+  const stops = state.route?.stops ?? [];
+  const closures = stops.length > 0 ? permanentClosures(input.system, { policy_change: input.policyText ? { text: input.policyText } : null }) : new Map<string, string>();
+  for (const id of new Set([stops[0]?.station_id, stops[stops.length - 1]?.station_id])) {
+    if (id !== undefined && closures.has(id)) problems.push(`station_closed: ${id} is permanently closed`);
+  }
   const quote = state.fare_quote;
   if (!quote) problems.push("fare_quote_missing");
   const knownMethods = Object.keys(input.system.fares.payment_methods ?? {});
