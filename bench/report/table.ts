@@ -265,7 +265,8 @@ export function hybridAnsweredLine(part: HybridPartition): string {
   );
 }
 
-function hybridBlocks(hybrid: HybridReport | undefined): string[] {
+/** The hybrid section's terminal blocks (none for a run without routing). */
+export function hybridBlocks(hybrid: HybridReport | undefined): string[] {
   if (!hybrid) return [];
   const parts = (["holdout", "full"] as const).filter((p) => hybrid.partitions[p].n > 0);
   const columns: Column[] = [{ align: "l" }, { align: "r" }, ...HYBRID_PATHS.flatMap(() => [{ align: "r" as const }, { align: "r" as const }, { align: "r" as const }, { align: "r" as const }]), { align: "r" }];

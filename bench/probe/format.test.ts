@@ -1,0 +1,99 @@
+// The probe's outputs on a synthetic result: the flat JSON's headline keys first, nearest-rank
+// percentiles, the terminal table and the technician's figures.
+import { describe, expect, it } from "vitest";
+import { probeFigures, probeJson, renderProbeTable } from "./format.ts";
+import { latencyStats, nearestRank, type ProbeResult } from "./probe.ts";
+
+const result: ProbeResult = {
+  model: { file: "/m/Qwen3.5-4B-metro-v24-Q4_K_M.gguf", fileName: "Qwen3.5-4B-metro-v24-Q4_K_M.gguf", bytes: 2.6e9, quantization: "Q4_K_M", architecture: "qwen35", parameters: 4e9, catalogId: "4b", contextSize: 16384, threads: 7, gpu: "metal", recurrent: true, loadMs: 2100.25 },
+  policy: "hybrid",
+  machine: { cpuModel: "Apple M2", cpuCores: 8, memoryBytes: 16e9, platform: "darwin", arch: "arm64", osRelease: "24", node: "v20" },
+  startedAt: "2026-01-01T00:00:00.000Z",
+  loadMs: 2100.25,
+  ttftColdMs: 9000,
+  ttftWarmMs: 700,
+  prefillTokensCold: 5000,
+  prefillTokensWarm: 60,
+  promptTokensCold: 5000,
+  promptTokensWarm: 5050,
+  cachedTokensWarm: 4990,
+  coldCaseId: "MARTA-A-001",
+  warmCaseId: "MARTA-B-011",
+  prefillTokS: 555.55,
+  decodeTokS: 21.04,
+  decodeTokensMeasured: 64,
+  cases: [
+    { id: "MARTA-A-001", system: "marta", category: "A", e2eMs: 12.5, rounds: 4, termination: "submitted", promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, firstTtftMs: null, path: "rule", answeredBy: "rule" },
+    { id: "MARTA-C-004", system: "marta", category: "C", e2eMs: 20500, rounds: 5, termination: "submitted", promptTokens: 26000, cachedPromptTokens: 25000, completionTokens: 900, firstTtftMs: 800, path: "llm", answeredBy: "llm" },
+  ],
+  caseLatency: latencyStats([12.5, 20500]),
+  byPath: { rule: latencyStats([12.5]), llm: latencyStats([20500]) },
+  sessionDecodeTokS: 19.5,
+  peakRssMb: 4321.5,
+  sustained: {
+    seconds: 60,
+    samples: [
+      { tS: 5, prefillTokens: 260, prefillTokS: 500, decodeTokens: 32, decodeTokS: 22 },
+      { tS: 60, prefillTokens: 260, prefillTokS: 400, decodeTokens: 32, decodeTokS: 16.5 },
+    ],
+    decodeTokSFirst: 22,
+    decodeTokSLast: 16.5,
+    decodeDropPct: 25,
+    prefillTokSFirst: 500,
+    prefillTokSLast: 400,
+  },
+  wallMs: 90000,
+};
+
+describe("probe outputs", () => {
+  it("nearest-rank percentiles", () => {
+    expect(nearestRank([], 50)).toBeNull();
+    expect(nearestRank([1, 2], 50)).toBe(1);
+    expect(nearestRank([1, 2], 95)).toBe(2);
+    const values = Array.from({ length: 20 }, (_, i) => i + 1);
+    expect([nearestRank(values, 50), nearestRank(values, 95)]).toEqual([10, 19]);
+    expect(latencyStats([3, 1, 2])).toEqual({ n: 3, p50Ms: 2, p95Ms: 3, meanMs: 2, maxMs: 3 });
+  });
+
+  it("one flat JSON object, headline keys first", () => {
+    const json = probeJson(result);
+    expect(Object.keys(json).slice(0, 10)).toEqual([
+      "load_ms",
+      "ttft_cold_ms",
+      "ttft_warm_ms",
+      "prefill_tokens_cold",
+      "prefill_tokens_warm",
+      "prefill_tok_s",
+      "decode_tok_s",
+      "case_latency_p50_ms",
+      "case_latency_p95_ms",
+      "peak_rss_mb",
+    ]);
+    expect(json).toMatchObject({ load_ms: 2100.2, prefill_tok_s: 555.5, decode_tok_s: 21, case_latency_p50_ms: 12.5, case_latency_p95_ms: 20500, peak_rss_mb: 4321.5 });
+    expect(json.by_path).toEqual({ rule: { n: 1, p50_ms: 12.5, p95_ms: 12.5, mean_ms: 12.5, max_ms: 12.5 }, llm: { n: 1, p50_ms: 20500, p95_ms: 20500, mean_ms: 20500, max_ms: 20500 } });
+    expect(json.sustained).toMatchObject({ seconds: 60, decode_drop_pct: 25, samples: [{ t_s: 5 }, { t_s: 60 }] });
+    expect(json.model).toMatchObject({ quantization: "Q4_K_M", threads: 7, gpu: "metal" });
+  });
+
+  it("renders the figures and the per-case table", () => {
+    const figures = probeFigures(result);
+    expect(figures.map((f) => f.label)).toEqual([
+      "model",
+      "load",
+      "first token, cold",
+      "first token, warm",
+      "prefill",
+      "decode",
+      "per case (2 cases)",
+      "  routed to rule (1)",
+      "  routed to llm (1)",
+      "peak memory (RSS)",
+      "sustained 60 s (2 samples)",
+    ]);
+    expect(figures.find((f) => f.label === "decode")?.value).toBe("21.0 tok/s");
+    expect(figures.at(-1)?.value).toBe("decode 22.0 tok/s → 16.5 tok/s (−25.0 %) · prefill 500 tok/s → 400 tok/s");
+    const text = renderProbeTable(result);
+    expect(text).toMatch(/^MARTA-C-004 +20\.5 s +5 +26000 +25000 +900 +800 ms +submitted +llm +llm$/m);
+    expect(text).toContain("peak memory (RSS)           4.22 GB");
+  });
+});
