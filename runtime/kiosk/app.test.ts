@@ -206,4 +206,12 @@ describe("KioskApp: model crash → fallback", () => {
     app.primaryRestored();
     expect(app.status().assistant).toBe("model");
   });
+
+  it("logs why the model's answer was replaced when it timed out (no crash, so the status stays 'model')", async () => {
+    const stalling = { id: "fake-model", start: () => ({ next: (): Promise<never> => new Promise(() => undefined) }) };
+    const { app, logs } = testApp({ primary: { kind: "model", policy: () => stalling }, fallback: rulePolicy, deadlineMs: 50 });
+    const answer = await app.ask(askFromCase("MARTA-A-001"));
+    expect(answer).toMatchObject({ assistantUnavailable: true, policy: "rule", purchasable: true });
+    expect(logs.join("\n")).toMatch(/assistant answer replaced by rule for session s-1: deadline \(deadline of 50 ms exceeded\)/);
+  });
 });

@@ -306,7 +306,11 @@ export class KioskApp {
         throw err;
       }
     }
-    if (result.primaryFailure?.termination === "policy_error") this.primaryCrashed(result.primaryFailure.error ?? "policy error");
+    const failure = result.primaryFailure;
+    if (failure?.termination === "policy_error") this.primaryCrashed(failure.error ?? "policy error");
+    // A timeout, an exhausted round or token budget, an answer without a valid state: the passenger
+    // got the fallback's answer, and the operator sees why in the log.
+    else if (failure) this.log(`assistant answer replaced by ${this.fallback.id} for session ${sessionId}: ${failure.termination}${failure.error ? ` (${failure.error.slice(0, 300)})` : ""}`);
 
     const record = result.record;
     const disruptions = this.conditionsFor(request.system).disruptions;
