@@ -14,6 +14,7 @@ import { catalogEntry, catalogEntryForFile, DEFAULT_MODEL_ID, type CatalogModel 
 import { ModelDownloadError, ModelNotFoundError, ModelOfflineError, ModelSpecError } from "./errors.ts";
 import { estimateFit, inspectGgufFile, type FitEstimate, type GgufInspection } from "./gguf.ts";
 import type { Llama } from "node-llama-cpp";
+import { errorCode } from "../tools/util/errors.ts";
 
 export const MODELS_DIR_ENV = "METRO_MODELS_DIR";
 export const DEFAULT_MODELS_DIR = "models/cache";
@@ -101,15 +102,6 @@ export interface LocalModel {
 
 const OFFLINE_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENETUNREACH", "EHOSTUNREACH", "ENETDOWN", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET", "CERT_HAS_EXPIRED"]);
 
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

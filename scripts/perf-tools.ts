@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { DataPack } from "../tools/data/datapack.ts";
 import { ToolSession, type ToolOutcome } from "../tools/tools/index.ts";
+import { mulberry32 } from "../tools/util/random.ts";
 
 const { values } = parseArgs({
   options: {
@@ -19,18 +20,7 @@ const CALLS = Number(values.calls);
 if (!Number.isInteger(CALLS) || CALLS < 1) throw new Error(`--calls must be a positive integer, got '${values.calls}'`);
 const ROUTE_P99_BUDGET_MS = 1;
 
-/** mulberry32: a small seeded generator, so runs are comparable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(Number(values.seed));
+const random = mulberry32(Number(values.seed));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 interface Stats {

@@ -9,6 +9,7 @@ import { BenchError } from "../errors.ts";
 import type { DisposableJudge, JudgeFactory } from "../judges.ts";
 import { parseJudgeReply, type JudgeRequest, type Judgment } from "../scorer/index.ts";
 import { judgeAnswerText, judgeIdPart } from "./llm.ts";
+import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
 
 export const JUDGE_API_KEY_ENVS = ["METRO_JUDGE_API_KEY", "OPENAI_API_KEY"] as const;
 
@@ -38,17 +39,6 @@ export class JudgeEndpointError extends Error {
   }
 }
 
-const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 interface ChatReply {
   choices?: { message?: { content?: string | null } }[];

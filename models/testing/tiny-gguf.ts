@@ -15,6 +15,7 @@
 // general.alignment (32), tensor data (each tensor aligned to 32). Dimensions are listed innermost
 // first (ne[0] = row length).
 import { writeFileSync } from "node:fs";
+import { mulberry32 } from "../../tools/util/random.ts";
 
 export const QWEN_CONTROL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"] as const;
 export const QWEN_USER_DEFINED_TOKENS = ["<tool_call>", "</tool_call>", "<think>", "</think>", "<tool_response>", "</tool_response>"] as const;
@@ -107,16 +108,6 @@ export function learnBpeMerges(corpus: string, count: number, reserved: readonly
 // ---------------------------------------------------------------------------------------------
 // Seeded random numbers
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());

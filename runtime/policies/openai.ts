@@ -8,6 +8,7 @@
 // retried on the same schedule (our addition: the reference ended the case). Any other error status
 // is thrown as "<status>: <body[:500]>". Each request times out after 240 s by default.
 import type { Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
+import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
 
 export interface OpenAiPolicyOptions {
   /** Base URL ending before /chat/completions, e.g. http://localhost:8080/v1 (Azure: the deployment URL with ?api-version=…). */
@@ -64,17 +65,6 @@ interface ChatCompletionResponse {
   timings?: { cache_n?: number; prompt_ms?: number; predicted_ms?: number };
 }
 
-const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
-
-function errorCode(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let i = 0; i < 4 && e && typeof e === "object"; i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
