@@ -20,6 +20,8 @@ export interface FramebookValidation {
 
 const HOURS = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
 const HOUR_KEYS = /^(default|weekday|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday|holiday)$/;
+/** A late-night headway is a positive number of minutes, at most a day. */
+const MAX_HEADWAY_MIN = 24 * 60;
 const STATION_ID = /\b[A-Z]{2,6}-[A-Z0-9]{2,6}\b/g;
 
 /** Full validation of framebook text for one system. Never throws for bad input. */
@@ -49,6 +51,10 @@ export function validateFramebook(text: string, file: string, system: SystemData
     if (typeof value !== "string" || !HOURS.test(value.trim())) {
       at(["framebook", "operating_hours", key], `operating hours '${String(value)}' are not "HH:MM-HH:MM" with a valid time of day`);
     }
+  }
+  const headway = hours.late_night_headway_min;
+  if (headway !== undefined && !(typeof headway === "number" && Number.isFinite(headway) && headway > 0 && headway <= MAX_HEADWAY_MIN)) {
+    at(["framebook", "operating_hours", "late_night_headway_min"], `late_night_headway_min ${String(headway)} is not a number of minutes between 0 and ${MAX_HEADWAY_MIN} (a day)`);
   }
   const lineKnown = (name: string): boolean => system.lineById(system.aliasLine(name)) !== undefined;
   const nightLines = hours.twenty_four_hour_lines;

@@ -132,7 +132,13 @@ export function parseYamlText<T>(text: string, file: string, schema: z.ZodType<T
       })),
     );
   }
-  const js: unknown = located.doc.toJS({ maxAliasCount: 100 });
+  let js: unknown;
+  try {
+    js = located.doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // An alias bomb ("Excessive alias count…") or a structure too deep to build: bad input, not a crash.
+    throw new DataFileError(file, [{ message: `invalid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` }]);
+  }
   const value = validate(schema, plainFromYaml(js), file, () => located);
   return { value, pyValue: pyFromYaml(js) };
 }
