@@ -1,12 +1,16 @@
 // The frame of every screen: header (system, language, display options, start over), the screen of
 // the current flow state, the idle warning, and the data attribution. It also applies the language
-// (<html lang dir>), the theme, and reports passenger activity to the flow machine.
+// (<html lang dir>), the theme, and reports passenger activity to the flow machine. From the
+// attract screen, staff open the PIN-protected operator tools in its place (useOperatorEntry).
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DisplayToggles } from "../components/DisplayToggles.tsx";
+import { useBridge } from "../bridge/BridgeProvider.tsx";
 import { IdleWarning } from "../components/IdleWarning.tsx";
 import { LanguageSwitcher } from "../components/LanguageSwitcher.tsx";
 import { directionOf } from "../i18n/catalog.ts";
+import { OperatorScreen } from "../operator/OperatorScreen.tsx";
+import { useOperatorEntry } from "../operator/useOperatorEntry.ts";
 import { AttractScreen } from "../screens/AttractScreen.tsx";
 import { JourneyScreen } from "../screens/JourneyScreen.tsx";
 import { PaymentScreen } from "../screens/PaymentScreen.tsx";
@@ -80,9 +84,28 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   const ticket = useKiosk((s) => s.context.ticket);
   const paying = useKiosk((s) => s.matches({ session: { flow: { payment: "processing" } } }));
   const chooseSystem = useSystemLoader(preferredSystem);
+  const operatorBridge = useBridge().operator;
+  const systems = useView((s) => s.systems);
+  const operator = useOperatorEntry(screen === "attract" && operatorBridge !== undefined);
   useDocumentSettings();
   useActivityReporting();
   useFocusOnScreenChange(screen);
+
+  if (operator.open && operatorBridge) {
+    return (
+      <OperatorScreen
+        bridge={operatorBridge}
+        systems={systems}
+        currentSystem={system?.id}
+        onClose={() => {
+          operator.close();
+          // A bench run may have started or ended, a framebook may have changed: look again.
+          send({ type: "REFRESH_STATUS" });
+          if (system) void chooseSystem(system.id);
+        }}
+      />
+    );
+  }
 
   const inSession = screen !== "attract" && screen !== "resetting";
   let body: ReactNode;
@@ -102,7 +125,7 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   return (
     <div className="kiosk" data-screen={screen}>
       <header className="kiosk-header">
-        <div className="brand">
+        <div className="brand" {...operator.pressHandlers}>
           <span className="brand-org">{system?.orgName ?? ""}</span>
         </div>
         <LanguageSwitcher />

@@ -7,6 +7,7 @@
 //   POST api/sessions/:id/end   → any 2xx (404 counts as already ended)
 //   GET  api/status             → KioskStatus
 //   WS   api/progress           ← ProgressEvent JSON messages, one per message
+//   POST api/operator/<method>     the operator/technician calls (operatorBridge.ts)
 // Every response is validated with the contract's zod schemas; failures reject with BridgeError.
 import type { z } from "zod";
 import {
@@ -22,6 +23,7 @@ import {
   type PurchaseRequest,
 } from "../../runtime/kiosk/bridge.ts";
 import { BridgeError, kindForStatus } from "./errors.ts";
+import { createHttpOperatorBridge } from "./operatorBridge.ts";
 
 /** The subset of the DOM WebSocket the bridge uses (so tests can pass a fake). */
 export interface WebSocketLike {
@@ -200,6 +202,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
       }
     },
     status: () => request(KioskStatusSchema, "GET", "api/status"),
+    operator: createHttpOperatorBridge(root, { fetch: doFetch }),
     onProgress(listener) {
       listeners.add(listener);
       if (socket === null && reconnectTimer === null) connect();

@@ -12,6 +12,7 @@ import {
   type KioskBridge,
 } from "../../runtime/kiosk/bridge.ts";
 import { BRIDGE_FAILURE_KINDS, BridgeError, type BridgeFailureKind } from "./errors.ts";
+import { validatingOperatorBridge } from "./operatorBridge.ts";
 
 const KINDS: ReadonlySet<string> = new Set(BRIDGE_FAILURE_KINDS);
 
@@ -54,6 +55,7 @@ export function isKioskBridge(value: unknown): value is KioskBridge {
 
 export function validatingBridge(inner: KioskBridge): KioskBridge {
   return {
+    ...(inner.operator ? { operator: validatingOperatorBridge(inner.operator) } : {}),
     listSystems: () => checked("listSystems", SystemSummarySchema.array(), () => inner.listSystems()),
     systemView: (system) => checked("systemView", SystemViewSchema, () => inner.systemView(system)),
     ask: (request) => checked("ask", AskResultSchema, () => inner.ask(request)),

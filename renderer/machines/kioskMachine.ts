@@ -91,7 +91,9 @@ export type KioskEvent =
   | { type: "START_OVER" }
   | { type: "CONTINUE" }
   | { type: "IDLE.PAUSE" }
-  | { type: "IDLE.RESUME" };
+  | { type: "IDLE.RESUME" }
+  /** Check the kiosk status now (e.g. the operator tools closed: a bench run may have started or ended). */
+  | { type: "REFRESH_STATUS" };
 
 export interface KioskInput {
   bridge: KioskBridge;
@@ -203,7 +205,8 @@ export const kioskMachine = setup({
     countdownTick: ({ context }) => context.timing.countdownTickMs,
     askTimeout: ({ context }) => context.timing.askTimeoutMs,
     endSessionTimeout: ({ context }) => context.timing.endSessionTimeoutMs,
-    statusPoll: ({ context }) => context.timing.statusPollMs,
+    // Out of service for a technician test: look again soon, to serve passengers as soon as it ends.
+    statusPoll: ({ context }) => (context.status?.benchRunning ? Math.min(5_000, context.timing.statusPollMs) : context.timing.statusPollMs),
   },
 }).createMachine({
   id: "kiosk",
@@ -224,7 +227,7 @@ export const kioskMachine = setup({
         onError: { actions: assign({ statusFailure: ({ event }) => toBridgeFailure(event.error) }) },
       },
       after: { statusPoll: { target: "attract", reenter: true } },
-      on: { START: { guard: "inService", target: "session" } },
+      on: { START: { guard: "inService", target: "session" }, REFRESH_STATUS: { target: "attract", reenter: true } },
     },
     session: {
       type: "parallel",

@@ -264,6 +264,10 @@ export type FramebookRollbackResult = z.infer<typeof FramebookRollbackResultSche
 
 // --- Technician: the on-device bench ---------------------------------------------------------
 
+/** The benchmark's case categories, A–K. */
+export const BENCH_CATEGORIES = CATEGORIES;
+export type BenchCategory = (typeof CATEGORIES)[number];
+
 export const BenchPolicyNameSchema = z.enum(["rule", "rule-ref", "llm", "hybrid"]);
 export type BenchPolicyName = z.infer<typeof BenchPolicyNameSchema>;
 
