@@ -25,6 +25,7 @@ describe("framebook validation: every broken file names what is wrong and where"
     ["unknown 24-hour line", (t) => t.replace("late_night_headway_min: 20", 'late_night_headway_min: 20\n    twenty_four_hour_lines: ["Purple Line"]'), /twenty_four_hour_lines\[0\]: unknown line 'Purple Line'/],
     ["empty fare policy", (t) => t.replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "x"\n      text: ""'), /fare_policies\[0\]: each fare policy needs a policy_id and a non-empty text/],
     ["display format without amount", (t) => t.replace('fare_display_format: "$X.XX"', 'fare_display_format: "dollars"'), /fare_display_format 'dollars' has no 'X'/],
+    ["blank currency symbol", (t) => t.replace('currency_symbol: "$"', 'currency_symbol: "   "'), /at framebook\.currency_symbol: currency_symbol is blank/],
     ["headway of zero minutes", (t) => t.replace("late_night_headway_min: 20", "late_night_headway_min: 0"), /:\d+:\d+ at framebook\.operating_hours\.late_night_headway_min: late_night_headway_min 0 is not a number of minutes/],
     ["headway longer than a day", (t) => t.replace("late_night_headway_min: 20", "late_night_headway_min: 1e9"), /late_night_headway_min 1000000000 is not/],
     ["alias bomb", (t) => `a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n${t}`, /invalid YAML: Excessive alias count/],

@@ -39,6 +39,13 @@ export function validateFramebook(text: string, file: string, system: SystemData
     issues.push({ message, path, severity, ...locateInYaml(text, path) });
   };
 
+  // The schema asks for non-empty text; a blank one would show as nothing on the screen.
+  for (const key of ["org_name", "full_name", "primary_language", "currency_symbol", "currency_code", "fare_display_format"] as const) {
+    if (fb[key].trim() === "") at(["framebook", key], `${key} is blank`);
+  }
+  for (const key of ["smartcard", "contactless"] as const) {
+    if (fb.terminology[key].trim() === "") at(["framebook", "terminology", key], `terminology.${key} is blank`);
+  }
   if (fb.currency_code !== system.fares.currency) {
     at(["framebook", "currency_code"], `currency_code '${fb.currency_code}' does not match the fare table's currency '${system.fares.currency}'`);
   }
