@@ -4,6 +4,7 @@
 import type { KioskBridge } from "../../runtime/kiosk/bridge.ts";
 import { createBrowserBridge } from "./browserBridge.ts";
 import { createFakeBridge } from "./fakeBridge.ts";
+import { createFakeOperatorBridge } from "./fakeOperator.ts";
 import { isKioskBridge, validatingBridge } from "./validatingBridge.ts";
 
 export type BridgeChoice =
@@ -42,7 +43,8 @@ export function createBridge(env: BridgeEnvironment): { choice: BridgeChoice; br
     case "preload":
       return { choice, bridge: validatingBridge(env.preload as KioskBridge) };
     case "fake":
-      return { choice, bridge: createFakeBridge({ stepDelayMs: 450 }) };
+      // Dev only: the fake operator tools open with the demo PIN 2468 (no real kiosk PIN exists here).
+      return { choice, bridge: Object.assign(createFakeBridge({ stepDelayMs: 450 }), { operator: createFakeOperatorBridge({ pin: "2468", stepDelayMs: 300 }) }) };
     case "browser":
       return { choice, bridge: createBrowserBridge(choice.baseUrl) };
   }

@@ -1,0 +1,228 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { I18nextProvider } from "react-i18next";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { OperatorBridge, SystemSummary } from "../../runtime/kiosk/bridge.ts";
+import { createFakeOperatorBridge, DEMO_FRAMEBOOK, type FakeOperator } from "../bridge/fakeOperator.ts";
+import { OperatorBridgeError } from "../bridge/operatorBridge.ts";
+import { ar } from "../i18n/ar.ts";
+import { en } from "../i18n/en.ts";
+import { createKioskI18n, type Language } from "../i18n/index.ts";
+import { zh } from "../i18n/zh.ts";
+import { ViewStoreProvider } from "../state/ViewStoreProvider.tsx";
+import { createViewStore } from "../state/viewStore.ts";
+import { formatDuration, formatScore, offsetOf } from "./format.ts";
+import { OperatorScreen } from "./OperatorScreen.tsx";
+
+const SYSTEMS: SystemSummary[] = [
+  { id: "marta", orgName: "MARTA", fullName: "Metropolitan Atlanta Rapid Transit Authority" },
+  { id: "doha", orgName: "Qatar Rail", fullName: "Doha Metro" },
+];
+const PIN = "135790";
+
+afterEach(cleanup);
+
+function renderScreen(bridge: OperatorBridge, options: { language?: Language; onClose?: () => void; pollMs?: number } = {}) {
+  const store = createViewStore({ language: options.language ?? "en" });
+  const onClose = options.onClose ?? vi.fn();
+  const view = render(
+    <ViewStoreProvider store={store}>
+      <I18nextProvider i18n={createKioskI18n(options.language ?? "en")}>
+        <OperatorScreen bridge={bridge} systems={SYSTEMS} currentSystem="marta" onClose={onClose} pollMs={options.pollMs ?? 5} />
+      </I18nextProvider>
+    </ViewStoreProvider>,
+  );
+  return { ...view, onClose };
+}
+
+function typePin(pin: string): void {
+  const keypad = screen.getByRole("group", { name: en.operator.login.keypad });
+  for (const digit of pin) fireEvent.click(within(keypad).getByRole("button", { name: digit }));
+}
+
+async function logIn(name = "Ada"): Promise<void> {
+  fireEvent.change(screen.getByLabelText(en.operator.login.name), { target: { value: name } });
+  typePin(PIN);
+  fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+  await screen.findByRole("tab", { name: en.operator.tabFramebooks });
+}
+
+describe("operator login", () => {
+  it("says how many tries are left, then that the kiosk is locked; the right PIN opens the tools", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    renderScreen(bridge);
+    expect(screen.getByRole("heading", { name: en.operator.login.title })).toBeTruthy();
+    // No name: asked for one, nothing sent.
+    typePin(PIN);
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+    expect(await screen.findByText(en.operator.login.needName)).toBeTruthy();
+    expect(bridge.calls).toEqual([]);
+    fireEvent.change(screen.getByLabelText(en.operator.login.name), { target: { value: "Mallory" } });
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.clear }));
+    typePin("1111");
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+    expect(await screen.findByText("Wrong PIN. Tries left before a lockout: 2.")).toBeTruthy();
+    expect((screen.getByLabelText(en.operator.login.pin) as HTMLInputElement).value).toBe("");
+    await logIn("Ada Lovelace");
+    expect(screen.getByText("Signed in: Ada Lovelace")).toBeTruthy();
+  });
+
+  it("locks the keypad during a lockout and explains an unconfigured PIN", async () => {
+    const locked: OperatorBridge = { ...createFakeOperatorBridge({ pin: PIN }), login: async () => ({ ok: false, reason: "locked", retryAfterMs: 30_000, attemptsLeft: 0 }) };
+    renderScreen(locked);
+    fireEvent.change(screen.getByLabelText(en.operator.login.name), { target: { value: "Ada" } });
+    typePin("2222");
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+    expect(await screen.findByText("Too many wrong PINs. Try again in 30 seconds.")).toBeTruthy();
+    expect((screen.getByRole("button", { name: "5" }) as HTMLButtonElement).disabled).toBe(true);
+    cleanup();
+    renderScreen({ ...createFakeOperatorBridge({ pin: PIN }), login: async () => ({ ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 }) });
+    fireEvent.change(screen.getByLabelText(en.operator.login.name), { target: { value: "Ada" } });
+    typePin("2222");
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+    expect(await screen.findByText(en.operator.login.notConfigured)).toBeTruthy();
+  });
+
+  it("returns to the login when the session has ended, and logs out on close", async () => {
+    const fake = createFakeOperatorBridge({ pin: PIN });
+    const bridge: OperatorBridge = { ...fake, framebookStatus: async () => Promise.reject(new OperatorBridgeError("unauthorized", "expired")) };
+    const { onClose } = renderScreen(bridge);
+    fireEvent.change(screen.getByLabelText(en.operator.login.name), { target: { value: "Ada" } });
+    typePin(PIN);
+    fireEvent.click(screen.getByRole("button", { name: en.operator.login.submit }));
+    expect(await screen.findByText(en.operator.error.unauthorized)).toBeTruthy();
+    expect(screen.getByRole("heading", { name: en.operator.login.title })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: en.operator.close }));
+    expect(onClose).toHaveBeenCalled();
+  });
+});
+
+describe("framebook tab", () => {
+  it("shows a broken framebook's errors with line and column, marks the line and jumps to it", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    renderScreen(bridge);
+    await logIn();
+    const editor = (await screen.findByLabelText(en.operator.framebook.editor)) as HTMLTextAreaElement;
+    await waitFor(() => expect(editor.value).toBe(DEMO_FRAMEBOOK));
+    const broken = DEMO_FRAMEBOOK.replace('org_name: "Demo Transit"', 'org_name: "Demo Transit');
+    fireEvent.change(editor, { target: { value: broken } });
+    fireEvent.click(screen.getByRole("button", { name: en.operator.framebook.check }));
+    expect(await screen.findByText(en.operator.framebook.invalid)).toBeTruthy();
+    const issue = document.querySelector(".op-issue")!;
+    expect(issue.textContent).toContain("Line 2, column 13");
+    expect(issue.textContent).toContain("invalid YAML: missing closing quote");
+    expect([...document.querySelectorAll(".op-gutter-error")].map((e) => e.textContent)).toEqual(["2"]);
+    expect(editor.getAttribute("aria-invalid")).toBe("true");
+    expect((screen.getByRole("button", { name: en.operator.framebook.apply }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(issue as HTMLElement).getByRole("button", { name: en.operator.framebook.show }));
+    expect(editor.selectionStart).toBe(offsetOf(broken, 2, 13));
+    // Editing the text makes the check stale: nothing can be applied until it is checked again.
+    fireEvent.change(editor, { target: { value: DEMO_FRAMEBOOK } });
+    expect(document.querySelector(".op-issue")).toBeNull();
+  });
+
+  it("diffs, applies with a confirmation (audited under the operator's name) and rolls back", async () => {
+    const bridge: FakeOperator = createFakeOperatorBridge({ pin: PIN, now: () => new Date("2026-03-09T14:00:00Z") });
+    renderScreen(bridge);
+    await logIn("Grace");
+    const editor = (await screen.findByLabelText(en.operator.framebook.editor)) as HTMLTextAreaElement;
+    await waitFor(() => expect(editor.value).toBe(DEMO_FRAMEBOOK));
+    fireEvent.change(editor, { target: { value: DEMO_FRAMEBOOK.replace('default: "05:00-01:00"', 'default: "05:00-02:00"') } });
+    fireEvent.click(screen.getByRole("button", { name: en.operator.framebook.check }));
+    expect(await screen.findByText(en.operator.framebook.valid)).toBeTruthy();
+    const row = document.querySelector(".op-diff tbody tr")!;
+    expect(row.textContent).toBe('operating_hours.default"05:00-01:00""05:00-02:00"');
+    fireEvent.click(screen.getByRole("button", { name: en.operator.framebook.apply }));
+    const dialog = screen.getByRole("alertdialog");
+    expect(dialog.textContent).toContain("Apply this framebook to MARTA?");
+    fireEvent.click(within(dialog).getByRole("button", { name: en.operator.confirm }));
+    expect(await screen.findByText(/^Applied version [0-9a-f]+\. New passenger sessions use it\.$/)).toBeTruthy();
+    await waitFor(() => expect(document.querySelectorAll(".op-audit tbody tr")).toHaveLength(1));
+    expect(document.querySelector(".op-audit tbody tr")!.textContent).toContain("Grace");
+    expect(bridge.audit).toEqual([expect.objectContaining({ who: "Grace", action: "apply", system: "marta" })]);
+    expect(screen.getByText(en.operator.framebook.sourceOperator)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole("button", { name: en.operator.framebook.rollback }));
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: en.operator.confirm }));
+    expect(await screen.findByText(/^Rolled back to version [0-9a-f]+\.$/)).toBeTruthy();
+    await waitFor(() => expect(editor.value).toBe(DEMO_FRAMEBOOK));
+    expect(bridge.audit.map((a) => `${a.who} ${a.action}`)).toEqual(["Grace apply", "Grace rollback"]);
+  });
+
+  it("switches systems", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, framebooks: { doha: DEMO_FRAMEBOOK.replace("Demo Transit", "Doha Demo") } });
+    renderScreen(bridge);
+    await logIn();
+    fireEvent.click(await screen.findByRole("radio", { name: "Qatar Rail" }));
+    const editor = screen.getByLabelText(en.operator.framebook.editor) as HTMLTextAreaElement;
+    await waitFor(() => expect(editor.value).toContain("Doha Demo"));
+    expect(bridge.calls).toContain("framebookStatus doha");
+  });
+});
+
+describe("technician tab", () => {
+  it("starts a run, follows per-category progress, and shows the report sandboxed", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 2 });
+    renderScreen(bridge, { pollMs: 5 });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    await screen.findByText(en.operator.technician.latencyNoModel);
+    const llm = screen.getByRole("radio", { name: /llm — local model/ }) as HTMLButtonElement;
+    expect(llm.disabled).toBe(true);
+    expect(llm.textContent).toContain(en.operator.technician.needsModel);
+    fireEvent.click(screen.getByRole("radio", { name: en.operator.technician.category }));
+    fireEvent.click(screen.getByRole("radio", { name: "C · 2" }));
+    fireEvent.click(screen.getByRole("button", { name: en.operator.technician.start }));
+    await screen.findByRole("button", { name: en.operator.technician.stop });
+    expect(bridge.calls).toContain("startBench rule category");
+    act(() => bridge.tick());
+    await waitFor(() => expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("1"));
+    expect(document.querySelector('tr[data-category="C"]')!.textContent).toMatch(/^C1\/2/);
+    act(() => bridge.tick());
+    const frame = (await screen.findByTitle("Bench report of run 1")) as HTMLIFrameElement;
+    expect(frame.getAttribute("sandbox")).toBe("");
+    expect(frame.getAttribute("srcdoc")).toContain("MetroLLM-Bench · run 1");
+    expect(screen.getByText(en.operator.technician.finished)).toBeTruthy();
+    expect(screen.getByRole("button", { name: en.operator.technician.start })).toBeTruthy();
+  });
+
+  it("stops a run on request", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    renderScreen(bridge);
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.start }));
+    fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.stop }));
+    expect(await screen.findByText(en.operator.technician.interrupted)).toBeTruthy();
+    expect(bridge.calls).toEqual(expect.arrayContaining(["startBench rule probe", "stopBench"]));
+  });
+});
+
+describe("languages", () => {
+  it.each([["zh", zh], ["ar", ar]] as const)("renders the login and tools in %s", async (language, catalog) => {
+    renderScreen(createFakeOperatorBridge({ pin: PIN }), { language });
+    expect(screen.getByRole("heading", { name: catalog.operator.login.title })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(catalog.operator.login.name), { target: { value: "Ada" } });
+    const keypad = screen.getByRole("group", { name: catalog.operator.login.keypad });
+    for (const digit of PIN) fireEvent.click(within(keypad).getByRole("button", { name: digit }));
+    fireEvent.click(screen.getByRole("button", { name: catalog.operator.login.submit }));
+    expect(await screen.findByRole("tab", { name: catalog.operator.tabTechnician })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: catalog.operator.framebook.heading })).toBeTruthy();
+  });
+});
+
+describe("operator formatting helpers", () => {
+  it("formats durations, scores and editor offsets", () => {
+    expect(formatDuration(0)).toBe("0:00");
+    expect(formatDuration(61_400)).toBe("1:01");
+    expect(formatDuration(3_725_000)).toBe("1:02:05");
+    expect(formatScore(93.25)).toBe("93.3");
+    expect(formatScore(null)).toBe("–");
+    expect(formatScore(Number.NaN, "n/a")).toBe("n/a");
+    const text = "ab\ncdef\ng";
+    expect(offsetOf(text, 1, 1)).toBe(0);
+    expect(offsetOf(text, 2, 3)).toBe(5);
+    expect(offsetOf(text, 2, 99)).toBe(7);
+    expect(offsetOf(text, 9, 1)).toBe(text.length);
+  });
+});
