@@ -1,0 +1,165 @@
+// Shared pieces of the reliability harness: a seeded PRNG (every run with the same seed replays the
+// same sessions, mutations and kill points), figures with their targets, and small statistics.
+
+/** sfc32 seeded from a string (cyrb128): fast, good enough for fuzzing, and reproducible. */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: string) {
+    let h1 = 1779033703;
+    let h2 = 3144134277;
+    let h3 = 1013904242;
+    let h4 = 2773480762;
+    for (let i = 0; i < seed.length; i++) {
+      const k = seed.charCodeAt(i);
+      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+    }
+    h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+    h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+    h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+    h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+    this.a = (h1 ^ h2 ^ h3 ^ h4) >>> 0;
+    this.b = (h2 ^ h1) >>> 0;
+    this.c = (h3 ^ h1) >>> 0;
+    this.d = (h4 ^ h1) >>> 0;
+    for (let i = 0; i < 12; i++) this.next();
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
+    let t = (this.a + this.b) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.d = (this.d + 1) | 0;
+    t = (t + this.d) | 0;
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+
+  /** An integer in [0, n). */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+
+  /** An integer in [lo, hi]. */
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1);
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new Error("pick from an empty list");
+    return items[this.int(items.length)] as T;
+  }
+
+  /** Pick by weight: [[weight, value], …]. */
+  weighted<T>(table: readonly (readonly [number, T])[]): T {
+    const total = table.reduce((s, [w]) => s + w, 0);
+    let x = this.next() * total;
+    for (const [w, v] of table) {
+      x -= w;
+      if (x < 0) return v;
+    }
+    return (table[table.length - 1] as readonly [number, T])[1];
+  }
+
+  shuffle<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      [out[i], out[j]] = [out[j] as T, out[i] as T];
+    }
+    return out;
+  }
+
+  /** A child generator for an independent stream (so adding draws in one place does not shift another). */
+  fork(label: string): Rng {
+    return new Rng(`${label}:${this.int(2 ** 32)}`);
+  }
+}
+
+export type TargetOp = "eq" | "le" | "lt" | "ge";
+
+export interface Figure {
+  /** Stable key, e.g. "fuzz.crashes". */
+  id: string;
+  label: string;
+  value: number;
+  /** The target the value must meet; null for a figure reported for information only. */
+  target: { op: TargetOp; value: number } | null;
+  ok: boolean;
+  unit?: string;
+  /** Denominator or context, e.g. "of 10000 sessions". */
+  of?: string;
+}
+
+export function figure(id: string, label: string, value: number, target: Figure["target"], extra: Pick<Figure, "unit" | "of"> = {}): Figure {
+  let ok = true;
+  if (target) {
+    const t = target.value;
+    ok = target.op === "eq" ? value === t : target.op === "le" ? value <= t : target.op === "lt" ? value < t : value >= t;
+  }
+  return { id, label, value, target, ok, ...extra };
+}
+
+export function info(id: string, label: string, value: number, extra: Pick<Figure, "unit" | "of"> = {}): Figure {
+  return figure(id, label, value, null, extra);
+}
+
+export interface SectionResult {
+  id: string;
+  title: string;
+  figures: Figure[];
+  /** Section-specific detail (counts by kind, examples of failures, notes). */
+  details: Record<string, unknown>;
+  ms: number;
+}
+
+export interface RunOptions {
+  quick: boolean;
+  seed: string;
+  /** Progress lines (stderr in the script; silent in tests). */
+  log: (message: string) => void;
+}
+
+/** Nearest-rank percentile of a list of numbers (p in 0..100). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(sorted.length, rank) - 1] as number;
+}
+
+/** Keep the first `limit` examples of something that went wrong, for the report. */
+export class Examples<T> {
+  readonly items: T[] = [];
+  count = 0;
+  constructor(private readonly limit = 10) {}
+  add(item: T): void {
+    this.count++;
+    if (this.items.length < this.limit) this.items.push(item);
+  }
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 500) : String(err).slice(0, 500);
+}
+
+/** Round a duration for the report. */
+export function ms(n: number): number {
+  return Math.round(n * 10) / 10;
+}
