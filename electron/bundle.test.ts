@@ -14,6 +14,15 @@ import { buildOptions } from "./build.ts";
 import { INVOKE_CHANNELS, OPERATOR_CHANNELS } from "./channels.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-bundle-"));
+
+/**
+ * A time zone in which it is now about 14:00, so the kiosk (which runs on the real clock here) is
+ * within every system's service hours whenever the test runs (Etc/GMT-N is N hours ahead of UTC).
+ */
+function afternoonTimeZone(now = new Date()): string {
+  const ahead = 14 - now.getUTCHours();
+  return ahead === 0 ? "Etc/GMT" : `Etc/GMT${ahead > 0 ? "-" : "+"}${Math.abs(ahead)}`;
+}
 const out = path.join(dir, "dist", "electron");
 
 const STUB = String.raw`
@@ -89,7 +98,7 @@ describe("Electron bundles", () => {
       process.execPath,
       [path.join(out, "main.cjs"), "--ledger", ledger, "--renderer", path.join(dir, "renderer"), "--framebooks", path.join(REPO_ROOT, "framebooks")],
       {
-        env: { ...process.env, NODE_PATH: [path.join(dir, "stub"), path.join(REPO_ROOT, "node_modules")].join(path.delimiter), METRO_DATA_DIR: SHARED_DATA_DIR, STUB_USERDATA: path.join(dir, "user") },
+        env: { ...process.env, TZ: afternoonTimeZone(), NODE_PATH: [path.join(dir, "stub"), path.join(REPO_ROOT, "node_modules")].join(path.delimiter), METRO_DATA_DIR: SHARED_DATA_DIR, STUB_USERDATA: path.join(dir, "user") },
         encoding: "utf8",
         timeout: 60_000,
       },

@@ -1,7 +1,7 @@
 // The Electron shell: one full-screen kiosk window showing the renderer from kiosk://app/, the
 // bridge over IPC (ipc.ts), and the kiosk runtime (runtime-host.ts). Bundled to CommonJS by
 // electron/build.ts (dist/electron/main.cjs); run with `electron dist/electron/main.cjs`.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { app, BrowserWindow, ipcMain, protocol, session } from "electron";
 import { shellConfig } from "./config.ts";
@@ -10,9 +10,13 @@ import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts
 import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
 
-// A packaged app's optional model ships in resources/models (electron-builder extraResources).
-if (app.isPackaged && !process.env.METRO_MODELS_DIR && existsSync(path.join(process.resourcesPath, "models"))) {
-  process.env.METRO_MODELS_DIR = path.join(process.resourcesPath, "models");
+// A packaged app's optional model ships in resources/models (electron-builder extraResources); a
+// single shipped model is the one the technician's bench may use.
+const shippedModels = path.join(process.resourcesPath ?? "", "models");
+if (app.isPackaged && !process.env.METRO_MODELS_DIR && existsSync(shippedModels)) {
+  process.env.METRO_MODELS_DIR = shippedModels;
+  const ggufs = readdirSync(shippedModels).filter((f) => f.endsWith(".gguf"));
+  if (ggufs.length === 1 && !process.env.KIOSK_BENCH_MODEL) process.env.KIOSK_BENCH_MODEL = path.join(shippedModels, ggufs[0]!);
 }
 
 // The bundle sits in dist/electron/; the app root (renderer/, framebooks/) two levels up.
