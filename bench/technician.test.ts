@@ -9,6 +9,7 @@ import type { Policy } from "../runtime/session/policy.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { registerPolicyFactory } from "./policies.ts";
 import { REPORT_CSS, reportStyleHash } from "./report/html.ts";
+import { PROBE_SET_IDS } from "./probe/set.ts";
 import { BenchStore } from "./store/store.ts";
 import { BenchTechnician, probeCaseIds } from "./technician.ts";
 
@@ -36,12 +37,13 @@ function paced(ms: number): Policy {
 }
 
 describe("technician bench", () => {
-  it("the probe set has one case per category, the systems in turn", () => {
+  it("the probe set is the latency probe's fixed set: every category, all held out", () => {
     const ids = probeCaseIds(pack);
-    expect(ids).toHaveLength(CATEGORIES.length);
+    expect(ids).toEqual([...PROBE_SET_IDS]);
     const cases = ids.map((id) => pack.caseById(id)!);
-    expect(cases.map((c) => c.category)).toEqual([...CATEGORIES]);
-    expect(new Set(cases.map((c) => c.system)).size).toBe(pack.systemIds.length);
+    expect(new Set(cases.map((c) => c.category))).toEqual(new Set(CATEGORIES));
+    const holdout = new Set(pack.split().holdout_ids);
+    expect(ids.every((id) => holdout.has(id))).toBe(true);
   });
 
   it("offers rule and rule-ref always, llm and hybrid only with a model; counts the selections", () => {
@@ -53,7 +55,7 @@ describe("technician bench", () => {
       { name: "hybrid", available: false, unavailableReason: "no_model" },
     ]);
     expect(info.counts.all).toBe(955);
-    expect(info.counts.probe).toBe(11);
+    expect(info.counts.probe).toBe(PROBE_SET_IDS.length);
     expect(info.counts.holdout).toBe(pack.split().holdout_ids.length);
     expect(info.counts.categories.reduce((n, c) => n + c.cases, 0)).toBe(955);
     expect(info.model).toEqual({ configured: false, name: null });
@@ -99,11 +101,11 @@ describe("technician bench", () => {
     const parsed = JSON.parse(summary.content) as { run_id: number; cases: { case_id: string }[]; overall: { full: { n: number } } };
     expect(parsed.run_id).toBe(runId);
     expect(parsed.cases.map((c) => c.case_id).sort()).toEqual(probeCaseIds(pack).sort());
-    expect(parsed.overall.full.n).toBe(11);
-    expect(() => technician.exportRun(runId, "reference")).toThrow(/covers 6 systems: choose one/);
+    expect(parsed.overall.full.n).toBe(PROBE_SET_IDS.length);
+    expect(() => technician.exportRun(runId, "reference")).toThrow(/covers 2 systems: choose one \(marta, doha\)/);
     const reference = technician.exportRun(runId, "reference", "marta");
     expect(reference.fileName).toBe(`bench-run-${runId}-marta.json`);
-    expect(JSON.parse(reference.content)).toMatchObject({ system: "marta", model: "rule", cases_total: 2, results: expect.any(Array) });
+    expect(JSON.parse(reference.content)).toMatchObject({ system: "marta", model: "rule", cases_total: PROBE_SET_IDS.filter((id) => id.startsWith("MARTA-")).length, results: expect.any(Array) });
   });
 
   it("stops a run on request (interrupted, resumable from the CLI) and serves passengers again", async () => {

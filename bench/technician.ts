@@ -22,6 +22,7 @@ import type {
 import { OperatorError, type TechnicianBench } from "../runtime/operator/console.ts";
 import { BenchError } from "./errors.ts";
 import { listPolicies } from "./policies.ts";
+import { probeCases } from "./probe/set.ts";
 import { buildReport } from "./report/build.ts";
 import { renderReportHtml } from "./report/html.ts";
 import { headlineFigures, summarizeStoredRun } from "./report/summary.ts";
@@ -36,20 +37,12 @@ const MODEL_POLICIES: ReadonlySet<BenchPolicyName> = new Set(["llm", "hybrid"]);
 const RECENT_RUNS = 12;
 
 /**
- * The probe set: one case per category, the systems taken in turn (A → the first system, B → the
- * second, …), a held-out case where there is one — a quick check that touches every category.
+ * The probe set: the latency probe's fixed 15 held-out cases (bench/probe/set.ts) — every category
+ * once, plus the hardest compound ones — the same on every machine, so a quick check here compares
+ * with `kiosk probe` and with other kiosks.
  */
 export function probeCaseIds(pack: DataPack): string[] {
-  const holdout = new Set(pack.split().holdout_ids);
-  const cases = pack.allCases();
-  const systems = pack.systemIds;
-  return CATEGORIES.flatMap((category, i) => {
-    const system = systems[i % systems.length];
-    const pool = cases.filter((c) => c.category === category);
-    const pick =
-      pool.find((c) => c.system === system && holdout.has(c.id)) ?? pool.find((c) => c.system === system) ?? pool.find((c) => holdout.has(c.id)) ?? pool[0];
-    return pick ? [pick.id] : [];
-  });
+  return probeCases(pack).map((c) => c.id);
 }
 
 export function selectionSpec(pack: DataPack, selection: BenchSelection): SelectionSpec {

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
+import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
@@ -157,7 +158,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     }
   }
   const technician = benchStore
-    ? new BenchTechnician({ pack: options.pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: options.benchModel ?? null, log })
+    ? new BenchTechnician({
+        pack: options.pack,
+        store: benchStore,
+        setBenchRunning: (running) => app.setBenchRunning(running),
+        model: options.benchModel ?? null,
+        probe: technicianLatencyProbe(options.pack),
+        log,
+      })
     : null;
   const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: options.pack.systemIds, bench: technician, log });
   const closeAll = async (): Promise<void> => {

@@ -7,6 +7,7 @@
 // The operator console (PIN from the operator config, framebooks through the FramebookStore) and
 // the technician's bench (its own SQLite database) are served over their own IPC channels.
 import { BenchStore } from "../bench/store/store.ts";
+import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
@@ -67,7 +68,7 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
     log(`the bench database ${config.benchDb} cannot be opened (${(err as Error).message}): the technician's bench is unavailable`);
   }
   const technician = benchStore
-    ? new BenchTechnician({ pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: config.benchModel ?? null, log })
+    ? new BenchTechnician({ pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: config.benchModel ?? null, probe: technicianLatencyProbe(pack), log })
     : null;
   const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pin?.hash ?? null }), systems: pack.systemIds, bench: technician, log });
   return {
