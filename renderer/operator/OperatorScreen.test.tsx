@@ -22,13 +22,13 @@ const PIN = "135790";
 
 afterEach(cleanup);
 
-function renderScreen(bridge: OperatorBridge, options: { language?: Language; onClose?: () => void; pollMs?: number } = {}) {
+function renderScreen(bridge: OperatorBridge, options: { language?: Language; onClose?: () => void; pollMs?: number; idleMs?: number } = {}) {
   const store = createViewStore({ language: options.language ?? "en" });
   const onClose = options.onClose ?? vi.fn();
   const view = render(
     <ViewStoreProvider store={store}>
       <I18nextProvider i18n={createKioskI18n(options.language ?? "en")}>
-        <OperatorScreen bridge={bridge} systems={SYSTEMS} currentSystem="marta" onClose={onClose} pollMs={options.pollMs ?? 5} />
+        <OperatorScreen bridge={bridge} systems={SYSTEMS} currentSystem="marta" onClose={onClose} pollMs={options.pollMs ?? 5} {...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {})} />
       </I18nextProvider>
     </ViewStoreProvider>,
   );
@@ -195,6 +195,22 @@ describe("technician tab", () => {
     fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.stop }));
     expect(await screen.findByText(en.operator.technician.interrupted)).toBeTruthy();
     expect(bridge.calls).toEqual(expect.arrayContaining(["startBench rule probe", "stopBench"]));
+  });
+});
+
+describe("walk-away protection", () => {
+  it("closes the tools after the idle time, but not while the technician watches a run", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    const { onClose } = renderScreen(bridge, { idleMs: 300 });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.start }));
+    await screen.findByRole("button", { name: en.operator.technician.stop });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole("button", { name: en.operator.technician.stop }));
+    await screen.findByText(en.operator.technician.interrupted);
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 2000 });
   });
 });
 

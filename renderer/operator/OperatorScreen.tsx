@@ -20,7 +20,7 @@ export interface OperatorScreenProps {
   currentSystem?: SystemSummary["id"] | undefined;
   onClose: () => void;
   initialTab?: OperatorTab;
-  /** Close (and log out) after this long without a touch (default 5 minutes; a running bench keeps going). */
+  /** Close (and log out) after this long without a touch (default 5 minutes; not while the technician watches a bench run). */
   idleMs?: number;
   /** How often the technician screen polls a running bench. */
   pollMs?: number;
@@ -32,6 +32,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
   const [session, setSession] = useState<OperatorSession | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [tab, setTab] = useState<OperatorTab>(props.initialTab ?? "framebooks");
+  const [watchingBench, setWatchingBench] = useState(false);
   const sessionRef = useRef<OperatorSession | null>(null);
   sessionRef.current = session;
 
@@ -49,6 +50,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
   // Walk-away protection: no touch for idleMs closes the tools.
   const idleMs = props.idleMs ?? 300_000;
   useEffect(() => {
+    if (watchingBench) return;
     let timer = setTimeout(close, idleMs);
     const reset = (): void => {
       clearTimeout(timer);
@@ -62,7 +64,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
       document.removeEventListener("pointerdown", reset, options);
       document.removeEventListener("keydown", reset, options);
     };
-  }, [close, idleMs]);
+  }, [close, idleMs, watchingBench]);
 
   const context = useMemo<OperatorContextValue | null>(() => (session ? { bridge, session, expire } : null), [bridge, session, expire]);
 
@@ -128,7 +130,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
               ))}
             </div>
             <div role="tabpanel" id={`op-panel-${tab}`} aria-labelledby={`op-tab-${tab}`}>
-              {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : <TechnicianPanel {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} />}
+              {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : <TechnicianPanel onBenchRunning={setWatchingBench} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} />}
             </div>
           </OperatorContext.Provider>
         )}

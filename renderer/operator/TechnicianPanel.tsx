@@ -82,6 +82,9 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
     })();
   }, [call, fail]);
 
+  // Leaving the tab stops "watching" (the tools' walk-away timer applies again).
+  useEffect(() => () => onBenchRunning?.(false), [onBenchRunning]);
+
   // While a run is in progress: poll its progress; when it ends, show its report.
   useEffect(() => {
     onBenchRunning?.(running);
