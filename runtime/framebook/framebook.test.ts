@@ -95,7 +95,8 @@ describe("framebook store: atomic apply, history, rollback, audit", () => {
 
   it("the next passenger session uses the new fare rule, a running one keeps its framebook", async () => {
     const store = new FramebookStore(pack, dir);
-    const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, systemData: (s) => store.systemData(s) });
+    // A Monday afternoon: inside service hours whenever the test runs.
+    const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
     const events = [
       { type: "station_selected" as const, field: "origin" as const, value: "Airport", station_id: "MARTA-AP" },
       { type: "station_selected" as const, field: "destination" as const, value: "Five Points", station_id: "MARTA-FP" },
