@@ -1,50 +1,25 @@
 // Shared pieces of the reliability harness: a seeded PRNG (every run with the same seed replays the
 // same sessions, mutations and kill points), figures with their targets, and small statistics.
 
-/** sfc32 seeded from a string (cyrb128): fast, good enough for fuzzing, and reproducible. */
+import { mulberry32 } from "../../tools/util/random.ts";
+
+/** FNV-1a: a string seed as the 32-bit seed of the repository's generator. */
+function seedOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The repository's seeded generator (tools/util/random.ts) behind a string seed, with helpers. */
 export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  /** A float in [0, 1). */
+  readonly next: () => number;
 
   constructor(seed: string) {
-    let h1 = 1779033703;
-    let h2 = 3144134277;
-    let h3 = 1013904242;
-    let h4 = 2773480762;
-    for (let i = 0; i < seed.length; i++) {
-      const k = seed.charCodeAt(i);
-      h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-      h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-      h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-      h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-    }
-    h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-    h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-    h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-    h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-    this.a = (h1 ^ h2 ^ h3 ^ h4) >>> 0;
-    this.b = (h2 ^ h1) >>> 0;
-    this.c = (h3 ^ h1) >>> 0;
-    this.d = (h4 ^ h1) >>> 0;
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  /** A float in [0, 1). */
-  next(): number {
-    this.a >>>= 0;
-    this.b >>>= 0;
-    this.c >>>= 0;
-    this.d >>>= 0;
-    let t = (this.a + this.b) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.d = (this.d + 1) | 0;
-    t = (t + this.d) | 0;
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
+    this.next = mulberry32(seedOf(seed));
   }
 
   /** An integer in [0, n). */
