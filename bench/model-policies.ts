@@ -5,11 +5,12 @@
 // case) and unload it when the run ends (PolicyHandle.dispose). What the run records about the model
 // (file, size, quantisation, threads, GPU, load time) is in the handle's settings.
 //
-// None of them is marked deterministic: the llm policy decodes greedily, but (1) tool-call ids are
-// random (llama-server style) and go into the stored transcript, and (2) with KV prefix reuse the
-// same prompt is evaluated in different batch shapes depending on the session before it, which can
-// change the logits in the last bits and so flip a greedy choice; a resumed run does not reproduce
-// the same transcripts byte for byte. The hybrid policy adds a wall-clock model deadline.
+// None of them is marked deterministic. The llm policy decodes greedily, but (1) tool-call ids are
+// random (llama-server style) and are stored in the transcript, so no two runs store the same
+// transcript; (2) with KV prefix reuse a prompt is evaluated in batches that depend on the session
+// before it, which may change the logits in the last bits and flip a greedy choice (not observed
+// with the tiny test model, whose steering bonuses dominate; not ruled out for a real one). The
+// hybrid policy adds a wall-clock model deadline, so its answers depend on the machine's speed.
 //
 // node-llama-cpp is imported on first use only, so rule runs never load it.
 import path from "node:path";
