@@ -201,16 +201,20 @@ describe("technician tab", () => {
 describe("walk-away protection", () => {
   it("closes the tools after the idle time, but not while the technician watches a run", async () => {
     const bridge = createFakeOperatorBridge({ pin: PIN });
-    const { onClose } = renderScreen(bridge, { idleMs: 300 });
+    const { onClose } = renderScreen(bridge, { idleMs: 1000 });
+    // Touches (pointerdown) restart the walk-away timer; clicks in this test are not touches.
+    const touch = (): boolean => fireEvent.pointerDown(document.body);
     await logIn();
+    touch();
     fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
     fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.start }));
+    touch();
     await screen.findByRole("button", { name: en.operator.technician.stop });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(onClose).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: en.operator.technician.stop }));
     await screen.findByText(en.operator.technician.interrupted);
-    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 2000 });
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 3000 });
   });
 });
 
