@@ -92,6 +92,22 @@ describe("hybrid policy", () => {
     expect(record.kiosk.state).toEqual(reference.kiosk.state);
   });
 
+  it("aborts the model's generation at the deadline instead of leaving it running", async () => {
+    let seen: AbortSignal | undefined;
+    const model: Policy = {
+      id: "slow-llm",
+      start: () => ({
+        next: (input) => {
+          seen = input.signal;
+          return new Promise<PolicyStep>(() => undefined);
+        },
+      }),
+    };
+    await runCase(pack, judgement, new HybridPolicy({ rule: rulePolicy, model, modelDeadlineMs: 100 }));
+    expect(seen?.aborted).toBe(true);
+    expect(String(seen?.reason)).toMatch(/model deadline of 100 ms exceeded/);
+  });
+
   it("records the router's decision in the transcript setup it was given", () => {
     const setup = caseSetup(pack, structured);
     expect(decideRoute(setup.system, setup.context, setup.scriptedTurns ?? [])).toMatchObject({ path: "rule" });

@@ -98,15 +98,25 @@ export class HybridPolicy implements Policy {
       currentPath = "rule-fallback";
     };
 
-    const withDeadline = async (step: Promise<PolicyStep>, remainingMs: number): Promise<PolicyStep> => {
+    /** Ask the model for one step; at the deadline its generation is aborted, not left running. */
+    const withDeadline = async (run: PolicyRun, input: PolicyInput, remainingMs: number): Promise<PolicyStep> => {
+      const controller = new AbortController();
+      const forwardAbort = (): void => controller.abort(input.signal.reason);
+      if (input.signal.aborted) forwardAbort();
+      else input.signal.addEventListener("abort", forwardAbort, { once: true });
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ModelTimeout(`model deadline of ${deadlineMs} ms exceeded`)), Math.max(0, remainingMs));
+        timer = setTimeout(() => {
+          const error = new ModelTimeout(`model deadline of ${deadlineMs} ms exceeded`);
+          controller.abort(error);
+          reject(error);
+        }, Math.max(0, remainingMs));
       });
       try {
-        return await Promise.race([step, timeout]);
+        return await Promise.race([run.next({ ...input, signal: controller.signal }), timeout]);
       } finally {
         clearTimeout(timer);
+        input.signal.removeEventListener("abort", forwardAbort);
       }
     };
 
@@ -132,7 +142,7 @@ export class HybridPolicy implements Policy {
         }
         modelRounds++;
         try {
-          const step = await withDeadline(run.next(input), deadlineMs - (Date.now() - modelStarted));
+          const step = await withDeadline(run, input, deadlineMs - (Date.now() - modelStarted));
           // A model that ends with text instead of a kiosk state is finished by the rule policy.
           if (step.type === "message" && input.turns.length >= (setup.scriptedTurns?.length ?? 1)) {
             await switchToRule("model ended without submitting a kiosk state");
