@@ -198,6 +198,28 @@ describe("kiosk serve: start-up", () => {
     );
   });
 
+  it("keeps answering with rule when the assistant's model cannot be loaded, and says why", async () => {
+    const logs: string[] = [];
+    const s = await startServe({
+      pack: testPack(),
+      port: 0,
+      ledger: ":memory:",
+      rendererDir: null,
+      clock: () => new Date(TEST_NOW),
+      assistant: { mode: "hybrid", model: path.join(staticDir, "missing.gguf") },
+      log: (m) => logs.push(m),
+    });
+    try {
+      expect(logs.some((l) => /assistant model not available .*missing\.gguf.* answered by the rule policy/.test(l))).toBe(true);
+      expect(s.app.status().assistant).toBe("rule");
+      const answer = await s.app.ask(askFromCase("MARTA-A-001"));
+      expect(answer.policy).toBe("rule");
+      expect(answer.purchasable).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("keeps informing passengers when the ledger cannot be opened, and says so", async () => {
     const logs: string[] = [];
     const blocked = path.join(staticDir, "index.html", "ledger.sqlite");

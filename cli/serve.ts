@@ -11,13 +11,14 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
+import { KioskApp, type LiveConditionsInput, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+import { decideRoute } from "../runtime/policies/hybrid.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -92,6 +93,12 @@ export interface ServeOptions {
   benchDb?: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string;
+  /**
+   * Who answers passengers: `rule` (default), or a local model — `llm` (the model answers every
+   * request; rule is the fallback) or `hybrid` (rule answers structured requests at once; the
+   * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
+   */
+  assistant?: { mode: "llm" | "hybrid"; model: string; threads?: number; modelDeadlineMs?: number };
 }
 
 export interface RunningServe {
@@ -103,6 +110,24 @@ export interface RunningServe {
   ledger: Ledger | null;
   ledgerFile: string;
   close(): Promise<void>;
+}
+
+/** Load the passenger assistant's model; on failure the kiosk answers with rule (and says why). */
+async function loadAssistant(
+  spec: NonNullable<ServeOptions["assistant"]>,
+  log: (message: string) => void,
+): Promise<{ primary: PrimaryPolicy; unload: () => Promise<void> } | null> {
+  try {
+    const { loadLocalModel } = await import("../bench/model-policies.ts");
+    const { LlmPolicy } = await import("../runtime/policies/llm.ts");
+    const loaded = await loadLocalModel({ model: spec.model, ...(spec.threads !== undefined ? { threads: spec.threads } : {}) });
+    const policy = new LlmPolicy({ backend: loaded.engine });
+    log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
+    return { primary: { kind: "model", policy: () => policy }, unload: () => loaded.engine.unload() };
+  } catch (err) {
+    log(`assistant model not available (${(err as Error).message}) — passengers are answered by the rule policy`);
+    return null;
+  }
 }
 
 /** Open the ledger, build the kiosk app and start the HTTP server. */
@@ -131,7 +156,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
   const framebooks = new FramebookStore(options.pack, operatorDir);
+  const assistant = options.assistant ? await loadAssistant(options.assistant, log) : null;
   const app = new KioskApp({
+    ...(assistant ? { primary: assistant.primary } : {}),
+    ...(assistant && options.assistant?.mode === "hybrid" ? { router: decideRoute } : {}),
+    ...(options.assistant?.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.assistant.modelDeadlineMs } : {}),
     pack: options.pack,
     operatorDir,
     framebooks,
@@ -175,6 +204,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     }
     benchStore?.close();
     ledger?.close();
+    await assistant?.unload();
   };
   let server: RunningKioskServer;
   try {
@@ -214,12 +244,26 @@ interface ServeCommandOptions extends GlobalOptions {
   operatorConfig?: string;
   benchDb?: string;
   benchModel?: string;
+  model?: string;
+  assistant?: string;
+  threads?: string;
+  modelDeadlineMs?: string;
 }
 
 function portNumber(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port: not a port number: '${text}'`);
   return n;
+}
+
+function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
+  const mode = opts.assistant ?? "hybrid";
+  if (mode !== "hybrid" && mode !== "llm") throw new UsageError(`--assistant must be hybrid or llm (got '${mode}')`);
+  const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
+  const deadline = opts.modelDeadlineMs !== undefined ? Number(opts.modelDeadlineMs) : undefined;
+  if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--model-deadline-ms: not a positive number: '${opts.modelDeadlineMs}'`);
+  return { mode, model: opts.model as string, ...(threads !== undefined ? { threads } : {}), ...(deadline !== undefined ? { modelDeadlineMs: deadline } : {}) };
 }
 
 export function registerServeCommand(program: Command): void {
@@ -238,6 +282,10 @@ export function registerServeCommand(program: Command): void {
     .option("--operator-config <file>", `operator PIN config written by 'kiosk operator set-pin' (else $KIOSK_OPERATOR_PIN_HASH, $KIOSK_OPERATOR_CONFIG, ./${DEFAULT_OPERATOR_CONFIG})`)
     .option("--bench-db <file>", "the technician's bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
+    .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
+    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or llm (the model answers everything)", "hybrid")
+    .option("--threads <n>", "CPU threads for the model (default: cores - 1)")
+    .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .addHelpText(
       "after",
       [
@@ -277,6 +325,7 @@ export function registerServeCommand(program: Command): void {
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
+          ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

@@ -194,3 +194,26 @@ describe("ResultView: speech", () => {
     expect(screen.queryByRole("button", { name: en.speech.listen })).toBeNull();
   });
 });
+
+describe("ResultView: hybrid provisional answers", () => {
+  it("shows a provisional answer as 'checking', with no way to buy yet", () => {
+    const result = { ...askResult(readyState()), purchasable: false };
+    const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn() };
+    renderWithProviders(<ResultView system={DEMO_MARTA} result={result} checking {...handlers} />);
+    expect(screen.getByText(en.result.checking)).toBeTruthy();
+    expect(buyButton()).toBeNull();
+    expect(screen.getByText(result.state.assistant_message)).toBeTruthy();
+  });
+
+  it("says what the assistant's check changed", () => {
+    const result = { ...askResult(readyState()), check: { decidedBy: "model" as const, reason: "free_text", changed: true, note: "The fare changed from $3.75 to $2.50." } };
+    show(result);
+    expect(screen.getByText(en.result.changed.replace("{{note}}", "The fare changed from $3.75 to $2.50."))).toBeTruthy();
+    expect(buyButton()).toBeTruthy();
+  });
+
+  it("stays quiet when the check confirmed the provisional answer", () => {
+    show({ ...askResult(readyState()), check: { decidedBy: "model" as const, reason: "free_text", changed: false, note: null } });
+    expect(screen.queryByText(/Updated after the assistant/)).toBeNull();
+  });
+});

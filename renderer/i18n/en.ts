@@ -124,6 +124,8 @@ export const en = {
     policy_exception: "This needs a member of staff",
   },
   result: {
+    checking: "The assistant is still checking this answer. You can read it now; buying opens once it is confirmed.",
+    changed: "Updated after the assistant's check: {{note}}",
     message: "Assistant's answer",
     buy: "Buy tickets · {{total}}",
     notPurchasable: "Tickets for this answer can't be bought at this machine.",

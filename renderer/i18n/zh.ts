@@ -124,6 +124,8 @@ export const zh: Catalog = {
     policy_exception: "此事需要工作人员处理",
   },
   result: {
+    checking: "助手仍在核对此答案。您可以先查看；确认后即可购票。",
+    changed: "助手核对后已更新：{{note}}",
     message: "助手的答复",
     buy: "购票 · {{total}}",
     notPurchasable: "此答复对应的车票无法在本机购买。",

@@ -114,6 +114,23 @@ describe("kioskMachine: asking the assistant", () => {
     expect(k.context().turns[0]?.answer?.sessionId).toBe("s-1");
   });
 
+  it("a hybrid kiosk's provisional answer is kept while working and replaced by the final one", async () => {
+    const answer = deferred<AskResult>();
+    const bridge = createFakeBridge({ answer: () => answer.promise });
+    const k = start(bridge);
+    k.actor.send({ type: "START" });
+    k.actor.send({ type: "ASK", request: DRAFT });
+    const provisional = { ...askResult(readyState()), purchasable: false };
+    bridge.emitProgress({ type: "provisional", sessionId: "s-1", result: provisional });
+    expect(k.screen()).toBe("working");
+    expect(k.context().provisional).toEqual(provisional);
+    answer.resolve({ ...askResult(readyState()), check: { decidedBy: "model", reason: "free_text", changed: false, note: null } });
+    await flush();
+    expect(k.screen()).toBe("result");
+    expect(k.context().provisional).toBeNull();
+    expect(k.context().result?.purchasable).toBe(true);
+  });
+
   it("a failed ask returns to the journey with a typed failure", async () => {
     const k = start(createFakeBridge({ failures: { ask: "unavailable" } }));
     k.actor.send({ type: "START" });

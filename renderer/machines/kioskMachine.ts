@@ -67,6 +67,8 @@ export interface KioskContext {
   pending: AskDraft | null;
   turns: Turn[];
   result: AskResult | null;
+  /** Hybrid kiosks: the deterministic answer shown while the assistant checks it (not purchasable). */
+  provisional: AskResult | null;
   steps: ProgressStep[];
   /** The runtime session the progress events of a first ask belong to (learned from the first one). */
   progressSession: string | null;
@@ -106,6 +108,7 @@ function sessionData(): Omit<KioskContext, "bridge" | "timing" | "status" | "sta
     pending: null,
     turns: [],
     result: null,
+    provisional: null,
     steps: [],
     progressSession: null,
     answerSubmitted: false,
@@ -150,6 +153,7 @@ export const kioskMachine = setup({
         pending: event.request,
         turns: [...context.turns, { request: event.request, answer: null }],
         steps: [],
+        provisional: null,
         progressSession: context.sessionId,
         answerSubmitted: false,
         failure: null,
@@ -171,11 +175,13 @@ export const kioskMachine = setup({
         else steps.push({ name: progress.name, status });
         return { progressSession, steps };
       }
+      if (progress.type === "provisional") return { progressSession, provisional: progress.result };
       return { progressSession, answerSubmitted: progress.accepted || context.answerSubmitted };
     }),
     storeResult: assign(({ context }, result: AskResult) => ({
       sessionId: result.sessionId,
       result,
+      provisional: null,
       pending: null,
       turns: context.turns.map((turn, index) => (index === context.turns.length - 1 ? { ...turn, answer: result } : turn)),
     })),

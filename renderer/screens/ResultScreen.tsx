@@ -20,6 +20,8 @@ export function ResultView(props: {
   onEdit: () => void;
   onFinish: () => void;
   onFollowUp: () => void;
+  /** A provisional answer the assistant is still checking: shown, never purchasable. */
+  checking?: boolean;
 }) {
   const { t } = useTranslation();
   const { system, result } = props;
@@ -51,7 +53,21 @@ export function ResultView(props: {
           </span>
         ) : null}
       </header>
-      {purchaseFlow ? null : action}
+      {props.checking ? (
+        <div className="notice notice-info checking" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true">
+            <Icon name="spinner" />
+          </span>
+          <p>{t("result.checking")}</p>
+        </div>
+      ) : null}
+      {result.check?.changed && result.check.note ? (
+        <div className="notice notice-warning changed" role="status">
+          <Icon name="info" />
+          <p dir="auto">{t("result.changed", { note: result.check.note })}</p>
+        </div>
+      ) : null}
+      {props.checking ? null : purchaseFlow ? null : action}
       {result.assistantUnavailable ? (
         <div className="notice notice-warning assistant-unavailable" role="status">
           <Icon name="warning" />
@@ -81,7 +97,7 @@ export function ResultView(props: {
           </div>
         ) : null}
       </div>
-      {purchaseFlow ? action : null}
+      {!props.checking && purchaseFlow ? action : null}
     </section>
   );
 }

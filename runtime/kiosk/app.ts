@@ -33,7 +33,7 @@ import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
 import type { SalesLedger, SessionLogEntry } from "./ledger.ts";
 import { loadOperatorLocalNames, loadStationGeo, readAttribution } from "./pack-extras.ts";
 import type { PaymentTerminal } from "./payment.ts";
-import { KioskService, type LiveSessionResult } from "./service.ts";
+import { KioskService, type KioskServiceOptions, type LiveSessionResult } from "./service.ts";
 import { buildSystemView, framebookVersion, systemSummary } from "./view.ts";
 
 export const DEFAULT_PRIMARY_RETRY_MS = 60_000;
@@ -54,6 +54,9 @@ export class KioskRequestError extends Error {
 export class KioskUnavailableError extends Error {
   override name = "KioskUnavailableError";
 }
+
+/** Missed model deadlines in a row after which the model is treated as unavailable for a while. */
+export const MAX_CONSECUTIVE_MODEL_TIMEOUTS = 3;
 
 export interface PrimaryPolicy {
   /** "model" for a language model (its failures make the assistant "unavailable"), "rule" otherwise. */
@@ -95,6 +98,13 @@ export interface KioskAppOptions {
   payment: PaymentTerminal;
   conditions?: (system: SystemId) => LiveConditionsInput;
   deadlineMs?: number;
+  /**
+   * Hybrid kiosk: route each request (see runtime/policies/hybrid.ts). Requests that need judgement
+   * get the deterministic answer at once (a "provisional" progress event) and the model's check
+   * within `modelDeadlineMs`.
+   */
+  router?: KioskServiceOptions["router"];
+  modelDeadlineMs?: number;
   primaryRetryMs?: number;
   clock?: () => Date;
   /** Monotonic milliseconds. */
@@ -136,6 +146,7 @@ export class KioskApp {
   private readonly listeners = new Set<(event: ProgressEvent) => void>();
   private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
   private primaryDownUntil: number | null = null;
+  private consecutiveTimeouts = 0;
   private primaryDownReason: string | null = null;
   private benchRunning = false;
   private readonly clock: () => Date;
@@ -156,6 +167,8 @@ export class KioskApp {
       systemData: (system) => this.system(system),
       clock: this.clock,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+      ...(options.router ? { router: options.router } : {}),
+      ...(options.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.modelDeadlineMs } : {}),
     });
     options.framebooks?.onChange((system, version) => {
       this.views.delete(system);
@@ -288,7 +301,7 @@ export class KioskApp {
       if (existing.system !== request.system) throw new KioskRequestError(`Session '${sessionId}' belongs to ${existing.system}, not ${request.system}`, "wrong_system");
       session = existing;
       session.turns.push(events);
-      result = await this.service.continue(sessionId, events, this.progress(sessionId), signal);
+      result = await this.service.continue(sessionId, events, this.progress(sessionId), signal, this.provisional(sessionId, session, t0));
     } else {
       sessionId = this.options.newSessionId?.() ?? randomId("s");
       session = { system: request.system, data: this.system(request.system), turns: [events], sold: false, purchasing: false };
@@ -299,6 +312,7 @@ export class KioskApp {
           { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}) },
           this.progress(sessionId),
           signal,
+          this.provisional(sessionId, session, t0),
         );
       } catch (err) {
         this.sessions.delete(sessionId);
@@ -311,31 +325,27 @@ export class KioskApp {
     // A timeout, an exhausted round or token budget, an answer without a valid state: the passenger
     // got the fallback's answer, and the operator sees why in the log.
     else if (failure) this.log(`assistant answer replaced by ${this.fallback.id} for session ${sessionId}: ${failure.termination}${failure.error ? ` (${failure.error.slice(0, 300)})` : ""}`);
+    // A model that keeps missing its deadline makes every passenger wait it out: after a few in a
+    // row it is treated as down (the standard kiosk answers at once) until the retry time.
+    if (failure?.termination === "deadline") {
+      this.consecutiveTimeouts++;
+      if (this.consecutiveTimeouts >= MAX_CONSECUTIVE_MODEL_TIMEOUTS) {
+        this.primaryCrashed(`the model missed its deadline ${this.consecutiveTimeouts} times in a row`);
+        this.consecutiveTimeouts = 0;
+      }
+    } else if (!failure) {
+      this.consecutiveTimeouts = 0;
+    }
 
     const record = result.record;
-    const disruptions = this.conditionsFor(request.system).disruptions;
-    const verdict = checkInterlock({
-      system: session.data,
-      state: record.kiosk.state,
-      turns: session.turns,
-      disruptions,
-      toolCalls: record.tool_calls_made,
-      policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
-    });
+    const { answer: base, verdict, disruptions } = this.toAskResult(sessionId, session, record, t0);
     if (verdict.offered && !verdict.ok) this.log(`purchase interlock refused session ${sessionId}: ${verdict.problems.join("; ")}`);
     session.last = { record, verdict, disruptions };
     session.sold = false;
-
     const answer: AskResult = {
-      sessionId,
-      state: record.kiosk.state,
-      fallback: record.kiosk.fallback,
+      ...base,
       assistantUnavailable: result.assistantUnavailable || wasDown,
-      purchasable: verdict.ok,
-      steps: record.tool_calls_made.map((t) => ({ name: t.name, ok: t.error === null, ms: t.ms ?? 0 })),
-      elapsedMs: Math.round(this.now() - t0),
-      policy: record.kiosk.policy,
-      ...(verdict.offered ? { interlock: { ok: verdict.ok, problems: verdict.problems } } : {}),
+      ...(result.hybrid ? { check: result.hybrid } : {}),
     };
     this.audit({
       sessionId,
@@ -356,6 +366,42 @@ export class KioskApp {
       toolCalls: record.tool_calls_made.length,
     });
     return answer;
+  }
+
+  /** The screen's view of a record: the state, and whether the interlock lets it be bought. */
+  private toAskResult(sessionId: string, session: AppSession, record: SessionRecord, t0: number): { answer: AskResult; verdict: InterlockVerdict; disruptions: Disruption[] } {
+    const disruptions = [...this.conditionsFor(session.system).disruptions];
+    const verdict = checkInterlock({
+      system: session.data,
+      state: record.kiosk.state,
+      turns: session.turns,
+      disruptions,
+      toolCalls: record.tool_calls_made,
+      policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
+    });
+    const answer: AskResult = {
+      sessionId,
+      state: record.kiosk.state,
+      fallback: record.kiosk.fallback,
+      assistantUnavailable: false,
+      purchasable: verdict.ok,
+      steps: record.tool_calls_made.map((t) => ({ name: t.name, ok: t.error === null, ms: t.ms ?? 0 })),
+      elapsedMs: Math.round(this.now() - t0),
+      policy: record.kiosk.policy,
+      ...(verdict.offered ? { interlock: { ok: verdict.ok, problems: verdict.problems } } : {}),
+    };
+    return { answer, verdict, disruptions };
+  }
+
+  /**
+   * Hybrid: the deterministic answer goes to the screen at once, marked provisional and not yet
+   * purchasable (the assistant is still checking it).
+   */
+  private provisional(sessionId: string, session: AppSession, t0: number): (record: SessionRecord) => void {
+    return (record) => {
+      const { answer } = this.toAskResult(sessionId, session, record, t0);
+      this.emit({ type: "provisional", sessionId, result: { ...answer, purchasable: false } });
+    };
   }
 
   private evictOldSessions(): void {

@@ -83,6 +83,18 @@ export const AskResultSchema = z.object({
   elapsedMs: z.number(),
   policy: z.string(),
   /**
+   * Hybrid kiosks: who answered, and whether the assistant's check changed the provisional answer
+   * the passenger already saw (with a note saying what changed).
+   */
+  check: z
+    .object({
+      decidedBy: z.enum(["rule", "model", "rule-fallback"]),
+      reason: z.string(),
+      changed: z.boolean(),
+      note: z.string().nullable(),
+    })
+    .optional(),
+  /**
    * Present when the state offers a purchase: whether the kiosk's own safety interlock (real path
    * in the network, fare recomputed by fare_calculator) confirmed it. `ok: false` flags a state
    * whose purchase button must stay disabled; `problems` are machine-readable codes with details.
@@ -96,6 +108,8 @@ export const ProgressEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("tool_started"), sessionId: z.string(), name: z.string() }),
   z.object({ type: z.literal("tool_finished"), sessionId: z.string(), name: z.string(), ok: z.boolean() }),
   z.object({ type: z.literal("state_submitted"), sessionId: z.string(), accepted: z.boolean() }),
+  /** The deterministic answer, shown at once while the assistant checks it ("checking…"). */
+  z.object({ type: z.literal("provisional"), sessionId: z.string(), result: AskResultSchema }),
 ]);
 export type ProgressEvent = z.infer<typeof ProgressEventSchema>;
 

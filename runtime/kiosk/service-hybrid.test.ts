@@ -108,3 +108,42 @@ describe("live follow-ups", () => {
     }
   });
 });
+
+describe("hybrid kiosk app (what the screen receives)", () => {
+  it("pushes the deterministic answer as a provisional, non-purchasable result, then the checked one", async () => {
+    const { testApp } = await import("./testing.ts");
+    const { app } = testApp({ primary: { kind: "model", policy: () => model("cheaper") }, router: decideRoute, modelDeadlineMs: 2_000 });
+    const seen: { type: string; purchasable?: boolean; total?: number }[] = [];
+    app.onProgress((e) => {
+      if (e.type === "provisional") seen.push({ type: e.type, purchasable: e.result.purchasable, total: e.result.state.fare_quote?.total });
+    });
+    const answer = await app.ask({ system: "marta", events: typed });
+    expect(seen).toEqual([{ type: "provisional", purchasable: false, total: 3.75 }]);
+    expect(answer.check).toMatchObject({ decidedBy: "model", changed: true, note: "The fare changed from $3.75 to $2.50." });
+    expect(answer.state.fare_quote?.total).toBe(2.5);
+  });
+});
+
+describe("a model that keeps timing out", () => {
+  it("is marked unavailable after three missed deadlines in a row, so passengers stop waiting for it", async () => {
+    const { testApp } = await import("./testing.ts");
+    const slow = model("hang");
+    const { app, logs } = testApp({ primary: { kind: "model", policy: () => slow }, router: decideRoute, modelDeadlineMs: 100 });
+    for (let i = 0; i < 3; i++) await app.ask({ system: "marta", events: typed });
+    expect(app.status().assistant).toBe("unavailable");
+    expect(logs.some((l) => /missed its deadline 3 times in a row/.test(l))).toBe(true);
+    const calls = slow.calls;
+    const answer = await app.ask({ system: "marta", events: typed });
+    expect(slow.calls).toBe(calls);
+    expect(answer.assistantUnavailable).toBe(true);
+  });
+});
+
+describe("events that slipped past the boundary", () => {
+  it("never take the session down: the passenger still gets a renderable state", async () => {
+    const svc = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, clock: monday });
+    const garbled = [{ type: "station_selected", field: "origin", value: ["not", "a", "string"] }] as unknown as KioskEvent[];
+    const result = await svc.start({ system: "marta", events: garbled });
+    expect(result.record.kiosk.state.kiosk_action.action).toBeDefined();
+  });
+});

@@ -4,7 +4,7 @@
 // policy (a model) fails, times out or produces no valid state, the session is answered by the
 // deterministic fallback policy, so the kiosk keeps selling tickets.
 import type { DataPack } from "../../tools/data/datapack.ts";
-import type { Disruption, KioskEvent, SystemContext, SystemId } from "../../tools/data/schemas.ts";
+import type { Disruption, KioskEvent, PromptProfile, SystemContext, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { buildSystemPrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
@@ -23,6 +23,21 @@ type Banner = NonNullable<AssistantState["advisory_banners"]>[number];
 function withBanner(record: SessionRecord, banner: Banner): SessionRecord {
   const state = { ...record.kiosk.state, advisory_banners: [...(record.kiosk.state.advisory_banners ?? []), banner] };
   return { ...record, kiosk: { ...record.kiosk, state } };
+}
+
+/**
+ * The user message for the model. Events are validated at the kiosk's boundary (IPC, HTTP); one
+ * that still cannot be rendered must not take the passenger's session down with it.
+ */
+function safeUserMessage(events: readonly KioskEvent[], profile: PromptProfile): string {
+  try {
+    return eventsToUserMessage(events, profile);
+  } catch {
+    return events
+      .map((e) => (e.type === "freetext_input" && typeof e.text === "string" ? e.text : ""))
+      .filter(Boolean)
+      .join("\n");
+  }
 }
 
 /** What differs between the provisional and the final answer, in passenger words (null: same). */
@@ -267,7 +282,7 @@ export class KioskService {
     const session = new KioskSession({
       setup: live.setup,
       policy,
-      userMessage: (events) => eventsToUserMessage(events, profile),
+      userMessage: (events) => safeUserMessage(events, profile),
       firstTurn: live.turns.flat(),
       deadlineMs: deadlineMs ?? this.options.deadlineMs ?? DEFAULT_KIOSK_DEADLINE_MS,
       ...(onEvent ? { onEvent } : {}),
