@@ -17,7 +17,8 @@ import path from "node:path";
 import type { LlamaEngine, LlamaEngineOptions } from "../models/engine.ts";
 import type { GpuSetting } from "../models/llama.ts";
 import type { GgufInspection } from "../models/gguf.ts";
-import { HybridPolicy, type HybridOptions } from "../runtime/policies/hybrid.ts";
+import type { PrimaryPolicy } from "../runtime/kiosk/app.ts";
+import { decideRoute, HybridPolicy, type HybridOptions } from "../runtime/policies/hybrid.ts";
 import { LlmPolicy, type LlmPolicyOptions } from "../runtime/policies/llm.ts";
 import { OpenAiPolicy, type OpenAiPolicyOptions } from "../runtime/policies/openai.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
@@ -257,4 +258,41 @@ export function openAiPolicyFactory(overrides: Partial<Omit<OpenAiPolicyOptions,
 /** The factories bench/policies.ts registers. */
 export function modelPolicyFactories(): PolicyFactory[] {
   return [llmPolicyFactory(), openAiPolicyFactory(), hybridPolicyFactory()];
+}
+
+/** Who answers passengers at a kiosk with a local model (kiosk serve --model, Electron --model). */
+export interface PassengerAssistantSpec {
+  /** `llm`: the model answers every request; `hybrid`: rule at once, the model checks what needs judgement. */
+  mode: "llm" | "hybrid";
+  /** A .gguf path or a catalog id (2b, 4b, 9b, 27b). */
+  model: string;
+  threads?: number;
+  /** Hybrid: how long the model may take to check an answer. */
+  modelDeadlineMs?: number;
+}
+
+export interface PassengerAssistant {
+  primary: PrimaryPolicy;
+  router?: typeof decideRoute;
+  unload(): Promise<void>;
+}
+
+/**
+ * Load the passenger assistant's model. A model that cannot be found or loaded is not fatal: the
+ * kiosk keeps answering with the rule policy, and the log says why (null is returned).
+ */
+export async function loadPassengerAssistant(spec: PassengerAssistantSpec, log: (message: string) => void): Promise<PassengerAssistant | null> {
+  try {
+    const loaded = await loadLocalModel({ model: spec.model, ...(spec.threads !== undefined ? { threads: spec.threads } : {}) });
+    const policy = new LlmPolicy({ backend: loaded.engine });
+    log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
+    return {
+      primary: { kind: "model", policy: () => policy },
+      ...(spec.mode === "hybrid" ? { router: decideRoute } : {}),
+      unload: () => loaded.engine.unload(),
+    };
+  } catch (err) {
+    log(`assistant model not available (${(err as Error).message}) — passengers are answered by the rule policy`);
+    return null;
+  }
 }

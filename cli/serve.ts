@@ -11,14 +11,14 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type LiveConditionsInput, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
+import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
-import { decideRoute } from "../runtime/policies/hybrid.ts";
+import { loadPassengerAssistant, type PassengerAssistantSpec } from "../bench/model-policies.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -98,7 +98,7 @@ export interface ServeOptions {
    * request; rule is the fallback) or `hybrid` (rule answers structured requests at once; the
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
-  assistant?: { mode: "llm" | "hybrid"; model: string; threads?: number; modelDeadlineMs?: number };
+  assistant?: PassengerAssistantSpec;
 }
 
 export interface RunningServe {
@@ -110,24 +110,6 @@ export interface RunningServe {
   ledger: Ledger | null;
   ledgerFile: string;
   close(): Promise<void>;
-}
-
-/** Load the passenger assistant's model; on failure the kiosk answers with rule (and says why). */
-async function loadAssistant(
-  spec: NonNullable<ServeOptions["assistant"]>,
-  log: (message: string) => void,
-): Promise<{ primary: PrimaryPolicy; unload: () => Promise<void> } | null> {
-  try {
-    const { loadLocalModel } = await import("../bench/model-policies.ts");
-    const { LlmPolicy } = await import("../runtime/policies/llm.ts");
-    const loaded = await loadLocalModel({ model: spec.model, ...(spec.threads !== undefined ? { threads: spec.threads } : {}) });
-    const policy = new LlmPolicy({ backend: loaded.engine });
-    log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
-    return { primary: { kind: "model", policy: () => policy }, unload: () => loaded.engine.unload() };
-  } catch (err) {
-    log(`assistant model not available (${(err as Error).message}) — passengers are answered by the rule policy`);
-    return null;
-  }
 }
 
 /** Open the ledger, build the kiosk app and start the HTTP server. */
@@ -156,10 +138,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
   const framebooks = new FramebookStore(options.pack, operatorDir);
-  const assistant = options.assistant ? await loadAssistant(options.assistant, log) : null;
+  const assistant = options.assistant ? await loadPassengerAssistant(options.assistant, log) : null;
   const app = new KioskApp({
     ...(assistant ? { primary: assistant.primary } : {}),
-    ...(assistant && options.assistant?.mode === "hybrid" ? { router: decideRoute } : {}),
+    ...(assistant?.router ? { router: assistant.router } : {}),
     ...(options.assistant?.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.assistant.modelDeadlineMs } : {}),
     pack: options.pack,
     operatorDir,

@@ -22,6 +22,10 @@ export interface ShellConfig {
   benchDb: string;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id), if any. */
   benchModel: string | undefined;
+  /** The passenger assistant's model (a .gguf path or catalog id); none: the rule policy answers. */
+  model: string | undefined;
+  /** With a model: hybrid (rule at once, the model checks what needs judgement) or llm. */
+  assistant: "hybrid" | "llm";
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -41,9 +45,10 @@ function truthy(value: string | undefined): boolean | undefined {
 /**
  * Switches: --no-kiosk / --kiosk, --devtools, --data DIR, --ledger FILE, --renderer DIR,
  * --framebooks DIR, --framebook-store DIR, --operator-config FILE, --bench-db FILE,
- * --bench-model NAME. Environment: KIOSK_MODE=0|1, KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER,
- * KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR, KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG,
- * METRO_BENCH_DB, KIOSK_BENCH_MODEL. Switches win over the environment.
+ * --bench-model NAME, --model NAME, --assistant hybrid|llm. Environment: KIOSK_MODE=0|1,
+ * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
+ * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
+ * KIOSK_ASSISTANT. Switches win over the environment.
  *
  * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
  * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only).
@@ -68,5 +73,7 @@ export function shellConfig(
     operatorConfig: flagValue(argv, "operator-config") ?? env.KIOSK_OPERATOR_CONFIG ?? path.join(defaults.userData, "operator.json"),
     benchDb: flagValue(argv, "bench-db") ?? env.METRO_BENCH_DB ?? path.join(defaults.userData, "bench.sqlite"),
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
+    model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
+    assistant: (flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT) === "llm" ? "llm" : "hybrid",
   };
 }

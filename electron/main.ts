@@ -8,6 +8,7 @@ import { shellConfig } from "./config.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
+import { loadPassengerAssistant, type PassengerAssistant } from "../bench/model-policies.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
 
 // A packaged app's optional model ships in resources/models (electron-builder extraResources); a
@@ -37,6 +38,7 @@ protocol.registerSchemesAsPrivileged([
 app.on("web-contents-created", (_event, contents) => lockWebContents(contents, { devTools: config.devTools }));
 
 let runtime: KioskRuntime | undefined;
+let assistant: PassengerAssistant | null = null;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
@@ -58,11 +60,14 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     hardenSession(session.defaultSession);
     protocol.handle(APP_SCHEME, (request) => rendererResponse(config.rendererDir, request.url));
+    // The passenger assistant's model, when one is configured; without it (or if it cannot be
+    // loaded) the rule policy answers and the kiosk sells as usual.
+    assistant = config.model ? await loadPassengerAssistant({ mode: config.assistant, model: config.model }, (m) => console.error(`kiosk: ${m}`)) : null;
     try {
-      runtime = createKioskRuntime(config);
+      runtime = createKioskRuntime(config, assistant ? { primary: assistant.primary, ...(assistant.router ? { router: assistant.router } : {}) } : {});
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);
@@ -74,5 +79,8 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   app.on("window-all-closed", () => app.quit());
-  app.on("before-quit", () => runtime?.close());
+  app.on("before-quit", () => {
+    runtime?.close();
+    void assistant?.unload();
+  });
 }

@@ -11,7 +11,7 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
+import { KioskApp, type KioskAppOptions, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger } from "../runtime/kiosk/ledger.ts";
@@ -32,6 +32,8 @@ export interface KioskRuntime {
 
 export interface RuntimeHostOptions {
   primary?: PrimaryPolicy;
+  /** Hybrid kiosk: the router in front of the model (see runtime/policies/hybrid.ts). */
+  router?: KioskAppOptions["router"];
   payment?: PaymentTerminal;
   log?: (message: string) => void;
 }
@@ -56,6 +58,7 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
     ...(ledgerProblem ? { ledgerProblem } : {}),
     payment: options.payment ?? new SimulatedPaymentTerminal(),
     ...(options.primary ? { primary: options.primary } : {}),
+    ...(options.router ? { router: options.router } : {}),
     log,
   });
   app.preload();

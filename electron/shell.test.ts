@@ -28,7 +28,13 @@ describe("shell configuration", () => {
       operatorConfig: "/home/k/.config/kiosk/operator.json",
       benchDb: "/home/k/.config/kiosk/bench.sqlite",
       benchModel: undefined,
+      model: undefined,
+      assistant: "hybrid",
     });
+  });
+  it("takes the passenger assistant's model and mode from switches or the environment", () => {
+    expect(shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults)).toMatchObject({ model: "4b", assistant: "llm" });
+    expect(shellConfig([], { KIOSK_MODEL: "/m/student.gguf" }, defaults)).toMatchObject({ model: "/m/student.gguf", assistant: "hybrid" });
   });
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });
