@@ -3,18 +3,16 @@
 // MARTA and Beijing journeys answered by the deterministic policy. The figures (p50/p95) are
 // written to test-results/latency.json and printed; they are a measurement, not a pass/fail
 // timing (this machine's load varies), so the test checks completeness and correctness only.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildRenderer, launchChromium } from "../test/e2e.ts";
 import { REPO_ROOT } from "../test/paths.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { startServe, type RunningServe } from "./serve.ts";
 
-const CHROMIUM = process.env.KIOSK_E2E_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const TAPS = 60;
 const temp = mkdtempSync(path.join(tmpdir(), "kiosk-latency-"));
 let serve: RunningServe;
@@ -22,15 +20,9 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  const outDir = path.join(temp, "renderer");
-  const build = spawnSync(
-    process.execPath,
-    [path.join(REPO_ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", path.join(REPO_ROOT, "renderer", "vite.config.ts"), "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"],
-    { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: "production" }, encoding: "utf8", timeout: 120_000 },
-  );
-  if (build.status !== 0) throw new Error(`renderer build failed:\n${build.stderr}`);
-  serve = await startServe({ pack: testPack(), port: 0, ledger: path.join(temp, "ledger.sqlite"), rendererDir: outDir, clock: () => new Date(TEST_NOW), log: () => undefined });
-  context = await chromium.launchPersistentContext(path.join(temp, "profile"), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1080, height: 1920 }, deviceScaleFactor: 0.5, reducedMotion: "reduce" });
+  const rendererDir = buildRenderer(path.join(temp, "renderer"));
+  serve = await startServe({ pack: testPack(), port: 0, ledger: path.join(temp, "ledger.sqlite"), rendererDir, clock: () => new Date(TEST_NOW), log: () => undefined });
+  context = await launchChromium(path.join(temp, "profile"), { width: 1080, height: 1920, scale: 0.5 });
   page = await context.newPage();
 }, 300_000);
 

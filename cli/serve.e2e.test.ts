@@ -2,28 +2,15 @@
 // on real cases of the data pack. Each test leaves a screenshot in test-results/screenshots/.
 // Needs /usr/bin/chromium (apt-get install chromium); the renderer is built into a temp folder first
 // (or taken from $KIOSK_E2E_RENDERER_DIR). Run: npx vitest run --project e2e
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../test/paths.ts";
+import { buildRenderer, launchChromium, SCREENSHOTS } from "../test/e2e.ts";
 import { caseById, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { conditionsFromCase, startServe, type RunningServe } from "./serve.ts";
 
-const CHROMIUM = process.env.KIOSK_E2E_CHROMIUM ?? "/usr/bin/chromium";
-const SCREENSHOTS = path.join(REPO_ROOT, "test-results", "screenshots");
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** A portrait 1080×1920 kiosk panel, captured at half scale. */
 const VIEWPORT = { width: 1080, height: 1920 };
 
@@ -32,27 +19,8 @@ let context: BrowserContext;
 let page: Page;
 const temp = mkdtempSync(path.join(tmpdir(), "kiosk-e2e-"));
 
-/**
- * Build the renderer in a child process: inside Vitest NODE_ENV is "test", and Vite would then
- * build a development bundle (DEV=true → the renderer picks its fake bridge).
- */
-function buildRenderer(): string {
-  const given = process.env.KIOSK_E2E_RENDERER_DIR;
-  if (given) return given;
-  const outDir = path.join(temp, "renderer");
-  const run = spawnSync(
-    process.execPath,
-    [path.join(REPO_ROOT, "node_modules", "vite", "bin", "vite.js"), "build", "--config", path.join(REPO_ROOT, "renderer", "vite.config.ts"), "--outDir", outDir, "--emptyOutDir", "--logLevel", "warn"],
-    { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: "production" }, encoding: "utf8", timeout: 120_000 },
-  );
-  if (run.status !== 0) throw new Error(`renderer build failed:\n${run.stderr}${run.stdout}`);
-  return outDir;
-}
-
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const rendererDir = buildRenderer();
+  const rendererDir = buildRenderer(path.join(temp, "renderer"));
   serve = await startServe({
     pack: testPack(),
     port: 0,
@@ -64,15 +32,7 @@ beforeAll(async () => {
     clock: () => new Date(TEST_NOW),
     log: () => undefined,
   });
-  context = await chromium.launchPersistentContext(path.join(temp, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: VIEWPORT,
-    deviceScaleFactor: 0.5,
-    locale: "en-US",
-    reducedMotion: "reduce",
-  });
+  context = await launchChromium(path.join(temp, "profile"), { ...VIEWPORT, scale: 0.5 });
 }, 180_000);
 
 afterAll(async () => {

@@ -4,25 +4,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SECURITY_HEADERS } from "../runtime/kiosk/csp.ts";
 import { APP_HOST, APP_SCHEME } from "./security.ts";
+import { contentTypeOf } from "../runtime/kiosk/content-types.ts";
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-  ".ttf": "font/ttf",
-  ".wav": "audio/wav",
-  ".mp3": "audio/mpeg",
-  ".webmanifest": "application/manifest+json",
-};
 
 /** The file a kiosk://app/… URL maps to inside the renderer folder, or null (wrong host, outside, missing). */
 export function rendererFileFor(rendererDir: string, url: string): string | null {
@@ -61,6 +44,6 @@ export function rendererResponse(rendererDir: string, url: string): Response {
     headers.set("Content-Type", "text/plain; charset=utf-8");
     return new Response("not found", { status: 404, headers });
   }
-  headers.set("Content-Type", TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream");
+  headers.set("Content-Type", contentTypeOf(file));
   return new Response(readFileSync(file), { status: 200, headers });
 }

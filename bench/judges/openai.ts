@@ -10,6 +10,7 @@ import type { DisposableJudge, JudgeFactory } from "../judges.ts";
 import { parseJudgeReply, type JudgeRequest, type Judgment } from "../scorer/index.ts";
 import { judgeAnswerText, judgeIdPart } from "./llm.ts";
 import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
+import { chatCompletionsEndpoint } from "../../runtime/policies/openai.ts";
 
 export const JUDGE_API_KEY_ENVS = ["METRO_JUDGE_API_KEY", "OPENAI_API_KEY"] as const;
 
@@ -52,13 +53,7 @@ export class OpenAiJudge implements DisposableJudge {
 
   constructor(private readonly options: OpenAiJudgeOptions) {
     this.id = judgeIdPart(`openai:${options.model}`);
-    const base = options.baseUrl.replace(/\/+$/, "");
-    this.isAzure = base.includes("azure.com");
-    if (this.isAzure) {
-      const url = new URL(base);
-      url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
-      this.endpoint = url.toString();
-    } else this.endpoint = `${base}/chat/completions`;
+    ({ endpoint: this.endpoint, isAzure: this.isAzure } = chatCompletionsEndpoint(options.baseUrl));
     this.settings = { base_url: options.baseUrl, model: options.model, api_key_set: this.apiKey() !== undefined };
   }
 

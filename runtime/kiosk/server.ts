@@ -38,6 +38,7 @@ import {
   type SystemView,
 } from "./bridge.ts";
 import { SECURITY_HEADERS } from "./csp.ts";
+import { contentTypeOf } from "./content-types.ts";
 
 /** What the server needs from the kiosk runtime (KioskApp implements it). */
 export interface KioskBackend {
@@ -100,27 +101,6 @@ class HttpError extends Error {
   }
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".webp": "image/webp",
-  ".ico": "image/x-icon",
-  ".woff": "font/woff",
-  ".woff2": "font/woff2",
-  ".ttf": "font/ttf",
-  ".txt": "text/plain; charset=utf-8",
-  ".map": "application/json; charset=utf-8",
-  ".webmanifest": "application/manifest+json",
-  ".wav": "audio/wav",
-  ".mp3": "audio/mpeg",
-};
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
@@ -278,7 +258,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       file = path.join(staticRoot, "index.html");
       if (!existsSync(file)) throw new RendererNotBuiltError(staticRoot);
     }
-    const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+    const type = contentTypeOf(file);
     const immutable = /\/assets\//.test(file.replaceAll(path.sep, "/"));
     res.writeHead(200, {
       "Content-Type": type,

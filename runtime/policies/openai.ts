@@ -83,6 +83,15 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const now = (): number => globalThis.performance.now();
 
+/** The chat-completions URL of an endpoint (Azure keeps its query string, e.g. api-version). */
+export function chatCompletionsEndpoint(baseUrl: string): { endpoint: string; isAzure: boolean } {
+  const base = baseUrl.replace(/\/+$/, "");
+  if (!base.includes("azure.com")) return { endpoint: `${base}/chat/completions`, isAzure: false };
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+  return { endpoint: url.toString(), isAzure: true };
+}
+
 export class OpenAiPolicy implements Policy {
   readonly id: string;
   readonly responseFrom = "accepted-submission" as const;
@@ -91,13 +100,7 @@ export class OpenAiPolicy implements Policy {
 
   constructor(private readonly options: OpenAiPolicyOptions) {
     this.id = options.id ?? "openai";
-    const base = options.baseUrl.replace(/\/+$/, "");
-    this.isAzure = base.includes("azure.com");
-    if (this.isAzure) {
-      const url = new URL(base);
-      url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
-      this.endpoint = url.toString();
-    } else this.endpoint = `${base}/chat/completions`;
+    ({ endpoint: this.endpoint, isAzure: this.isAzure } = chatCompletionsEndpoint(options.baseUrl));
   }
 
   private get isLocal(): boolean {
