@@ -19,7 +19,11 @@ import type { GpuSetting } from "../models/llama.ts";
 import type { GgufInspection } from "../models/gguf.ts";
 import type { PrimaryPolicy } from "../runtime/kiosk/app.ts";
 import { decideRoute, HybridPolicy, type HybridOptions } from "../runtime/policies/hybrid.ts";
-import { LlmPolicy, type LlmPolicyOptions } from "../runtime/policies/llm.ts";
+import { LlmPolicy, systemTurnPrefix, type LlmPolicyOptions } from "../runtime/policies/llm.ts";
+import { liveContext } from "../runtime/kiosk/service.ts";
+import { buildSystemPrompt, toolDefinitions } from "../runtime/prompt/index.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
+import type { SystemId } from "../tools/data/schemas.ts";
 import { OpenAiPolicy, type OpenAiPolicyOptions } from "../runtime/policies/openai.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { BenchError } from "./errors.ts";
@@ -269,12 +273,33 @@ export interface PassengerAssistantSpec {
   threads?: number;
   /** Hybrid: how long the model may take to check an answer. */
   modelDeadlineMs?: number;
+  /**
+   * Warm boot: a saved KV state of the shared prompt prefix. Loaded when it matches this model
+   * file; otherwise the prefix is evaluated once and saved there for the next start.
+   */
+  warmState?: { file: string; prefix: (chatTemplate: string) => string };
 }
 
 export interface PassengerAssistant {
   primary: PrimaryPolicy;
   router?: typeof decideRoute;
   unload(): Promise<void>;
+}
+
+async function warmBoot(engine: LlamaEngine, warm: NonNullable<PassengerAssistantSpec["warmState"]>, log: (message: string) => void): Promise<void> {
+  try {
+    if (await engine.loadWarmState(warm.file)) {
+      log(`warm boot: the shared prompt prefix was restored from ${warm.file}`);
+      return;
+    }
+    const template = engine.chatTemplate();
+    if (!template) return;
+    const t0 = performance.now();
+    const saved = await engine.saveWarmState(warm.file, warm.prefix(template));
+    log(`warm boot: evaluated the shared prompt prefix (${saved.tokens} tokens, ${Math.round(performance.now() - t0)} ms) and saved it to ${warm.file}`);
+  } catch (err) {
+    log(`warm boot skipped (${(err as Error).message})`);
+  }
 }
 
 /**
@@ -285,6 +310,7 @@ export async function loadPassengerAssistant(spec: PassengerAssistantSpec, log: 
   try {
     const loaded = await loadLocalModel({ model: spec.model, ...(spec.threads !== undefined ? { threads: spec.threads } : {}) });
     const policy = new LlmPolicy({ backend: loaded.engine });
+    if (spec.warmState) await warmBoot(loaded.engine, spec.warmState, log);
     log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
     return {
       primary: { kind: "model", policy: () => policy },
@@ -295,4 +321,16 @@ export async function loadPassengerAssistant(spec: PassengerAssistantSpec, log: 
     log(`assistant model not available (${(err as Error).message}) — passengers are answered by the rule policy`);
     return null;
   }
+}
+
+/**
+ * The warm-boot prefix of a kiosk for `system`: its rendered system turn for a live context without
+ * disruptions (the tools block, which all systems share, comes first).
+ */
+export function kioskWarmPrefix(pack: DataPack, system: SystemId, now: Date = new Date()): (chatTemplate: string) => string {
+  return (chatTemplate) => {
+    const data = pack.system(system);
+    const context = liveContext(data, { now, disruptions: [], accessibilityMode: false });
+    return systemTurnPrefix(chatTemplate, buildSystemPrompt(data, context, pack.promptProfile()), toolDefinitions(pack));
+  };
 }

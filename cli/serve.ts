@@ -18,7 +18,7 @@ import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
-import { loadPassengerAssistant, type PassengerAssistantSpec } from "../bench/model-policies.ts";
+import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistantSpec } from "../bench/model-policies.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -230,6 +230,7 @@ interface ServeCommandOptions extends GlobalOptions {
   assistant?: string;
   threads?: string;
   modelDeadlineMs?: string;
+  warmState?: string;
 }
 
 function portNumber(text: string): number {
@@ -238,14 +239,20 @@ function portNumber(text: string): number {
   return n;
 }
 
-function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
+function assistantSpec(opts: ServeCommandOptions, pack: DataPack): NonNullable<ServeOptions["assistant"]> {
   const mode = opts.assistant ?? "hybrid";
   if (mode !== "hybrid" && mode !== "llm") throw new UsageError(`--assistant must be hybrid or llm (got '${mode}')`);
   const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
   if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
   const deadline = opts.modelDeadlineMs !== undefined ? Number(opts.modelDeadlineMs) : undefined;
   if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--model-deadline-ms: not a positive number: '${opts.modelDeadlineMs}'`);
-  return { mode, model: opts.model as string, ...(threads !== undefined ? { threads } : {}), ...(deadline !== undefined ? { modelDeadlineMs: deadline } : {}) };
+  return {
+    mode,
+    model: opts.model as string,
+    ...(threads !== undefined ? { threads } : {}),
+    ...(deadline !== undefined ? { modelDeadlineMs: deadline } : {}),
+    ...(opts.warmState ? { warmState: { file: opts.warmState, prefix: kioskWarmPrefix(pack, pack.systemIds[0] as SystemId) } } : {}),
+  };
 }
 
 export function registerServeCommand(program: Command): void {
@@ -268,6 +275,7 @@ export function registerServeCommand(program: Command): void {
     .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or llm (the model answers everything)", "hybrid")
     .option("--threads <n>", "CPU threads for the model (default: cores - 1)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
+    .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
     .addHelpText(
       "after",
       [
@@ -307,7 +315,7 @@ export function registerServeCommand(program: Command): void {
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
-          ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
+          ...(opts.model ? { assistant: assistantSpec(opts, pack) } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

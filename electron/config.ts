@@ -26,6 +26,8 @@ export interface ShellConfig {
   model: string | undefined;
   /** With a model: hybrid (rule at once, the model checks what needs judgement) or llm. */
   assistant: "hybrid" | "llm";
+  /** Warm boot: the model's saved shared-prefix state (restored at start, saved on first start). */
+  warmState: string | undefined;
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -45,10 +47,10 @@ function truthy(value: string | undefined): boolean | undefined {
 /**
  * Switches: --no-kiosk / --kiosk, --devtools, --data DIR, --ledger FILE, --renderer DIR,
  * --framebooks DIR, --framebook-store DIR, --operator-config FILE, --bench-db FILE,
- * --bench-model NAME, --model NAME, --assistant hybrid|llm. Environment: KIOSK_MODE=0|1,
+ * --bench-model NAME, --model NAME, --assistant hybrid|llm, --warm-state FILE. Environment: KIOSK_MODE=0|1,
  * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
  * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
- * KIOSK_ASSISTANT. Switches win over the environment.
+ * KIOSK_ASSISTANT, KIOSK_WARM_STATE. Switches win over the environment.
  *
  * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
  * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only).
@@ -75,5 +77,6 @@ export function shellConfig(
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
     assistant: (flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT) === "llm" ? "llm" : "hybrid",
+    warmState: flagValue(argv, "warm-state") ?? env.KIOSK_WARM_STATE ?? (flagValue(argv, "model") ?? env.KIOSK_MODEL ? path.join(defaults.userData, "model-warm.state") : undefined),
   };
 }

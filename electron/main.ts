@@ -8,7 +8,8 @@ import { shellConfig } from "./config.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
-import { loadPassengerAssistant, type PassengerAssistant } from "../bench/model-policies.ts";
+import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistant } from "../bench/model-policies.ts";
+import { DataPack } from "../tools/data/datapack.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
 
 // A packaged app's optional model ships in resources/models (electron-builder extraResources); a
@@ -65,7 +66,11 @@ if (!app.requestSingleInstanceLock()) {
     protocol.handle(APP_SCHEME, (request) => rendererResponse(config.rendererDir, request.url));
     // The passenger assistant's model, when one is configured; without it (or if it cannot be
     // loaded) the rule policy answers and the kiosk sells as usual.
-    assistant = config.model ? await loadPassengerAssistant({ mode: config.assistant, model: config.model }, (m) => console.error(`kiosk: ${m}`)) : null;
+    if (config.model) {
+      const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
+      const warm = config.warmState ? { warmState: { file: config.warmState, prefix: kioskWarmPrefix(pack, pack.systemIds[0] ?? "marta") } } : {};
+      assistant = await loadPassengerAssistant({ mode: config.assistant, model: config.model, ...warm }, (m) => console.error(`kiosk: ${m}`));
+    }
     try {
       runtime = createKioskRuntime(config, assistant ? { primary: assistant.primary, ...(assistant.router ? { router: assistant.router } : {}) } : {});
     } catch (err) {

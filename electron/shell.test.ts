@@ -30,11 +30,12 @@ describe("shell configuration", () => {
       benchModel: undefined,
       model: undefined,
       assistant: "hybrid",
+      warmState: undefined,
     });
   });
   it("takes the passenger assistant's model and mode from switches or the environment", () => {
     expect(shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults)).toMatchObject({ model: "4b", assistant: "llm" });
-    expect(shellConfig([], { KIOSK_MODEL: "/m/student.gguf" }, defaults)).toMatchObject({ model: "/m/student.gguf", assistant: "hybrid" });
+    expect(shellConfig([], { KIOSK_MODEL: "/m/student.gguf" }, defaults)).toMatchObject({ model: "/m/student.gguf", assistant: "hybrid", warmState: "/home/k/.config/kiosk/model-warm.state" });
   });
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });

@@ -10,7 +10,7 @@ import { LazyToolCallGrammar } from "../model/grammar.ts";
 import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
 import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
 import { ChatTemplateRenderer } from "../model/render.ts";
-import type { Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
+import type { ChatMessage, Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
 
 export interface LlmPolicyOptions {
   backend: CompletionBackend;
@@ -62,6 +62,20 @@ const now = (): number => globalThis.performance.now();
 export function sharedPrefixLength(prompt: string): number | undefined {
   const end = prompt.indexOf("<|im_end|>\n");
   return end < 0 ? undefined : end + "<|im_end|>\n".length;
+}
+
+/**
+ * The text every session of a system prompt starts with — the rendered system turn (tools block and
+ * kiosk instructions) — for saving a warm-boot KV state.
+ */
+export function systemTurnPrefix(chatTemplate: string, systemPrompt: string, tools: readonly ToolDefinition[], thinking = true): string {
+  // The Qwen template refuses a conversation without a user turn; only the system turn is kept.
+  const messages: ChatMessage[] = [
+    { role: "system", content: systemPrompt },
+    { role: "user", content: "." },
+  ];
+  const prompt = new ChatTemplateRenderer(chatTemplate).render(messages, { tools, enableThinking: thinking });
+  return prompt.slice(0, sharedPrefixLength(prompt) ?? prompt.length);
 }
 
 export class LlmPolicy implements Policy {
