@@ -25,7 +25,7 @@ import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionI
 import { accessibilityNeed, classify, findStations, tripInText, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
-import { interpretEvents, totalRiders, type PassengerRequest, type StationChoice } from "./request.ts";
+import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +72,7 @@ function sentence(text: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-function* answerQuestion(system: SystemData, intent: Intent, text: string, req: PassengerRequest): PolicyScript {
+function* answerQuestion(system: SystemData, intent: Intent, text: string): PolicyScript {
   const framebook = system.framebook;
   const mentioned = findStations(system, text).map((m) => m.station);
   const station = mentioned[0];
@@ -164,7 +164,6 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, req: 
     `I can help with routes, fares and ${framebook.terminology.smartcard} tickets on the ${framebook.org_name} network, but not with that request.`,
     "No matching policy; outside kiosk capabilities.",
   );
-  void req;
 }
 
 /** Every leg of the route runs on track that a 24-hour line also serves. */
@@ -227,7 +226,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       return;
     }
     if (text && (infoIntent || (!origin && !destination))) {
-      yield* answerQuestion(system, intent, text, req);
+      yield* answerQuestion(system, intent, text);
       return;
     }
     yield declined("invalid_request", "Please select both an origin and a destination station.", "Origin or destination missing.");
