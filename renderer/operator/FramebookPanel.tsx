@@ -196,17 +196,13 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
             </button>
           </div>
           {confirming === "rollback" && previous ? (
-            <div className="op-confirm" role="alertdialog" aria-label={t("operator.framebook.rollback")}>
-              <p>{t("operator.framebook.rollbackConfirm", { system: systemName, version: previous })}</p>
-              <div className="op-actions">
-                <button type="button" className="op-button op-button-danger" onClick={() => void rollback()}>
-                  {t("operator.confirm")}
-                </button>
-                <button type="button" className="op-button op-button-secondary" onClick={() => setConfirming(null)}>
-                  {t("operator.cancel")}
-                </button>
-              </div>
-            </div>
+            <ConfirmBox
+              label={t("operator.framebook.rollback")}
+              question={t("operator.framebook.rollbackConfirm", { system: systemName, version: previous })}
+              danger
+              onConfirm={() => void rollback()}
+              onCancel={() => setConfirming(null)}
+            />
           ) : null}
         </div>
       ) : null}
@@ -274,17 +270,12 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
           </button>
         </div>
         {confirming === "apply" && canApply ? (
-          <div className="op-confirm" role="alertdialog" aria-label={t("operator.framebook.apply")}>
-            <p>{t("operator.framebook.applyConfirm", { system: systemName })}</p>
-            <div className="op-actions">
-              <button type="button" className="op-button op-button-primary" onClick={() => void apply()}>
-                {t("operator.confirm")}
-              </button>
-              <button type="button" className="op-button op-button-secondary" onClick={() => setConfirming(null)}>
-                {t("operator.cancel")}
-              </button>
-            </div>
-          </div>
+          <ConfirmBox
+            label={t("operator.framebook.apply")}
+            question={t("operator.framebook.applyConfirm", { system: systemName })}
+            onConfirm={() => void apply()}
+            onCancel={() => setConfirming(null)}
+          />
         ) : null}
       </div>
 
@@ -382,5 +373,23 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
         )}
       </div>
     </section>
+  );
+}
+
+/** "Are you sure?" under an action: confirm or cancel. */
+function ConfirmBox(props: { label: string; question: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="op-confirm" role="alertdialog" aria-label={props.label}>
+      <p>{props.question}</p>
+      <div className="op-actions">
+        <button type="button" className={`op-button ${props.danger ? "op-button-danger" : "op-button-primary"}`} onClick={props.onConfirm}>
+          {t("operator.confirm")}
+        </button>
+        <button type="button" className="op-button op-button-secondary" onClick={props.onCancel}>
+          {t("operator.cancel")}
+        </button>
+      </div>
+    </div>
   );
 }
