@@ -54,6 +54,14 @@ export const SystemViewSchema = SystemSummarySchema.extend({
 });
 export type SystemView = z.infer<typeof SystemViewSchema>;
 
+/**
+ * The languages a passenger can use at the kiosk (BCP 47): English, simplified Chinese (Beijing),
+ * traditional Chinese (Taipei), Arabic (Doha), Spanish (the US systems).
+ */
+export const PASSENGER_LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ar", "es"] as const;
+export const PassengerLanguageSchema = z.enum(PASSENGER_LANGUAGES);
+export type PassengerLanguage = z.infer<typeof PassengerLanguageSchema>;
+
 /** A passenger request: the UI's events, exactly the benchmark's event vocabulary. */
 export const AskRequestSchema = z.object({
   system: SystemIdSchema,
@@ -61,6 +69,11 @@ export const AskRequestSchema = z.object({
   sessionId: z.string().min(1).max(100).optional(),
   events: z.array(EventSchema).min(1).max(50),
   accessibilityMode: z.boolean().optional(),
+  /**
+   * The language chosen on screen. The assistant answers in the language the passenger typed in,
+   * else in this one (bench mode never sets it: the benchmark's prompts stay byte-identical).
+   */
+  language: PassengerLanguageSchema.optional(),
 });
 export type AskRequest = z.infer<typeof AskRequestSchema>;
 
