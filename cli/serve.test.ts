@@ -123,7 +123,7 @@ describe("kiosk serve: API", () => {
   });
 
   it("GET /api/status", async () => {
-    expect(KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json())).toEqual({ assistant: "rule", benchRunning: false, message: null });
+    expect(KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json())).toEqual({ assistant: "rule", benchRunning: false, message: null, salesAvailable: true });
   });
 
   it("rejects malformed bodies with 400 naming the field", async () => {

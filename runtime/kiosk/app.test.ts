@@ -178,7 +178,7 @@ describe("KioskApp: model crash → fallback", () => {
     let now = Date.parse("2026-03-09T14:00:00Z");
     const model = crashingPolicy();
     const { app, logs } = testApp({ primary: { kind: "model", policy: () => model }, fallback: rulePolicy, clock: () => new Date(now), primaryRetryMs: 30_000 });
-    expect(app.status()).toEqual({ assistant: "model", benchRunning: false, message: null });
+    expect(app.status()).toEqual({ assistant: "model", benchRunning: false, message: null, salesAvailable: true });
 
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, fallback: false, policy: "rule", purchasable: true });

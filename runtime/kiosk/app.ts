@@ -21,23 +21,30 @@ import type { SessionEvent } from "../session/session.ts";
 import type {
   AskRequest,
   AskResult,
+  InterlockCode,
   KioskStatus,
   ProgressEvent,
+  PurchaseConfirmation,
   PurchaseRequest,
   PurchaseResult,
   SystemSummary,
   SystemView,
   Ticket,
+  TicketLookupResult,
 } from "./bridge.ts";
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
 import type { SalesLedger, SessionLogEntry } from "./ledger.ts";
+import { checkSessionRoom, eventBytes, evictionVictim, KioskLimitError, MAX_LIVE_SESSIONS } from "./limits.ts";
+import { confirmationOf, ticketOfSale } from "./purchase-facts.ts";
 import { loadOperatorLocalNames, loadStationGeo, readAttribution } from "./pack-extras.ts";
 import type { PaymentTerminal } from "./payment.ts";
-import { KioskService, type KioskServiceOptions, type LiveSessionResult } from "./service.ts";
+import { KioskService, localIsoMinute, type KioskServiceOptions, type LiveSessionResult } from "./service.ts";
 import { buildSystemView, framebookVersion, systemSummary } from "./view.ts";
 
 export const DEFAULT_PRIMARY_RETRY_MS = 60_000;
-export const MAX_LIVE_SESSIONS = 200;
+export { KioskLimitError, MAX_LIVE_SESSIONS };
+/** After a failed ledger write, sales stay off until a health check passes, at most this often. */
+export const LEDGER_RECHECK_MS = 30_000;
 
 /** A request the kiosk cannot serve as asked (→ HTTP 404/409, IPC rejection). */
 export class KioskRequestError extends Error {
@@ -127,6 +134,17 @@ interface AppSession {
   };
   sold: boolean;
   purchasing: boolean;
+  accessibilityMode: boolean;
+  /** JSON bytes of every turn's events (limits.ts). */
+  bytes: number;
+  /** Monotonic ms of the last request (eviction is by idle time). */
+  lastActiveMs: number;
+  /** Asks in progress. */
+  asking: number;
+  /** What the passenger confirms before paying (when the last answer is purchasable). */
+  confirmation?: PurchaseConfirmation;
+  /** Purchases by the screen's request id: a retry gets the same outcome. */
+  purchases: Map<string, Promise<PurchaseResult>>;
 }
 
 function randomId(prefix: string): string {
@@ -149,6 +167,8 @@ export class KioskApp {
   private consecutiveTimeouts = 0;
   private primaryDownReason: string | null = null;
   private benchRunning = false;
+  /** A ledger write failed: sales are off until a health check passes. */
+  private ledgerFailure: { problem: string; atMs: number } | null = null;
   private readonly clock: () => Date;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
@@ -207,6 +227,16 @@ export class KioskApp {
     });
     this.views.set(id, { data: system, view });
     return view;
+  }
+
+  private readonly localNames = new WeakMap<SystemView, Map<string, string[]>>();
+
+  /** The screen's local-language station names (the interlock finds stations typed in them). */
+  private stationNames(id: SystemId): Map<string, string[]> {
+    const view = this.systemView(id);
+    let names = this.localNames.get(view);
+    if (!names) this.localNames.set(view, (names = new Map(view.stations.map((s) => [s.id, s.localNames]))));
+    return names;
   }
 
   /** Load and check every system's data and operator files now (fail at start-up, not mid-sale). */
@@ -274,13 +304,32 @@ export class KioskApp {
     this.benchRunning = running;
   }
 
-  status(): KioskStatus {
-    const salesProblem = this.options.ledger ? null : `Ticket sales unavailable: ${this.options.ledgerProblem ?? "no ledger"}`;
-    if (this.benchRunning) return { assistant: this.primary.kind, benchRunning: true, message: "A technician test is running. Please wait." };
-    if (this.primary.kind === "model" && this.primaryIsDown()) {
-      return { assistant: "unavailable", benchRunning: false, message: salesProblem ?? "Assistant unavailable — the standard kiosk is answering." };
+  /**
+   * Why tickets cannot be sold now (null: they can): no ledger, a damaged one, or a failed write
+   * not yet followed by a passing health check.
+   */
+  salesProblem(): string | null {
+    const ledger = this.options.ledger;
+    if (!ledger) return this.options.ledgerProblem ?? "no sales ledger";
+    if (this.ledgerFailure && this.now() - this.ledgerFailure.atMs >= LEDGER_RECHECK_MS) {
+      const health = ledger.health?.();
+      if (health?.ok) {
+        this.log("the ledger passed its health check again: ticket sales resume");
+        this.ledgerFailure = null;
+      } else this.ledgerFailure = { problem: health?.problem ?? this.ledgerFailure.problem, atMs: this.now() };
     }
-    return { assistant: this.primary.kind, benchRunning: false, message: salesProblem };
+    return this.ledgerFailure?.problem ?? null;
+  }
+
+  status(): KioskStatus {
+    const problem = this.salesProblem();
+    const salesProblem = problem === null ? null : `Ticket sales unavailable: ${problem}`;
+    const salesAvailable = problem === null;
+    if (this.benchRunning) return { assistant: this.primary.kind, benchRunning: true, message: "A technician test is running. Please wait.", salesAvailable };
+    if (this.primary.kind === "model" && this.primaryIsDown()) {
+      return { assistant: "unavailable", benchRunning: false, message: salesProblem ?? "Assistant unavailable — the standard kiosk is answering.", salesAvailable };
+    }
+    return { assistant: this.primary.kind, benchRunning: false, message: salesProblem, salesAvailable };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -299,14 +348,33 @@ export class KioskApp {
       const existing = this.sessions.get(sessionId);
       if (!existing) throw new KioskRequestError(`Unknown or finished session '${sessionId}'`, "unknown_session");
       if (existing.system !== request.system) throw new KioskRequestError(`Session '${sessionId}' belongs to ${existing.system}, not ${request.system}`, "wrong_system");
+      checkSessionRoom(existing.turns.length, existing.bytes, events);
       session = existing;
       session.turns.push(events);
-      result = await this.service.continue(sessionId, events, this.progress(sessionId), signal, this.provisional(sessionId, session, t0));
+      session.bytes += eventBytes(events);
+      session.lastActiveMs = this.now();
+      session.asking++;
+      try {
+        result = await this.service.continue(sessionId, events, this.progress(sessionId), signal, this.provisional(sessionId, session, t0));
+      } finally {
+        session.asking--;
+      }
     } else {
       sessionId = this.options.newSessionId?.() ?? randomId("s");
-      session = { system: request.system, data: this.system(request.system), turns: [events], sold: false, purchasing: false };
+      this.makeRoom();
+      session = {
+        system: request.system,
+        data: this.system(request.system),
+        turns: [events],
+        sold: false,
+        purchasing: false,
+        accessibilityMode: request.accessibilityMode === true,
+        bytes: eventBytes(events),
+        lastActiveMs: this.now(),
+        asking: 1,
+        purchases: new Map(),
+      };
       this.sessions.set(sessionId, session);
-      this.evictOldSessions();
       try {
         result = await this.service.start(
           { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}) },
@@ -318,6 +386,8 @@ export class KioskApp {
         this.sessions.delete(sessionId);
         this.service.end(sessionId);
         throw err;
+      } finally {
+        session.asking--;
       }
     }
     const failure = result.primaryFailure;
@@ -341,6 +411,7 @@ export class KioskApp {
     const { answer: base, verdict, disruptions } = this.toAskResult(sessionId, session, record, t0);
     if (verdict.offered && !verdict.ok) this.log(`purchase interlock refused session ${sessionId}: ${verdict.problems.join("; ")}`);
     session.last = { record, verdict, disruptions };
+    session.confirmation = base.confirmation;
     session.sold = false;
     const answer: AskResult = {
       ...base,
@@ -370,7 +441,8 @@ export class KioskApp {
 
   /** The screen's view of a record: the state, and whether the interlock lets it be bought. */
   private toAskResult(sessionId: string, session: AppSession, record: SessionRecord, t0: number): { answer: AskResult; verdict: InterlockVerdict; disruptions: Disruption[] } {
-    const disruptions = [...this.conditionsFor(session.system).disruptions];
+    const conditions = this.conditionsFor(session.system);
+    const disruptions = [...conditions.disruptions];
     const verdict = checkInterlock({
       system: session.data,
       state: record.kiosk.state,
@@ -378,17 +450,26 @@ export class KioskApp {
       disruptions,
       toolCalls: record.tool_calls_made,
       policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
+      now: { iso: localIsoMinute(conditions.now) },
+      accessibilityMode: session.accessibilityMode,
+      stationNames: this.stationNames(session.system),
     });
+    // No ticket can be sold without a working ledger: say so before the passenger tries to pay.
+    const sales = verdict.offered ? this.salesProblem() : null;
+    const problems = sales === null ? verdict.problems : [...verdict.problems, `sales_unavailable: ${sales}`];
+    const codes: InterlockCode[] = sales === null ? verdict.codes : [...verdict.codes, "sales_unavailable"];
+    const purchasable = verdict.ok && sales === null;
     const answer: AskResult = {
       sessionId,
       state: record.kiosk.state,
       fallback: record.kiosk.fallback,
       assistantUnavailable: false,
-      purchasable: verdict.ok,
+      purchasable,
       steps: record.tool_calls_made.map((t) => ({ name: t.name, ok: t.error === null, ms: t.ms ?? 0 })),
       elapsedMs: Math.round(this.now() - t0),
       policy: record.kiosk.policy,
-      ...(verdict.offered ? { interlock: { ok: verdict.ok, problems: verdict.problems } } : {}),
+      ...(verdict.offered ? { interlock: { ok: purchasable, problems, codes } } : {}),
+      ...(purchasable ? { confirmation: confirmationOf(session.data, sessionId, session.turns.length, record.kiosk.state, verdict) } : {}),
     };
     return { answer, verdict, disruptions };
   }
@@ -400,14 +481,26 @@ export class KioskApp {
   private provisional(sessionId: string, session: AppSession, t0: number): (record: SessionRecord) => void {
     return (record) => {
       const { answer } = this.toAskResult(sessionId, session, record, t0);
-      this.emit({ type: "provisional", sessionId, result: { ...answer, purchasable: false } });
+      const { confirmation: _unconfirmed, ...shown } = answer;
+      this.emit({ type: "provisional", sessionId, result: { ...shown, purchasable: false } });
     };
   }
 
-  private evictOldSessions(): void {
-    while (this.sessions.size > MAX_LIVE_SESSIONS) {
-      const oldest = this.sessions.keys().next().value as string;
-      this.endSession(oldest);
+  /**
+   * Room for one more session: evict the one idle longest, never one that is paying or answering
+   * or (recently) holding a purchasable answer; refuse the new one when every session is protected.
+   */
+  private makeRoom(): void {
+    while (this.sessions.size >= MAX_LIVE_SESSIONS) {
+      const candidates = [...this.sessions].map(([id, s]) => ({
+        id,
+        lastActiveMs: s.lastActiveMs,
+        busy: s.purchasing || s.asking > 0,
+        purchasable: !s.sold && s.confirmation !== undefined,
+      }));
+      const victim = evictionVictim(candidates, this.now());
+      if (victim === null) throw new KioskLimitError("The kiosk is busy serving other passengers. Please try again in a moment.", "kiosk_busy");
+      this.endSession(victim);
     }
   }
 
@@ -416,29 +509,67 @@ export class KioskApp {
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const session = this.sessions.get(request.sessionId);
+    const requestId = request.requestId;
+    // A retry of a purchase whose answer was lost: the same outcome, never a second sale.
+    if (requestId !== undefined) {
+      const pending = session?.purchases.get(requestId);
+      if (pending) return pending;
+      const row = this.options.ledger?.saleByRequest?.(request.sessionId, requestId);
+      if (row && row.voided_at === null) return { ok: true, ticket: ticketOfSale(row) };
+    }
     if (!session || !session.last) {
       return { ok: false, reason: "unknown_session", message: "This request has ended. Please start again." };
     }
+    const attempt = this.purchaseOnce(request, session);
+    if (requestId !== undefined) {
+      session.purchases.set(requestId, attempt);
+      // Only a sale is final; a declined or refused attempt may be tried again with the same id.
+      void attempt.then((r) => {
+        if (!r.ok) session.purchases.delete(requestId);
+      });
+    }
+    return attempt;
+  }
+
+  /** An issued ticket, fetched again from the ledger (the screen lost the answer, a receipt reprint). */
+  ticket(ticketId: string): TicketLookupResult {
+    const row = this.options.ledger?.saleById?.(ticketId);
+    return row ? { found: true, ticket: ticketOfSale(row), voided: row.voided_at !== null } : { found: false };
+  }
+
+  private async purchaseOnce(request: PurchaseRequest, session: AppSession): Promise<PurchaseResult> {
+    if (!session.last) return { ok: false, reason: "unknown_session", message: "This request has ended. Please start again." };
+    session.lastActiveMs = this.now();
     const refuse = (message: string, problems: string[] = []): PurchaseResult => {
       this.audit({ sessionId: request.sessionId, system: session.system, event: "purchase_refused", problems: problemCodes(problems) });
       return { ok: false, reason: "not_purchasable", message };
     };
     if (session.sold) return refuse("A ticket has already been issued for this request.", ["already_sold"]);
     if (session.purchasing) return refuse("A payment for this request is already in progress.", ["purchase_in_progress"]);
-    if (!this.options.ledger) {
+    const salesProblem = this.salesProblem();
+    if (!this.options.ledger || salesProblem !== null) {
       return { ok: false, reason: "ledger_unavailable", message: "Ticket sales are unavailable right now. Nothing was charged. Please ask staff for help." };
+    }
+    // The passenger confirmed a summary: it must be the one of the answer being sold.
+    if (request.confirmation !== undefined && request.confirmation !== session.confirmation?.id) {
+      return refuse("The trip changed after you confirmed it. Please check the summary and confirm again.", ["confirmation_changed"]);
     }
     const { record, disruptions } = session.last;
     const system = session.data;
-    // Re-check with the payment method actually chosen (its fare may differ from the quote's).
+    // Re-check now, with the payment method actually chosen (its fare may differ from the quote's),
+    // at the time of payment and under the conditions of both the answer and now.
+    const current = this.conditionsFor(session.system);
     const verdict = checkInterlock({
       system,
       state: record.kiosk.state,
       turns: session.turns,
-      disruptions,
+      disruptions: [...disruptions, ...current.disruptions],
       toolCalls: record.tool_calls_made,
       paymentMethod: request.paymentMethod,
       policyText: framebookPolicyChange(system.framebook)?.text ?? null,
+      now: { iso: localIsoMinute(current.now) },
+      accessibilityMode: session.accessibilityMode,
+      stationNames: this.stationNames(session.system),
     });
     if (!verdict.offered) return refuse("This answer does not offer a ticket.", ["not_offered"]);
     if (!verdict.ok) {
@@ -504,9 +635,12 @@ export class KioskApp {
           transcriptId: `tr-${sha256hex12(JSON.stringify(record.messages))}`,
           framebookVersion: framebookVersion(system),
           policy: record.kiosk.policy,
+          ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
         });
       } catch (err) {
         this.log(`ledger write failed, sale voided: ${(err as Error).message}`);
+        // Every further sale would void too: off until the ledger passes a health check again.
+        this.ledgerFailure = { problem: `the ledger could not record a sale (${(err as Error).message.slice(0, 200)})`, atMs: this.now() };
         await this.safely(() => this.options.payment.void(authorization.authorizationId), "void after ledger failure");
         this.audit({ sessionId: request.sessionId, system: session.system, event: "sale_failed", problems: ["ledger_unavailable"] });
         return {

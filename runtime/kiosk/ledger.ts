@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { ledgerHealth, type LedgerHealth } from "./ledger-health.ts";
 
 export const LEDGER_ENV = "METRO_LEDGER";
 export const DEFAULT_LEDGER_FILE = "var/ledger.sqlite";
@@ -43,6 +44,8 @@ export interface SaleRecord {
   transcriptId: string;
   framebookVersion: string;
   policy: string;
+  /** The screen's purchase request id: one sale per (session, request), so a retry finds it. */
+  requestId?: string;
 }
 
 export type SessionLogEvent = "answer" | "purchase_refused" | "payment_declined" | "sale" | "sale_failed" | "end";
@@ -76,6 +79,11 @@ export interface SalesLedger {
   /** Mark a committed sale void (capture failed after commit). */
   voidSale(ticketId: string, reason: string, at: string): void;
   logSession(entry: SessionLogEntry): void;
+  /** Whether the ledger can record sales now (quick_check); absent: assumed healthy. */
+  health?(): LedgerHealth;
+  /** The sale recorded for a session's purchase request, if any. */
+  saleByRequest?(sessionId: string, requestId: string): SaleRow | undefined;
+  saleById?(ticketId: string): SaleRow | undefined;
 }
 
 /** Numbered schema migrations: index i takes the schema from version i to i + 1. */
@@ -127,6 +135,9 @@ export const MIGRATIONS: readonly string[] = [
      ticket_id             TEXT
    ) STRICT;
    CREATE INDEX session_log_session ON session_log(session_id);`,
+  // Idempotent purchases: a retried request finds the ticket it already issued.
+  `ALTER TABLE sales ADD COLUMN request_id TEXT;
+   CREATE UNIQUE INDEX sales_session_request ON sales(session_id, request_id) WHERE request_id IS NOT NULL;`,
 ];
 
 export interface SaleRow {
@@ -149,6 +160,9 @@ export interface SaleRow {
   policy: string;
   voided_at: string | null;
   void_reason: string | null;
+  origin_name?: string;
+  destination_name?: string;
+  request_id?: string | null;
 }
 
 function toMinor(amount: number): number {
@@ -179,6 +193,9 @@ export class Ledger implements SalesLedger {
       db.pragma("synchronous = FULL");
       db.pragma("foreign_keys = ON");
       db.pragma("busy_timeout = 5000");
+      // A damaged file is refused at start, before a single sale is committed into it.
+      const health = ledgerHealth(db);
+      if (!health.ok) throw new Error(health.problem ?? "damaged");
       const ledger = new Ledger(file, db);
       ledger.migrate();
       return ledger;
@@ -219,14 +236,16 @@ export class Ledger implements SalesLedger {
       const insert = this.db.prepare(
         `INSERT INTO sales (ticket_id, issued_at, system, session_id, origin_id, origin_name, destination_id, destination_name,
            stops_json, riders_json, total, total_minor, currency, payment_method, payment_terminal, authorization_id,
-           state_json, transcript_id, framebook_version, policy)
+           state_json, transcript_id, framebook_version, policy, request_id)
          VALUES (@ticketId, @issuedAt, @system, @sessionId, @originId, @originName, @destinationId, @destinationName,
            @stopsJson, @ridersJson, @total, @totalMinor, @currency, @paymentMethod, @paymentTerminal, @authorizationId,
-           @stateJson, @transcriptId, @framebookVersion, @policy)`,
+           @stateJson, @transcriptId, @framebookVersion, @policy, @requestId)`,
       );
-      const { stops, riders, ...rest } = sale;
+      const { stops, riders, requestId, ...rest } = sale;
       this.db
-        .transaction(() => insert.run({ ...rest, stopsJson: JSON.stringify(stops), ridersJson: JSON.stringify(riders), totalMinor: toMinor(sale.total) }))
+        .transaction(() =>
+          insert.run({ ...rest, requestId: requestId ?? null, stopsJson: JSON.stringify(stops), ridersJson: JSON.stringify(riders), totalMinor: toMinor(sale.total) }),
+        )
         .immediate();
     } catch (err) {
       throw new LedgerError(`sale ${sale.ticketId} not recorded: ${(err as Error).message}`);
@@ -272,6 +291,19 @@ export class Ledger implements SalesLedger {
     } catch (err) {
       throw new LedgerError(`session log not written: ${(err as Error).message}`);
     }
+  }
+
+  health(): LedgerHealth {
+    if (!this.db.open) return { ok: false, problem: "the ledger is closed" };
+    return ledgerHealth(this.db);
+  }
+
+  saleByRequest(sessionId: string, requestId: string): SaleRow | undefined {
+    return this.db.prepare("SELECT * FROM sales WHERE session_id = ? AND request_id = ?").get(sessionId, requestId) as SaleRow | undefined;
+  }
+
+  saleById(ticketId: string): SaleRow | undefined {
+    return this.db.prepare("SELECT * FROM sales WHERE ticket_id = ?").get(ticketId) as SaleRow | undefined;
   }
 
   sales(): SaleRow[] {
