@@ -72,6 +72,8 @@ export interface ServeOptions {
   pack: DataPack;
   port?: number;
   host?: string;
+  /** With a non-loopback host: the host names (besides IP literals) the server answers to. */
+  allowedHosts?: string[];
   /** Ledger file (":memory:" for tests); undefined: $METRO_LEDGER or ./var/ledger.sqlite. */
   ledger?: string;
   /** The built renderer; null serves the API only. */
@@ -190,7 +192,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   };
   let server: RunningKioskServer;
   try {
-    server = await startKioskServer({ backend: app, operator, staticDir: rendererDir, host: options.host ?? "127.0.0.1", port: options.port ?? 8787, log });
+    server = await startKioskServer({
+      backend: app,
+      operator,
+      staticDir: rendererDir,
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 8787,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      log,
+    });
   } catch (err) {
     await closeAll();
     const code = (err as NodeJS.ErrnoException).code;
@@ -216,6 +226,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 interface ServeCommandOptions extends GlobalOptions {
   port: string;
   host: string;
+  allowedHost?: string[];
   ledger?: string;
   renderer?: string;
   framebooks: string;
@@ -261,6 +272,7 @@ export function registerServeCommand(program: Command): void {
     .description("serve the kiosk screen (renderer/dist) and its API over HTTP + WebSocket, for a browser")
     .option("--port <n>", "TCP port (0 = any free port)", "8787")
     .option("--host <addr>", "address to listen on (keep it local unless you mean to expose the kiosk)", "127.0.0.1")
+    .option("--allowed-host <name...>", "with --host 0.0.0.0: host names the kiosk answers to besides IP addresses (DNS-rebinding guard)")
     .option("--ledger <file>", "sales ledger SQLite file (else $METRO_LEDGER, else ./var/ledger.sqlite)")
     .option("--renderer <dir>", "built renderer folder", DEFAULT_RENDERER_DIR)
     .option("--framebooks <dir>", "operator data folder (<system>/local-names.yaml, framebooks applied from the operator screen)", DEFAULT_OPERATOR_DIR)
@@ -306,6 +318,7 @@ export function registerServeCommand(program: Command): void {
           pack,
           port: portNumber(opts.port),
           host: opts.host,
+          ...(opts.allowedHost ? { allowedHosts: opts.allowedHost } : {}),
           ...(opts.ledger ? { ledger: opts.ledger } : {}),
           rendererDir: opts.renderer ?? DEFAULT_RENDERER_DIR,
           operatorDir: opts.framebooks,

@@ -33,7 +33,7 @@ describe("IPC bridge (main side)", () => {
     const answer = AskResultSchema.parse((asked as { value: unknown }).value);
     expect(await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }])).toMatchObject({ ok: true, value: { ok: true } });
     expect(await invoke("endSession", [answer.sessionId])).toEqual({ ok: true, value: null });
-    expect(await invoke("status", [])).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null } });
+    expect(await invoke("status", [])).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null, salesAvailable: true } });
     unregister();
     expect(ipcMain.removeHandler).toHaveBeenCalledTimes(Object.keys(INVOKE_CHANNELS).length);
   });

@@ -6,7 +6,9 @@
 //   POST api/purchase             PurchaseRequest → PurchaseResult
 //   POST api/sessions/:id/end   → any 2xx (404 counts as already ended)
 //   GET  api/status             → KioskStatus
-//   WS   api/progress           ← ProgressEvent JSON messages, one per message
+//   GET  api/tickets/:id        → TicketLookupResult
+//   WS   api/progress?client=ID ← ProgressEvent JSON messages of this page's own sessions (its asks
+//                                 carry the header x-kiosk-client: ID; ID is random per bridge)
 //   POST api/operator/<method>     the operator/technician calls (operatorBridge.ts)
 // Every response is validated with the contract's zod schemas; failures reject with BridgeError.
 import type { z } from "zod";
@@ -48,6 +50,8 @@ export interface BrowserBridgeOptions {
   clearTimeout?: (handle: unknown) => void;
   /** Called with each progress message that is not a valid ProgressEvent (it is dropped). */
   onInvalidMessage?: (data: unknown, error: string) => void;
+  /** This page's progress client id (default: random); the server sends it its own sessions' progress only. */
+  clientId?: string;
 }
 
 const SystemListSchema = SystemSummarySchema.array();
@@ -57,11 +61,17 @@ function rootUrl(baseUrl: string): string {
   return baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`;
 }
 
-/** The progress socket's URL: the HTTP base with a ws/wss scheme. */
-export function progressSocketUrl(baseUrl: string): string {
+/** The progress socket's URL: the HTTP base with a ws/wss scheme (and this page's client id). */
+export function progressSocketUrl(baseUrl: string, clientId?: string): string {
   const url = new URL("api/progress", rootUrl(baseUrl));
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (clientId !== undefined) url.searchParams.set("client", clientId);
   return url.toString();
+}
+
+/** A random progress client id (server.ts accepts 16–64 of [A-Za-z0-9_-]). */
+export function newProgressClientId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, "");
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -79,6 +89,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
   const openSocket: WebSocketFactory =
     options.webSocket ?? ((url) => new globalThis.WebSocket(url) as unknown as WebSocketLike);
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const clientId = options.clientId ?? newProgressClientId();
 
   async function send(method: "GET" | "POST", path: string, body: unknown, limitMs: number): Promise<Response> {
     const controller = new AbortController();
@@ -91,7 +102,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
       const init: RequestInit = { method, signal: controller.signal, headers: { accept: "application/json" } };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
-        init.headers = { accept: "application/json", "content-type": "application/json" };
+        init.headers = { accept: "application/json", "content-type": "application/json", "x-kiosk-client": clientId };
       }
       const response = await doFetch(new URL(path, root).toString(), init);
       if (!response.ok) {
@@ -142,7 +153,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
   let reconnectDelay = options.reconnectDelayMs ?? 500;
 
   function connect(): void {
-    const ws = openSocket(progressSocketUrl(baseUrl));
+    const ws = openSocket(progressSocketUrl(baseUrl, clientId));
     socket = ws;
     ws.onopen = () => {
       reconnectDelay = options.reconnectDelayMs ?? 500;

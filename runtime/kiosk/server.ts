@@ -6,22 +6,41 @@
 //   POST /api/purchase                PurchaseRequest → PurchaseResult
 //   POST /api/sessions/:id/end      → 204
 //   GET  /api/status                → KioskStatus
-//   WS   /api/progress              ← ProgressEvent JSON, one per message
+//   GET  /api/tickets/:id           → TicketLookupResult (an issued ticket, fetched again)
+//   WS   /api/progress?client=ID    ← ProgressEvent JSON, one per message, of the sessions this
+//                                     client (header x-kiosk-client: ID on its asks) started only
 //   POST /api/operator/<method>        operator/technician tools (OPERATOR_METHODS: request → result;
 //                                     401 without a live operator session, 409 conflict, 503 none)
 //   GET  /*                         → renderer/dist (index.html for unknown paths without an extension)
 // Every request body is validated with the bridge's zod schemas (400 naming the bad field); errors
 // are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
-// rebinding, a same-origin check on POST and WebSocket, and the kiosk's security headers.
+// rebinding (also when bound to 0.0.0.0: IP literals and --allowed-host names only), a same-origin
+// check on POST and WebSocket, a limit on progress sockets, no source maps, and the kiosk's
+// security headers. A malformed request is a 4xx for that request only (http-guards.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { z } from "zod";
 import { SystemIdSchema } from "../../tools/data/schemas.ts";
 import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../operator/console.ts";
 import { KioskRequestError, KioskUnavailableError } from "./app.ts";
+import {
+  decodeSegment,
+  hostAllowed as hostIsAllowed,
+  isSourceMap,
+  MAX_PROGRESS_SOCKETS,
+  MAX_PROGRESS_SOCKETS_PER_CLIENT,
+  PROGRESS_CLIENT_HEADER,
+  progressClientOf,
+  rawHttpError,
+  requestPathname,
+  requestQuery,
+} from "./http-guards.ts";
+import { KioskLimitError } from "./limits.ts";
 import {
   AskRequestSchema,
   OPERATOR_FAILURE_STATUS,
@@ -36,6 +55,7 @@ import {
   type PurchaseResult,
   type SystemSummary,
   type SystemView,
+  type TicketLookupResult,
 } from "./bridge.ts";
 import { SECURITY_HEADERS } from "./csp.ts";
 import { contentTypeOf } from "./content-types.ts";
@@ -49,6 +69,8 @@ export interface KioskBackend {
   endSession(sessionId: string): void | Promise<void>;
   status(): KioskStatus | Promise<KioskStatus>;
   onProgress(listener: (event: ProgressEvent) => void): () => void;
+  /** An issued ticket by id (absent: GET /api/tickets/:id answers 404). */
+  ticket?(ticketId: string): TicketLookupResult | Promise<TicketLookupResult>;
 }
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
@@ -66,6 +88,8 @@ export interface KioskServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Host names (besides loopback names and IP literals) a non-loopback server answers to. */
+  allowedHosts?: readonly string[];
   log?: (message: string) => void;
 }
 
@@ -101,17 +125,6 @@ class HttpError extends Error {
   }
 }
 
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** Host header without the port. */
-function hostName(hostHeader: string | undefined): string {
-  if (!hostHeader) return "";
-  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
-  return hostHeader.replace(/:\d+$/, "");
-}
 
 function zodFailure(error: z.ZodError): HttpError {
   const issues = error.issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join(".") || "(body)", message: i.message }));
@@ -159,6 +172,7 @@ function mapError(err: unknown): HttpError {
     return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
   }
   if (err instanceof KioskUnavailableError) return new HttpError(503, err.message);
+  if (err instanceof KioskLimitError) return new HttpError(err.code === "kiosk_busy" ? 503 : 413, err.message, { code: err.code });
   if (err instanceof OperatorError) return new HttpError(OPERATOR_FAILURE_STATUS[err.code], err.message, { code: err.code });
   return new HttpError(500, "internal error");
 }
@@ -169,11 +183,12 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   const { backend } = options;
   const staticRoot = options.staticDir ? path.resolve(options.staticDir) : null;
 
-  /** DNS-rebinding guard: a loopback-bound server only answers to loopback host names. */
+  /** DNS-rebinding guard (http-guards.ts): names that cannot be rebound only. */
   function hostAllowed(req: IncomingMessage): boolean {
-    if (!isLoopback(host)) return true;
-    return isLoopback(hostName(req.headers.host));
+    return hostIsAllowed(req.headers.host, host, options.allowedHosts ?? []);
   }
+  /** Which progress client made the request being answered (progress events go to it alone). */
+  const asker = new AsyncLocalStorage<string>();
 
   /** Browsers send Origin on cross-origin requests and WebSockets: it must be this server. */
   function originAllowed(req: IncomingMessage): boolean {
@@ -194,9 +209,17 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     if (method === "POST" && !originAllowed(req)) throw new HttpError(403, "cross-origin request refused");
     if (route === "GET systems" && parts.length === 1) return sendJson(res, 200, await backend.listSystems());
     if (route === "GET systems" && parts.length === 2) {
-      const id = SystemIdSchema.safeParse(decodeURIComponent(parts[1]!));
-      if (!id.success) throw new HttpError(404, `unknown system '${decodeURIComponent(parts[1]!)}'`, { field: "id" });
+      const raw = decodeSegment(parts[1]!);
+      if (raw === null) throw new HttpError(400, "bad percent-encoding in the system id", { field: "id" });
+      const id = SystemIdSchema.safeParse(raw);
+      if (!id.success) throw new HttpError(404, `unknown system '${raw.slice(0, 40)}'`, { field: "id" });
       return sendJson(res, 200, await backend.systemView(id.data));
+    }
+    if (route === "GET tickets" && parts.length === 2) {
+      const id = decodeSegment(parts[1]!);
+      if (id === null || id.length === 0 || id.length > SESSION_ID_MAX) throw new HttpError(400, "invalid ticket id", { field: "id" });
+      if (!backend.ticket) throw new HttpError(404, "this kiosk cannot look tickets up");
+      return sendJson(res, 200, await backend.ticket(id));
     }
     if (route === "POST ask" && parts.length === 1) {
       const request = validate(AskRequestSchema, await readJson(req));
@@ -205,8 +228,9 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
         if (!res.writableFinished) abort.abort();
       };
       res.on("close", onClose);
+      const client = progressClientOf(req.headers[PROGRESS_CLIENT_HEADER]) ?? "";
       try {
-        return sendJson(res, 200, await backend.ask(request, abort.signal));
+        return sendJson(res, 200, await asker.run(client, () => backend.ask(request, abort.signal)));
       } finally {
         res.off("close", onClose);
       }
@@ -216,8 +240,9 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       return sendJson(res, 200, await backend.purchase(request));
     }
     if (route === "POST sessions" && parts.length === 3 && parts[2] === "end") {
-      const id = decodeURIComponent(parts[1]!);
-      if (id.length === 0 || id.length > SESSION_ID_MAX) throw new HttpError(400, "invalid session id", { field: "id" });
+      const id = decodeSegment(parts[1]!);
+      if (id === null || id.length === 0 || id.length > SESSION_ID_MAX) throw new HttpError(400, "invalid session id", { field: "id" });
+      sessionOwners.delete(id);
       await backend.endSession(id);
       res.writeHead(204, { "Cache-Control": "no-store" });
       res.end();
@@ -225,7 +250,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     }
     if (route === "GET status" && parts.length === 1) return sendJson(res, 200, await backend.status());
     if (parts[0] === "operator" && parts.length === 2) return operatorCall(req, res, method, parts[1]!);
-    const known = ["systems", "ask", "purchase", "sessions", "status", "progress", "operator"].includes(parts[0] ?? "");
+    const known = ["systems", "ask", "purchase", "sessions", "status", "progress", "operator", "tickets"].includes(parts[0] ?? "");
     throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
   }
 
@@ -242,13 +267,9 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
     if (!staticRoot) throw new HttpError(404, "this server has no kiosk screen (API only)");
-    let relative: string;
-    try {
-      relative = decodeURIComponent(pathname);
-    } catch {
-      throw new HttpError(400, "bad path");
-    }
-    if (relative.includes("\0")) throw new HttpError(400, "bad path");
+    const relative = decodeSegment(pathname);
+    if (relative === null || relative.includes("\0")) throw new HttpError(400, "bad path");
+    if (isSourceMap(relative)) throw new HttpError(404, "not found");
     let file = path.resolve(staticRoot, `.${path.posix.normalize(relative)}`);
     if (file !== staticRoot && !file.startsWith(staticRoot + path.sep)) throw new HttpError(404, "not found");
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
@@ -276,7 +297,8 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     applySecurityHeaders(res);
     const handle = async (): Promise<void> => {
       if (!hostAllowed(req)) throw new HttpError(421, "unexpected Host header");
-      const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
+      const pathname = requestPathname(req.url);
+      if (pathname === null) throw new HttpError(400, "bad request target");
       if (pathname === "/api" || pathname.startsWith("/api/")) await api(req, res, pathname);
       else serveStatic(req, res, pathname);
     };
@@ -292,24 +314,46 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
-  const clients = new Set<WebSocket>();
-  server.on("upgrade", (req, socket, head) => {
-    const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
-    if (pathname !== "/api/progress" || !hostAllowed(req) || !originAllowed(req)) {
-      socket.write("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+  const clients = new Map<WebSocket, string>();
+  /** Session id → the progress client whose ask started it (bounded; ended sessions dropped). */
+  const sessionOwners = new Map<string, string>();
+  const refuseUpgrade = (socket: Duplex, status: 400 | 403 | 503, reason: string): void => {
+    try {
+      socket.end(rawHttpError(status, reason));
+    } finally {
       socket.destroy();
-      return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
-      ws.on("close", () => clients.delete(ws));
-      ws.on("error", () => clients.delete(ws));
-      // The progress channel is one-way; anything a client sends is ignored.
-    });
+  };
+  server.on("upgrade", (req, socket, head) => {
+    try {
+      const pathname = requestPathname(req.url);
+      if (pathname === null) return refuseUpgrade(socket, 400, "bad request target");
+      if (pathname !== "/api/progress" || !hostAllowed(req) || !originAllowed(req)) return refuseUpgrade(socket, 403, "forbidden");
+      const client = progressClientOf(requestQuery(req.url, "client"));
+      if (client === null) return refuseUpgrade(socket, 400, "the progress socket needs ?client=<16-64 letters, digits, - or _>");
+      const mine = [...clients.values()].filter((c) => c === client).length;
+      if (clients.size >= MAX_PROGRESS_SOCKETS || mine >= MAX_PROGRESS_SOCKETS_PER_CLIENT) return refuseUpgrade(socket, 503, "too many progress sockets");
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        clients.set(ws, client);
+        ws.on("close", () => clients.delete(ws));
+        ws.on("error", () => clients.delete(ws));
+        // The progress channel is one-way; anything a client sends is ignored.
+      });
+    } catch (err) {
+      log(`bad upgrade request refused: ${(err as Error).message}`);
+      refuseUpgrade(socket, 400, "bad request");
+    }
   });
   const unsubscribe = backend.onProgress((event) => {
+    // Only the client whose ask the event belongs to hears it: no other session's progress or id.
+    const owner = asker.getStore() || sessionOwners.get(event.sessionId);
+    if (!owner) return;
+    if (!sessionOwners.has(event.sessionId)) {
+      if (sessionOwners.size >= 1000) sessionOwners.delete(sessionOwners.keys().next().value as string);
+      sessionOwners.set(event.sessionId, owner);
+    }
     const message = JSON.stringify(event);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(message);
+    for (const [ws, client] of clients) if (client === owner && ws.readyState === ws.OPEN) ws.send(message);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -329,7 +373,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     progressClients: () => clients.size,
     close: async () => {
       unsubscribe();
-      for (const ws of clients) ws.terminate();
+      for (const ws of clients.keys()) ws.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
