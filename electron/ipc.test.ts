@@ -95,6 +95,13 @@ describe("IPC bridge (main side)", () => {
     expect(logs.join("\n")).toMatch(/secret internal detail/);
   });
 
+  it("a session past its limits is rejected with the passenger's message, not a server failure (issue 13, finding 6)", async () => {
+    const { invoke } = setup();
+    const first = (await invoke("ask", [{ system: "marta", events: [{ type: "freetext_input", text: "x".repeat(40_000) }] }])) as { ok: true; value: { sessionId: string } };
+    const over = await invoke("ask", [{ system: "marta", sessionId: first.value.sessionId, events: [{ type: "freetext_input", text: "x".repeat(40_000) }] }]);
+    expect(over).toMatchObject({ ok: false, error: { kind: "rejected", message: expect.stringMatching(/start again/) } });
+  });
+
   it("forwards progress events to the window, validated", async () => {
     const { app } = setup();
     const contents = { send: vi.fn(), isDestroyed: vi.fn(() => false) };

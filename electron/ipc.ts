@@ -5,7 +5,7 @@
 import type { IpcMainInvokeEvent, WebContents } from "electron";
 import { z } from "zod";
 import { SystemIdSchema } from "../tools/data/schemas.ts";
-import { KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
+import { KioskLimitError, KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
 import { AskRequestSchema, ProgressEventSchema, PurchaseRequestSchema, type ProgressEvent } from "../runtime/kiosk/bridge.ts";
 import type { KioskBackend } from "../runtime/kiosk/server.ts";
 import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../runtime/operator/console.ts";
@@ -84,6 +84,8 @@ export async function dispatch(backend: KioskBackend, method: InvokeMethod, args
     }
   } catch (err) {
     if (err instanceof KioskRequestError) return failure("rejected", err.message);
+    // A full session: the passenger is told to start again (the message says so).
+    if (err instanceof KioskLimitError) return failure(err.code === "kiosk_busy" ? "unavailable" : "rejected", err.message);
     if (err instanceof KioskUnavailableError) return failure("unavailable", err.message);
     log(`${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return failure("server", "The kiosk service failed. Please try again.");
