@@ -13,7 +13,7 @@ import { BenchStore, benchDbPath } from "../bench/store/store.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
-import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
+import { loadPinHash, PinConfigError, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
 import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
@@ -91,6 +91,8 @@ export interface ServeOptions {
    */
   pinHash?: string | null;
   operatorConfig?: string;
+  /** Where the PIN lockout is kept (default: operator-lockout.json beside the operator config when the PIN comes from it). */
+  pinStateFile?: string;
   /** The technician's bench database; absent or null: no bench (the command passes --bench-db, $METRO_BENCH_DB or ./var/bench.sqlite). */
   benchDb?: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
@@ -180,7 +182,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
         log,
       })
     : null;
-  const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: options.pack.systemIds, bench: technician, log });
+  // The PIN lockout is stored beside the operator config, so a restart gives no fresh guesses (a
+  // PIN hash handed in directly — tests, embedding — keeps it where pinStateFile says, else in memory).
+  const stateFile = options.pinStateFile ?? (options.pinHash === undefined ? pinStateFileFor(options.operatorConfig ?? DEFAULT_OPERATOR_CONFIG) : undefined);
+  const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
+  const operator = new OperatorConsole({ framebooks, pin, systems: options.pack.systemIds, bench: technician, log });
   const closeAll = async (): Promise<void> => {
     if (technician) {
       technician.stop();

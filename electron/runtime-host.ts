@@ -13,7 +13,7 @@ import { DataPack } from "../tools/data/datapack.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type KioskAppOptions, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
-import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
+import { loadPinHash, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
 import { Ledger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import type { KioskBackend } from "../runtime/kiosk/server.ts";
@@ -73,7 +73,9 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
   const technician = benchStore
     ? new BenchTechnician({ pack, store: benchStore, setBenchRunning: (running) => app.setBenchRunning(running), model: config.benchModel ?? null, probe: technicianLatencyProbe(pack), log })
     : null;
-  const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pin?.hash ?? null }), systems: pack.systemIds, bench: technician, log });
+  // The PIN lockout is stored beside the operator config: a restart gives no fresh guesses.
+  const gate = new PinGate({ hash: pin?.hash ?? null, stateFile: pinStateFileFor(config.operatorConfig), log });
+  const operator = new OperatorConsole({ framebooks, pin: gate, systems: pack.systemIds, bench: technician, log });
   return {
     backend: app,
     operator,

@@ -3,11 +3,12 @@
 // next passenger session picks the new framebook up without a restart; sessions in progress keep
 // the SystemData they started with.
 import { createHash } from "node:crypto";
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { diffFramebooks, validateFramebook, type FramebookChange, type FramebookValidation } from "./validate.ts";
 
 export const FRAMEBOOKS_DIR_ENV = "METRO_FRAMEBOOKS_DIR";
@@ -43,24 +44,9 @@ export interface StoreHooks {
 
 const versionOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 12);
 
+/** Atomic, durable, exclusive create without following symlinks (runtime/fs/atomic-write.ts). */
 function writeDurably(file: string, text: string, hooks: StoreHooks): void {
-  const temp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(temp, "w");
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  hooks.beforeRename?.();
-  renameSync(temp, file);
-  // Make the rename itself durable.
-  const dir = openSync(path.dirname(file), "r");
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  writeFileAtomic(file, text, hooks.beforeRename ? { beforeRename: hooks.beforeRename } : {});
 }
 
 export class FramebookStore {
