@@ -106,6 +106,11 @@ export function registerFramebookCommands(program: Command): void {
         const entry = s.rollback(systemOf(opts), opts.operator ?? "operator");
         process.stdout.write(`rolled back ${entry.system} to version ${entry.version}\n`);
       } catch (err) {
+        if (err instanceof FramebookRejectedError) {
+          process.stdout.write(`${formatIssues(err.validation)}\nrejected: the previous version is not valid; the active framebook is unchanged\n`);
+          process.exitCode = 1;
+          return;
+        }
         throw new UsageError(err instanceof Error ? err.message : String(err));
       }
     });
@@ -116,11 +121,13 @@ export function registerFramebookCommands(program: Command): void {
     .action((_o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
       const system = systemOf(opts);
-      const active = s.active(system);
+      const active = s.inForce(system);
+      const audit = s.auditReport();
       printJson({
-        active: { source: active.source, version: active.version, file: active.file },
+        active: { source: active.source, version: active.version, file: active.file, problem: active.problem },
         versions: s.history(system).map((v) => v.version),
-        audit: s.audit().filter((a) => a.system === system),
+        audit: audit.entries.filter((a) => a.system === system),
+        ...(audit.skipped.length > 0 ? { auditSkipped: audit.skipped } : {}),
       });
     });
 }

@@ -322,6 +322,10 @@ export const FramebookStatusSchema = z.object({
   previousVersions: z.array(z.string()),
   /** This system's audit log, newest first. */
   audit: z.array(FramebookAuditEntrySchema),
+  /** The operator's framebook file is invalid, so `source`/`version`/`text` are the data pack's: why. */
+  problem: z.string().nullable().optional(),
+  /** Audit log lines that could not be read (skipped), e.g. "audit.jsonl line 3: not JSON". */
+  auditProblems: z.array(z.string()).optional(),
 });
 export type FramebookStatus = z.infer<typeof FramebookStatusSchema>;
 
