@@ -23,7 +23,7 @@
 // screen explains and the operator log records. Pure (tools/ only, plus its own readers).
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
+import { freeByRule, MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
 import { adjustQuote, type PricedItem } from "../../tools/fares/policy-change.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
@@ -314,8 +314,7 @@ export function kioskFare(
     if (input.policyText && Array.isArray(result.line_items)) {
       const adjusted = adjustQuote({ items: result.line_items, total: result.total }, riders, input.system.fares.base_fare, input.policyText);
       // A free trip needs a rule that says so ("Seniors ride free"), not a cap at zero.
-      const freeByRule = adjusted.applied.some((a) => /\bfree\b/.test(a)) && !adjusted.applied.some((a) => /capped at 0(?:\.0+)?$/.test(a));
-      return { ok: true, total: adjusted.total, currency: result.currency, engineTotal: result.total, freeByRule };
+      return { ok: true, total: adjusted.total, currency: result.currency, engineTotal: result.total, freeByRule: freeByRule(adjusted.applied) };
     }
     // Without a policy the fare table's own discounts (children under the limit) are the rules.
     return { ok: true, total: result.total, currency: result.currency, engineTotal: result.total, freeByRule: true };

@@ -60,3 +60,12 @@ export function totalOutOfBounds(total: number, riders: number, fares: Fares, fr
   if (riders > 0 && total / riders > cap + 1e-9) return `${total} for ${riders} rider(s) is above ${cap} per rider`;
   return null;
 }
+
+/**
+ * Whether the rules a fare policy applied (tools/fares/policy-change adjustQuote's `applied`) make
+ * a trip free by saying so ("seniors ride free", "first ride of the day free") — a base fare
+ * "capped at 0" does not count.
+ */
+export function freeByRule(applied: readonly string[]): boolean {
+  return applied.some((a) => /\bfree\b/.test(a)) && !applied.some((a) => /capped at 0(?:\.0+)?$/.test(a));
+}
