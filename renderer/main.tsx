@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { createBridge } from "./bridge/selectBridge.ts";
 import { KioskApp } from "./app/KioskApp.tsx";
 import "./styles/kiosk.css";
+import "./styles/safety.css";
 
 const { choice, bridge } = createBridge({
   preload: (globalThis as { kiosk?: unknown }).kiosk,

@@ -87,12 +87,29 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     emit({ type: "state_submitted", sessionId: request.sessionId, accepted: true });
     await pause();
     const { outcome, kiosk_action: action } = demo.state;
+    const purchasable = outcome === "route_and_fare_ready" && action.action === "prompt_purchase";
+    const route = demo.state.route;
+    const quote = demo.state.fare_quote;
+    const summary = quote?.passenger_summary;
     return {
       sessionId: request.sessionId,
       state: demo.state,
       fallback: false,
       assistantUnavailable: demo.assistantUnavailable,
-      purchasable: outcome === "route_and_fare_ready" && action.action === "prompt_purchase",
+      purchasable,
+      // As the kiosk's interlock would: the summary the passenger confirms before paying.
+      ...(purchasable && route && quote
+        ? {
+            confirmation: {
+              id: `demo-${request.sessionId}`,
+              from: route.stops[0]?.station_name ?? route.origin,
+              to: route.stops[route.stops.length - 1]?.station_name ?? route.destination,
+              riders: { adults: summary?.adults ?? 1, children: summary?.children ?? 0, seniors: summary?.seniors ?? 0, disabled: summary?.disabled ?? 0 },
+              total: quote.total,
+              currency: quote.currency,
+            },
+          }
+        : {}),
       steps,
       elapsedMs: Date.now() - started,
       policy: demo.assistantUnavailable ? "rule" : "demo",

@@ -3,6 +3,7 @@
 import { useTranslation } from "react-i18next";
 import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
 import { formatFare } from "../lib/format.ts";
+import { BlockReasons } from "./BlockReasons.tsx";
 import { Icon } from "./Icon.tsx";
 
 export function ActionPanel(props: {
@@ -46,6 +47,7 @@ export function ActionPanel(props: {
             {t("result.notPurchasable")}
           </p>
         )}
+        <BlockReasons result={props.result} />
         {reasonText}
         {secondary}
       </section>
