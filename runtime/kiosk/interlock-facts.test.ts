@@ -92,12 +92,13 @@ describe("interlock: closures and service hours from the framebook and the live 
     // "Green Line service suspended": the answer rides the Green Line from Edgewood/Candler Park.
     const green = checkInterlock(await ignorantAnswer("MARTA-C-012"));
     expect(green.codes).toContain("line_suspended");
-    // Red and Gold share the track from Airport: one suspended line leaves the other.
+    // Red and Gold share the track from Airport: a suspended line closes the shared track (as the
+    // benchmark's planner closes lines), whatever line the route says it rides; Blue does not share it.
     const airport = await ignorantAnswer("MARTA-A-001");
-    const gold = (message: string): Disruption[] => [{ id: "x", type: "hurricane_warning", severity: "warning", line: null, segment: null, message }];
+    const feed = (message: string): Disruption[] => [{ id: "x", type: "hurricane_warning", severity: "warning", line: null, segment: null, message }];
     const trunk = edited(airport, (s) => s.route!.stops.forEach((stop) => (stop.line = "red")));
-    expect(checkInterlock({ ...trunk, disruptions: gold("Gold Line service suspended. Red Line operating normally.") }).ok).toBe(true);
-    expect(checkInterlock({ ...trunk, disruptions: gold("Red and Gold lines remain suspended pending inspection.") }).codes).toEqual(["line_suspended"]);
+    expect(checkInterlock({ ...trunk, disruptions: feed("Gold Line service suspended. Red Line operating normally.") }).codes).toEqual(["line_suspended"]);
+    expect(checkInterlock({ ...trunk, disruptions: feed("Blue Line service suspended. Red, Gold and Green lines operating normally.") }).ok).toBe(true);
     // Five Points closed, trains skip it: the Airport → Indian Creek answer changes lines there.
     const fivePoints = checkInterlock(await ignorantAnswer("MARTA-C-001"));
     expect(fivePoints.codes).toContain("station_closed");

