@@ -6,9 +6,9 @@
 // purchase interlock stands between it and a wrong sale.
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { ToolSession } from "../../tools/tools/index.ts";
 import { mentionedStations } from "../../runtime/kiosk/interlock/stations.ts";
 import type { Rng } from "./common.ts";
+import { priced } from "./lying-model.ts";
 
 type Json = Record<string, unknown>;
 export type Riders = { adults: number; children: number; seniors: number; disabled: number };
@@ -49,31 +49,16 @@ function askedTrip(system: SystemData, turns: readonly (readonly KioskEvent[])[]
 /** The offer the liar submits for these turns (null when not even a route can be planned). */
 export function ignorantOffer(system: SystemData, turns: readonly (readonly KioskEvent[])[], rng: Rng): Json | null {
   const [origin, destination] = askedTrip(system, turns, rng);
-  const tools = new ToolSession(system);
-  const planned = tools.call("route_planner", { origin, destination });
-  if (!planned.ok) return null;
-  const r = planned.result as { route_id: string; stops: Json[]; transfers: number; estimated_minutes: number; distance_miles: number; line_sequence: string[] };
-  const riders = screenRidersOrOne(turns);
   let method: string | undefined;
   for (const e of turns.flat()) if (e.type === "payment_method_selected") method = e.method;
-  const fare = tools.call("fare_calculator", { route_id: r.route_id, passengers: riders, ...(method ? { payment_method: method } : {}) });
-  if (!fare.ok) return null;
-  const f = fare.result as { total: number; currency: string };
-  const first = r.stops[0] as Json;
-  const last = r.stops[r.stops.length - 1] as Json;
+  const riders = screenRidersOrOne(turns);
+  const p = priced(system, origin, destination, riders, method);
+  if (!p) return null;
   return {
     outcome: "route_and_fare_ready",
     kiosk_action: { action: "prompt_purchase", reason_code: "ok" },
-    route: {
-      origin: first.station_name,
-      destination: last.station_name,
-      stops: r.stops.map((s) => ({ station_id: s.station_id, station_name: s.station_name, line: s.line ?? "", is_transfer: s.is_transfer })),
-      transfers: r.transfers,
-      estimated_minutes: Math.round(r.estimated_minutes),
-      distance_miles: r.distance_miles,
-      line_sequence: r.line_sequence,
-    },
-    fare_quote: { total: f.total, currency: f.currency, passenger_summary: { ...riders, free_riders: 0 }, line_items: [], discounts: [] },
+    route: p.route,
+    fare_quote: { total: p.total, currency: p.currency, passenger_summary: { ...riders, free_riders: 0 }, line_items: [], discounts: [] },
     advisory_banners: [],
     assistant_message: "Here is your ticket.",
   };
