@@ -8,7 +8,7 @@ import { LEDGER_RECHECK_MS } from "./app.ts";
 import { Ledger, LedgerError, type SalesLedger } from "./ledger.ts";
 import { KioskLimitError, MAX_LIVE_SESSIONS, MAX_SESSION_BYTES, MAX_TURNS_PER_SESSION, PURCHASABLE_SESSION_TTL_MS } from "./limits.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
-import { askFromCase, testApp } from "./testing.ts";
+import { askFromCase, tamperingPolicy, testApp } from "./testing.ts";
 
 const tempDir = (): string => mkdtempSync(path.join(tmpdir(), "kiosk-h13-"));
 
@@ -195,5 +195,22 @@ describe("session eviction (finding 15)", () => {
     const fresh = await app.ask(askFromCase("MARTA-A-001"));
     expect(fresh.purchasable).toBe(true);
     expect((await app.purchase({ sessionId: buyers[0]!, paymentMethod: "breeze_card" })).ok).toBe(false);
+  });
+});
+
+describe("block codes in the operator log", () => {
+  it("the session log records the codes the screen explained", async () => {
+    // A model that offers the afternoon's ticket at 03:00, when MARTA does not run.
+    const daytime = (await testApp().app.ask(askFromCase("MARTA-A-001"))).state;
+    const { app, ledger } = testApp({
+      clock: () => new Date(2026, 2, 14, 3, 0, 0),
+      primary: { kind: "model", policy: () => tamperingPolicy(() => structuredClone(daytime) as unknown as Record<string, unknown>) },
+    });
+    const answer = await app.ask(askFromCase("MARTA-A-001"));
+    expect(answer.purchasable).toBe(false);
+    expect(answer.interlock?.codes).toContain("outside_service_hours");
+    const row = ledger.sessionLog().find((r) => r.event === "answer");
+    expect(String(row?.problems)).toContain("outside_service_hours");
+    expect(row?.purchasable).toBe(0);
   });
 });

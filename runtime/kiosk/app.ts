@@ -430,8 +430,9 @@ export class KioskApp {
       fallback: record.kiosk.fallback,
       assistantUnavailable: answer.assistantUnavailable,
       termination: record.kiosk.termination,
-      purchasable: verdict.ok,
-      problems: problemCodes(verdict.problems),
+      purchasable: answer.purchasable,
+      // The block codes the screen explains (sales_unavailable included), for the operator log.
+      problems: answer.interlock?.codes ?? [],
       elapsedMs: answer.elapsedMs,
       rounds: record.api_rounds,
       toolCalls: record.tool_calls_made.length,
