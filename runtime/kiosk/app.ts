@@ -151,6 +151,11 @@ function randomId(prefix: string): string {
   return `${prefix}-${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 }
 
+/** `{ [key]: value }` when the value is defined, else nothing (exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
 /** Problem codes without their details (for the audit log). */
 function problemCodes(problems: readonly string[]): string[] {
   return problems.map((p) => p.split(":")[0]!.trim());
@@ -231,8 +236,12 @@ export class KioskApp {
 
   private readonly localNames = new WeakMap<SystemView, Map<string, string[]>>();
 
-  /** The screen's local-language station names (the interlock finds stations typed in them). */
-  private stationNames(id: SystemId): Map<string, string[]> {
+  /**
+   * The screen's local-language station names (the interlock finds stations typed in them), when
+   * the passenger typed anything outside ASCII (building a system's view the first time is not free).
+   */
+  private stationNames(id: SystemId, turns: readonly (readonly KioskEvent[])[]): Map<string, string[]> | undefined {
+    if (!turns.some((t) => t.some((e) => e.type === "freetext_input" && typeof e.text === "string" && /[^ -~\s]/.test(e.text)))) return undefined;
     const view = this.systemView(id);
     let names = this.localNames.get(view);
     if (!names) this.localNames.set(view, (names = new Map(view.stations.map((s) => [s.id, s.localNames]))));
@@ -453,7 +462,7 @@ export class KioskApp {
       policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
       now: { iso: localIsoMinute(conditions.now) },
       accessibilityMode: session.accessibilityMode,
-      stationNames: this.stationNames(session.system),
+      ...optional("stationNames", this.stationNames(session.system, session.turns)),
     });
     // No ticket can be sold without a working ledger: say so before the passenger tries to pay.
     const sales = verdict.offered ? this.salesProblem() : null;
@@ -570,7 +579,7 @@ export class KioskApp {
       policyText: framebookPolicyChange(system.framebook)?.text ?? null,
       now: { iso: localIsoMinute(current.now) },
       accessibilityMode: session.accessibilityMode,
-      stationNames: this.stationNames(session.system),
+      ...optional("stationNames", this.stationNames(session.system, session.turns)),
     });
     if (!verdict.offered) return refuse("This answer does not offer a ticket.", ["not_offered"]);
     if (!verdict.ok) {
