@@ -188,59 +188,89 @@ function hasWord(text: string, phrase: string): boolean {
 }
 
 /** Read the disruptions in effect at `now` into what they close. */
+const readings = new WeakMap<SystemData, Map<string, Closures>>();
+
 export function liveClosures(system: SystemData, disruptions: readonly Disruption[], now: string): Closures {
   const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
-  const names = lineNames(system);
-  const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
+  let cache = readings.get(system);
+  if (!cache) readings.set(system, (cache = new Map()));
   for (const d of disruptions) {
     if (!d || typeof d !== "object" || !inEffect(d, now)) continue;
-    const label = `${d.id ?? d.type}`;
-    const type = String(d.type ?? "").toLowerCase();
-    const message = typeof d.message === "string" ? d.message : "";
-    const skip = /\b(skip|skips|skipping|bypass|bypasses|pass through without stopping)\b/i.test(message);
-    // Structured scope.
-    const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
-    // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
-    const saysClosing = CLOSING.test(normalize(message));
-    if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
-      const inSegment = new Set(segment);
-      for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
-    } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
-      const id = system.aliasLine(d.line);
-      if (system.lineById(id)) out.lines.set(id, label);
+    // The same disruption is read once (every answer and purchase of a session checks it again).
+    const key = JSON.stringify(d);
+    let one = cache.get(key);
+    if (!one) {
+      one = readDisruption(system, d);
+      if (cache.size > 256) cache.clear();
+      cache.set(key, one);
     }
-    if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
-      if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message)) out.liftsOut.set(d.station_id, label);
-      if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: skip });
-    }
-    // The operator's message.
-    const all = sentences(message);
-    all.forEach((sentence, index) => {
-      const norm = normalize(sentence);
-      if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && /\b(out of service|not working|broken|unavailable|closed)\b/.test(norm)) {
-        for (const m of mentionedStations(system, sentence)) out.liftsOut.set(m.stationId, label);
-        return;
-      }
-      // A station closure's subject: "Guomao station closed…", "… active at Guomao station."
-      if (index === 0 && STATION_TYPES.has(type)) {
-        for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
-      }
-      if (!CLOSING.test(norm)) return;
-      const clause = normalize(closingClause(sentence));
-      if (!CLOSING.test(clause)) return;
-      if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
-      for (const line of names) if (line.names.some((n) => hasWord(clause, n))) out.lines.set(line.id, label);
-      for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
-    });
+    out.systemSuspended ??= one.systemSuspended;
+    for (const field of ["lines", "tracks", "liftsOut"] as const) for (const [k, v] of one[field]) if (!out[field].has(k)) out[field].set(k, v);
+    for (const [k, v] of one.stations) if (!out.stations.has(k)) out.stations.set(k, v);
   }
   return out;
 }
 
+/** What one disruption closes (whatever its validity window). */
+function readDisruption(system: SystemData, d: Disruption): Closures {
+  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
+  const names = lineNames(system);
+  const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
+  const label = `${d.id ?? d.type}`;
+  const type = String(d.type ?? "").toLowerCase();
+  const message = typeof d.message === "string" ? d.message : "";
+  const skip = /\b(skip|skips|skipping|bypass|bypasses|pass through without stopping)\b/i.test(message);
+  // Structured scope.
+  const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
+  // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
+  const saysClosing = CLOSING.test(normalize(message));
+  if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
+    const inSegment = new Set(segment);
+    for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
+    const id = system.aliasLine(d.line);
+    if (system.lineById(id)) out.lines.set(id, label);
+  }
+  if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
+    if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message)) out.liftsOut.set(d.station_id, label);
+    if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: skip });
+  }
+  // The operator's message.
+  const all = sentences(message);
+  all.forEach((sentence, index) => {
+    const norm = normalize(sentence);
+    if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && /\b(out of service|not working|broken|unavailable|closed)\b/.test(norm)) {
+      for (const m of mentionedStations(system, sentence)) out.liftsOut.set(m.stationId, label);
+      return;
+    }
+    // A station closure's subject: "Guomao station closed…", "… active at Guomao station."
+    if (index === 0 && STATION_TYPES.has(type)) {
+      for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+    }
+    if (!CLOSING.test(norm)) return;
+    const clause = normalize(closingClause(sentence));
+    if (!CLOSING.test(clause)) return;
+    if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
+    for (const line of names) if (line.names.some((n) => hasWord(clause, n))) out.lines.set(line.id, label);
+    for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+  });
+  return out;
+}
+
+const hopIndex = new WeakMap<SystemData, Map<string, Set<string>>>();
+
 /** Lines joining two stations directly (the graph is undirected). */
-export function hopLines(system: SystemData, a: string, b: string): Set<string> {
-  const lines = new Set<string>();
-  for (const e of system.edges) if ((e.from === a && e.to === b) || (e.from === b && e.to === a)) lines.add(e.line);
-  return lines;
+export function hopLines(system: SystemData, a: string, b: string): ReadonlySet<string> {
+  let index = hopIndex.get(system);
+  if (!index) {
+    index = new Map();
+    for (const e of system.edges) {
+      const key = pairKey(e.from, e.to);
+      (index.get(key) ?? index.set(key, new Set()).get(key)!).add(e.line);
+    }
+    hopIndex.set(system, index);
+  }
+  return index.get(pairKey(a, b)) ?? new Set();
 }
 
 const PERMANENT = /\bstation is (?:now )?permanently closed\b|\bis (?:now )?permanently closed\b/;
@@ -250,8 +280,16 @@ const PERMANENT = /\bstation is (?:now )?permanently closed\b|\bis (?:now )?perm
  * (policies.json) or a fare/policy announcement in force: a station named right before
  * "(station) is permanently closed".
  */
-export function permanentClosures(system: SystemData, policyText: string | null): Map<string, string> {
+const permanentCache = new WeakMap<SystemData, Map<string, Map<string, string>>>();
+
+export function permanentClosures(system: SystemData, policyText: string | null): ReadonlyMap<string, string> {
+  let bySystem = permanentCache.get(system);
+  if (!bySystem) permanentCache.set(system, (bySystem = new Map()));
+  const cached = bySystem.get(policyText ?? "");
+  if (cached) return cached;
   const out = new Map<string, string>();
+  if (bySystem.size > 16) bySystem.clear();
+  bySystem.set(policyText ?? "", out);
   for (const text of [...system.policies.map((p) => p.content), policyText ?? ""]) {
     for (const sentence of sentences(text)) {
       if (!PERMANENT.test(normalize(sentence))) continue;
