@@ -5,10 +5,10 @@ import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERLOCK_CODES, type InterlockCode } from "../../runtime/kiosk/bridge.ts";
 import { DEMO_MARTA } from "../bridge/demoSystems.ts";
-import { ar } from "../i18n/ar.ts";
-import { LANGUAGES } from "../i18n/catalog.ts";
+import { LANGUAGES, type Catalog } from "../i18n/catalog.ts";
 import { en } from "../i18n/en.ts";
-import { zh } from "../i18n/zh.ts";
+import { CATALOGS } from "../i18n/index.ts";
+import { safetyEs, safetyZhHant } from "../i18n/safety-more.ts";
 import { ResultView } from "../screens/ResultScreen.tsx";
 import { askResult, readyState } from "../test/fixtures.ts";
 import { renderWithProviders } from "../test/render.tsx";
@@ -17,7 +17,12 @@ import { PurchaseSummary } from "./PurchaseSummary.tsx";
 
 afterEach(cleanup);
 
-const CATALOGS = { en, zh, ar } as const;
+/** Every text of a `safety` section, by key ("codes.<code>" for the block reasons). */
+function texts(section: typeof en.safety | Catalog["safety"]): Map<string, string> {
+  const { codes, ...rest } = section;
+  return new Map([...Object.entries(rest), ...Object.entries(codes).map(([code, text]): [string, string] => [`codes.${code}`, text])]);
+}
+const placeholders = (text: string): string[] => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]!).sort();
 
 describe("block reasons", () => {
   it("every interlock code has an explanation in every screen language", () => {
@@ -26,6 +31,22 @@ describe("block reasons", () => {
       for (const code of INTERLOCK_CODES) expect(codes[code]?.trim(), `${language} ${code}`).toBeTruthy();
       expect(Object.keys(codes).sort()).toEqual([...INTERLOCK_CODES].sort());
     }
+  });
+
+  it.each([["es", safetyEs], ["zh-Hant", safetyZhHant]] as const)("the %s safety texts (for that screen language's catalog) cover every key and keep the placeholders", (_name, section) => {
+    const english = texts(en.safety);
+    const translated = texts(section);
+    expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, text] of translated) {
+      expect(text.trim(), key).toBeTruthy();
+      expect(placeholders(text), key).toEqual(placeholders(english.get(key)!));
+    }
+    expect(Object.keys(section.codes).sort()).toEqual([...INTERLOCK_CODES].sort());
+  });
+
+  it("the Traditional Chinese safety texts use no Simplified-only characters", () => {
+    const simplified = /[这为么没选择线网运时车确认击价额币围规则与终点发开关闭无阶营经设输让项单买卖费钱门]/u;
+    for (const [key, text] of texts(safetyZhHant)) expect(text.match(simplified)?.[0], key).toBeUndefined();
   });
 
   it.each(LANGUAGES)("a blocked offer lists its reasons (%s)", (language) => {
