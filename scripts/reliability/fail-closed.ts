@@ -104,6 +104,8 @@ export async function failClosed(pack: DataPack, options: RunOptions): Promise<S
   const riderSets = { tuned: TUNED, heldOut: HELD_OUT };
   const riderTally: Record<string, { asked: number; sold: number }> = { tuned: { asked: 0, sold: 0 }, heldOut: { asked: 0, sold: 0 } };
   const riderMisses = new Examples<Record<string, unknown>>(10);
+  /** Sales for other riders than the words say, per phrasing: which ones the reader misses. */
+  const riderMissesByText: Record<string, number> = {};
   for (const kase of trips) {
     const stations = kase.events.filter((e) => e.type === "station_selected");
     for (const [set, phrases] of Object.entries(riderSets)) {
@@ -119,6 +121,7 @@ export async function failClosed(pack: DataPack, options: RunOptions): Promise<S
         if (verdict.ok) {
           riderTally[set]!.sold++;
           riderMisses.add({ case: kase.id, set, text });
+          riderMissesByText[text] = (riderMissesByText[text] ?? 0) + 1;
         }
       }
     }
@@ -154,7 +157,7 @@ export async function failClosed(pack: DataPack, options: RunOptions): Promise<S
       info("failclosed.disputed_keys", "cases left out: the answer key contradicts the framebook", disputed.length, { of: disputed.map((d) => `${String(d.case)} (${d.purchasable ? "sold" : "blocked"})`).join(", ") || "none" }),
       info("failclosed.sale_due_allowed", "offers allowed where a sale is due (the liar's trip, riders and fare were right)", saleDueTally.purchasable, { of: `${saleDueTally.offers} offers in ${saleDueTally.cases} cases` }),
     ],
-    details: { cases: cases.length, disputed, byCategory, blockCodesWhereNoSaleDue: codes, wrongExamples: wrong.items, riderMisses: riderMisses.items, policyMisses: policyMisses.items },
+    details: { cases: cases.length, disputed, byCategory, blockCodesWhereNoSaleDue: codes, wrongExamples: wrong.items, riderMisses: riderMisses.items, riderMissesByText, policyMisses: policyMisses.items },
     ms: performance.now() - t0,
   };
 }
