@@ -107,6 +107,26 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(advisory.ok).toBe(true);
   });
 
+  it("a closure of part of a line, named in its message, closes that part only (MARTA-C-007)", async () => {
+    // "Blue Line: No late-night service between East Lake and Indian Creek", segment East Lake–Indian Creek.
+    const through = checkInterlock(await ignorantAnswer("MARTA-C-007"));
+    expect(through.codes).toEqual(["track_closed"]);
+    expect(through.problems.some((p) => p.includes("MARTA-EL-MARTA-EC") || p.includes("MARTA-EC-MARTA-EL"))).toBe(false);
+    // East Lake → Five Points rides the Blue Line outside the segment: it is sold.
+    const kase = caseById("MARTA-C-007");
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "East Lake", station_id: "MARTA-EL" },
+      { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const outside = await ignorantAnswer("MARTA-C-007", events);
+    expect(outside.state.route?.stops.map((s) => s.station_id)).toEqual(["MARTA-EL", "MARTA-EC", "MARTA-IR", "MARTA-KM", "MARTA-GS", "MARTA-FP"]);
+    expect(checkInterlock({ ...outside, disruptions: kase.system_context.active_disruptions }).problems).toEqual([]);
+    // Without a segment the message's line is closed whole.
+    const wholeLine = kase.system_context.active_disruptions.map((d) => ({ ...d, segment: null }));
+    expect(checkInterlock({ ...outside, disruptions: wholeLine }).codes).toEqual(["line_suspended"]);
+  });
+
   it("lets a trip pass through a station trains skip, but not end there", async () => {
     const input = await ignorantAnswer("MARTA-A-001");
     const closed: Disruption = { id: "sc", type: "station_closure", severity: "critical", line: null, segment: null, message: "West End station closed due to a water main break. Trains will skip this station." };

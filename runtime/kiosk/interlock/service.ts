@@ -8,8 +8,8 @@
 //     structured fields first — `segment` (every track between two of its stations is closed,
 //     whatever the line), `line` of a suspension or maintenance (the whole line), `station_id` of
 //     a closure — then the operator's message: "All … suspended / holding", "all stations closed"
-//     (the system is suspended), lines named in a sentence saying they are suspended or closed,
-//     and stations named in a sentence saying they are closed. A closed station cannot be an end
+//     (the system is suspended), lines named in a sentence saying they are suspended or closed
+//     (the disruption's own line, where its closed segment is given, only there), and stations named in a sentence saying they are closed. A closed station cannot be an end
 //     of the trip, and cannot be passed through unless the message says trains skip or bypass it.
 import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
@@ -222,6 +222,7 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
   const skip = /\b(skip|skips|skipping|bypass|bypasses|pass through without stopping)\b/i.test(message);
   // Structured scope.
   const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
+  const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
   // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
   const saysClosing = CLOSING.test(normalize(message));
   if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
@@ -251,7 +252,13 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     const clause = normalize(closingClause(sentence));
     if (!CLOSING.test(clause)) return;
     if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
-    for (const line of names) if (line.names.some((n) => hasWord(clause, n))) out.lines.set(line.id, label);
+    for (const line of names) {
+      if (!line.names.some((n) => hasWord(clause, n))) continue;
+      // The disruption's own line, named in its message, with a segment whose track is closed:
+      // the segment is its scope ("Blue Line: no service between East Lake and Indian Creek").
+      if (line.id === ownLine && out.tracks.size > 0) continue;
+      out.lines.set(line.id, label);
+    }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
   return out;
