@@ -7,7 +7,9 @@ import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { createFakeBridge, type FakeBridge } from "../bridge/fakeBridge.ts";
 import { ar } from "../i18n/ar.ts";
 import { en } from "../i18n/en.ts";
+import { es } from "../i18n/es.ts";
 import { zh } from "../i18n/zh.ts";
+import { zhHant } from "../i18n/zhHant.ts";
 import { createViewStore } from "../state/viewStore.ts";
 import { askResult, deferred, readyState } from "../test/fixtures.ts";
 import { KioskApp, type KioskAppProps } from "./KioskApp.tsx";
@@ -182,17 +184,23 @@ describe("KioskApp: languages and display modes", () => {
     expect(html.getAttribute("lang")).toBe("ar");
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(ar.journey.title);
     expect(screen.getByRole("button", { name: ar.journey.find })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "中文" }));
+    fireEvent.click(screen.getByRole("button", { name: "简体中文" }));
     expect(html.getAttribute("dir")).toBe("ltr");
-    expect(html.getAttribute("lang")).toBe("zh");
+    expect(html.getAttribute("lang")).toBe("zh-Hans");
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(zh.journey.title);
     expect(screen.getByRole("button", { name: zh.common.startOver })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "繁體中文" }));
+    expect(html.getAttribute("lang")).toBe("zh-Hant");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(zhHant.journey.title);
+    fireEvent.click(screen.getByRole("button", { name: "Español" }));
+    expect(html.getAttribute("lang")).toBe("es");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(es.journey.title);
   });
 
   it("starts in the system's primary language when the screen has it", async () => {
     renderApp(createFakeBridge({ systems: [DEMO_BEIJING] }));
     expect(await screen.findByRole("heading", { level: 1, name: zh.attract.title })).toBeTruthy();
-    expect(html.getAttribute("lang")).toBe("zh");
+    expect(html.getAttribute("lang")).toBe("zh-Hans");
   });
 
   it("toggles high contrast (7:1 palette) and large text", async () => {

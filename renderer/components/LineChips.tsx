@@ -1,14 +1,17 @@
 // Line badges: the line's colour *and* its name (colour is never the only cue).
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { lineColor, lineTextColor } from "../lib/lineColors.ts";
+import { lineName } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 
 export function LineChip({ system, lineId }: { system: SystemView; lineId: string }) {
+  const language = useView((s) => s.language);
   const line = system.lines.find((l) => l.id === lineId);
   const color = lineColor(line?.color);
   return (
-    <span className="line-chip" style={{ backgroundColor: color, color: lineTextColor(color) }}>
-      {line?.name ?? lineId}
-    </span>
+    <bdi className="line-chip" style={{ backgroundColor: color, color: lineTextColor(color) }}>
+      {lineName(system, lineId, language)}
+    </bdi>
   );
 }
 

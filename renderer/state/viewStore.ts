@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { RiderType, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { BridgeFailure } from "../bridge/errors.ts";
-import { isLanguage, type Language } from "../i18n/catalog.ts";
+import { screenLanguageOf, type Language } from "../i18n/catalog.ts";
 import { emptyJourney, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
 
 export type StationField = "origin" | "destination";
@@ -65,8 +65,7 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     toggleLargeText: () => set((s) => ({ largeText: !s.largeText })),
     setSystems: (systems) => set({ systems }),
     setSystem: (system) => {
-      const primary = system.primaryLanguage;
-      const defaultLanguage = isLanguage(primary) ? primary : get().defaultLanguage;
+      const defaultLanguage = screenLanguageOf(system.primaryLanguage) ?? get().defaultLanguage;
       const changed = get().system?.id !== system.id;
       set({
         system,
