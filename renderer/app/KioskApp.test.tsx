@@ -63,6 +63,7 @@ describe("KioskApp: a passenger buys a ticket", () => {
         { type: "passenger_count_changed", adults: 1, children: 1 },
         { type: "payment_method_selected", method: "breeze_card" },
       ],
+      language: "en",
     });
     expect(screen.getByTestId("fare-total").textContent).toBe("$3.75");
 

@@ -98,6 +98,8 @@ describe("journey events", () => {
     ]);
     expect(askDraft(DEMO_MARTA, { ...journey, stepFree: true }, null).accessibilityMode).toBe(true);
     expect(askDraft(DEMO_MARTA, journey, null).accessibilityMode).toBeUndefined();
+    expect(askDraft(DEMO_MARTA, journey, null, "ar").language).toBe("ar");
+    expect(askDraft(DEMO_MARTA, journey, null).language).toBeUndefined();
   });
 
   it("sends only what changed in a follow-up (including a count back to zero)", () => {

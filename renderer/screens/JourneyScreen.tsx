@@ -29,7 +29,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
   const ask = (): void => {
     const state = store.getState();
     if (!canAsk(system, state.journey, state.asked)) return;
-    send({ type: "ASK", request: askDraft(system, state.journey, state.asked) });
+    send({ type: "ASK", request: askDraft(system, state.journey, state.asked, state.language) });
     state.markAsked();
   };
 
