@@ -231,6 +231,39 @@ describe("KioskApp: station search by local names", () => {
     expect(store.getState().journey.origin).toBe("B-XZM");
   });
 
+  it("types Chinese with pinyin on the on-screen keyboard: candidates, more candidates, live pinyin search", async () => {
+    const { store } = renderApp(createFakeBridge({ systems: [DEMO_BEIJING] }));
+    fireEvent.click(await screen.findByRole("button", { name: zh.attract.touchToStart }));
+    fireEvent.click(await screen.findByRole("button", { name: new RegExp(`^${zh.journey.from}`) }));
+    const keyboard = screen.getByRole("group", { name: zh.keyboard.label });
+    expect(keyboard.getAttribute("data-layout")).toBe("pinyin");
+    const press = (keys: string): void => {
+      for (const key of keys) fireEvent.click(within(keyboard).getByRole("button", { name: key }));
+    };
+    const search = () => (screen.getByLabelText(zh.picker.search, { selector: "input" }) as HTMLInputElement).value;
+    press("xizhimen");
+    // The pinyin being typed already finds the station by its (pinyin) English name.
+    expect(screen.getByRole("button", { name: "选择 Xizhimen (西直门)" })).toBeTruthy();
+    expect(within(keyboard).getByText("xi'zhi'men")).toBeTruthy();
+    fireEvent.click(within(keyboard).getByRole("button", { name: "西" }));
+    expect(search()).toBe("西");
+    expect(within(keyboard).queryByRole("button", { name: "直" })).toBeNull();
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.moreCandidates }));
+    fireEvent.click(within(keyboard).getByRole("button", { name: "直" }));
+    fireEvent.click(within(keyboard).getByRole("button", { name: "门" }));
+    expect(search()).toBe("西直门");
+    // Space takes the first candidate; Delete takes back a letter, then a character.
+    press("bei");
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.space }));
+    expect(search()).toBe("西直门北");
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.backspace }));
+    expect(search()).toBe("西直门");
+    fireEvent.click(screen.getByRole("button", { name: "选择 Xizhimen (西直门)" }));
+    expect(store.getState().journey.origin).toBe("B-XZM");
+    // The Chinese screen names the station in Chinese first.
+    expect(screen.getByRole("button", { name: new RegExp(`^${zh.journey.from}: Xizhimen \\(西直门\\)`) }).querySelector("bdi")?.textContent).toBe("西直门");
+  });
+
   it("finds stations by Arabic names typed on the Arabic on-screen keyboard", async () => {
     const { store } = renderApp(createFakeBridge({ systems: [DEMO_DOHA] }));
     await start();

@@ -70,7 +70,7 @@ export function ChatComposer(props: { value: string; onChange: (text: string) =>
         onInput={(text) => props.onChange(props.value + text)}
         onBackspace={() => props.onChange(dropLastCharacter(props.value))}
         onClear={() => props.onChange("")}
-        action={{ label: t("chat.send"), onPress: props.onSend, disabled: !props.canSend }}
+        action={{ label: t("chat.send"), onPress: props.onSend, disabled: !props.canSend, why: t("chat.needText") }}
       />
     </div>
   );

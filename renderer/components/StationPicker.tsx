@@ -1,9 +1,11 @@
 // Type-ahead station choice over names, ids and local names, with the on-screen keyboard.
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { searchStations } from "../lib/stationSearch.ts";
 import type { StationField } from "../state/viewStore.ts";
+import { stationName } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { LineChips } from "./LineChips.tsx";
 import { dropLastCharacter, OnScreenKeyboard } from "./OnScreenKeyboard.tsx";
 
@@ -15,7 +17,14 @@ export function StationPicker(props: {
 }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState("");
-  const matches = useMemo(() => searchStations(props.system.stations, query), [props.system, query]);
+  // Pinyin still being typed searches too: Beijing's and Taipei's English names are pinyin.
+  const [composition, setComposition] = useState("");
+  const search = query + composition;
+  const matches = useMemo(() => searchStations(props.system.stations, search), [props.system, search]);
+  const language = useView((s) => s.language);
+  const input = useRef<HTMLInputElement>(null);
+  // Keyboard and keypad users land in the search field (a physical keyboard types into it).
+  useEffect(() => input.current?.focus(), []);
   const inputId = useId();
   const headingId = useId();
   return (
@@ -30,6 +39,7 @@ export function StationPicker(props: {
         {t("picker.search")}
       </label>
       <input
+        ref={input}
         id={inputId}
         className="search-input"
         type="search"
@@ -41,11 +51,13 @@ export function StationPicker(props: {
         onChange={(event) => setQuery(event.target.value)}
       />
       <p className="result-count" aria-live="polite">
-        {matches.length === 0 ? t("picker.noMatches", { query }) : t("picker.results", { count: matches.length })}
+        {matches.length === 0 ? t("picker.noMatches", { query: search }) : t("picker.results", { count: matches.length })}
       </p>
       <ul className="station-results" aria-label={t("picker.search")}>
         {matches.map(({ station, matched }) => {
           const local = station.localNames.length > 0 ? station.localNames.join(" · ") : null;
+          const shown = stationName(props.system, station, language);
+          const others = [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown);
           return (
             <li key={station.id}>
               <button
@@ -54,10 +66,10 @@ export function StationPicker(props: {
                 aria-label={t("picker.select", { station: local ? `${station.name} (${local})` : station.name })}
                 onClick={() => props.onSelect(station.id)}
               >
-                <span className="station-name">{station.name}</span>
-                {local ? (
-                  <span className="station-local" lang={props.system.primaryLanguage} dir="auto">
-                    {local}
+                <bdi className="station-name">{shown}</bdi>
+                {others.length > 0 ? (
+                  <span className="station-local" dir="auto">
+                    {others.join(" · ")}
                   </span>
                 ) : null}
                 {matched === station.id ? <span className="station-code">{station.id}</span> : null}
@@ -71,6 +83,7 @@ export function StationPicker(props: {
         onInput={(text) => setQuery((q) => q + text)}
         onBackspace={() => setQuery((q) => dropLastCharacter(q))}
         onClear={() => setQuery("")}
+        onCompose={setComposition}
       />
     </section>
   );
