@@ -80,8 +80,12 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         )}
       </section>
       <div className="primary-action">
-        {ready ? null : <p className="hint">{asked ? t("journey.followUpHint") : t("journey.needStations")}</p>}
-        <button type="button" className="button button-primary button-hero" disabled={!ready} onClick={ask}>
+        {ready ? null : (
+          <p id="find-why" className="hint">
+            {asked ? t("journey.followUpHint") : t("journey.needStations")}
+          </p>
+        )}
+        <button type="button" className="button button-primary button-hero" disabled={!ready} aria-describedby={ready ? undefined : "find-why"} onClick={ask}>
           {t("journey.find")}
         </button>
       </div>

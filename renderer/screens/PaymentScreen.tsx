@@ -48,10 +48,16 @@ export function PaymentScreen({ system }: { system: SystemView }) {
               type="button"
               className="button button-primary button-hero"
               disabled={!method}
+              aria-describedby={method ? undefined : "pay-why"}
               onClick={() => method && send({ type: "PAY", paymentMethod: method })}
             >
               <Icon name="card" /> {t("payment.pay", { total })}
             </button>
+            {method ? null : (
+              <p id="pay-why" className="hint">
+                {t("payment.needMethod")}
+              </p>
+            )}
             <button type="button" className="button button-secondary" onClick={() => send({ type: "EDIT" })}>
               {t("payment.back")}
             </button>
