@@ -279,7 +279,7 @@ describe("ResultView: wording for real passengers", () => {
       stations: DEMO_DOHA.stations.map((s) => (s.localNames[0] ? { ...s, localized: { ar: s.localNames[0] } } : s)),
     };
     const route = { ...ROUTE, origin: "D-HIA", destination: "D-MSH", stops: [{ station_id: "D-HIA", line: "red" }, { station_id: "D-MSH", line: "red" }], distance_miles: 10 };
-    const { container } = show(askResult(readyState({ route, fare_quote: null })), doha, { language: "ar" });
+    const { container } = show(askResult(readyState({ route })), doha, { language: "ar" });
     const ends = container.querySelector(".route-ends") as HTMLElement;
     expect([...ends.querySelectorAll("bdi")].map((b) => b.textContent)).toEqual(["مطار حمد الدولي", "مشيرب"]);
     expect(ends.getAttribute("aria-label")).toBe("من مطار حمد الدولي إلى مشيرب");
