@@ -27,7 +27,7 @@ export function ActionPanel(props: {
   const reasonText = reason !== "ok" ? <p className="action-reason">{t("result.reasonLabel", { reason: t(`reason.${reason}`) })}</p> : null;
   const secondary = (
     <div className="action-buttons">
-      <button type="button" className="button button-secondary" onClick={props.onEdit}>
+      <button type="button" className="button button-secondary" data-keypad-back onClick={props.onEdit}>
         {t("result.change")}
       </button>
       <button type="button" className="button button-secondary" onClick={props.onFollowUp}>
@@ -50,7 +50,7 @@ export function ActionPanel(props: {
           <Icon name="ticket" /> {t("result.buy", { total })}
         </button>
         {purchasable ? null : (
-          <p id="not-purchasable" className="action-note">
+          <p id="not-purchasable" className="action-note" data-announce>
             {t("result.notPurchasable")}
           </p>
         )}
@@ -80,13 +80,15 @@ export function ActionPanel(props: {
       data-suspended={suspension ? true : undefined}
       aria-labelledby="action-title"
     >
-      <div className="action-head">
+      <div className="action-head" data-announce>
         <Icon name={screen.icon} className="icon-large" />
         <h2 id="action-title">{screen.title}</h2>
       </div>
-      <p className="action-body">{screen.body}</p>
+      <p className="action-body" data-announce>
+        {screen.body}
+      </p>
       {suspension ? (
-        <p className="action-alternative" dir="auto">
+        <p className="action-alternative" dir="auto" data-announce>
           {alternative ? t("result.alternative", { text: alternative }) : `${suspension.title}: ${suspension.body}`}
         </p>
       ) : null}

@@ -72,7 +72,7 @@ export function FareCard({ system, quote }: { system: SystemView; quote: FareQuo
           </ul>
         </div>
       ) : null}
-      <p className="fare-total">
+      <p className="fare-total" data-announce>
         <span>{t("fare.total")}</span>
         <strong className="amount" data-testid="fare-total">
           {money(quote.total)}

@@ -31,7 +31,7 @@ export function StationPicker(props: {
     <section className="station-picker panel" aria-labelledby={headingId}>
       <div className="panel-head">
         <h2 id={headingId}>{t(`picker.${props.field}`)}</h2>
-        <button type="button" className="button button-secondary" onClick={props.onClose}>
+        <button type="button" className="button button-secondary" data-keypad-back onClick={props.onClose}>
           {t("common.close")}
         </button>
       </div>

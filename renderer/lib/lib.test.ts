@@ -205,11 +205,15 @@ describe("speech", () => {
       { speak: (u) => spoken.push(u), cancel: () => void cancelled++, pause: () => {}, resume: () => {} },
       Utterance as unknown as new (text: string) => SpeechSynthesisUtterance,
     );
-    speaker.speak("你好", "zh", () => {});
+    speaker.speak("你好", "zh-Hans", () => {});
     expect(spoken[0]).toMatchObject({ text: "你好", lang: "zh-CN", volume: 1 });
     expect(cancelled).toBe(1);
+    speaker.speak("台北車站", "zh-Hant", () => {}, 0.4);
+    expect(spoken[1]).toMatchObject({ lang: "zh-TW", volume: 0.4 });
     expect(scriptLanguage("Take the Red line")).toBe("en");
-    expect(scriptLanguage("乘坐1号线")).toBe("zh");
+    expect(scriptLanguage("Tome la línea roja", "es")).toBe("es");
+    expect(scriptLanguage("乘坐1号线")).toBe("zh-Hans");
+    expect(scriptLanguage("搭乘淡水信義線", "zh-Hant")).toBe("zh-Hant");
     expect(scriptLanguage("خذ الخط الأحمر")).toBe("ar");
   });
 });

@@ -84,14 +84,16 @@ export function ResultView(props: {
         </div>
       ) : null}
       {props.question ? (
-        <p className="your-question">
+        <p className="your-question" data-announce>
           <span className="muted">{t("chat.youAsked")}: </span>
           <span dir="auto">{props.question}</span>
         </p>
       ) : null}
       <figure className="assistant-message">
         <figcaption className="muted">{t("result.message")}</figcaption>
-        <blockquote dir="auto">{state.assistant_message}</blockquote>
+        <blockquote dir="auto" data-announce>
+          {state.assistant_message}
+        </blockquote>
         <SpeechControls text={spoken} lang={scriptLanguage(spoken)} />
       </figure>
       <BannerList banners={banners} />

@@ -22,7 +22,7 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
       <h1 id="ticket-title" tabIndex={-1}>
         {t("ticket.title")}
       </h1>
-      <p className="ticket-thanks" role="status">
+      <p className="ticket-thanks" role="status" data-announce>
         {t("ticket.thanks")}
       </p>
       <div className="ticket card">
