@@ -15,7 +15,7 @@ afterEach(() => {
   document.documentElement.removeAttribute("dir");
 });
 
-const key = (k: string, target: EventTarget = document.activeElement ?? document.body): void => {
+const key = (k: string, target: Element = document.activeElement ?? document.body): void => {
   fireEvent.keyDown(target, { key: k });
 };
 const focused = (): string => (document.activeElement?.textContent ?? "").trim();
