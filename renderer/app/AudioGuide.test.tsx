@@ -93,7 +93,7 @@ describe("audio guide", () => {
     key("F3");
     expect(speaker.log.at(-1)).toBe("speak:en:You have more time: the screen now waits 5 minutes before asking if you are still there.");
 
-    fireEvent.click(screen.getByRole("button", { name: /^From:/ }));
+    fireEvent.click(screen.getByRole("button", { name: /^From ?:/ }));
     expect(document.activeElement?.getAttribute("type")).toBe("search");
     key("Escape");
     expect(store.getState().panel).toBe("none");

@@ -32,7 +32,7 @@ async function start(): Promise<void> {
 }
 
 async function chooseStation(field: "From" | "To", query: string, option: RegExp): Promise<void> {
-  fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${field}:`) }));
+  fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${field} ?:`) }));
   fireEvent.change(screen.getByLabelText(en.picker.search, { selector: "input" }), { target: { value: query } });
   fireEvent.click(await screen.findByRole("button", { name: option }));
 }
@@ -167,8 +167,8 @@ describe("KioskApp: a passenger buys a ticket", () => {
     await chooseStation("From", "airport", /^Select Airport/);
     fireEvent.click(screen.getByRole("button", { name: en.journey.swap }));
     expect(store.getState().journey).toMatchObject({ origin: null, destination: "M-AP" });
-    expect(screen.getByRole("button", { name: "To: Airport" })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: /^From:/ }));
+    expect(screen.getByRole("button", { name: /^To ?: ?Airport$/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /^From ?:/ }));
     expect(screen.getByRole("heading", { name: en.picker.origin })).toBeTruthy();
     fireEvent.keyDown(document, { key: "Escape" });
     expect(await screen.findByRole("heading", { level: 1, name: en.journey.title })).toBeTruthy();
@@ -227,7 +227,7 @@ describe("KioskApp: station search by local names", () => {
     fireEvent.click(await screen.findByRole("button", { name: zh.attract.touchToStart }));
     fireEvent.click(await screen.findByRole("button", { name: new RegExp(`^${zh.journey.from}`) }));
     fireEvent.change(screen.getByLabelText(zh.picker.search, { selector: "input" }), { target: { value: "西直门" } });
-    fireEvent.click(await screen.findByRole("button", { name: "选择 Xizhimen (西直门)" }));
+    fireEvent.click(await screen.findByRole("button", { name: /^选择 西直门 Xizhimen/ }));
     expect(store.getState().journey.origin).toBe("B-XZM");
   });
 
@@ -243,7 +243,7 @@ describe("KioskApp: station search by local names", () => {
     const search = () => (screen.getByLabelText(zh.picker.search, { selector: "input" }) as HTMLInputElement).value;
     press("xizhimen");
     // The pinyin being typed already finds the station by its (pinyin) English name.
-    expect(screen.getByRole("button", { name: "选择 Xizhimen (西直门)" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /^选择 西直门 Xizhimen/ })).toBeTruthy();
     expect(within(keyboard).getByText("xi'zhi'men")).toBeTruthy();
     fireEvent.click(within(keyboard).getByRole("button", { name: "西" }));
     expect(search()).toBe("西");
@@ -258,23 +258,23 @@ describe("KioskApp: station search by local names", () => {
     expect(search()).toBe("西直门北");
     fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.backspace }));
     expect(search()).toBe("西直门");
-    fireEvent.click(screen.getByRole("button", { name: "选择 Xizhimen (西直门)" }));
+    fireEvent.click(screen.getByRole("button", { name: /^选择 西直门 Xizhimen/ }));
     expect(store.getState().journey.origin).toBe("B-XZM");
     // The Chinese screen names the station in Chinese first.
-    expect(screen.getByRole("button", { name: new RegExp(`^${zh.journey.from}: Xizhimen \\(西直门\\)`) }).querySelector("bdi")?.textContent).toBe("西直门");
+    expect(screen.getByRole("button", { name: new RegExp(`^${zh.journey.from} ?: ?西直门 ?Xizhimen`) }).querySelector("bdi")?.textContent).toBe("西直门");
   });
 
   it("finds stations by Arabic names typed on the Arabic on-screen keyboard", async () => {
     const { store } = renderApp(createFakeBridge({ systems: [DEMO_DOHA] }));
     await start();
     fireEvent.click(screen.getByRole("button", { name: "العربية" }));
-    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.to}:`) }));
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.to} ?:`) }));
     const keyboard = screen.getByRole("group", { name: ar.keyboard.label });
     expect(keyboard.getAttribute("data-layout")).toBe("arabic");
     for (const key of "مشيرب") fireEvent.click(within(keyboard).getByRole("button", { name: key }));
     expect((screen.getByLabelText(ar.picker.search, { selector: "input" }) as HTMLInputElement).value).toBe("مشيرب");
     expect(screen.getByText(ar.picker.results_one)).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: /Msheireb \(مشيرب\)/ }));
+    fireEvent.click(screen.getByRole("button", { name: /Msheireb مشيرب/ }));
     expect(store.getState().journey.destination).toBe("D-MSH");
     expect(screen.getByText("مشيرب")).toBeTruthy();
   });
@@ -288,7 +288,7 @@ describe("KioskApp: idle warning and reset (simulated clock)", () => {
     await start();
     fireEvent.click(screen.getByRole("button", { name: "العربية" }));
     fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.common.highContrast}`) }));
-    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.from}:`) }));
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.from} ?:`) }));
     fireEvent.click(await screen.findByRole("button", { name: /^اختيار Airport/ }));
 
     act(() => clock.increment(60_000));

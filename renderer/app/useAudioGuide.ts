@@ -11,8 +11,18 @@ import { scriptLanguage } from "../lib/speech.ts";
 import { useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import { useKiosk, useKioskSend } from "./KioskActor.tsx";
 
+/** An element's words as spoken: its text pieces joined by spaces ("Total $2.50 USD"), no bidi isolates. */
 function text(el: Element | null | undefined): string {
-  return (el?.textContent ?? "").replace(/\s+/g, " ").trim();
+  if (!el) return "";
+  const pieces: string[] = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) pieces.push(node.nodeValue ?? "");
+  return pieces
+    .join(" ")
+    .replace(/[\u2066-\u2069]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/\s+([.,:;!?。，：；！？、])/g, "$1")
+    .trim();
 }
 
 /** A screen's title and its announced parts, in reading order. */

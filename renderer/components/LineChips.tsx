@@ -9,7 +9,8 @@ export function LineChip({ system, lineId }: { system: SystemView; lineId: strin
   const line = system.lines.find((l) => l.id === lineId);
   const color = lineColor(line?.color);
   return (
-    <bdi className="line-chip" style={{ backgroundColor: color, color: lineTextColor(color) }}>
+    // --line-color: the high-contrast theme draws the chip black on white text, the colour as a border.
+    <bdi className="line-chip" style={{ backgroundColor: color, color: lineTextColor(color), ["--line-color" as string]: color }}>
       {lineName(system, lineId, language)}
     </bdi>
   );
@@ -19,8 +20,11 @@ export function LineChips({ system, lineIds }: { system: SystemView; lineIds: re
   if (lineIds.length === 0) return null;
   return (
     <span className="line-chips">
-      {lineIds.map((id) => (
-        <LineChip key={id} system={system} lineId={id} />
+      {lineIds.map((id, i) => (
+        <span key={id}>
+          {i > 0 ? " " : ""}
+          <LineChip system={system} lineId={id} />
+        </span>
       ))}
     </span>
   );

@@ -17,14 +17,15 @@ function StationButton({ system, field }: { system: SystemView; field: StationFi
   // The other names of the station (English, local script) under the one in the screen's language.
   const others = station ? [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown) : [];
   return (
+    // The name holds the visible words in their order (WCAG 2.5.3, label in name).
     <button
       type="button"
       className={`station-field station-field-${field}`}
-      aria-label={`${label}: ${station?.name ?? t("journey.choose")}${shown && shown !== station?.name ? ` (${shown})` : ""}`}
+      aria-label={`${label}: ${[shown ?? t("journey.choose"), ...others].join(" ")}`}
       onClick={() => openPanel(field)}
     >
-      <span className="station-field-label">{label}</span>
-      <bdi className={station ? "station-field-value" : "station-field-value placeholder"}>{shown ?? t("journey.choose")}</bdi>
+      <span className="station-field-label">{label}</span>{" "}
+      <bdi className={station ? "station-field-value" : "station-field-value placeholder"}>{shown ?? t("journey.choose")}</bdi>{" "}
       {others.length > 0 ? (
         <span className="station-local" dir="auto">
           {others.join(" · ")}

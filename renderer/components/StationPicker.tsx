@@ -55,26 +55,33 @@ export function StationPicker(props: {
       </p>
       <ul className="station-results" aria-label={t("picker.search")}>
         {matches.map(({ station, matched }) => {
-          const local = station.localNames.length > 0 ? station.localNames.join(" · ") : null;
           const shown = stationName(props.system, station, language);
           const others = [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown);
+          const code = matched === station.id ? station.id : null;
+          // The name holds the button's visible words in their order (WCAG 2.5.3, label in name); the
+          // line chips beside it describe it.
+          const words = [shown, ...others, ...(code ? [code] : [])];
+          const linesId = `${headingId}-${station.id}-lines`;
           return (
             <li key={station.id}>
               <button
                 type="button"
                 className="station-option"
-                aria-label={t("picker.select", { station: local ? `${station.name} (${local})` : station.name })}
+                aria-label={t("picker.select", { station: words.join(" ") })}
+                aria-describedby={station.lines.length > 0 ? linesId : undefined}
                 onClick={() => props.onSelect(station.id)}
               >
-                <bdi className="station-name">{shown}</bdi>
+                <bdi className="station-name">{shown}</bdi>{" "}
                 {others.length > 0 ? (
                   <span className="station-local" dir="auto">
                     {others.join(" · ")}
                   </span>
-                ) : null}
-                {matched === station.id ? <span className="station-code">{station.id}</span> : null}
-                <LineChips system={props.system} lineIds={station.lines} />
+                ) : null}{" "}
+                {code ? <span className="station-code">{code}</span> : null}
               </button>
+              <span id={linesId} className="station-option-lines">
+                <LineChips system={props.system} lineIds={station.lines} />
+              </span>
             </li>
           );
         })}

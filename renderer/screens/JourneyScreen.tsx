@@ -47,7 +47,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         {t("journey.title")}
       </h1>
       {failure ? <FailureNotice failure={failure} /> : null}
-      <div className="journey-grid">
+      <div className="journey-grid" hidden={panel === "chat"}>
         <div className="journey-form">
           <StationFields system={system} />
           <PassengerCounter system={system} />
@@ -69,7 +69,14 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         </div>
       </div>
       <section className="panel chat" aria-labelledby="chat-title">
-        <h2 id="chat-title">{t("chat.title")}</h2>
+        <div className="panel-head">
+          <h2 id="chat-title">{t("chat.title")}</h2>
+          {panel === "chat" ? (
+            <button type="button" className="button button-secondary chat-close" data-keypad-back onClick={() => openPanel("none")}>
+              {t("common.close")}
+            </button>
+          ) : null}
+        </div>
         <Transcript turns={turns} system={system} />
         {panel === "chat" ? (
           <ChatComposer value={journey.freetext} onChange={setFreetext} onSend={ask} canSend={journey.freetext.trim().length > 0} />
