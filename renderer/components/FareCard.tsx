@@ -3,7 +3,7 @@
 // Zero-priced items that are not passengers (a surcharge that does not apply) are left out.
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
-import { formatFare, isKnownRiderType, passengersInWords, qualifierText, riderLabel } from "../lib/format.ts";
+import { formatFare, isKnownRiderType, knownRiderType, passengersInWords, qualifierText, riderLabel } from "../lib/format.ts";
 import type { FareQuote } from "../lib/types.ts";
 
 export function FareCard({ system, quote }: { system: SystemView; quote: FareQuote }) {
@@ -11,9 +11,9 @@ export function FareCard({ system, quote }: { system: SystemView; quote: FareQuo
   const money = (amount: number): string => formatFare(amount, system.fareDisplayFormat, system.currencySymbol);
   const summary = quote.passenger_summary ? passengersInWords(quote.passenger_summary, t, i18n.language, system.riderRules) : "";
   const discounts = (quote.discounts ?? []).filter((d) => d.amount !== undefined || d.label);
-  const items = (quote.line_items ?? []).filter((item) => item.subtotal !== 0 || isKnownRiderType(item.rider_type));
+  const items = (quote.line_items ?? []).filter((item) => item.subtotal !== 0 || knownRiderType(item.rider_type) !== null);
   // The rules of the rider types travelling now (children, seniors, disabled riders).
-  const travelling = new Set((quote.line_items ?? []).filter((i) => i.count > 0).map((i) => i.rider_type));
+  const travelling = new Set<string>((quote.line_items ?? []).filter((i) => i.count > 0).flatMap((i) => knownRiderType(i.rider_type) ?? []));
   for (const [rider, count] of Object.entries(quote.passenger_summary ?? {})) if (typeof count === "number" && count > 0) travelling.add(rider);
   const rules = Object.entries(system.riderRules ?? {})
     .filter(([rider]) => travelling.has(rider) && isKnownRiderType(rider))

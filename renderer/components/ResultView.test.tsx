@@ -266,7 +266,7 @@ describe("ResultView: wording for real passengers", () => {
     const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn() };
     const { container } = renderWithProviders(<ResultView system={DEMO_MARTA} result={askResult(readyState())} question="Airport to Midtown please" {...handlers} />);
     const question = container.querySelector(".your-question") as HTMLElement;
-    expect(question.textContent).toBe(`${en.chat.youAsked}: Airport to Midtown please`);
+    expect(question.textContent).toBe(`${en.chat.youAsked} Airport to Midtown please`);
     const answer = container.querySelector(".assistant-message") as HTMLElement;
     expect(question.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });

@@ -130,7 +130,7 @@ export const ar: Catalog = {
     followUp: "سؤال إضافي",
     journeyRequest: "{{from}} {{arrow}} {{to}}",
     needText: "اكتب سؤالك أولًا.",
-    youAsked: "سؤالك",
+    youAsked: "سؤالك:",
   },
   working: {
     title: "جارٍ البحث عن رحلتك…",

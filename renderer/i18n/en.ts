@@ -102,7 +102,7 @@ export const en = {
     followUp: "Ask a follow-up",
     journeyRequest: "{{from}} {{arrow}} {{to}}",
     needText: "Type a question first.",
-    youAsked: "You asked",
+    youAsked: "You asked:",
   },
   working: {
     title: "Finding your journey…",

@@ -103,7 +103,7 @@ export const es: PassengerCatalog = {
     followUp: "Hacer otra pregunta",
     journeyRequest: "{{from}} {{arrow}} {{to}}",
     needText: "Escriba primero una pregunta.",
-    youAsked: "Su pregunta",
+    youAsked: "Su pregunta:",
   },
   working: {
     title: "Buscando su viaje…",

@@ -102,7 +102,7 @@ export const zh: Catalog = {
     followUp: "继续提问",
     journeyRequest: "{{from}} {{arrow}} {{to}}",
     needText: "请先输入问题。",
-    youAsked: "您的问题",
+    youAsked: "您的问题：",
   },
   working: {
     title: "正在为您查询行程…",

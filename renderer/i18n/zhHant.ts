@@ -104,7 +104,7 @@ export const zhHant: Catalog = {
     followUp: "繼續提問",
     journeyRequest: "{{from}} {{arrow}} {{to}}",
     needText: "請先輸入問題。",
-    youAsked: "您的問題",
+    youAsked: "您的問題：",
   },
   working: {
     title: "正在為您查詢行程…",

@@ -75,7 +75,16 @@ export function formatDistance(miles: number, unit: "mi" | "km", t: TFunction, l
   return unit === "km" ? t("route.distanceKm", { km: format.format(miles * 1.609344) }) : t("route.distance", { miles: format.format(miles) });
 }
 
+const SINGULAR: Readonly<Record<string, KnownRiderType>> = { adult: "adults", child: "children", senior: "seniors", disabled_rider: "disabled" };
+
+/** A fare line's rider type as the screen's rider type ("adult" and "adults" are one type). */
+export function knownRiderType(riderType: string): KnownRiderType | null {
+  const key = riderType.trim().toLowerCase();
+  return isKnownRiderType(key) ? key : (SINGULAR[key] ?? null);
+}
+
 /** A rider type as a label ("adults" → "Adults"); unknown types are shown as given. */
 export function riderLabel(riderType: string, t: TFunction): string {
-  return isKnownRiderType(riderType) ? t(`riderType.${riderType}`) : riderType;
+  const known = knownRiderType(riderType);
+  return known ? t(`riderType.${known}`) : riderType;
 }

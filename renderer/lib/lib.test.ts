@@ -3,7 +3,7 @@ import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { createKioskI18n } from "../i18n/index.ts";
 import { contrastRatio, HIGH_CONTRAST, STANDARD, TEXT_PAIRS, cssVariables } from "../theme/palette.ts";
 import { askDraft, canAsk, emptyJourney, journeyEvents } from "./askDraft.ts";
-import { formatDistance, formatFare, passengersInWords, qualifierText } from "./format.ts";
+import { formatDistance, formatFare, passengersInWords, qualifierText, riderLabel } from "./format.ts";
 import { lineTextColor } from "./lineColors.ts";
 import { computeMapLayout, routeSegments } from "./mapLayout.ts";
 import { createSpeaker, scriptLanguage } from "./speech.ts";
@@ -47,6 +47,12 @@ describe("fare wording", () => {
     expect(passengersInWords({ adults: 2, children: 1, free_riders: 1 }, en, "en", rules)).toBe("2 adults and 1 child (under 5, free)");
     expect(passengersInWords({ adults: 2, children: 1, free_riders: 1 }, createKioskI18n("es").t, "es", rules)).toBe("2 adultos y 1 niño (menores de 5 años, gratis)");
     expect(passengersInWords({ adults: 1, children: 1, free_riders: 1 }, createKioskI18n("zh-Hans").t, "zh-Hans", { children: { qualifier: "under 120cm", free: true, maxPerAdult: 2 } })).toContain("身高 120 厘米以下，免费");
+  });
+
+  it("reads the policies' singular rider types as the screen's types", () => {
+    expect(riderLabel("adult", en)).toBe("Adults");
+    expect(riderLabel("child", createKioskI18n("ar").t)).toBe("الأطفال");
+    expect(riderLabel("transbay tube crossing", en)).toBe("transbay tube crossing");
   });
 
   it("translates the pack's qualifiers and shows distances in the system's unit", () => {

@@ -28,8 +28,9 @@ export function stationName(system: SystemView, station: StationView, language: 
   return station.name;
 }
 
+/** By station id, or by the pack's English name (a route's `origin`/`destination` may be either). */
 export function stationNameById(system: SystemView, id: string, language: Language, fallback?: string): string {
-  const station = system.stations.find((s) => s.id === id);
+  const station = system.stations.find((s) => s.id === id) ?? system.stations.find((s) => s.name === id);
   return station ? stationName(system, station, language) : (fallback ?? id);
 }
 

@@ -85,7 +85,7 @@ export function ResultView(props: {
       ) : null}
       {props.question ? (
         <p className="your-question" data-announce>
-          <span className="muted">{t("chat.youAsked")}: </span>
+          <span className="muted">{t("chat.youAsked")}</span>{" "}
           <span dir="auto">{props.question}</span>
         </p>
       ) : null}
