@@ -219,6 +219,12 @@ describe("every screen in every language (1080×1920 portrait, no CJK system fon
       await page.locator(".screen.result").waitFor({ timeout: 30_000 });
       expect(await page.locator(".screen.result").getAttribute("data-action")).toBe("prompt_purchase");
       await check(page, name("6-result"), ".action-purchase .button-hero");
+      // The route's ends are in the screen's language and read in its direction: on the Arabic
+      // screen the origin stands to the right of the destination.
+      const origin = (await page.locator(".route-origin").boundingBox())!;
+      const destination = (await page.locator(".route-destination").boundingBox())!;
+      expect(await page.locator(".route-origin").textContent()).toBe(trip.from[1]);
+      expect(trip.language === "ar" ? origin.x > destination.x : origin.x < destination.x).toBe(true);
 
       await page.locator(".action-purchase .button-hero").click();
       await page.locator(".screen.payment").waitFor();

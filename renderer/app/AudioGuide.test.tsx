@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { createFakeBridge } from "../bridge/fakeBridge.ts";
@@ -57,6 +57,16 @@ describe("keypad commands", () => {
 });
 
 describe("audio guide", () => {
+  it("reads the idle warning when it opens, with the button that continues", async () => {
+    const speaker = fakeSpeaker();
+    const store = createViewStore();
+    render(<KioskApp bridge={createFakeBridge({ systems: [DEMO_MARTA] })} store={store} speaker={speaker} timing={{ idleTimeoutMs: 50, idleWarningMs: 9_000 }} />);
+    fireEvent.click(await screen.findByRole("button", { name: en.attract.touchToStart }));
+    key("ArrowDown");
+    await screen.findByRole("alertdialog", {}, { timeout: 3_000 });
+    await waitFor(() => expect(speaker.log.at(-1)).toBe("speak:en:Are you still there? This screen will reset in 9 seconds. Continue, button"));
+  });
+
   it("speaks each focus change once the keypad is used, and the keypad's help, volume, headset and more-time keys", async () => {
     const speaker = fakeSpeaker();
     const store = createViewStore();

@@ -25,11 +25,18 @@ function text(el: Element | null | undefined): string {
     .trim();
 }
 
+/** Pieces read as sentences: a full stop added where a piece has no end mark of its own. */
+function sentences(parts: readonly string[]): string {
+  return parts
+    .filter(Boolean)
+    .map((p) => (/[.!?。！？…:：؟]$/.test(p) ? p : `${p}.`))
+    .join(" ");
+}
+
 /** A screen's title and its announced parts, in reading order. */
 export function screenAnnouncement(heading: HTMLElement): string {
   const main = heading.closest("main") ?? document;
-  const parts = [text(heading), ...[...main.querySelectorAll("[data-announce]")].map(text)].filter(Boolean);
-  return parts.map((p) => (/[.!?。！？…:]$/.test(p) ? p : `${p}.`)).join(" ");
+  return sentences([text(heading), ...[...main.querySelectorAll("[data-announce]")].map(text)]);
 }
 
 export function useAudioGuide(): void {
@@ -98,7 +105,7 @@ export function useAudioGuide(): void {
       // Focus entering a dialog (the idle warning): its title and message first.
       const dialog = target.closest<HTMLElement>('[role="alertdialog"]');
       const entering = dialog && !(event.relatedTarget instanceof Node && dialog.contains(event.relatedTarget));
-      const intro = entering ? `${text(dialog.querySelector("h2"))}. ${text(dialog.querySelector("p"))} ` : "";
+      const intro = entering ? `${sentences([text(dialog.querySelector("h2")), text(dialog.querySelector("p"))])} ` : "";
       say(intro + describeFocus(target, t));
     };
     document.addEventListener("keydown", onKey);
