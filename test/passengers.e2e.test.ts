@@ -99,11 +99,17 @@ async function fontsSettled(page: Page): Promise<void> {
 
 /** Fonts Chromium drew text with that are not shipped ones (CDP CSS.getPlatformFontsForNode). */
 async function platformFonts(page: Page): Promise<Map<string, string>> {
+  // Only elements that hold text themselves (a few hundred per screen, not every wrapper).
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll("body *:not(svg *):not(script):not(style)")) {
+      if ([...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.nodeValue ?? "").trim() !== "")) el.setAttribute("data-e2e-text", "");
+    }
+  });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("DOM.enable");
   await cdp.send("CSS.enable");
   const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
-  const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "body *:not(svg *):not(script)" });
+  const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-e2e-text], svg text" });
   const used = new Map<string, string>();
   for (const nodeId of nodeIds) {
     const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
