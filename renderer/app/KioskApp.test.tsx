@@ -227,7 +227,7 @@ describe("KioskApp: station search by local names", () => {
     fireEvent.click(await screen.findByRole("button", { name: zh.attract.touchToStart }));
     fireEvent.click(await screen.findByRole("button", { name: new RegExp(`^${zh.journey.from}`) }));
     fireEvent.change(screen.getByLabelText(zh.picker.search, { selector: "input" }), { target: { value: "西直门" } });
-    fireEvent.click(await screen.findByRole("button", { name: /^选择 西直门 Xizhimen/ }));
+    fireEvent.click(await screen.findByRole("button", { name: /^选择 西直门 \(Xizhimen/ }));
     expect(store.getState().journey.origin).toBe("B-XZM");
   });
 
@@ -243,7 +243,7 @@ describe("KioskApp: station search by local names", () => {
     const search = () => (screen.getByLabelText(zh.picker.search, { selector: "input" }) as HTMLInputElement).value;
     press("xizhimen");
     // The pinyin being typed already finds the station by its (pinyin) English name.
-    expect(screen.getByRole("button", { name: /^选择 西直门 Xizhimen/ })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /^选择 西直门 \(Xizhimen/ })).toBeTruthy();
     expect(within(keyboard).getByText("xi'zhi'men")).toBeTruthy();
     fireEvent.click(within(keyboard).getByRole("button", { name: "西" }));
     expect(search()).toBe("西");
@@ -258,7 +258,7 @@ describe("KioskApp: station search by local names", () => {
     expect(search()).toBe("西直门北");
     fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.backspace }));
     expect(search()).toBe("西直门");
-    fireEvent.click(screen.getByRole("button", { name: /^选择 西直门 Xizhimen/ }));
+    fireEvent.click(screen.getByRole("button", { name: /^选择 西直门 \(Xizhimen/ }));
     expect(store.getState().journey.origin).toBe("B-XZM");
     // The Chinese screen names the station in Chinese first.
     expect(screen.getByRole("button", { name: new RegExp(`^${zh.journey.from} ?: ?西直门 ?Xizhimen`) }).querySelector("bdi")?.textContent).toBe("西直门");
@@ -274,7 +274,7 @@ describe("KioskApp: station search by local names", () => {
     for (const key of "مشيرب") fireEvent.click(within(keyboard).getByRole("button", { name: key }));
     expect((screen.getByLabelText(ar.picker.search, { selector: "input" }) as HTMLInputElement).value).toBe("مشيرب");
     expect(screen.getByText(ar.picker.results_one)).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: /Msheireb مشيرب/ }));
+    fireEvent.click(screen.getByRole("button", { name: /Msheireb \(مشيرب/ }));
     expect(store.getState().journey.destination).toBe("D-MSH");
     expect(screen.getByText("مشيرب")).toBeTruthy();
   });

@@ -286,3 +286,23 @@ describe("ResultView: wording for real passengers", () => {
     expect(container.querySelector(".route-distance")?.textContent).toBe("16.1 كم");
   });
 });
+
+describe("disabled buttons say why", () => {
+  it("the passenger counters, swap and Find route explain themselves", async () => {
+    const { KioskApp } = await import("../app/KioskApp.tsx");
+    const { createFakeBridge } = await import("../bridge/fakeBridge.ts");
+    const { render } = await import("@testing-library/react");
+    render(<KioskApp bridge={createFakeBridge({ systems: [DEMO_MARTA] })} />);
+    fireEvent.click(await screen.findByRole("button", { name: en.attract.touchToStart }));
+    const described = (el: HTMLElement): string => (el.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+    const fewerChildren = screen.getByRole("button", { name: `Remove one: ${en.riderType.children}` }) as HTMLButtonElement;
+    expect(fewerChildren.disabled).toBe(true);
+    expect(described(fewerChildren)).toBe(en.counter.atZero);
+    expect(described(screen.getByRole("button", { name: en.journey.swap }))).toBe(en.journey.swapDisabled);
+    expect(described(screen.getByRole("button", { name: en.journey.find }))).toBe(en.journey.needStations);
+    const moreAdults = screen.getByRole("button", { name: `Add one: ${en.riderType.adults}` }) as HTMLButtonElement;
+    for (let i = 0; i < 8; i++) fireEvent.click(moreAdults);
+    expect(moreAdults.disabled).toBe(true);
+    expect(described(moreAdults)).toBe("At most 9 of each type per purchase.");
+  });
+});

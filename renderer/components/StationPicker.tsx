@@ -58,28 +58,29 @@ export function StationPicker(props: {
           const shown = stationName(props.system, station, language);
           const others = [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown);
           const code = matched === station.id ? station.id : null;
-          // The name holds the button's visible words in their order (WCAG 2.5.3, label in name); the
-          // line chips beside it describe it.
-          const words = [shown, ...others, ...(code ? [code] : [])];
-          const linesId = `${headingId}-${station.id}-lines`;
+          // The button shows the name in the screen's language, which its accessible name starts with
+          // (WCAG 2.5.3, label in name); the other names, the code and the lines stand beside it and
+          // describe it.
+          const details = [...others, ...(code ? [code] : [])];
+          const detailsId = `${headingId}-${station.id}-details`;
           return (
             <li key={station.id}>
               <button
                 type="button"
                 className="station-option"
-                aria-label={t("picker.select", { station: words.join(" ") })}
-                aria-describedby={station.lines.length > 0 ? linesId : undefined}
+                aria-label={t("picker.select", { station: details.length > 0 ? `${shown} (${details.join(", ")})` : shown })}
+                aria-describedby={detailsId}
                 onClick={() => props.onSelect(station.id)}
               >
-                <bdi className="station-name">{shown}</bdi>{" "}
+                <bdi className="station-name">{shown}</bdi>
+              </button>
+              <span id={detailsId} className="station-option-details">
                 {others.length > 0 ? (
                   <span className="station-local" dir="auto">
                     {others.join(" · ")}
                   </span>
                 ) : null}{" "}
-                {code ? <span className="station-code">{code}</span> : null}
-              </button>
-              <span id={linesId} className="station-option-lines">
+                {code ? <span className="station-code">{code}</span> : null}{" "}
                 <LineChips system={props.system} lineIds={station.lines} />
               </span>
             </li>

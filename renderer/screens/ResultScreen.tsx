@@ -27,6 +27,7 @@ export function ResultView(props: {
   question?: string | undefined;
 }) {
   const { t } = useTranslation();
+  const language = useView((s) => s.language);
   const { system, result } = props;
   const { state } = result;
   const banners = state.advisory_banners ?? [];
@@ -94,7 +95,7 @@ export function ResultView(props: {
         <blockquote dir="auto" data-announce>
           {state.assistant_message}
         </blockquote>
-        <SpeechControls text={spoken} lang={scriptLanguage(spoken)} />
+        <SpeechControls text={spoken} lang={scriptLanguage(spoken, language)} />
       </figure>
       <BannerList banners={banners} />
       <div className="result-grid">
