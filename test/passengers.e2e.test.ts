@@ -99,17 +99,21 @@ async function fontsSettled(page: Page): Promise<void> {
 
 /** Fonts Chromium drew text with that are not shipped ones (CDP CSS.getPlatformFontsForNode). */
 async function platformFonts(page: Page): Promise<Map<string, string>> {
-  // Only elements that hold text themselves (a few hundred per screen, not every wrapper).
+  // Only elements that hold text themselves: every one with a non-ASCII character (Chinese, Arabic,
+  // arrows, «», …) and the first 40 plain-ASCII ones (Latin text has one face; this keeps it quick).
   await page.evaluate(() => {
-    for (const el of document.querySelectorAll("body *:not(svg *):not(script):not(style)")) {
-      if ([...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.nodeValue ?? "").trim() !== "")) el.setAttribute("data-e2e-text", "");
+    let ascii = 0;
+    for (const el of document.querySelectorAll("body *:not(script):not(style)")) {
+      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.nodeValue ?? "").join("").trim();
+      if (!own) continue;
+      if (/[^\x00-\x7f]/.test(own) || ascii++ < 40) el.setAttribute("data-e2e-text", "");
     }
   });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("DOM.enable");
   await cdp.send("CSS.enable");
   const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
-  const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-e2e-text], svg text" });
+  const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-e2e-text]" });
   const used = new Map<string, string>();
   for (const nodeId of nodeIds) {
     const { fonts } = await cdp.send("CSS.getPlatformFontsForNode", { nodeId });
