@@ -106,7 +106,7 @@ async function platformFonts(page: Page): Promise<Map<string, string>> {
     for (const el of document.querySelectorAll("body *:not(script):not(style)")) {
       const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.nodeValue ?? "").join("").trim();
       if (!own) continue;
-      if (/[^\x00-\x7f]/.test(own) || ascii++ < 40) el.setAttribute("data-e2e-text", "");
+      if (/[^\s!-~]/.test(own) || ascii++ < 40) el.setAttribute("data-e2e-text", "");
     }
   });
   const cdp = await page.context().newCDPSession(page);
