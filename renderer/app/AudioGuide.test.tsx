@@ -100,6 +100,9 @@ describe("audio guide", () => {
     expect(await screen.findByRole("heading", { level: 1, name: en.journey.title })).toBeTruthy();
     await act(async () => undefined);
     expect(speaker.log.some((l) => l.startsWith(`speak:en:${en.journey.title}.`))).toBe(true);
+    // From the new screen's heading the keypad goes on into the screen, not back to the header.
+    key("ArrowDown");
+    expect(document.activeElement?.closest("main")).toBeTruthy();
     key("F3");
     expect(speaker.log.at(-1)).toBe("speak:en:You have more time: the screen now waits 5 minutes before asking if you are still there.");
 

@@ -65,8 +65,17 @@ export function focusables(root: ParentNode = document): HTMLElement[] {
 export function moveFocus(direction: 1 | -1, root: ParentNode = document): HTMLElement | null {
   const list = focusables(root);
   if (list.length === 0) return null;
-  const current = list.indexOf(document.activeElement as HTMLElement);
-  const next = list[current < 0 ? (direction === 1 ? 0 : list.length - 1) : (current + direction + list.length) % list.length]!;
+  const active = document.activeElement;
+  const current = list.indexOf(active as HTMLElement);
+  let index: number;
+  if (current >= 0) index = (current + direction + list.length) % list.length;
+  else {
+    // Focus on something the keypad does not stop at (a new screen's heading): move on from there,
+    // not from the top of the page, so each screen starts at its own content.
+    const after = active && active !== document.body ? list.findIndex((el) => active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) : -1;
+    index = after < 0 ? (direction === 1 ? 0 : list.length - 1) : direction === 1 ? after : (after - 1 + list.length) % list.length;
+  }
+  const next = list[index]!;
   next.focus();
   return next;
 }
