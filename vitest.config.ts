@@ -45,5 +45,7 @@ export default defineConfig({
     ],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // The shipped-fonts test reads the @fontsource stylesheets as text (`?raw`).
+    css: { include: [/@fontsource[\\/]/] },
   },
 });

@@ -284,6 +284,32 @@ describe("kioskMachine: idle warning and reset", () => {
     expect(k.screen()).toBe("journey");
   });
 
+  it("MORE_TIME (WCAG 2.2.1) extends the warning and waits five times longer for the rest of the session", async () => {
+    const bridge = createFakeBridge();
+    const k = start(bridge);
+    k.actor.send({ type: "START" });
+    k.clock.increment(60_000);
+    expect(k.idle()).toBe("warning");
+    k.actor.send({ type: "MORE_TIME" });
+    expect(k.idle()).toBe("active");
+    expect(k.context().moreTime).toBe(true);
+    k.clock.increment(299_999);
+    expect(k.idle()).toBe("active");
+    k.clock.increment(1);
+    expect(k.idle()).toBe("warning");
+    // Activity keeps the longer timeout; a new session starts with the standard one.
+    k.actor.send({ type: "ACTIVITY" });
+    k.clock.increment(120_000);
+    expect(k.idle()).toBe("active");
+    k.actor.send({ type: "START_OVER" });
+    await flush();
+    expect(k.screen()).toBe("attract");
+    k.actor.send({ type: "START" });
+    expect(k.context().moreTime).toBe(false);
+    k.clock.increment(60_000);
+    expect(k.idle()).toBe("warning");
+  });
+
   it("the idle timer is paused while the assistant works", async () => {
     const answer = deferred<AskResult>();
     const k = start(createFakeBridge({ answer: () => answer.promise }));

@@ -22,6 +22,8 @@ export interface KioskTiming {
   idleTimeoutMs: number;
   /** How long the warning counts down before the session is reset. */
   idleWarningMs: number;
+  /** "More time" (WCAG 2.2.1) multiplies the idle timeout by this for the rest of the session. */
+  moreTimeFactor: number;
   /** Countdown display granularity. */
   countdownTickMs: number;
   /** The assistant has this long to answer before the screen gives up. */
@@ -35,6 +37,7 @@ export interface KioskTiming {
 export const DEFAULT_TIMING: KioskTiming = {
   idleTimeoutMs: 60_000,
   idleWarningMs: 30_000,
+  moreTimeFactor: 5,
   countdownTickMs: 1_000,
   askTimeoutMs: 90_000,
   endSessionTimeoutMs: 5_000,
@@ -78,6 +81,8 @@ export interface KioskContext {
   ticket: Ticket | null;
   purchaseFailure: PurchaseFailure | null;
   countdownMs: number;
+  /** The passenger asked for more time: the idle timeout is `moreTimeFactor` times longer. */
+  moreTime: boolean;
 }
 
 export type KioskEvent =
@@ -92,6 +97,8 @@ export type KioskEvent =
   | { type: "DONE" }
   | { type: "START_OVER" }
   | { type: "CONTINUE" }
+  /** More time, on request (a key or the warning's button): longer idle timeout for this session. */
+  | { type: "MORE_TIME" }
   | { type: "IDLE.PAUSE" }
   | { type: "IDLE.RESUME" }
   /** Check the kiosk status now (e.g. the operator tools closed: a bench run may have started or ended). */
@@ -117,6 +124,7 @@ function sessionData(): Omit<KioskContext, "bridge" | "timing" | "status" | "sta
     ticket: null,
     purchaseFailure: null,
     countdownMs: 0,
+    moreTime: false,
   };
 }
 
@@ -191,6 +199,7 @@ export const kioskMachine = setup({
     storePurchaseFailure: assign((_, purchaseFailure: PurchaseFailure) => ({ purchaseFailure })),
     startCountdown: assign(({ context }) => ({ countdownMs: context.timing.idleWarningMs })),
     tickCountdown: assign(({ context }) => ({ countdownMs: Math.max(0, context.countdownMs - context.timing.countdownTickMs) })),
+    giveMoreTime: assign({ moreTime: true }),
     pauseIdle: raise({ type: "IDLE.PAUSE" }),
     resumeIdle: raise({ type: "IDLE.RESUME" }),
     wipeSession: assign(() => sessionData()),
@@ -206,7 +215,7 @@ export const kioskMachine = setup({
     paying: stateIn("#kiosk.session.flow.payment.processing"),
   },
   delays: {
-    idleTimeout: ({ context }) => context.timing.idleTimeoutMs,
+    idleTimeout: ({ context }) => context.timing.idleTimeoutMs * (context.moreTime ? context.timing.moreTimeFactor : 1),
     idleWarning: ({ context }) => context.timing.idleWarningMs,
     countdownTick: ({ context }) => context.timing.countdownTickMs,
     askTimeout: ({ context }) => context.timing.askTimeoutMs,
@@ -346,6 +355,7 @@ export const kioskMachine = setup({
               after: { idleTimeout: { target: "warning" } },
               on: {
                 ...Object.fromEntries(USER_EVENTS.map((type) => [type, { target: "active", reenter: true }])),
+                MORE_TIME: { target: "active", reenter: true, actions: "giveMoreTime" },
                 "IDLE.PAUSE": { target: "paused" },
               },
             },
@@ -361,6 +371,7 @@ export const kioskMachine = setup({
               on: {
                 ...Object.fromEntries(USER_EVENTS.map((type) => [type, { target: "active" }])),
                 CONTINUE: { target: "active" },
+                MORE_TIME: { target: "active", actions: "giveMoreTime" },
                 "IDLE.PAUSE": { target: "paused" },
               },
             },

@@ -219,7 +219,7 @@ describe("walk-away protection", () => {
 });
 
 describe("languages", () => {
-  it.each([["zh", zh], ["ar", ar]] as const)("renders the login and tools in %s", async (language, catalog) => {
+  it.each([["zh-Hans", zh], ["ar", ar]] as const)("renders the login and tools in %s", async (language, catalog) => {
     renderScreen(createFakeOperatorBridge({ pin: PIN }), { language });
     expect(screen.getByRole("heading", { name: catalog.operator.login.title })).toBeTruthy();
     fireEvent.change(screen.getByLabelText(catalog.operator.login.name), { target: { value: "Ada" } });

@@ -17,6 +17,8 @@ export const StationViewSchema = z.object({
   /** WGS84 coordinates when the data pack has them (for the network map). */
   lat: z.number().nullable(),
   lon: z.number().nullable(),
+  /** The station's name by passenger language (e.g. "zh-Hans": "西直门"), where the pack or the operator has it. */
+  localized: z.record(z.string(), z.string()).optional(),
 });
 export type StationView = z.infer<typeof StationViewSchema>;
 
@@ -25,6 +27,8 @@ export const LineViewSchema = z.object({
   name: z.string(),
   color: z.string(),
   stations: z.array(z.string()),
+  /** The line's name by passenger language, from the operator's local-names file. */
+  localized: z.record(z.string(), z.string()).optional(),
 });
 
 export const SystemSummarySchema = z.object({
@@ -43,8 +47,14 @@ export const SystemViewSchema = SystemSummarySchema.extend({
   fareDisplayFormat: z.string(),
   terminology: z.record(z.string(), z.string().nullable()),
   /** Payment method keys with their display label from the framebook's terminology. */
-  paymentMethods: z.array(z.object({ id: z.string(), label: z.string() })),
+  paymentMethods: z.array(z.object({ id: z.string(), label: z.string(), localized: z.record(z.string(), z.string()).optional() })),
   riderTypes: z.array(RiderTypeSchema),
+  /** What the fare card states about a rider type: who qualifies ("under 5") and whether they ride free. */
+  riderRules: z
+    .record(z.string(), z.object({ qualifier: z.string().nullable(), free: z.boolean(), maxPerAdult: z.number().nullable() }))
+    .optional(),
+  /** How distances are shown: miles on the US systems, kilometres elsewhere. */
+  distanceUnit: z.enum(["mi", "km"]).optional(),
   operatingHours: z.record(z.string(), z.union([z.string(), z.number()])),
   stations: z.array(StationViewSchema),
   lines: z.array(LineViewSchema),
@@ -61,6 +71,18 @@ export type SystemView = z.infer<typeof SystemViewSchema>;
 export const PASSENGER_LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ar", "es"] as const;
 export const PassengerLanguageSchema = z.enum(PASSENGER_LANGUAGES);
 export type PassengerLanguage = z.infer<typeof PassengerLanguageSchema>;
+
+/**
+ * The passenger language a BCP 47 tag (a framebook's `primary_language`, a local-names file's
+ * `language`) is written in: "zh"/"zh-CN" → simplified, "zh-TW"/"zh-HK" → traditional Chinese.
+ */
+export function passengerLanguageOf(tag: string): PassengerLanguage | null {
+  const lower = tag.trim().toLowerCase();
+  if (/^zh(-hant|-tw|-hk|-mo)\b/.test(lower)) return "zh-Hant";
+  if (/^zh\b/.test(lower)) return "zh-Hans";
+  const base = lower.split("-")[0];
+  return base === "en" || base === "ar" || base === "es" ? base : null;
+}
 
 /** A passenger request: the UI's events, exactly the benchmark's event vocabulary. */
 export const AskRequestSchema = z.object({

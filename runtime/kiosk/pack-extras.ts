@@ -120,6 +120,10 @@ export const LocalNamesFileSchema = z.object({
   /** Where the names come from (shown to auditors, not passengers). */
   source: z.string().optional(),
   names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])),
+  /** Line names in that language, by line id (e.g. "1": "1号线"). */
+  lines: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** Payment method names in that language, by the fares' method key (e.g. "easycard": "悠遊卡"). */
+  payment_methods: z.record(z.string().min(1), z.string().min(1)).optional(),
 });
 export type LocalNamesFile = z.infer<typeof LocalNamesFileSchema>;
 
@@ -128,6 +132,8 @@ export interface OperatorLocalNames {
   language: string;
   source: string | undefined;
   byStation: Map<string, string[]>;
+  byLine: Map<string, string>;
+  byPaymentMethod: Map<string, string>;
 }
 
 export const LOCAL_NAMES_FILE = "local-names.yaml";
@@ -141,16 +147,30 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   const file = path.join(operatorDir, system.id, LOCAL_NAMES_FILE);
   if (!existsSync(file)) return undefined;
   const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
-  const unknown = Object.keys(parsed.names).filter((id) => !system.hasStationId(id));
-  if (unknown.length > 0) {
-    throw new DataFileError(
-      file,
-      unknown.map((id) => ({ path: ["names", id], message: `unknown station id '${id}' for system ${system.id}` })),
-    );
-  }
+  const lineIds = new Set(system.lines.map((l) => l.id));
+  const methodIds = new Set(Object.keys(system.fares.payment_methods ?? {}));
+  const problems = [
+    ...Object.keys(parsed.names)
+      .filter((id) => !system.hasStationId(id))
+      .map((id) => ({ path: ["names", id], message: `unknown station id '${id}' for system ${system.id}` })),
+    ...Object.keys(parsed.lines ?? {})
+      .filter((id) => !lineIds.has(id))
+      .map((id) => ({ path: ["lines", id], message: `unknown line id '${id}' for system ${system.id}` })),
+    ...Object.keys(parsed.payment_methods ?? {})
+      .filter((id) => !methodIds.has(id))
+      .map((id) => ({ path: ["payment_methods", id], message: `unknown payment method '${id}' for system ${system.id}` })),
+  ];
+  if (problems.length > 0) throw new DataFileError(file, problems);
   const byStation = new Map<string, string[]>();
   for (const [id, names] of Object.entries(parsed.names)) byStation.set(id, typeof names === "string" ? [names] : [...names]);
-  return { file, language: parsed.language, source: parsed.source, byStation };
+  return {
+    file,
+    language: parsed.language,
+    source: parsed.source,
+    byStation,
+    byLine: new Map(Object.entries(parsed.lines ?? {})),
+    byPaymentMethod: new Map(Object.entries(parsed.payment_methods ?? {})),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
