@@ -119,7 +119,11 @@ export const LocalNamesFileSchema = z.object({
   language: z.string().min(1),
   /** Where the names come from (shown to auditors, not passengers). */
   source: z.string().optional(),
-  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])),
+  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).default({}),
+  /** Common names and codes passengers use for a station ("SFO", "Ximending"), by station id. */
+  aliases: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+  /** Landmarks → the station(s) serving them (several: the kiosk asks which). */
+  landmarks: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
 });
 export type LocalNamesFile = z.infer<typeof LocalNamesFileSchema>;
 
@@ -128,6 +132,8 @@ export interface OperatorLocalNames {
   language: string;
   source: string | undefined;
   byStation: Map<string, string[]>;
+  aliases: Map<string, string[]>;
+  landmarks: Map<string, string[]>;
 }
 
 export const LOCAL_NAMES_FILE = "local-names.yaml";
@@ -141,16 +147,23 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   const file = path.join(operatorDir, system.id, LOCAL_NAMES_FILE);
   if (!existsSync(file)) return undefined;
   const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
-  const unknown = Object.keys(parsed.names).filter((id) => !system.hasStationId(id));
-  if (unknown.length > 0) {
-    throw new DataFileError(
-      file,
-      unknown.map((id) => ({ path: ["names", id], message: `unknown station id '${id}' for system ${system.id}` })),
-    );
+  const unknown: { path: string[]; message: string }[] = [];
+  for (const id of Object.keys(parsed.names ?? {})) if (!system.hasStationId(id)) unknown.push({ path: ["names", id], message: `unknown station id '${id}' for system ${system.id}` });
+  for (const id of Object.keys(parsed.aliases ?? {})) if (!system.hasStationId(id)) unknown.push({ path: ["aliases", id], message: `unknown station id '${id}' for system ${system.id}` });
+  for (const [name, ids] of Object.entries(parsed.landmarks ?? {})) {
+    for (const id of ids) if (!system.hasStationId(id)) unknown.push({ path: ["landmarks", name], message: `unknown station id '${id}' for system ${system.id}` });
   }
+  if (unknown.length > 0) throw new DataFileError(file, unknown);
   const byStation = new Map<string, string[]>();
-  for (const [id, names] of Object.entries(parsed.names)) byStation.set(id, typeof names === "string" ? [names] : [...names]);
-  return { file, language: parsed.language, source: parsed.source, byStation };
+  for (const [id, names] of Object.entries(parsed.names ?? {})) byStation.set(id, typeof names === "string" ? [names] : [...names]);
+  return {
+    file,
+    language: parsed.language,
+    source: parsed.source,
+    byStation,
+    aliases: new Map(Object.entries(parsed.aliases ?? {})),
+    landmarks: new Map(Object.entries(parsed.landmarks ?? {})),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
