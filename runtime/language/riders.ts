@@ -10,6 +10,8 @@ export interface RiderReading {
   riders: RiderCounts;
   /** How sure the reading is (a bare "me" is less sure than "two adults"). */
   confidence: number;
+  /** The statement names the whole party ("just me"), set by callers that check for it. */
+  exclusive?: boolean;
 }
 
 const SENIOR_AGE = 65;
