@@ -199,7 +199,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const destination = selectedDestination ?? trip.destination;
   // Riders the passenger wrote count when the screen's counter was never touched.
   if (!req.ridersGiven && understood.riders) req.riders = { ...understood.riders };
-  const intent: Intent = text ? classify(text, trip, !!selectedOrigin && !!selectedDestination) : { kind: "trip" };
+  const intent: Intent = text ? classify(text, { ...trip, ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) }, !!selectedOrigin && !!selectedDestination) : { kind: "trip" };
   // The kiosk's accessibility toggle, or what the passenger said about their needs.
   const accessibility = accessibilityNeed(req.freetexts) ?? !!context.accessibility_mode;
   const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
