@@ -3,9 +3,11 @@
 //   report  a run's figures with bootstrap CIs, terminal / JSON / HTML (cli/bench-report.ts)
 //   list    the stored runs
 //   score   score a reference-format results file (bench/scorer/cli.ts)
+//   robustness  the robustness suite: originals vs variants, Tier 1 and the strict kiosk score
 import type { Command } from "commander";
 import { registerScoreCommand } from "../bench/scorer/cli.ts";
 import { registerBenchReportCommands } from "./bench-report.ts";
+import { registerBenchRobustnessCommand } from "./bench-robustness.ts";
 import { registerBenchRunCommand } from "./bench-run.ts";
 
 export function registerBenchCommands(program: Command): Command {
@@ -13,5 +15,6 @@ export function registerBenchCommands(program: Command): Command {
   registerBenchRunCommand(bench);
   registerBenchReportCommands(bench);
   registerScoreCommand(bench);
+  registerBenchRobustnessCommand(bench);
   return bench;
 }

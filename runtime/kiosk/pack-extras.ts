@@ -119,11 +119,15 @@ export const LocalNamesFileSchema = z.object({
   language: z.string().min(1),
   /** Where the names come from (shown to auditors, not passengers). */
   source: z.string().optional(),
-  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])),
+  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).default({}),
   /** Line names in that language, by line id (e.g. "1": "1号线"). */
   lines: z.record(z.string().min(1), z.string().min(1)).optional(),
   /** Payment method names in that language, by the fares' method key (e.g. "easycard": "悠遊卡"). */
   payment_methods: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** Common names and codes passengers use for a station ("SFO", "Ximending"), by station id. */
+  aliases: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+  /** Landmarks → the station(s) serving them (several: the kiosk asks which). */
+  landmarks: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
 });
 export type LocalNamesFile = z.infer<typeof LocalNamesFileSchema>;
 
@@ -134,6 +138,8 @@ export interface OperatorLocalNames {
   byStation: Map<string, string[]>;
   byLine: Map<string, string>;
   byPaymentMethod: Map<string, string>;
+  aliases: Map<string, string[]>;
+  landmarks: Map<string, string[]>;
 }
 
 export const LOCAL_NAMES_FILE = "local-names.yaml";
@@ -149,10 +155,17 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
   const lineIds = new Set(system.lines.map((l) => l.id));
   const methodIds = new Set(Object.keys(system.fares.payment_methods ?? {}));
+  const unknownStation = (id: string): string => `unknown station id '${id}' for system ${system.id}`;
   const problems = [
     ...Object.keys(parsed.names)
       .filter((id) => !system.hasStationId(id))
-      .map((id) => ({ path: ["names", id], message: `unknown station id '${id}' for system ${system.id}` })),
+      .map((id) => ({ path: ["names", id], message: unknownStation(id) })),
+    ...Object.keys(parsed.aliases ?? {})
+      .filter((id) => !system.hasStationId(id))
+      .map((id) => ({ path: ["aliases", id], message: unknownStation(id) })),
+    ...Object.entries(parsed.landmarks ?? {}).flatMap(([name, ids]) =>
+      ids.filter((id) => !system.hasStationId(id)).map((id) => ({ path: ["landmarks", name], message: unknownStation(id) })),
+    ),
     ...Object.keys(parsed.lines ?? {})
       .filter((id) => !lineIds.has(id))
       .map((id) => ({ path: ["lines", id], message: `unknown line id '${id}' for system ${system.id}` })),
@@ -170,6 +183,8 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     byStation,
     byLine: new Map(Object.entries(parsed.lines ?? {})),
     byPaymentMethod: new Map(Object.entries(parsed.payment_methods ?? {})),
+    aliases: new Map(Object.entries(parsed.aliases ?? {})),
+    landmarks: new Map(Object.entries(parsed.landmarks ?? {})),
   };
 }
 
