@@ -119,7 +119,8 @@ export const LocalNamesFileSchema = z.object({
   language: z.string().min(1),
   /** Where the names come from (shown to auditors, not passengers). */
   source: z.string().optional(),
-  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).default({}),
+  /** Station names in that language, by station id. Optional: parseYamlText returns the input itself, so no zod default. */
+  names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
   /** Line names in that language, by line id (e.g. "1": "1号线"). */
   lines: z.record(z.string().min(1), z.string().min(1)).optional(),
   /** Payment method names in that language, by the fares' method key (e.g. "easycard": "悠遊卡"). */
@@ -157,7 +158,7 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   const methodIds = new Set(Object.keys(system.fares.payment_methods ?? {}));
   const unknownStation = (id: string): string => `unknown station id '${id}' for system ${system.id}`;
   const problems = [
-    ...Object.keys(parsed.names)
+    ...Object.keys(parsed.names ?? {})
       .filter((id) => !system.hasStationId(id))
       .map((id) => ({ path: ["names", id], message: unknownStation(id) })),
     ...Object.keys(parsed.aliases ?? {})
@@ -175,7 +176,7 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   ];
   if (problems.length > 0) throw new DataFileError(file, problems);
   const byStation = new Map<string, string[]>();
-  for (const [id, names] of Object.entries(parsed.names)) byStation.set(id, typeof names === "string" ? [names] : [...names]);
+  for (const [id, names] of Object.entries(parsed.names ?? {})) byStation.set(id, typeof names === "string" ? [names] : [...names]);
   return {
     file,
     language: parsed.language,
