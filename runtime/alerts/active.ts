@@ -42,8 +42,11 @@ export interface ActiveDisruptionsOptions {
   announceAheadHours?: number;
 }
 
+/** A disruption record made from an alert: its id is always there (the alert's, "#n" for each of several). */
+export type AlertDisruption = Disruption & { id: string };
+
 /** One alert as the pack's disruption records: one per line, or per station for station disruptions. */
-export function alertDisruptions(alert: Alert, language: string | undefined, primaryLanguage: string): Disruption[] {
+export function alertDisruptions(alert: Alert, language: string | undefined, primaryLanguage: string): AlertDisruption[] {
   const message = alertText(alert, language, primaryLanguage);
   const base = {
     type: alert.type,
@@ -67,7 +70,7 @@ export function alertDisruptions(alert: Alert, language: string | undefined, pri
  * The disruptions of a system at `now`: every alert in force (not ended, not expired, started), and
  * those announced to start within `announceAheadHours`, most severe first.
  */
-export function activeDisruptions(records: readonly AlertRecordLike[], options: ActiveDisruptionsOptions): Disruption[] {
+export function activeDisruptions(records: readonly AlertRecordLike[], options: ActiveDisruptionsOptions): AlertDisruption[] {
   const ahead = addHours(options.now, options.announceAheadHours ?? DEFAULT_ANNOUNCE_AHEAD_HOURS);
   const chosen = records.filter((r) => {
     if (r.alert.system !== options.system) return false;
