@@ -24,6 +24,7 @@ import { BenchError } from "./errors.ts";
 import { listPolicies } from "./policies.ts";
 import { probeCases } from "./probe/set.ts";
 import { buildReport } from "./report/build.ts";
+import { coverageText, runCoverage } from "./report/coverage.ts";
 import { renderReportHtml } from "./report/html.ts";
 import { headlineFigures, summarizeStoredRun } from "./report/summary.ts";
 import { startRun, type RunOutcome, type RunProgress } from "./run/execute.ts";
@@ -92,6 +93,13 @@ interface Job {
 }
 
 const mean = (sum: number, n: number): number | null => (n > 0 ? sum / n : null);
+
+/** The categories a stored run covered, and its coverage in words ("bart · A–K"). */
+function coverageFields(selection: Parameters<typeof runCoverage>[0] | undefined): { categories?: string[]; covers?: string } {
+  if (!selection) return {};
+  const coverage = runCoverage(selection);
+  return { categories: coverage.categories, covers: coverageText(coverage) };
+}
 
 export class BenchTechnician implements TechnicianBench {
   private job: Job | null = null;
@@ -277,6 +285,7 @@ export class BenchTechnician implements TechnicianBench {
         casesDone: r.casesDone,
         casesScored: r.casesScored,
         systems: [...(store.getRun(r.id)?.selection.selectedSystems ?? [])] as SystemId[],
+        ...coverageFields(store.getRun(r.id)?.selection),
       }));
   }
 

@@ -5,11 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import GtfsRealtimeBindings from "gtfs-realtime-bindings";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { AskResultSchema, PurchaseResultSchema } from "../runtime/kiosk/bridge.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { AlertStore } from "../runtime/alerts/store.ts";
-import { buildProgram } from "./main.ts";
+import { runKiosk } from "../test/cli.ts";
 import { startServe } from "./serve.ts";
 
 const rt = GtfsRealtimeBindings.transit_realtime;
@@ -22,23 +21,7 @@ afterEach(() => {
 let n = 0;
 const freshDb = (): string => path.join(dir, `alerts-${++n}.sqlite`);
 
-async function kiosk(...argv: string[]): Promise<{ stdout: string; stderr: string; exitCode: number | undefined; error?: Error }> {
-  const program = buildProgram();
-  let stdout = "";
-  let stderr = "";
-  process.exitCode = undefined;
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  let error: Error | undefined;
-  try {
-    await program.parseAsync(["--data", SHARED_DATA_DIR, ...argv], { from: "user" });
-  } catch (err) {
-    error = err as Error;
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return { stdout, stderr, exitCode: process.exitCode === undefined ? undefined : Number(process.exitCode), ...(error ? { error } : {}) };
-}
+const kiosk = runKiosk;
 
 const closureFlags = ["--system", "bart", "--id", "tube", "--type", "planned_maintenance", "--severity", "critical", "--from-station", "West Oakland", "--to-station", "Embarcadero", "--from", "2026-03-09T06:00", "--until", "2026-03-10T04:00", "--text", "Transbay Tube closed: no service between West Oakland and Embarcadero.", "--translation", "es=Tubo Transbay cerrado."];
 

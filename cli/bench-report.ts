@@ -4,6 +4,8 @@ import path from "node:path";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
 import { buildReport } from "../bench/report/build.ts";
+import { caseDifferenceBlock } from "../bench/report/case-diff-text.ts";
+import { coverageText, runCoverage } from "../bench/report/coverage.ts";
 import { renderReportHtml } from "../bench/report/html.ts";
 import { headlineFigures, summarizeStoredRun } from "../bench/report/summary.ts";
 import { f2, formatMs, renderReportTable, renderTable } from "../bench/report/table.ts";
@@ -62,6 +64,7 @@ export function registerBenchReportCommands(bench: Command): void {
           return;
         }
         process.stdout.write(renderReportTable(report));
+        if (report.comparison) process.stdout.write(`\n${caseDifferenceBlock(report.comparison.cases, report.run.id, report.comparison.base.id)}\n`);
         if (opts.html) process.stdout.write(`wrote ${opts.html}\n`);
       });
     });
@@ -75,7 +78,7 @@ export function registerBenchReportCommands(bench: Command): void {
       withStore(opts.db, (store) => {
         const runs = store.listRuns().map((r) => {
           const figures = headlineFigures(summarizeStoredRun(store, store.requireRun(r.id)).summary);
-          return { ...r, tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
+          return { ...r, covers: runCoverage(store.requireRun(r.id).selection), tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
         });
         if (opts.json) {
           printJson({ db: store.file, runs });
@@ -85,13 +88,14 @@ export function registerBenchReportCommands(bench: Command): void {
           process.stdout.write(`no runs in ${store.file} (start one with 'kiosk bench run --policy rule')\n`);
           return;
         }
-        const header = ["run", "status", "policy", "model", "judge", "cases", "scored", "T1 held-out", "T1 full", "comp full", "wall", "started"];
+        const header = ["run", "status", "policy", "model", "judge", "covers", "cases", "scored", "T1 held-out", "T1 full", "comp full", "wall", "started"];
         const rows = runs.map((r) => [
           String(r.id),
           r.status,
           r.policy,
           r.model,
           r.judge,
+          coverageText(r.covers),
           `${r.casesDone}/${r.casesTotal}`,
           String(r.casesScored),
           r.tier1.holdout.n > 0 ? f2(r.tier1.holdout.tier1) : "–",
@@ -100,7 +104,7 @@ export function registerBenchReportCommands(bench: Command): void {
           formatMs(r.wallMs),
           r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
         ]);
-        process.stdout.write(`${renderTable(header.map((_, i) => ({ align: [0, 5, 6, 7, 8, 9, 10].includes(i) ? "r" : "l" })), header, rows)}\n`);
+        process.stdout.write(`${renderTable(header.map((_, i) => ({ align: [0, 6, 7, 8, 9, 10, 11].includes(i) ? "r" : "l" })), header, rows)}\n`);
       });
     });
 }

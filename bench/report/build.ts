@@ -24,6 +24,7 @@ import {
 } from "../stats/index.ts";
 import type { CasePartition, Hardware, RunSelection, RunStatus } from "../store/schema.ts";
 import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
+import { caseDifferences, type CaseDifferences } from "./case-diff.ts";
 
 export const PARTITION_NAMES: readonly PartitionName[] = ["holdout", "train", "full"];
 export const PARTITION_LABELS: Readonly<Record<PartitionName, string>> = { holdout: "held-out", train: "train", full: "full" };
@@ -141,6 +142,8 @@ export interface Comparison {
   onlyInRun: number;
   onlyInBase: number;
   partitions: Record<PartitionName, ComparisonPartition>;
+  /** Case by case: which cases changed and which components moved. */
+  cases: CaseDifferences;
 }
 
 export interface BenchReport {
@@ -552,6 +555,7 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
       onlyInRun: idsA.size - common.size,
       onlyInBase: idsB.size - common.size,
       partitions: Object.fromEntries(PARTITION_NAMES.map((p) => [p, comparisonPartition(run, base, common, p)])) as Record<PartitionName, ComparisonPartition>,
+      cases: caseDifferences(run.cases, base.cases, common),
     };
   }
   return report;
