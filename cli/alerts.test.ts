@@ -8,6 +8,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { AskResultSchema, PurchaseResultSchema } from "../runtime/kiosk/bridge.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { AlertStore } from "../runtime/alerts/store.ts";
+import { SessionAuditStore } from "../runtime/audit/store.ts";
+import { recordSession, trip } from "../runtime/audit/testing.ts";
 import { runKiosk } from "../test/cli.ts";
 import { startServe } from "./serve.ts";
 
@@ -100,6 +102,23 @@ describe("kiosk alerts", () => {
     const store = AlertStore.open(db);
     expect(store.current("bart").map((r) => [r.alert.id, r.alert.type, r.alert.stations])).toEqual([["gtfs:e1", "station_closure", ["BART-EMBR"]]]);
     store.close();
+  });
+});
+
+describe("kiosk alerts add --preview", () => {
+  it("replays the latest sessions with the alert in force (at its start) before adding it", async () => {
+    const db = freshDb();
+    const auditDb = path.join(dir, "audit.sqlite");
+    const recent = new Date(Date.now() - 3_600_000); // within the audit's retention period
+    const audit = SessionAuditStore.open(auditDb, { clock: () => recent });
+    audit.put(await recordSession(testPack(), { sessionId: "across", system: "bart", turns: [trip("BART-WOAK", "BART-EMBR")], now: recent }));
+    audit.close();
+    const future = ["--from", "2030-03-11T14:00", "--until", "2030-03-12T04:00"];
+    const flags = closureFlags.filter((_, i, all) => !["--from", "--until"].includes(all[i] ?? "") && !["--from", "--until"].includes(all[i - 1] ?? ""));
+    const r = await kiosk("alerts", "--alerts-db", db, "add", ...flags, ...future, "--preview", "--audit-db", auditDb, "--operator", "alice");
+    expect(r.stdout).toMatch(/^Replay of the last 1 passenger session\(s\) \(1 answers\) for bart with the new alert\(s\) in force at 2030-03-11T14:00:00: 1 answer\(s\) in 1 session\(s\) would change\./);
+    expect(r.stdout).toContain("  action: prompt_purchase (ok)  →  display_info (ok)");
+    expect(r.stdout).toMatch(/\nadded tube \(bart, planned_maintenance, critical, until 2030-03-12T04:00:00\) by alice\n$/);
   });
 });
 

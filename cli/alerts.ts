@@ -16,7 +16,11 @@ import { ALERTS_DB_ENV, AlertStore, AlertStoreError, alertsDbPath, type AlertRec
 import { DISRUPTION_SEVERITIES, DISRUPTION_TYPES } from "../runtime/alerts/vocabulary.ts";
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
-import { operatorName } from "./operator-name.ts";
+import { confirm, operatorName } from "./operator-name.ts";
+import { positiveInt } from "./bench-run.ts";
+import { AUDIT_DB_ENV, auditDbPath, SessionAuditStore } from "../runtime/audit/store.ts";
+import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply, replayReportText } from "../runtime/replay/replay.ts";
+import { alertDraft } from "../runtime/replay/drafts.ts";
 
 interface AlertsOptions extends GlobalOptions {
   alertsDb?: string;
@@ -116,6 +120,37 @@ interface AddOptions extends AlertsOptions {
   eta?: string;
   replace?: boolean;
   openEnded?: boolean;
+  preview?: boolean;
+  sessions?: string;
+  auditDb?: string;
+}
+
+/** Replay the latest audited sessions of the alerts' systems with and without them, at the time they start. */
+async function previewAlerts(pack: DataPack, store: AlertStore, alerts: readonly Alert[], opts: AddOptions): Promise<string> {
+  const n = opts.sessions !== undefined ? positiveInt(opts.sessions, "--sessions") : DEFAULT_REPLAY_SESSIONS;
+  const now = new Date();
+  const starts = alerts.map((a) => (a.valid_from ? new Date(a.valid_from) : now)).filter((d) => d > now);
+  const at = starts.length === alerts.length && starts.length > 0 ? new Date(Math.min(...starts.map((d) => d.getTime()))) : now;
+  let audit: SessionAuditStore;
+  try {
+    audit = SessionAuditStore.open(auditDbPath(opts.auditDb));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  try {
+    const out: string[] = [];
+    for (const system of [...new Set(alerts.map((a) => a.system))]) {
+      const current = store.current(system);
+      const ids = new Set(alerts.map((a) => a.id));
+      const draft = [...current.filter((r) => !ids.has(r.alert.id)), ...alerts.filter((a) => a.system === system).map((alert) => ({ alert, ended_at: null }))];
+      const sides = alertDraft((s) => pack.system(s), current, draft, at);
+      const report = await replayBeforeApply({ pack, sessions: audit.recent(n, system), ...sides });
+      out.push(replayReportText(report, `for ${system} with the new alert(s) in force at ${localIso(at)}`));
+    }
+    return out.join("\n");
+  } finally {
+    audit.close();
+  }
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -215,6 +250,9 @@ export function registerAlertsCommands(program: Command): void {
     .option("--alternative <text>", "what passengers can do instead")
     .option("--eta <text>", "when service is expected back")
     .option("--replace", "edit the running alert with this id")
+    .option("--preview", "first replay the latest stored passenger sessions with the alert in force and show what would change (asks to confirm on a terminal)")
+    .option("--sessions <n>", `with --preview: how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
+    .option("--audit-db <file>", `with --preview: session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
     .option("--operator <name>", "who is adding it (audit log; asked on a terminal when missing)")
     .option("--json", "print the stored alerts as JSON")
     .action(async (file: string | undefined, _o: unknown, cmd: Command) => {
@@ -235,6 +273,14 @@ export function registerAlertsCommands(program: Command): void {
         process.stderr.write(`${problems.join("\n")}\nnothing was added\n`);
         process.exitCode = 1;
         return;
+      }
+      if (opts.preview) {
+        const text = await withStore(opts, (store) => previewAlerts(pack, store, checked, opts));
+        process.stdout.write(text);
+        if (process.stdin.isTTY && !(await confirm(`Add ${checked.length === 1 ? "this alert" : `these ${checked.length} alerts`}?`))) {
+          process.stdout.write("not added\n");
+          return;
+        }
       }
       const who = await operatorName(opts.operator, "added the alert");
       withStore(opts, (store) => {

@@ -6,6 +6,9 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { runKiosk } from "../test/cli.ts";
+import { DataPack } from "../tools/data/datapack.ts";
+import { SessionAuditStore } from "../runtime/audit/store.ts";
+import { recordSession, trip } from "../runtime/audit/testing.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "framebook-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,5 +57,28 @@ describe("kiosk framebook", () => {
     const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "history", "--system", "marta", "--json")).stdout) as { audit: { who: string }[] };
     expect(json.audit.map((a) => a.who)).toEqual(["Ada"]);
     expect((await kiosk("framebook", "--framebooks", framebooks, "rollback", "--system", "marta", "--operator", "Bea")).stdout).toMatch(/^rolled back marta/);
+  });
+
+  it("preview replays the stored sessions against a draft; apply --preview shows the same before applying", async () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const auditDb = path.join(dir, "audit.sqlite");
+    // Today, in service hours (older sessions would be past the audit's retention period).
+    const today = new Date();
+    const now = new Date(today.getFullYear(), today.getMonth(), today.getDate(), 14, 0);
+    const audit = SessionAuditStore.open(auditDb, { clock: () => now });
+    audit.put(await recordSession(pack, { sessionId: "adult", system: "marta", turns: [trip("MARTA-AP", "MARTA-FP")], now }));
+    audit.put(await recordSession(pack, { sessionId: "senior", system: "marta", turns: [trip("MARTA-AP", "MARTA-FP", { adults: 1, seniors: 1 })], now: new Date(now.getTime() + 60_000) }));
+    audit.close();
+    const draft = file("seniors.yaml", packFramebook("marta").replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "seniors_free"\n      text: "EFFECTIVE TODAY: Senior citizens (65+) ride free."'));
+    const framebooks = path.join(dir, "fbs-preview");
+    const preview = await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb);
+    expect(preview.stdout).toMatch(/^Replay of the last 2 passenger session\(s\) \(2 answers\) against .*seniors\.yaml: 2 answer\(s\) in 2 session\(s\) would change\.\nBy field: fare 1, banners 2\n/);
+    expect(preview.stdout).toContain("  fare: 3.75 USD  →  2.50 USD");
+    const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb, "--json")).stdout) as { changedTurns: number };
+    expect(json.changedTurns).toBe(2);
+    const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", draft, "--system", "marta", "--preview", "--audit-db", auditDb, "--operator", "Ada");
+    expect(applied.stdout).toMatch(/^Replay of the last 2 passenger session\(s\)[\s\S]*\n1 change\(s\) applied to marta: version \w{12}/);
+    // Applied: the same draft now changes nothing.
+    expect((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb)).stdout).toMatch(/: 0 answer\(s\) in 0 session\(s\) would change\./);
   });
 });

@@ -4,16 +4,41 @@ import path from "node:path";
 import type { Command } from "commander";
 import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { FRAMEBOOKS_DIR_ENV, FramebookRejectedError, FramebookStore, type AuditEntry } from "../runtime/framebook/store.ts";
-import { formatIssues } from "../runtime/framebook/validate.ts";
+import { formatIssues, type FramebookValidation } from "../runtime/framebook/validate.ts";
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
-import { operatorName } from "./operator-name.ts";
+import { confirm, operatorName } from "./operator-name.ts";
+import { positiveInt } from "./bench-run.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
+import { AUDIT_DB_ENV, auditDbPath, SessionAuditStore } from "../runtime/audit/store.ts";
+import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply, replayReportText, type ReplayReport } from "../runtime/replay/replay.ts";
+import { framebookDraft } from "../runtime/replay/drafts.ts";
 
 interface FramebookOptions extends GlobalOptions {
   system?: string;
   framebooks?: string;
   operator?: string;
   json?: boolean;
+  preview?: boolean;
+  sessions?: string;
+  auditDb?: string;
+}
+
+/** Replay the last sessions of `system` from the session audit against a validated draft. */
+async function previewDraft(fbStore: FramebookStore, pack: DataPack, system: SystemId, validation: FramebookValidation, opts: FramebookOptions): Promise<ReplayReport> {
+  const n = opts.sessions !== undefined ? positiveInt(opts.sessions, "--sessions") : DEFAULT_REPLAY_SESSIONS;
+  let audit: SessionAuditStore;
+  try {
+    audit = SessionAuditStore.open(auditDbPath(opts.auditDb));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  try {
+    const draft = pack.system(system).withFramebook(validation.framebook!, validation.framebookPy);
+    return await replayBeforeApply({ pack, sessions: audit.recent(n, system), ...framebookDraft((s) => fbStore.systemData(s), system, draft) });
+  } finally {
+    audit.close();
+  }
 }
 
 export function framebooksDir(flag?: string): string {
@@ -91,15 +116,45 @@ export function registerFramebookCommands(program: Command): void {
       process.stdout.write(changes.length === 0 ? "no changes\n" : changes.map((c) => `~ ${c.path}\n  - ${show(c.before)}\n  + ${show(c.after)}`).join("\n") + "\n");
     });
 
+  fb.command("preview <file>")
+    .description("replay the last stored passenger sessions against a framebook and show which answers would change")
+    .requiredOption("--system <id>", "the system the framebook is for")
+    .option("--sessions <n>", `how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
+    .option("--audit-db <file>", `session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
+    .option("--json", "print the replay report as JSON")
+    .action(async (file: string, _o: unknown, cmd: Command) => {
+      const { store: s, opts } = store(cmd);
+      const system = systemOf(opts);
+      const validation = s.validate(system, readText(file), file);
+      if (!validation.ok) {
+        process.stdout.write(`${formatIssues(validation)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const report = await previewDraft(s, dataPack(opts), system, validation, opts);
+      if (opts.json) printJson(report);
+      else process.stdout.write(replayReportText(report, `against ${file}`));
+    });
+
   fb.command("apply <file>")
     .description("validate, then atomically activate a framebook for the next passenger session")
     .requiredOption("--system <id>", "the system the framebook is for")
+    .option("--preview", "first replay the last stored sessions against it and show what would change (asks to confirm on a terminal)")
+    .option("--sessions <n>", `with --preview: how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
+    .option("--audit-db <file>", `with --preview: session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
     .option("--operator <name>", "who is applying it (recorded in the audit log; asked on a terminal when missing)")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
       const system = systemOf(opts);
       const text = readText(file);
       const { validation, changes } = s.diff(system, text, file);
+      if (validation.ok && opts.preview) {
+        process.stdout.write(replayReportText(await previewDraft(s, dataPack(opts), system, validation, opts), `against ${file}`));
+        if (process.stdin.isTTY && !(await confirm(`Apply ${file} to ${system}?`))) {
+          process.stdout.write("not applied: the active framebook is unchanged\n");
+          return;
+        }
+      }
       try {
         const who = validation.ok ? await operatorName(opts.operator, "applied the framebook") : "";
         const entry = s.apply(system, text, file, who);
