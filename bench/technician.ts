@@ -26,6 +26,7 @@ import { probeCases } from "./probe/set.ts";
 import { buildReport } from "./report/build.ts";
 import { coverageText, runCoverage } from "./report/coverage.ts";
 import { renderReportHtml } from "./report/html.ts";
+import { caseTraces } from "./report/trace.ts";
 import { headlineFigures, summarizeStoredRun } from "./report/summary.ts";
 import { startRun, type RunOutcome, type RunProgress } from "./run/execute.ts";
 import { referenceResults } from "./run/results.ts";
@@ -298,7 +299,7 @@ export class BenchTechnician implements TechnicianBench {
   report(runId: number): BenchReport {
     this.requireRun(runId);
     try {
-      return { runId, html: renderReportHtml(buildReport(this.options.store, runId)) };
+      return { runId, html: renderReportHtml(buildReport(this.options.store, runId), { traces: caseTraces(this.options.store, runId) }) };
     } catch (err) {
       if (err instanceof RunNotFoundError || err instanceof BenchError) throw new OperatorError("rejected", err.message);
       throw err;

@@ -5,8 +5,10 @@ import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
 import { buildReport } from "../bench/report/build.ts";
 import { caseDifferenceBlock } from "../bench/report/case-diff-text.ts";
+import { trialsBlock } from "../bench/report/trials-text.ts";
 import { coverageText, runCoverage } from "../bench/report/coverage.ts";
 import { renderReportHtml } from "../bench/report/html.ts";
+import { caseTraces } from "../bench/report/trace.ts";
 import { headlineFigures, summarizeStoredRun } from "../bench/report/summary.ts";
 import { f2, formatMs, renderReportTable, renderTable } from "../bench/report/table.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
@@ -57,13 +59,14 @@ export function registerBenchReportCommands(bench: Command): void {
         const report = buildReport(store, parseRunRef(runArg, "run"), compareWith !== undefined ? { compareWith } : {});
         if (opts.html) {
           mkdirSync(path.dirname(path.resolve(opts.html)), { recursive: true });
-          writeFileSync(opts.html, renderReportHtml(report));
+          writeFileSync(opts.html, renderReportHtml(report, { traces: caseTraces(store, report.run.id) }));
         }
         if (opts.json) {
           printJson(report);
           return;
         }
         process.stdout.write(renderReportTable(report));
+        if (report.trials) process.stdout.write(`\n${trialsBlock(report.trials)}\n`);
         if (report.comparison) process.stdout.write(`\n${caseDifferenceBlock(report.comparison.cases, report.run.id, report.comparison.base.id)}\n`);
         if (opts.html) process.stdout.write(`wrote ${opts.html}\n`);
       });
