@@ -81,7 +81,8 @@ export function registerBenchReportCommands(bench: Command): void {
       withStore(opts.db, (store) => {
         const runs = store.listRuns().map((r) => {
           const figures = headlineFigures(summarizeStoredRun(store, store.requireRun(r.id)).summary);
-          return { ...r, covers: runCoverage(store.requireRun(r.id).selection), tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
+          const row = store.requireRun(r.id);
+          return { ...r, covers: runCoverage(row.selection), trial: row.trial, tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
         });
         if (opts.json) {
           printJson({ db: store.file, runs });
@@ -95,7 +96,7 @@ export function registerBenchReportCommands(bench: Command): void {
         const rows = runs.map((r) => [
           String(r.id),
           r.status,
-          r.policy,
+          r.trial ? `${r.policy} (trial ${r.trial.index}/${r.trial.of} of set ${r.trial.set})` : r.policy,
           r.model,
           r.judge,
           coverageText(r.covers),
