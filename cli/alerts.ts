@@ -17,9 +17,8 @@ import { DISRUPTION_SEVERITIES, DISRUPTION_TYPES } from "../runtime/alerts/vocab
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
 import { confirm, operatorName } from "./operator-name.ts";
-import { positiveInt } from "./bench-run.ts";
-import { AUDIT_DB_ENV, auditDbPath, SessionAuditStore } from "../runtime/audit/store.ts";
-import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply, replayReportText } from "../runtime/replay/replay.ts";
+import { addPreviewOptions, storedSessions } from "./preview.ts";
+import { replayBeforeApply, replayReportText } from "../runtime/replay/replay.ts";
 import { alertDraft } from "../runtime/replay/drafts.ts";
 
 interface AlertsOptions extends GlobalOptions {
@@ -127,30 +126,18 @@ interface AddOptions extends AlertsOptions {
 
 /** Replay the latest audited sessions of the alerts' systems with and without them, at the time they start. */
 async function previewAlerts(pack: DataPack, store: AlertStore, alerts: readonly Alert[], opts: AddOptions): Promise<string> {
-  const n = opts.sessions !== undefined ? positiveInt(opts.sessions, "--sessions") : DEFAULT_REPLAY_SESSIONS;
   const now = new Date();
   const starts = alerts.map((a) => (a.valid_from ? new Date(a.valid_from) : now)).filter((d) => d > now);
   const at = starts.length === alerts.length && starts.length > 0 ? new Date(Math.min(...starts.map((d) => d.getTime()))) : now;
-  let audit: SessionAuditStore;
-  try {
-    audit = SessionAuditStore.open(auditDbPath(opts.auditDb));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+  const ids = new Set(alerts.map((a) => a.id));
+  const out: string[] = [];
+  for (const system of [...new Set(alerts.map((a) => a.system))]) {
+    const current = store.current(system);
+    const draft = [...current.filter((r) => !ids.has(r.alert.id)), ...alerts.filter((a) => a.system === system).map((alert) => ({ alert, ended_at: null }))];
+    const report = await replayBeforeApply({ pack, sessions: storedSessions(opts, system), ...alertDraft((s) => pack.system(s), current, draft, at) });
+    out.push(replayReportText(report, `for ${system} with the new alert(s) in force at ${localIso(at)}`));
   }
-  try {
-    const out: string[] = [];
-    for (const system of [...new Set(alerts.map((a) => a.system))]) {
-      const current = store.current(system);
-      const ids = new Set(alerts.map((a) => a.id));
-      const draft = [...current.filter((r) => !ids.has(r.alert.id)), ...alerts.filter((a) => a.system === system).map((alert) => ({ alert, ended_at: null }))];
-      const sides = alertDraft((s) => pack.system(s), current, draft, at);
-      const report = await replayBeforeApply({ pack, sessions: audit.recent(n, system), ...sides });
-      out.push(replayReportText(report, `for ${system} with the new alert(s) in force at ${localIso(at)}`));
-    }
-    return out.join("\n");
-  } finally {
-    audit.close();
-  }
+  return out.join("\n");
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -231,64 +218,65 @@ export function registerAlertsCommands(program: Command): void {
       });
     });
 
-  alerts
-    .command("add [file]")
-    .description("add alerts from a JSON/YAML file (one, a list, or {alerts: [...]}) or from flags; --replace edits a running one")
-    .option("--system <id>", "the system")
-    .option("--id <id>", "the alert's id (default: made up)")
-    .option("--type <type>", `disruption type: ${DISRUPTION_TYPES.join(", ")}`)
-    .option("--severity <s>", `${DISRUPTION_SEVERITIES.join(", ")} (default: the framebook's advisory_severity_mapping)`)
-    .option("--line <line>", "a line id or name (repeat for more)", collect, [])
-    .option("--station <station>", "a station id or name (repeat for more)", collect, [])
-    .option("--from-station <station>", "segment: no service from this station…")
-    .option("--to-station <station>", "…to this one (on one line)")
-    .option("--from <time>", "valid from, local time YYYY-MM-DDTHH:MM (default: now)")
-    .option("--until <time>", "valid until, local time YYYY-MM-DDTHH:MM: the alert expires by itself then")
-    .option("--open-ended", "no --until: the alert stays until someone ends it")
-    .option("--text <text>", "what passengers are told, in the system's language")
-    .option("--translation <lang=text>", "the text in another language, e.g. es=Estación cerrada (repeat)", collect, [])
-    .option("--alternative <text>", "what passengers can do instead")
-    .option("--eta <text>", "when service is expected back")
-    .option("--replace", "edit the running alert with this id")
-    .option("--preview", "first replay the latest stored passenger sessions with the alert in force and show what would change (asks to confirm on a terminal)")
-    .option("--sessions <n>", `with --preview: how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
-    .option("--audit-db <file>", `with --preview: session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
-    .option("--operator <name>", "who is adding it (audit log; asked on a terminal when missing)")
-    .option("--json", "print the stored alerts as JSON")
-    .action(async (file: string | undefined, _o: unknown, cmd: Command) => {
-      const opts = cmd.optsWithGlobals<AddOptions>();
-      const pack = dataPack(opts);
-      const inputs = file ? readAlertFile(file) : [alertFromFlags(pack, opts)];
-      const where = file ?? "alert";
-      const checked: Alert[] = [];
-      const problems: string[] = [];
-      inputs.forEach((input, i) => {
-        const label = inputs.length > 1 ? `${where}[${i}]` : where;
-        const v = validateAlert(input, { system: (s) => (pack.systemIds.includes(s) ? pack.system(s) : undefined) });
-        if (!v.ok) problems.push(formatAlertIssues(v.issues, file ? label : "alert"));
-        else if (v.alert.valid_until === null && !opts.openEnded) problems.push(`${file ? label : "alert"}.valid_until: give the time the alert ends (${file ? "valid_until" : "--until"}) so it expires by itself, or --open-ended to keep it until someone ends it`);
-        else checked.push(v.alert);
-      });
-      if (problems.length > 0) {
-        process.stderr.write(`${problems.join("\n")}\nnothing was added\n`);
-        process.exitCode = 1;
-        return;
-      }
-      if (opts.preview) {
-        const text = await withStore(opts, (store) => previewAlerts(pack, store, checked, opts));
-        process.stdout.write(text);
-        if (process.stdin.isTTY && !(await confirm(`Add ${checked.length === 1 ? "this alert" : `these ${checked.length} alerts`}?`))) {
-          process.stdout.write("not added\n");
+  addPreviewOptions(
+    alerts
+      .command("add [file]")
+      .description("add alerts from a JSON/YAML file (one, a list, or {alerts: [...]}) or from flags; --replace edits a running one")
+      .option("--system <id>", "the system")
+      .option("--id <id>", "the alert's id (default: made up)")
+      .option("--type <type>", `disruption type: ${DISRUPTION_TYPES.join(", ")}`)
+      .option("--severity <s>", `${DISRUPTION_SEVERITIES.join(", ")} (default: the framebook's advisory_severity_mapping)`)
+      .option("--line <line>", "a line id or name (repeat for more)", collect, [])
+      .option("--station <station>", "a station id or name (repeat for more)", collect, [])
+      .option("--from-station <station>", "segment: no service from this station…")
+      .option("--to-station <station>", "…to this one (on one line)")
+      .option("--from <time>", "valid from, local time YYYY-MM-DDTHH:MM (default: now)")
+      .option("--until <time>", "valid until, local time YYYY-MM-DDTHH:MM: the alert expires by itself then")
+      .option("--open-ended", "no --until: the alert stays until someone ends it")
+      .option("--text <text>", "what passengers are told, in the system's language")
+      .option("--translation <lang=text>", "the text in another language, e.g. es=Estación cerrada (repeat)", collect, [])
+      .option("--alternative <text>", "what passengers can do instead")
+      .option("--eta <text>", "when service is expected back")
+      .option("--replace", "edit the running alert with this id")
+      .option("--preview", "first replay the latest stored passenger sessions with the alert in force and show what would change (asks to confirm on a terminal)")
+      .option("--operator <name>", "who is adding it (audit log; asked on a terminal when missing)")
+      .option("--json", "print the stored alerts as JSON")
+      .action(async (file: string | undefined, _o: unknown, cmd: Command) => {
+        const opts = cmd.optsWithGlobals<AddOptions>();
+        const pack = dataPack(opts);
+        const inputs = file ? readAlertFile(file) : [alertFromFlags(pack, opts)];
+        const where = file ?? "alert";
+        const checked: Alert[] = [];
+        const problems: string[] = [];
+        inputs.forEach((input, i) => {
+          const label = inputs.length > 1 ? `${where}[${i}]` : where;
+          const v = validateAlert(input, { system: (s) => (pack.systemIds.includes(s) ? pack.system(s) : undefined) });
+          if (!v.ok) problems.push(formatAlertIssues(v.issues, file ? label : "alert"));
+          else if (v.alert.valid_until === null && !opts.openEnded) problems.push(`${file ? label : "alert"}.valid_until: give the time the alert ends (${file ? "valid_until" : "--until"}) so it expires by itself, or --open-ended to keep it until someone ends it`);
+          else checked.push(v.alert);
+        });
+        if (problems.length > 0) {
+          process.stderr.write(`${problems.join("\n")}\nnothing was added\n`);
+          process.exitCode = 1;
           return;
         }
-      }
-      const who = await operatorName(opts.operator, "added the alert");
-      withStore(opts, (store) => {
-        const stored = checked.map((alert) => (opts.replace ? store.replace(alert, who) : store.add(alert, who)));
-        if (opts.json) return printJson({ db: store.file, alerts: stored });
-        for (const r of stored) process.stdout.write(`${opts.replace ? "edited" : "added"} ${r.alert.id} (${r.alert.system}, ${r.alert.type}, ${r.alert.severity}, ${r.alert.valid_until ? `until ${r.alert.valid_until}` : "until ended"}) by ${who}\n`);
-      });
-    });
+        if (opts.preview) {
+          const text = await withStore(opts, (store) => previewAlerts(pack, store, checked, opts));
+          process.stdout.write(text);
+          if (process.stdin.isTTY && !(await confirm(`Add ${checked.length === 1 ? "this alert" : `these ${checked.length} alerts`}?`))) {
+            process.stdout.write("not added\n");
+            return;
+          }
+        }
+        const who = await operatorName(opts.operator, "added the alert");
+        withStore(opts, (store) => {
+          const stored = checked.map((alert) => (opts.replace ? store.replace(alert, who) : store.add(alert, who)));
+          if (opts.json) return printJson({ db: store.file, alerts: stored });
+          for (const r of stored) process.stdout.write(`${opts.replace ? "edited" : "added"} ${r.alert.id} (${r.alert.system}, ${r.alert.type}, ${r.alert.severity}, ${r.alert.valid_until ? `until ${r.alert.valid_until}` : "until ended"}) by ${who}\n`);
+        });
+      }),
+    "with --preview: ",
+  );
 
   alerts
     .command("end <id>")

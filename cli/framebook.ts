@@ -8,10 +8,9 @@ import { formatIssues, type FramebookValidation } from "../runtime/framebook/val
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
 import { confirm, operatorName } from "./operator-name.ts";
-import { positiveInt } from "./bench-run.ts";
+import { addPreviewOptions, storedSessions } from "./preview.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
-import { AUDIT_DB_ENV, auditDbPath, SessionAuditStore } from "../runtime/audit/store.ts";
-import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply, replayReportText, type ReplayReport } from "../runtime/replay/replay.ts";
+import { replayBeforeApply, replayReportText, type ReplayReport } from "../runtime/replay/replay.ts";
 import { framebookDraft } from "../runtime/replay/drafts.ts";
 
 interface FramebookOptions extends GlobalOptions {
@@ -25,20 +24,9 @@ interface FramebookOptions extends GlobalOptions {
 }
 
 /** Replay the last sessions of `system` from the session audit against a validated draft. */
-async function previewDraft(fbStore: FramebookStore, pack: DataPack, system: SystemId, validation: FramebookValidation, opts: FramebookOptions): Promise<ReplayReport> {
-  const n = opts.sessions !== undefined ? positiveInt(opts.sessions, "--sessions") : DEFAULT_REPLAY_SESSIONS;
-  let audit: SessionAuditStore;
-  try {
-    audit = SessionAuditStore.open(auditDbPath(opts.auditDb));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  try {
-    const draft = pack.system(system).withFramebook(validation.framebook!, validation.framebookPy);
-    return await replayBeforeApply({ pack, sessions: audit.recent(n, system), ...framebookDraft((s) => fbStore.systemData(s), system, draft) });
-  } finally {
-    audit.close();
-  }
+function previewDraft(fbStore: FramebookStore, pack: DataPack, system: SystemId, validation: FramebookValidation, opts: FramebookOptions): Promise<ReplayReport> {
+  const draft = pack.system(system).withFramebook(validation.framebook!, validation.framebookPy);
+  return replayBeforeApply({ pack, sessions: storedSessions(opts, system), ...framebookDraft((s) => fbStore.systemData(s), system, draft) });
 }
 
 export function framebooksDir(flag?: string): string {
@@ -116,11 +104,12 @@ export function registerFramebookCommands(program: Command): void {
       process.stdout.write(changes.length === 0 ? "no changes\n" : changes.map((c) => `~ ${c.path}\n  - ${show(c.before)}\n  + ${show(c.after)}`).join("\n") + "\n");
     });
 
-  fb.command("preview <file>")
-    .description("replay the last stored passenger sessions against a framebook and show which answers would change")
-    .requiredOption("--system <id>", "the system the framebook is for")
-    .option("--sessions <n>", `how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
-    .option("--audit-db <file>", `session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
+  addPreviewOptions(
+    fb
+      .command("preview <file>")
+      .description("replay the last stored passenger sessions against a framebook and show which answers would change")
+      .requiredOption("--system <id>", "the system the framebook is for"),
+  )
     .option("--json", "print the replay report as JSON")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
@@ -136,12 +125,14 @@ export function registerFramebookCommands(program: Command): void {
       else process.stdout.write(replayReportText(report, `against ${file}`));
     });
 
-  fb.command("apply <file>")
-    .description("validate, then atomically activate a framebook for the next passenger session")
-    .requiredOption("--system <id>", "the system the framebook is for")
-    .option("--preview", "first replay the last stored sessions against it and show what would change (asks to confirm on a terminal)")
-    .option("--sessions <n>", `with --preview: how many of the latest sessions to replay (default ${DEFAULT_REPLAY_SESSIONS})`)
-    .option("--audit-db <file>", `with --preview: session audit (else $${AUDIT_DB_ENV}, else ./var/audit.sqlite)`)
+  addPreviewOptions(
+    fb
+      .command("apply <file>")
+      .description("validate, then atomically activate a framebook for the next passenger session")
+      .requiredOption("--system <id>", "the system the framebook is for")
+      .option("--preview", "first replay the last stored sessions against it and show what would change (asks to confirm on a terminal)"),
+    "with --preview: ",
+  )
     .option("--operator <name>", "who is applying it (recorded in the audit log; asked on a terminal when missing)")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);

@@ -4,10 +4,10 @@
 // processes may share the file (`kiosk serve` reads it for every new passenger session while
 // `kiosk alerts add` writes it). Alerts expire by their validity window (runtime/alerts/active.ts);
 // nothing has to delete them.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { SystemId } from "../../tools/data/schemas.ts";
+import { openMigrated } from "../storage/sqlite.ts";
 import { alertStatus, type AlertStatus } from "./active.ts";
 import { AlertSchema, type Alert } from "./model.ts";
 
@@ -109,25 +109,9 @@ export class AlertStore {
 
   /** Open (creating the folder and file when needed) and migrate. Throws AlertStoreError. */
   static open(file: string, options: { clock?: () => Date } = {}): AlertStore {
-    let db: Database.Database | undefined;
     try {
-      if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-      db = new Database(file);
-      if (file !== ":memory:") db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = FULL");
-      db.pragma("busy_timeout = 5000");
-      const current = Number(db.pragma("user_version", { simple: true }));
-      if (current > MIGRATIONS.length) throw new Error(`schema version ${current} is newer than this kiosk understands (${MIGRATIONS.length})`);
-      for (let v = current; v < MIGRATIONS.length; v++) {
-        const conn = db;
-        conn.transaction(() => {
-          conn.exec(MIGRATIONS[v]!);
-          conn.pragma(`user_version = ${v + 1}`);
-        }).immediate();
-      }
-      return new AlertStore(file, db, options.clock ?? (() => new Date()));
+      return new AlertStore(file, openMigrated(file, MIGRATIONS, { synchronous: "FULL" }), options.clock ?? (() => new Date()));
     } catch (err) {
-      db?.close();
       throw new AlertStoreError(`cannot open the alert store ${file}: ${(err as Error).message}`);
     }
   }

@@ -2,10 +2,10 @@
 // its whole audit record (JSON) and the columns operators filter on. Sessions older than the
 // retention period are deleted (on open, and by `prune`); nothing here holds payment data beyond
 // what the ledger keeps (runtime/audit/model.ts).
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { SystemId } from "../../tools/data/schemas.ts";
+import { openMigrated } from "../storage/sqlite.ts";
 import { AuditPurchaseSchema, AuditTurnSchema, SessionAuditSchema, summarizeSession, type AuditPurchase, type AuditTurn, type SessionAudit, type SessionAuditInput, type SessionSummary } from "./model.ts";
 
 export const AUDIT_DB_ENV = "METRO_AUDIT_DB";
@@ -95,24 +95,10 @@ export class SessionAuditStore {
   static open(file: string, options: { retentionDays?: number; clock?: () => Date } = {}): SessionAuditStore {
     const retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     if (!(retentionDays > 0)) throw new AuditStoreError(`the retention period must be a positive number of days (got ${retentionDays})`);
-    let db: Database.Database | undefined;
+    let db: Database.Database;
     try {
-      if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-      db = new Database(file);
-      if (file !== ":memory:") db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      db.pragma("busy_timeout = 5000");
-      const current = Number(db.pragma("user_version", { simple: true }));
-      if (current > MIGRATIONS.length) throw new Error(`schema version ${current} is newer than this kiosk understands (${MIGRATIONS.length})`);
-      for (let v = current; v < MIGRATIONS.length; v++) {
-        const conn = db;
-        conn.transaction(() => {
-          conn.exec(MIGRATIONS[v]!);
-          conn.pragma(`user_version = ${v + 1}`);
-        }).immediate();
-      }
+      db = openMigrated(file, MIGRATIONS, { synchronous: "NORMAL" });
     } catch (err) {
-      db?.close();
       throw new AuditStoreError(`cannot open the session audit ${file}: ${(err as Error).message}`);
     }
     const store = new SessionAuditStore(file, db, retentionDays, options.clock ?? (() => new Date()));
