@@ -263,8 +263,8 @@ describe("kiosk bench list", () => {
     const db = freshDb();
     await run("run", "--policy", "rule-ref", "--system", "beijing", "--category", "C", "--db", db, "--json");
     const { stdout } = await run("list", "--db", db);
-    expect(stdout.split("\n")[0]).toMatch(/^run +status +policy +model +judge +cases +scored +T1 held-out +T1 full +comp full +wall +started$/);
-    expect(stdout).toMatch(/^ +1 +finished +rule-ref +rule-based +none +\d+\/\d+ +\d+ /m);
+    expect(stdout.split("\n")[0]).toMatch(/^run +status +policy +model +judge +covers +cases +scored +T1 held-out +T1 full +comp full +wall +started$/);
+    expect(stdout).toMatch(/^ +1 +finished +rule-ref +rule-based +none +beijing · C +\d+\/\d+ +\d+ /m);
     const json = JSON.parse((await run("list", "--db", db, "--json")).stdout) as { runs: { id: number; tier1: { full: { n: number } } }[] };
     expect(json.runs.map((r) => r.id)).toEqual([1]);
     expect(json.runs[0]?.tier1.full.n).toBeGreaterThan(0);

@@ -2,6 +2,7 @@
 // itself on the program; `--help` works on every level.
 import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
+import { registerAlertsCommands } from "./alerts.ts";
 import { registerBenchCommands } from "./bench.ts";
 import { UsageError } from "./context.ts";
 import { registerDataCommands } from "./data.ts";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerProbeCommand(program);
   registerOperatorCommands(program);
   registerServeCommand(program);
+  registerAlertsCommands(program);
   return program;
 }
 

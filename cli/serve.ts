@@ -11,6 +11,8 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
+import { openAlertConditions } from "../runtime/alerts/conditions.ts";
+import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
@@ -99,6 +101,8 @@ export interface ServeOptions {
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
   assistant?: PassengerAssistantSpec;
+  /** The service alert store (`kiosk alerts`); its alerts in force join every new session's conditions. */
+  alertsDb?: string | null;
 }
 
 export interface RunningServe {
@@ -139,6 +143,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
   const framebooks = new FramebookStore(options.pack, operatorDir);
   const assistant = options.assistant ? await loadPassengerAssistant(options.assistant, log) : null;
+  const alerts = options.alertsDb ? openAlertConditions(options.alertsDb, { system: (s) => framebooks.systemData(s), base: (s) => conditions[s], clock: options.clock ?? (() => new Date()), log }) : null;
   const app = new KioskApp({
     ...(assistant ? { primary: assistant.primary } : {}),
     ...(assistant?.router ? { router: assistant.router } : {}),
@@ -149,7 +154,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ledger: ledger as SalesLedger | null,
     ...(ledgerProblem ? { ledgerProblem } : {}),
     payment: new SimulatedPaymentTerminal(),
-    conditions: (system) => conditions[system] ?? { disruptions: [] },
+    conditions: alerts?.conditions ?? ((system) => conditions[system] ?? { disruptions: [] }),
     ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     log,
@@ -157,6 +162,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   try {
     app.preload();
   } catch (err) {
+    alerts?.close();
     ledger?.close();
     throw err;
   }
@@ -185,6 +191,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       await technician.idle();
     }
     benchStore?.close();
+    alerts?.close();
     ledger?.close();
     await assistant?.unload();
   };
@@ -231,6 +238,7 @@ interface ServeCommandOptions extends GlobalOptions {
   threads?: string;
   modelDeadlineMs?: string;
   warmState?: string;
+  alertsDb?: string;
 }
 
 function portNumber(text: string): number {
@@ -276,6 +284,7 @@ export function registerServeCommand(program: Command): void {
     .option("--threads <n>", "CPU threads for the model (default: cores - 1)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
+    .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")
     .addHelpText(
       "after",
       [
@@ -314,6 +323,7 @@ export function registerServeCommand(program: Command): void {
           ...(fixedNow ? { clock: () => new Date(fixedNow) } : {}),
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
+          alertsDb: alertsDbPath(opts.alertsDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
           ...(opts.model ? { assistant: assistantSpec(opts, pack) } : {}),
         });

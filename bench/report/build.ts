@@ -24,6 +24,8 @@ import {
 } from "../stats/index.ts";
 import type { CasePartition, Hardware, RunSelection, RunStatus } from "../store/schema.ts";
 import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
+import { caseDifferences, type CaseDifferences } from "./case-diff.ts";
+import { trialsReport, type TrialsReport } from "./trials.ts";
 
 export const PARTITION_NAMES: readonly PartitionName[] = ["holdout", "train", "full"];
 export const PARTITION_LABELS: Readonly<Record<PartitionName, string>> = { holdout: "held-out", train: "train", full: "full" };
@@ -141,6 +143,8 @@ export interface Comparison {
   onlyInRun: number;
   onlyInBase: number;
   partitions: Record<PartitionName, ComparisonPartition>;
+  /** Case by case: which cases changed and which components moved. */
+  cases: CaseDifferences;
 }
 
 export interface BenchReport {
@@ -154,6 +158,8 @@ export interface BenchReport {
   comparison?: Comparison;
   /** Present when the run's sessions carry a router decision (policy hybrid). */
   hybrid?: HybridReport;
+  /** Present when the run is one of repeated trials (bench run --trials): pass^k per category. */
+  trials?: TrialsReport;
   notes: string[];
 }
 
@@ -539,6 +545,8 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
   };
   const hybrid = hybridReport(run.cases, store.casePolicyInfo(run.row.id));
   if (hybrid) report.hybrid = hybrid;
+  const trials = trialsReport(store, run.row);
+  if (trials) report.trials = trials;
 
   if (options.compareWith !== undefined) {
     const base = loadRun(store, store.requireRun(options.compareWith));
@@ -552,6 +560,7 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
       onlyInRun: idsA.size - common.size,
       onlyInBase: idsB.size - common.size,
       partitions: Object.fromEntries(PARTITION_NAMES.map((p) => [p, comparisonPartition(run, base, common, p)])) as Record<PartitionName, ComparisonPartition>,
+      cases: caseDifferences(run.cases, base.cases, common),
     };
   }
   return report;

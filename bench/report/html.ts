@@ -5,6 +5,8 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import type { PartitionName } from "../stats/index.ts";
 import { HYBRID_PATHS, PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type HybridReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
 import { barChart, deltaChart, esc, PALETTE, type Series } from "./svg.ts";
+import type { CaseTrace } from "./trace.ts";
+import { caseDiffHtml, FAILED_ONLY_INPUT, TRACE_CSS, traceViewerHtml, trialsHtml } from "./trace-html.ts";
 import { f1, f2, formatBytes, formatMs, hybridAnsweredLine, hybridTableRows, terminationRows } from "./table.ts";
 
 const SERIES: readonly Series[] = [
@@ -296,7 +298,8 @@ export function reportStyleHash(): string {
   return `'sha256-${createHash("sha256").update(REPORT_CSS, "utf8").digest("base64")}'`;
 }
 
-export function renderReportHtml(report: BenchReport): string {
+export function renderReportHtml(report: BenchReport, extras: { traces?: readonly CaseTrace[] } = {}): string {
+  const traces = extras.traces ?? [];
   const run = report.run;
   const first: PartitionName = report.partitions.holdout.n > 0 ? "holdout" : "full";
   const tabs = PARTITION_NAMES.map((p) => `<label for="tab-${p}">${PARTITION_LABELS[p]}<span class="n">${report.partitions[p].n}</span></label>`).join("");
@@ -317,9 +320,10 @@ export function renderReportHtml(report: BenchReport): string {
 <meta name="color-scheme" content="light">
 <title>${esc(title)}</title>
 <style>${REPORT_CSS}</style>
+<style>${TRACE_CSS}</style>
 </head>
 <body>
-${radios}
+${radios}${traces.length > 0 ? FAILED_ONLY_INPUT : ""}
 <div class="page">
 <header>
 <h1>MetroLLM-Bench · run ${run.id}<span class="badge ${esc(run.status)}">${esc(run.status)}</span></h1>
@@ -334,6 +338,9 @@ ${panels}
 <h2 id="terminations">How cases ended</h2>
 ${terminationTable(report)}
 ${hybridSection(report.hybrid)}
+${trialsHtml(report.trials)}
+${caseDiffHtml(report)}
+${traceViewerHtml(traces)}
 <h2 id="details">Run details</h2>
 <div class="detail-grid">${runDetails(run, `Run ${run.id}`)}${cmp ? runDetails(cmp.base, `Run ${cmp.base.id} (compared)`) : ""}</div>
 <footer>Generated ${esc(report.generatedAt)} by kiosk bench report. Bootstrap: ${esc(report.bootstrap.method)}.</footer>

@@ -10,7 +10,7 @@ import { createJudge, type DisposableJudge, type JudgeOptions } from "../judges.
 import { createPolicy, type PolicyHandle, type PolicyOptions } from "../policies.ts";
 import { noJudge } from "../scorer/index.ts";
 import type { RunStatus } from "../store/schema.ts";
-import type { BenchStore, RunRow } from "../store/store.ts";
+import type { BenchStore, NewRun, RunRow } from "../store/store.ts";
 import { gitRevision, hardwareInfo } from "./environment.ts";
 import { runCases, type CaseResult, type ScoringSetup } from "./runner.ts";
 import { partitioner, reloadSelection, selectCases, type SelectionSpec } from "./select.ts";
@@ -63,6 +63,8 @@ export interface StartRunOptions extends CommonOptions {
   judgeOptions?: JudgeOptions;
   /** Score cases as they finish (default true). */
   score?: boolean;
+  /** One of several repeated trials (bench run --trials). */
+  trial?: NewRun["trial"];
 }
 
 export interface ResumeRunOptions extends CommonOptions {
@@ -124,6 +126,7 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
       gitCommit: git.commit,
       gitDirty: git.dirty,
       hardware: hardwareInfo(),
+      ...(options.trial ? { trial: options.trial } : {}),
     });
     return await execute(options, store.requireRun(runId), selected.cases, handle, scoringSetup(pack, store, judge), "start", []);
   } finally {

@@ -112,6 +112,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN judge_settings_json TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 3,
+    description: "repeated trials (bench run --trials k): a run's trial set (the first trial's id), its trial number and the set's size",
+    sql: `
+      ALTER TABLE runs ADD COLUMN trial_set INTEGER;
+      ALTER TABLE runs ADD COLUMN trial     INTEGER;
+      ALTER TABLE runs ADD COLUMN trials    INTEGER;
+      CREATE INDEX runs_trial_set ON runs(trial_set);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

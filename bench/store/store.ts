@@ -50,9 +50,19 @@ export interface NewRun {
   gitCommit: string | null;
   gitDirty: boolean | null;
   hardware: Hardware;
+  /** One of `of` repeated trials (bench run --trials); `set` is the first trial's run id (null: this run is the first). */
+  trial?: { set: number | null; index: number; of: number } | null;
 }
 
-export interface RunRow extends NewRun {
+/** A run's place in a set of repeated trials. */
+export interface RunTrial {
+  set: number;
+  index: number;
+  of: number;
+}
+
+export interface RunRow extends Omit<NewRun, "trial"> {
+  trial: RunTrial | null;
   id: number;
   judgeOptions: Record<string, unknown>;
   judgeSettings: Record<string, unknown>;
@@ -214,6 +224,7 @@ function toRunRow(r: Row): RunRow {
     gitDirty: r["git_dirty"] === null ? null : r["git_dirty"] === 1,
     hardware: HardwareSchema.parse(json(r["hardware_json"])),
     error: optStr(r["error"]),
+    trial: r["trial_set"] === null || r["trial_set"] === undefined ? null : { set: num(r["trial_set"]), index: num(r["trial"]), of: num(r["trials"]) },
   };
 }
 
@@ -287,7 +298,14 @@ export class BenchStore {
         run.gitDirty === null ? null : run.gitDirty ? 1 : 0,
         JSON.stringify(run.hardware),
       );
-    return Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    if (run.trial) this.db.prepare("UPDATE runs SET trial_set = ?, trial = ?, trials = ? WHERE id = ?").run(run.trial.set ?? id, run.trial.index, run.trial.of, id);
+    return id;
+  }
+
+  /** The runs of a trial set, by trial number. */
+  trialRuns(set: number): RunRow[] {
+    return (this.db.prepare("SELECT * FROM runs WHERE trial_set = ? ORDER BY trial, id").all(set) as Row[]).map(toRunRow);
   }
 
   getRun(id: number): RunRow | undefined {

@@ -397,6 +397,9 @@ export const BenchRunSummarySchema = z.object({
   casesDone: z.number().int().nonnegative(),
   casesScored: z.number().int().nonnegative(),
   systems: z.array(SystemIdSchema),
+  /** The categories its selection covered, and the coverage in a short form ("bart, cta · A–C, F"). */
+  categories: z.array(z.string()).optional(),
+  covers: z.string().optional(),
 });
 export type BenchRunSummary = z.infer<typeof BenchRunSummarySchema>;
 
