@@ -7,6 +7,7 @@ import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { FRAMEBOOKS_DIR_ENV, FramebookRejectedError, FramebookStore } from "../runtime/framebook/store.ts";
 import { formatIssues } from "../runtime/framebook/validate.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 interface FramebookOptions extends GlobalOptions {
   system?: string;
@@ -45,7 +46,7 @@ function show(value: unknown): string {
 export function registerFramebookCommands(program: Command): void {
   const fb = program
     .command("framebook")
-    .description("validate, preview, apply and roll back operator framebooks")
+    .description(commandDescription("framebook"))
     .option("--framebooks <dir>", `operator framebook directory (else $${FRAMEBOOKS_DIR_ENV}, else ./framebooks)`);
 
   fb.command("validate <file>")
