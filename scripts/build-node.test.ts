@@ -17,7 +17,7 @@ let info: BuildInfo;
 let metafile: Metafile;
 
 beforeAll(async () => {
-  ({ info, metafile } = await buildNodeWithMetafile({ outDir }));
+  ({ info, metafile } = await buildNodeWithMetafile({ outDir, entryPoints: { ...NODE_ENTRY_POINTS, "entry-probe": "test/node-entry-probe.ts" } }));
 }, 120_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -63,6 +63,17 @@ describe("scripts/build-node.ts", () => {
     const report = JSON.parse(chunks.join("")) as { cases: number; checksums: unknown };
     expect(report.cases).toBe(955);
     expect(report.checksums).toBe("all files match the pinned commit");
+  });
+});
+
+describe("tools/util/node-entry.ts", () => {
+  it("finds another entry point beside the compiled chunk, or its TypeScript source through tsx", () => {
+    const compiled = spawnSync(process.execPath, [path.join(outDir, "entry-probe.js")], { encoding: "utf8", timeout: 60_000 });
+    expect(compiled.status, compiled.stderr).toBe(0);
+    expect(JSON.parse(compiled.stdout)).toEqual({ url: pathToFileURL(path.join(outDir, "kiosk.js")).href, execArgv: [] });
+    const source = spawnSync(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "test", "node-entry-probe.ts")], { encoding: "utf8", timeout: 60_000, cwd: REPO_ROOT });
+    expect(source.status, source.stderr).toBe(0);
+    expect(JSON.parse(source.stdout)).toEqual({ url: pathToFileURL(path.join(REPO_ROOT, "cli", "main.ts")).href, execArgv: ["--import", "tsx"] });
   });
 });
 

@@ -7,8 +7,10 @@
 //   npm run build:node            (tsx scripts/build-node.ts [--minify false])
 //
 // To compile another Node program, add it to NODE_ENTRY_POINTS; its output is
-// dist/node/<name>.js (e.g. a model worker process: `"model-worker": "models/worker/main.ts"`, run
-// with `node dist/node/model-worker.js`).
+// dist/node/<name>.js (e.g. a model worker process: `"model-worker": "models/worker/main.ts"`).
+// Code that starts it finds it with tools/util/node-entry.ts: `nodeEntry("model-worker", new
+// URL("./worker/main.ts", import.meta.url))` gives dist/node/model-worker.js when running
+// compiled, the TypeScript source (with tsx) when running from the sources.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -147,8 +149,11 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     chunkNames: "[name]-[hash]",
     sourcemap: "linked",
     minify: options.minify ?? true,
-    // Bundled CommonJS packages call require() for Node's built-ins.
-    banner: { js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url);' },
+    // Bundled CommonJS packages call require() for Node's built-ins; tools/util/node-entry.ts finds
+    // the other entry points beside the running chunk.
+    banner: {
+      js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url); const __kioskChunkUrl = import.meta.url;',
+    },
     external: NODE_EXTERNALS,
     plugins: [sourceUrlPlugin(outDir)],
     metafile: true,
