@@ -5,8 +5,10 @@
 // never transpile TypeScript while running.
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { inspect } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist", "node");
@@ -56,6 +58,42 @@ if (reason !== null) {
   }
 }
 
-process.setSourceMapsEnabled(true);
+/**
+ * An error as Node prints it, its dist/node frames mapped to the TypeScript sources through the
+ * chunks' source maps. (Read only when something crashed: enabling Node's own source-map support
+ * would parse every loaded chunk's map at start-up.)
+ */
+function withSourceFrames(error) {
+  const maps = new Map();
+  const mapOf = (file) => {
+    if (!maps.has(file)) {
+      try {
+        maps.set(file, new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8"))));
+      } catch {
+        maps.set(file, null);
+      }
+    }
+    return maps.get(file);
+  };
+  return inspect(error).replace(/(file:\/\/[^\s()]+?\.js):(\d+):(\d+)/g, (frame, url, line, column) => {
+    const file = fileURLToPath(url);
+    if (!file.startsWith(DIST + path.sep)) return frame;
+    const entry = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1);
+    if (!entry?.originalSource) return frame;
+    const source = path.relative(process.cwd(), path.resolve(path.dirname(file), entry.originalSource));
+    return `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
+  });
+}
+
+function crash(error) {
+  process.stderr.write(`${withSourceFrames(error)}\n`);
+  process.exit(1);
+}
+process.on("uncaughtException", crash);
+
 const { main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href);
-await main(process.argv);
+try {
+  await main(process.argv);
+} catch (error) {
+  crash(error);
+}

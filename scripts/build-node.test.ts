@@ -2,7 +2,7 @@
 // without loading the heavy modules, code that locates files beside its source still finds them,
 // and bin/kiosk.js runs the bundle (no TypeScript loader) with stack traces mapped to the sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Metafile } from "esbuild";
@@ -78,14 +78,29 @@ describe("tools/util/node-entry.ts", () => {
 });
 
 describe("bin/kiosk.js", () => {
-  it("runs the compiled CLI without a TypeScript loader, with source maps to the TypeScript sources", () => {
-    const launcher = readFileSync(path.join(REPO_ROOT, "bin", "kiosk.js"), "utf8");
-    expect(launcher).not.toMatch(/tsx\/esm|register\(/);
-    expect(launcher).toMatch(/setSourceMapsEnabled\(true\)/);
-    const help = spawnSync(process.execPath, [path.join(REPO_ROOT, "bin", "kiosk.js"), "--help"], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
+  const kiosk = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(REPO_ROOT, "bin", "kiosk.js"), "--data", SHARED_DATA_DIR, ...args], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
+
+  it("runs the compiled CLI without a TypeScript loader", () => {
+    expect(readFileSync(path.join(REPO_ROOT, "bin", "kiosk.js"), "utf8")).not.toMatch(/tsx\/esm|register\(/);
+    const help = kiosk("--help");
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/Usage: kiosk/);
     const map = JSON.parse(readFileSync(path.join(outDir, "kiosk.js.map"), "utf8")) as { sources: string[] };
     expect(map.sources.map((s) => path.resolve(outDir, s))).toContain(path.join(REPO_ROOT, "cli", "main.ts"));
+  });
+
+  it("prints a crash's stack with the TypeScript sources' lines", () => {
+    const dir = mkdtempSync(path.join(outDir, "crash-"));
+    const db = path.join(dir, "bench.sqlite");
+    expect(kiosk("bench", "run", "--policy", "rule", "--cases", "MARTA-A-001", "--db", db, "--json").status).toBe(0);
+    // A report into a "folder" that is a file: mkdir fails inside cli/bench-report.ts.
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "");
+    const crash = kiosk("bench", "report", "latest", "--db", db, "--html", path.join(blocker, "report.html"));
+    expect(crash.status).toBe(1);
+    expect(crash.stderr).toMatch(/EEXIST/);
+    expect(crash.stderr).toMatch(/cli[/\\]bench-report\.ts:\d+:\d+/);
+    expect(crash.stderr).not.toMatch(/dist[/\\]node[/\\][^\s]+\.js:\d+/);
   });
 });

@@ -71,6 +71,24 @@ function sourceUrlPlugin(outDir: string): Plugin {
   };
 }
 
+/**
+ * zod's `z` namespace object carries all of its ~60 locales (a quarter of a megabyte of code to
+ * load with every command) though only English is ever used (zod sets it up itself): the bundle's
+ * locales module exports English alone.
+ */
+function zodEnglishOnlyPlugin(): Plugin {
+  return {
+    name: "kiosk-zod-english-only",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+        contents: 'export { default as en } from "./en.js";',
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
+}
+
 function projectInputs(metafile: Metafile): string[] {
   const inputs = Object.keys(metafile.inputs).filter((p) => !p.startsWith("node_modules/") && !p.includes(":"));
   return [...new Set([...inputs, ...EXTRA_INPUTS])].sort();
@@ -155,7 +173,7 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
       js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url); const __kioskChunkUrl = import.meta.url;',
     },
     external: NODE_EXTERNALS,
-    plugins: [sourceUrlPlugin(outDir)],
+    plugins: [sourceUrlPlugin(outDir), zodEnglishOnlyPlugin()],
     metafile: true,
     write: false,
     legalComments: "linked",
