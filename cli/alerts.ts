@@ -20,6 +20,7 @@ import { confirm, operatorName } from "./operator-name.ts";
 import { addPreviewOptions, storedSessions } from "./preview.ts";
 import { replayBeforeApply, replayReportText } from "../runtime/replay/replay.ts";
 import { alertDraft } from "../runtime/replay/drafts.ts";
+import { commandDescription } from "./commands.ts";
 
 interface AlertsOptions extends GlobalOptions {
   alertsDb?: string;
@@ -191,7 +192,7 @@ function ingestSummary(r: IngestResult): string {
 export function registerAlertsCommands(program: Command): void {
   const alerts = program
     .command("alerts")
-    .description("service alerts: list, add or edit, end, import GTFS-Realtime feeds (the next passenger session sees them)")
+    .description(commandDescription("alerts"))
     .option("--alerts-db <file>", `alert store (else $${ALERTS_DB_ENV}, else ./var/alerts.sqlite); kiosk serve reads the same file`);
 
   alerts

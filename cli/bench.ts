@@ -9,9 +9,10 @@ import { registerScoreCommand } from "../bench/scorer/cli.ts";
 import { registerBenchReportCommands } from "./bench-report.ts";
 import { registerBenchRobustnessCommand } from "./bench-robustness.ts";
 import { registerBenchRunCommand } from "./bench-run.ts";
+import { commandDescription } from "./commands.ts";
 
 export function registerBenchCommands(program: Command): Command {
-  const bench = program.command("bench").description("replay, score and report MetroLLM-Bench runs on this device");
+  const bench = program.command("bench").description(commandDescription("bench"));
   registerBenchRunCommand(bench);
   registerBenchReportCommands(bench);
   registerScoreCommand(bench);

@@ -12,6 +12,7 @@ import { addPreviewOptions, storedSessions } from "./preview.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { replayBeforeApply, replayReportText, type ReplayReport } from "../runtime/replay/replay.ts";
 import { framebookDraft } from "../runtime/replay/drafts.ts";
+import { commandDescription } from "./commands.ts";
 
 interface FramebookOptions extends GlobalOptions {
   system?: string;
@@ -75,7 +76,7 @@ function show(value: unknown): string {
 export function registerFramebookCommands(program: Command): void {
   const fb = program
     .command("framebook")
-    .description("validate, preview, apply and roll back operator framebooks")
+    .description(commandDescription("framebook"))
     .option("--framebooks <dir>", `operator framebook directory (else $${FRAMEBOOKS_DIR_ENV}, else ./framebooks)`);
 
   fb.command("validate <file>")

@@ -13,6 +13,7 @@ import { PROBE_SET_SIZE } from "../bench/probe/set.ts";
 import type { GpuSetting } from "../models/llama.ts";
 import { positiveInt } from "./bench-run.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 interface ProbeCliOptions {
   model: string;
@@ -38,9 +39,7 @@ const GPU_VALUES: Readonly<Record<string, GpuSetting>> = { auto: "auto", off: fa
 export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = {}): Command {
   return program
     .command("probe")
-    .description(
-      `latency probe on this machine: model load, first-token time cold and warm (KV prefix reuse), prefill and decode tokens/s, per-case latency p50/p95 over a fixed set of ${PROBE_SET_SIZE} held-out cases, peak memory; optionally sustained throughput over time`,
-    )
+    .description(commandDescription("probe"))
     .option("--model <model>", "a .gguf path or 2b/4b/9b/27b from the models directory", "4b")
     .option("--threads <n>", "CPU threads (default: cores − 1)")
     .option("--gpu <backend>", "auto, off, metal, cuda or vulkan", "auto")

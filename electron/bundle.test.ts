@@ -69,6 +69,9 @@ setTimeout(async () => {
   result.ask = { ok: ask.ok, purchasable: ask.value && ask.value.purchasable };
   result.purchase = await call("kiosk:purchase", { sessionId: ask.value.sessionId, paymentMethod: "breeze_card" });
   result.bad = await call("kiosk:ask", { system: "marta" });
+  // Typed words go through the passenger-language layer (riders in words: words-to-numbers).
+  const typed = await call("kiosk:ask", { system: "marta", events: [{ type: "freetext_input", text: "Two adults from Airport to Five Points please" }] });
+  result.typed = { ok: typed.ok, error: typed.ok ? null : typed.error };
   result.login = await call("kiosk:operator:login", { operator: "Op", pin: "2580" });
   result.badLogin = await call("kiosk:operator:login", { operator: "Op", pin: "x" });
   const res = await protocolHandler({ url: "kiosk://app/index.html" });
@@ -114,6 +117,7 @@ describe("Electron bundles", () => {
     expect(result.window.webPreferences.preload).toBe(path.join(out, "preload.cjs"));
     expect(result.status).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null } });
     expect(result.ask).toEqual({ ok: true, purchasable: true });
+    expect(result.typed).toEqual({ ok: true, error: null });
     expect(result.purchase).toMatchObject({ ok: true, value: { ok: true, ticket: { origin: "Airport", destination: "Five Points", total: 2.5 } } });
     expect(result.bad).toMatchObject({ ok: false, error: { kind: "rejected" } });
     expect(result.index).toEqual({ status: 200, csp: KIOSK_CSP, body: "<!doctype html><title>kiosk</title>" });

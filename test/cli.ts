@@ -1,6 +1,6 @@
 // Run the `kiosk` program in-process on the shared data pack and capture what it prints.
 import { vi } from "vitest";
-import { buildProgram } from "../cli/main.ts";
+import { buildProgram, registerCommands } from "../cli/main.ts";
 import { SHARED_DATA_DIR } from "./paths.ts";
 
 export interface KioskRun {
@@ -13,6 +13,8 @@ export interface KioskRun {
 
 export async function runKiosk(...argv: string[]): Promise<KioskRun> {
   const program = buildProgram();
+  // As `kiosk` itself does: only the named command's module is registered.
+  await registerCommands(program, ["node", "kiosk", "--data", SHARED_DATA_DIR, ...argv]);
   let stdout = "";
   let stderr = "";
   process.exitCode = undefined;

@@ -209,6 +209,7 @@ async function execute(
   };
   options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
 
+  const writer = store.caseWriter(run.id);
   let outcome;
   try {
     outcome = await runCases({
@@ -221,7 +222,7 @@ async function execute(
       ...(options.caseOptions ? { caseOptions: options.caseOptions } : {}),
       onResult: (result) => {
         const { kase, record, score } = result;
-        store.insertCase(run.id, {
+        writer.add({
           seq: seqOf.get(kase.id) ?? run.selection.selectedIds.length,
           sessionId,
           partition: partitionOf(kase.id),
@@ -243,9 +244,11 @@ async function execute(
       },
     });
   } catch (err) {
+    writer.flush();
     finish("failed", err instanceof Error ? err.message : String(err));
     throw err;
   }
+  writer.flush();
   const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
   const wallMs = finish(status, null);
   return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings };

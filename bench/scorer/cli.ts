@@ -11,7 +11,7 @@ import { pyRound } from "../../tools/py/index.ts";
 import { computeMetrics, type Metrics } from "../stats/aggregate.ts";
 import { dget, isDict } from "./pyvalues.ts";
 import { ResultsFileSchema } from "./record.ts";
-import { scoreCaseNoJudge, type CaseScore } from "./score.ts";
+import { scoreCaseNoJudge, toReferenceScore, type CaseScore } from "./score.ts";
 
 /** A scored file as the reference scorer writes it (`--output`). */
 export interface ScoredFile {
@@ -28,7 +28,7 @@ export interface ScoredFile {
   };
   metrics: Metrics | Record<string, never>;
   /** In input order; `flags` only on entries whose record was malformed. */
-  scores: (Omit<CaseScore, "flags"> & { flags?: string[] })[];
+  scores: (ReturnType<typeof toReferenceScore> & { flags?: string[] })[];
 }
 
 export interface ScoredResults {
@@ -72,7 +72,7 @@ export function scoreResults(resultsFile: unknown, cases: readonly Case[], syste
       success_rate_pct: metrics?.sr_pct ?? 0,
     },
     metrics: metrics ?? {},
-    scores: scores.map(({ flags, ...rest }) => (flags.length > 0 ? { ...rest, flags } : rest)),
+    scores: scores.map((s) => (s.flags.length > 0 ? { ...toReferenceScore(s), flags: s.flags } : toReferenceScore(s))),
   };
   return { file, scores, unknownCaseIds };
 }

@@ -1,10 +1,11 @@
 // The bench database (SQLite, WAL): every run's metadata, each start/resume session, and per case
-// the full transcript (SessionRecord), its score (CaseScore) and key columns for queries. Also the
-// judge's cache. Default file: $METRO_BENCH_DB, else ./var/bench.sqlite.
+// the full transcript (SessionRecord: the reference record in transcript_json, our additions in
+// kiosk_json), its score (CaseScore) and key columns for queries. Also the judge's cache.
+// Default file: $METRO_BENCH_DB, else ./var/bench.sqlite.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { SessionRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
 import { BenchError } from "../errors.ts";
@@ -234,6 +235,9 @@ export class BenchStore {
   private constructor(readonly file: string) {
     if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
+    // A new database gets 16 KiB pages: a case's transcript (~15 KB) then spans one or two pages,
+    // not four or five. (No effect on an existing database.)
+    this.db.pragma("page_size = 16384");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
@@ -247,7 +251,10 @@ export class BenchStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Cases a caseWriter has not committed yet are kept.
+    if (this.db.inTransaction) this.db.exec("COMMIT");
+    this.db.close();
   }
 
   get schemaVersion(): number {
@@ -395,18 +402,19 @@ export class BenchStore {
   // ----------------------------------------------------------------------------------------------
   // Cases.
 
+  private insertCaseStatement?: Database.Statement;
+
   /** Store one finished case (replacing an earlier row for the same case). */
   insertCase(runId: number, c: CaseInsert): void {
     const r = c.record;
     const s = c.score;
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
-           fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
-           total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, score_json, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    this.insertCaseStatement ??= this.db.prepare(
+      `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
+         fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
+         total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, kiosk_json, score_json, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertCaseStatement.run(
         runId,
         r.case_id,
         c.seq,
@@ -434,10 +442,39 @@ export class BenchStore {
         c.scoreNote,
         c.scoreMs,
         JSON.stringify(terminationCounts([r])),
-        JSON.stringify(r),
+        JSON.stringify(toReferenceRecord(r)),
+        JSON.stringify(r.kiosk),
         s ? JSON.stringify(s) : null,
         c.finishedAt,
       );
+  }
+
+  /**
+   * Store finished cases in transactions of about `commitEveryMs` of work each, not one per case
+   * (a commit per case was most of a fast run's storage time). `flush()` commits what is pending;
+   * the bench calls it when a run stops, so a crash loses at most the last uncommitted stretch,
+   * which a resume runs again.
+   */
+  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number } = {}): { add(c: CaseInsert): void; flush(): void } {
+    const commitEveryMs = options.commitEveryMs ?? 100;
+    const now = options.now ?? (() => performance.now());
+    let openedAt: number | null = null;
+    const flush = (): void => {
+      if (openedAt === null) return;
+      openedAt = null;
+      if (this.db.inTransaction) this.db.exec("COMMIT");
+    };
+    return {
+      add: (c) => {
+        if (openedAt === null && !this.db.inTransaction) {
+          this.db.exec("BEGIN");
+          openedAt = now();
+        }
+        this.insertCase(runId, c);
+        if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
+      },
+      flush,
+    };
   }
 
   storedCaseIds(runId: number): Set<string> {
@@ -453,13 +490,22 @@ export class BenchStore {
   /** The run's cases in run order with their transcripts and scores. */
   casesWithRecords(runId: number): StoredCaseFull[] {
     const rows = this.db
-      .prepare(`SELECT ${CASE_COLUMNS}, transcript_json, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`)
+      .prepare(`SELECT ${CASE_COLUMNS}, transcript_json, kiosk_json, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`)
       .all(runId) as Row[];
     return rows.map((r) => ({
       ...toStoredCase(r),
-      record: json(r["transcript_json"]) as SessionRecord,
+      record: { ...(json(r["transcript_json"]) as ReferenceRecord), kiosk: json(r["kiosk_json"]) as SessionRecord["kiosk"] },
       score: r["score_json"] === null ? null : (json(r["score_json"]) as CaseScore),
     }));
+  }
+
+  /**
+   * The run's reference records (the reference runner's result format) in run order, as the JSON
+   * text stored: what --out files are made of, without parsing them.
+   */
+  referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean }[] {
+    const rows = this.db.prepare("SELECT system, transcript_json, error FROM run_cases WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+    return rows.map((r) => ({ system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null }));
   }
 
   /** The run's cases in run order with their scores (no transcripts). */
@@ -476,8 +522,8 @@ export class BenchStore {
   casePolicyInfo(runId: number): Map<string, Record<string, unknown>> {
     const rows = this.db
       .prepare(
-        `SELECT case_id, json_extract(transcript_json, '$.kiosk.policyInfo') AS info FROM run_cases
-          WHERE run_id = ? AND json_type(transcript_json, '$.kiosk.policyInfo') = 'object' ORDER BY seq`,
+        `SELECT case_id, json_extract(kiosk_json, '$.policyInfo') AS info FROM run_cases
+          WHERE run_id = ? AND json_type(kiosk_json, '$.policyInfo') = 'object' ORDER BY seq`,
       )
       .all(runId) as Row[];
     return new Map(rows.map((r) => [str(r["case_id"]), json(r["info"]) as Record<string, unknown>]));

@@ -96,6 +96,11 @@ export interface PolicyInput {
 
 export interface PolicyRun {
   next(input: PolicyInput): Promise<PolicyStep>;
+  /**
+   * Its steps are typed PolicyStep values made by in-process code (a script), not decoded from a
+   * model or an endpoint, so the session does not validate them again.
+   */
+  readonly typedSteps?: true;
   /** Release per-session resources (e.g. a model context sequence). */
   dispose?(): void | Promise<void>;
   /** What the policy decided about this session (e.g. the hybrid router's path and reason). */

@@ -216,6 +216,7 @@ export class KioskSession {
     const run = (this.run ??= await this.options.policy.start(this.options.setup));
     const pending = run.next({ turns: this.turns, messages: this.messages, toolCalls: this.toolCalls, signal });
     const raw: unknown = await Promise.race([pending, aborted]);
+    if (run.typedSteps) return raw as PolicyStep;
     const parsed = PolicyStepSchema.safeParse(raw);
     if (!parsed.success) {
       throw new Error(`policy ${this.options.policy.id} returned an invalid step: ${parsed.error.issues[0]?.message ?? "?"}`);
