@@ -76,8 +76,9 @@ describe("kiosk serve: API", () => {
     const view = SystemViewSchema.parse(await marta.json());
     expect(view.stations.find((s) => s.id === "MARTA-AP")).toMatchObject({ name: "Airport", lat: expect.any(Number) });
     const unknown = await fetch(new URL("api/systems/atlantis", base));
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: "unknown system 'atlantis'" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ field: "system", error: expect.stringMatching(/^invalid request: system: /) });
+    expect((await fetch(new URL("api/systems/%E0%A4%A", base))).status).toBe(400);
   });
 
   it("POST /api/ask streams progress on /api/progress, then POST /api/purchase sells, POST /api/sessions/:id/end ends", async () => {
@@ -100,7 +101,7 @@ describe("kiosk serve: API", () => {
     expect(serve.ledger?.sales()).toHaveLength(1);
 
     const end = await post(`api/sessions/${encodeURIComponent(answer.sessionId)}/end`, {});
-    expect(end.status).toBe(204);
+    expect([end.status, await end.json()]).toEqual([200, null]);
     const again = await post("api/ask", { ...askFromCase("MARTA-A-001"), sessionId: answer.sessionId });
     expect(again.status).toBe(404);
   });

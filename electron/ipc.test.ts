@@ -3,7 +3,7 @@ import type { IpcMainInvokeEvent } from "electron";
 import { AskResultSchema, type ProgressEvent } from "../runtime/kiosk/bridge.ts";
 import { askFromCase, testApp } from "../runtime/kiosk/testing.ts";
 import { INVOKE_CHANNELS, PROGRESS_CHANNEL, type IpcEnvelope } from "./channels.ts";
-import { forwardProgress, registerKioskIpc } from "./ipc.ts";
+import { forwardPushes, registerKioskIpc } from "./ipc.ts";
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<IpcEnvelope>;
 
@@ -98,7 +98,7 @@ describe("IPC bridge (main side)", () => {
   it("forwards progress events to the window, validated", async () => {
     const { app } = setup();
     const contents = { send: vi.fn(), isDestroyed: vi.fn(() => false) };
-    const stop = forwardProgress(app, contents);
+    const stop = forwardPushes(app, contents);
     await app.ask(askFromCase("MARTA-A-001"));
     const sent = contents.send.mock.calls.map((c) => c as [string, ProgressEvent]);
     expect(sent.length).toBeGreaterThan(2);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { app, BrowserWindow, ipcMain, protocol, session } from "electron";
 import { shellConfig } from "./config.ts";
 import { rendererResponse } from "./app-protocol.ts";
-import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
+import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
 import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistant } from "../bench/model-policies.ts";
 import { DataPack } from "../tools/data/datapack.ts";
@@ -43,8 +43,8 @@ let assistant: PassengerAssistant | null = null;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
-  const stopProgress = forwardProgress(runtime!.backend, win.webContents);
-  win.on("closed", stopProgress);
+  const stopPushes = forwardPushes(runtime!.backend, win.webContents);
+  win.on("closed", stopPushes);
   win.once("ready-to-show", () => win.show());
   void win.loadURL(APP_URL);
   return win;

@@ -16,7 +16,7 @@ import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger } from "../runtime/kiosk/ledger.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
-import type { KioskBackend } from "../runtime/kiosk/server.ts";
+import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import type { ShellConfig } from "./config.ts";
 
 export interface KioskRuntime {

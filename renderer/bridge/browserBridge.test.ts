@@ -52,7 +52,7 @@ describe("createBrowserBridge: HTTP", () => {
       "GET /kiosk/api/systems/marta": () => json(DEMO_MARTA),
       "POST /kiosk/api/ask": () => json(result),
       "POST /kiosk/api/purchase": () => json({ ok: true, ticket }),
-      "POST /kiosk/api/sessions/s%201/end": () => new Response(null, { status: 204 }),
+      "POST /kiosk/api/sessions/s%201/end": () => json(null),
       "GET /kiosk/api/status": () => json({ assistant: "rule", benchRunning: false, message: null }),
     });
     const bridge = createBrowserBridge("http://127.0.0.1:8787/kiosk", { fetch });
@@ -61,7 +61,7 @@ describe("createBrowserBridge: HTTP", () => {
     const request = { system: "marta" as const, events: [{ type: "freetext_input" as const, text: "hi" }] };
     expect(await bridge.ask(request)).toEqual(result);
     expect(await bridge.purchase({ sessionId: "s-1", paymentMethod: "contactless" })).toEqual({ ok: true, ticket });
-    await bridge.endSession("s 1");
+    expect(await bridge.endSession("s 1")).toBeNull();
     expect(await bridge.status()).toEqual({ assistant: "rule", benchRunning: false, message: null });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "GET http://127.0.0.1:8787/kiosk/api/systems",
@@ -108,7 +108,7 @@ describe("createBrowserBridge: HTTP", () => {
     expect(status.message).toContain("bench run in progress");
     expect((await rejection(bridge.listSystems())).kind).toBe("server");
     expect((await rejection(bridge.ask({ system: "marta", sessionId: "x", events: [{ type: "freetext_input", text: "x" }] }))).kind).toBe("rejected");
-    await expect(bridge.endSession("gone")).resolves.toBeUndefined();
+    expect((await rejection(bridge.endSession("gone"))).kind).toBe("rejected");
 
     const offline = createBrowserBridge("http://localhost:1/", { fetch: (() => Promise.reject(new TypeError("Failed to fetch"))) as typeof globalThis.fetch });
     expect((await rejection(offline.status())).kind).toBe("network");

@@ -4,6 +4,7 @@ import type {
   AskRequest,
   AskResult,
   KioskBridge,
+  KioskMethod,
   KioskStatus,
   ProgressEvent,
   PurchaseRequest,
@@ -14,7 +15,7 @@ import { demoAnswer, foldEvents } from "./demoPolicy.ts";
 import { DEMO_SYSTEMS } from "./demoSystems.ts";
 import { BridgeError, type BridgeFailureKind } from "./errors.ts";
 
-type Operation = "listSystems" | "systemView" | "ask" | "purchase" | "endSession" | "status";
+type Operation = KioskMethod;
 
 export interface FakeBridgeOptions {
   systems?: readonly SystemView[];
@@ -172,6 +173,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       check("endSession");
       sessions.delete(sessionId);
       active.delete(sessionId);
+      return null;
     },
     async status() {
       check("status");

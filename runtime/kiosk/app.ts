@@ -543,12 +543,14 @@ export class KioskApp {
   // ---------------------------------------------------------------------------------------------
   // Ending
 
-  endSession(sessionId: string): void {
+  /** End a passenger session (an unknown or already ended one is fine: nothing to forget). */
+  endSession(sessionId: string): null {
     const session = this.sessions.get(sessionId);
     this.service.end(sessionId);
-    if (!session) return;
+    if (!session) return null;
     this.sessions.delete(sessionId);
     this.audit({ sessionId, system: session.system, event: "end", turn: session.turns.length });
+    return null;
   }
 
   get activeSessions(): number {
