@@ -12,7 +12,7 @@ import { SYSTEM_IDS, type Case, type SystemId } from "../tools/data/schemas.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { toReferenceRecord } from "../runtime/session/record.ts";
 import { registerPolicyFactory } from "../bench/policies.ts";
-import { scoreResults } from "../bench/scorer/cli.ts";
+import { scoreResults } from "../bench/scorer/results.ts";
 import { summarizeRun, type ScoreLike } from "../bench/stats/index.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { UsageError } from "./context.ts";

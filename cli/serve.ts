@@ -14,11 +14,13 @@ import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinConfigError, PinGate } from "../runtime/operator/pin.ts";
-import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
+import { Ledger, ledgerPath } from "../runtime/kiosk/node/ledger.ts";
+import type { SalesLedger } from "../runtime/kiosk/sales.ts";
 import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
-import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
+import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistantSpec } from "../bench/model-policies.ts";
+import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -144,7 +146,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(assistant?.router ? { router: assistant.router } : {}),
     ...(options.assistant?.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.assistant.modelDeadlineMs } : {}),
     pack: options.pack,
-    operatorDir,
+    extras: packExtras(options.pack.root, operatorDir),
     framebooks,
     ledger: ledger as SalesLedger | null,
     ...(ledgerProblem ? { ledgerProblem } : {}),

@@ -14,10 +14,11 @@ import { FramebookStore } from "../runtime/framebook/store.ts";
 import { KioskApp, type KioskAppOptions, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
-import { Ledger } from "../runtime/kiosk/ledger.ts";
+import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import type { ShellConfig } from "./config.ts";
+import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 
 export interface KioskRuntime {
   backend: KioskBackend;
@@ -52,7 +53,7 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
   const framebooks = new FramebookStore(pack, config.framebookStore);
   const app = new KioskApp({
     pack,
-    operatorDir: config.operatorDir,
+    extras: packExtras(pack.root, config.operatorDir),
     framebooks,
     ledger,
     ...(ledgerProblem ? { ledgerProblem } : {}),

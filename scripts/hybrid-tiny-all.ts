@@ -1,6 +1,6 @@
 // Policy hybrid over all 955 cases with the tiny generated GGUF as its model: shows that a full
 // hybrid run completes and how the router splits the benchmark (what CI checks on one system's
-// held-out cases, bench/model-run.model.test.ts). The tiny model's answers are gibberish, so every
+// held-out cases, cli/bench-model.model.test.ts). The tiny model's answers are gibberish, so every
 // case the router sends to the model ends with the rule policy (fallback); the figures that carry
 // over to a real model are the routing shares and the rule path's Tier 1.
 //

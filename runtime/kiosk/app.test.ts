@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type ProgressEvent } from "./bridge.ts";
-import type { SalesLedger } from "./ledger.ts";
+import type { SalesLedger } from "./sales.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
-import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp } from "./testing.ts";
+import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp, testPack } from "./testing.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
+import { packExtras } from "./node/pack-extras.ts";
 
 describe("KioskApp: systems", () => {
   it("lists the six systems and builds valid views with coordinates, local names and attribution", () => {
-    const { app } = testApp({ operatorDir: "framebooks" });
+    const { app } = testApp({ extras: packExtras(testPack().root, "framebooks") });
     expect(app.listSystems().map((s) => s.id)).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
     for (const { id } of app.listSystems()) {
       const view = SystemViewSchema.parse(app.systemView(id));

@@ -4,6 +4,8 @@
 // `kiosk serve` (server.ts) are thin, validating adapters over this class, so the runtime can move
 // into an Electron utilityProcess unchanged.
 //
+// Node-free: the ledger, the system extras (files) and the HTTP server are adapters in node/.
+//
 // Model crash → fallback: when the primary policy (a language model) throws — e.g. its process
 // died — the deterministic fallback policy answers that request (KioskService), the assistant is
 // marked unavailable for `primaryRetryMs`, and meanwhile every request goes straight to the
@@ -30,8 +32,8 @@ import type {
   Ticket,
 } from "./bridge.ts";
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
-import type { SalesLedger, SessionLogEntry } from "./ledger.ts";
-import { loadOperatorLocalNames, loadStationGeo, readAttribution } from "./pack-extras.ts";
+import type { SystemExtrasSource } from "./extras.ts";
+import type { SalesLedger, SessionLogEntry } from "./sales.ts";
 import type { PaymentTerminal } from "./payment.ts";
 import { KioskService, type KioskServiceOptions, type LiveSessionResult } from "./service.ts";
 import { buildSystemView, framebookVersion, systemSummary } from "./view.ts";
@@ -79,8 +81,8 @@ export interface LiveConditionsInput {
 
 export interface KioskAppOptions {
   pack: DataPack;
-  /** Operator data folder with <system>/local-names.yaml files (e.g. ./framebooks). */
-  operatorDir?: string;
+  /** Station coordinates, operator local names and attribution (node/pack-extras.ts: packExtras). */
+  extras: SystemExtrasSource;
   /**
    * Operator framebooks: every new passenger session reads its system data through the store, so
    * an applied framebook takes effect for the next session without a restart; a session in
@@ -199,12 +201,8 @@ export class KioskApp {
     // The store hands out one SystemData per framebook version: a new object means a new framebook.
     const cached = this.views.get(id);
     if (cached && cached.data === system) return cached.view;
-    const root = this.options.pack.root;
-    const view = buildSystemView(system, {
-      geo: loadStationGeo(root, id),
-      operatorNames: loadOperatorLocalNames(this.options.operatorDir, system),
-      attribution: readAttribution(root, id),
-    });
+    const { extras } = this.options;
+    const view = buildSystemView(system, { geo: extras.geo(system), operatorNames: extras.operatorNames(system), attribution: extras.attribution(system) });
     this.views.set(id, { data: system, view });
     return view;
   }

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
 import type { RiderType, StationView, SystemSummary, SystemView } from "./bridge.ts";
-import type { OperatorLocalNames, StationGeoIndex } from "./pack-extras.ts";
+import type { OperatorLocalNames, StationGeoIndex } from "./extras.ts";
 
 export interface ViewExtras {
   geo?: StationGeoIndex;

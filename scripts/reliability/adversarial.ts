@@ -13,7 +13,7 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import { loadCaseFile } from "../../tools/data/datapack.ts";
 import type { Case, Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import { KioskApp, type PrimaryPolicy } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import { framebookPolicyChange } from "../../runtime/framebook/validate.ts";
 import { HybridPolicy } from "../../runtime/policies/hybrid.ts";
@@ -23,6 +23,7 @@ import { ADVERSARIAL_CASES_FILE, type ReliabilityExpectation } from "./adversari
 import { Examples, errorText, figure, info, type RunOptions, type SectionResult } from "./common.ts";
 import { CENT, fullFare, judgeSale, screenChoices } from "./independent.ts";
 import { injectedModel } from "./injected-model.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 
 type PathName = "rule" | "hybrid" | "model";
 
@@ -85,6 +86,7 @@ export async function adversarialPassengers(pack: DataPack, options: RunOptions)
     let n = 0;
     const app = new KioskApp({
       pack,
+      extras: packExtras(pack.root),
       ledger,
       payment: new SimulatedPaymentTerminal(),
       conditions: () => live,

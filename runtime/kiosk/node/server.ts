@@ -17,8 +17,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { z } from "zod";
-import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../operator/console.ts";
-import { KioskRequestError, KioskUnavailableError } from "./app.ts";
+import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../../operator/console.ts";
+import { KioskRequestError, KioskUnavailableError } from "../app.ts";
 import {
   KIOSK_METHODS,
   KIOSK_PUSH_NAMES,
@@ -29,9 +29,9 @@ import {
   OPERATOR_FAILURE_STATUS,
   OPERATOR_METHODS,
   type OperatorMethod,
-} from "./bridge.ts";
-import { invokeKiosk, parseKioskArgs, type KioskBackend } from "./dispatch.ts";
-import { SECURITY_HEADERS } from "./csp.ts";
+} from "../bridge.ts";
+import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../dispatch.ts";
+import { SECURITY_HEADERS } from "../csp.ts";
 import { contentTypeOf } from "./content-types.ts";
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";

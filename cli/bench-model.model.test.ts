@@ -24,14 +24,14 @@ import { checkJsonSchema } from "../runtime/model/testing/schema-check.ts";
 import type { JsonSchema } from "../runtime/model/tools.ts";
 import { caseSetup } from "../runtime/session/case.ts";
 import type { TerminationReason } from "../runtime/session/record.ts";
-import { registerBenchCommands } from "../cli/bench.ts";
+import { registerBenchCommands } from "./bench.ts";
 import { makeTinyModel, type TinyModelFixture } from "../models/testing/tiny-model.ts";
-import { registerJudgeFactory } from "./judges.ts";
-import { llmJudgeFactory } from "./judges/llm.ts";
-import { hybridPolicyFactory, llmPolicyFactory } from "./model-policies.ts";
-import { registerPolicyFactory } from "./policies.ts";
-import type { BenchReport } from "./report/build.ts";
-import { BenchStore } from "./store/store.ts";
+import { registerJudgeFactory } from "../bench/judges.ts";
+import { llmJudgeFactory } from "../bench/judges/llm.ts";
+import { hybridPolicyFactory, llmPolicyFactory } from "../bench/model-policies.ts";
+import { registerPolicyFactory } from "../bench/policies.ts";
+import type { BenchReport } from "../bench/report/build.ts";
+import { BenchStore } from "../bench/store/store.ts";
 
 const TERMINATIONS: readonly TerminationReason[] = [
   "submitted",
