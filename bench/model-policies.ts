@@ -17,8 +17,9 @@ import path from "node:path";
 import type { LlamaEngine, LlamaEngineOptions } from "../models/engine.ts";
 import type { GpuSetting } from "../models/llama.ts";
 import type { GgufInspection } from "../models/gguf.ts";
-import type { PrimaryPolicy } from "../runtime/kiosk/app.ts";
-import { decideRoute, HybridPolicy, type HybridOptions } from "../runtime/policies/hybrid.ts";
+import { answerCase } from "../runtime/answer/case.ts";
+import { AnswerPipeline, DEFAULT_MODEL_DEADLINE_MS, type ModelAssistant } from "../runtime/answer/pipeline.ts";
+import type { Policy } from "../runtime/session/policy.ts";
 import { LlmPolicy, systemTurnPrefix, type LlmPolicyOptions } from "../runtime/policies/llm.ts";
 import { liveContext } from "../runtime/kiosk/service.ts";
 import { buildSystemPrompt, toolDefinitions } from "../runtime/prompt/index.ts";
@@ -167,8 +168,8 @@ export interface LocalFactoryOverrides {
   modelsDir?: string;
   /** Policy options (tests: a smaller token budget). */
   llm?: Partial<Omit<LlmPolicyOptions, "backend">>;
-  /** Hybrid options (tests: fewer model rounds). */
-  hybrid?: Partial<Omit<HybridOptions, "rule" | "model">>;
+  /** Hybrid options (tests: a shorter model deadline). */
+  hybrid?: KioskHybridOptions;
 }
 
 async function localModel(options: PolicyOptions, overrides: LocalFactoryOverrides): Promise<LoadedLocalModel> {
@@ -206,27 +207,46 @@ export function llmPolicyFactory(overrides: LocalFactoryOverrides = {}): PolicyF
   };
 }
 
-/** `--policy hybrid`: decideRoute in front of `rule` and the in-process model. */
+export interface KioskHybridOptions {
+  /** How long the model may take to check an answer (default: the kiosk's, 20 s). */
+  modelDeadlineMs?: number;
+  /** The deterministic policy (default `rule`). */
+  rule?: Policy;
+}
+
+/**
+ * The kiosk's answer pipeline in hybrid mode over `model` (runtime/answer/pipeline.ts): the bench
+ * answers every case exactly as a kiosk with this model answers a passenger — router, provisional
+ * answer, the model's check, fallback, circuit breaker — and records the kiosk's verdict per case.
+ */
+export function kioskHybridHandle(model: Policy, options: KioskHybridOptions = {}): Pick<PolicyHandle, "policy" | "answerCase" | "settings"> {
+  const rule = options.rule ?? rulePolicy;
+  const modelDeadlineMs = options.modelDeadlineMs ?? DEFAULT_MODEL_DEADLINE_MS;
+  const assistant: ModelAssistant = { mode: "hybrid", policy: () => model, modelDeadlineMs };
+  let pipeline: AnswerPipeline | undefined;
+  return {
+    policy: model,
+    // One pipeline (and so one breaker) per run, as one kiosk has one.
+    answerCase: (pack, kase, caseOptions) => answerCase((pipeline ??= new AnswerPipeline({ rule, assistant, profile: pack.promptProfile(), log: () => undefined })), pack, kase, caseOptions),
+    settings: { pipeline: "kiosk", mode: "hybrid", rule_policy: rule.id, model_deadline_ms: modelDeadlineMs },
+  };
+}
+
+/** `--policy hybrid`: the kiosk's answer pipeline (router, rule, the in-process model, breaker). */
 export function hybridPolicyFactory(overrides: LocalFactoryOverrides = {}): PolicyFactory {
   return {
     name: "hybrid",
-    description: "router: structured requests to the rule policy, judgement cases to the in-process model (falls back to rule); --model, --threads as for llm",
+    description: "the kiosk's answer pipeline: structured requests to the rule policy, judgement cases checked by the in-process model (rule when it cannot); --model, --threads as for llm",
     deterministic: false,
     accepts: ["model", "threads"],
     create: async (options): Promise<PolicyHandle> => {
       const loaded = await localModel(options, overrides);
       const { policy: model, settings } = llmPolicyOn(loaded.engine, overrides);
-      const hybrid: HybridOptions = { modelDeadlineMs: 20_000, maxModelRounds: 14, ...overrides.hybrid, rule: rulePolicy, model };
+      const hybrid = kioskHybridHandle(model, overrides.hybrid);
       return {
-        policy: new HybridPolicy(hybrid),
+        ...hybrid,
         model: loaded.info.fileName,
-        settings: {
-          ...modelSettings(loaded.info),
-          ...settings,
-          rule_policy: rulePolicy.id,
-          model_deadline_ms: hybrid.modelDeadlineMs,
-          max_model_rounds: hybrid.maxModelRounds,
-        },
+        settings: { ...modelSettings(loaded.info), ...settings, ...hybrid.settings },
         dispose: () => loaded.engine.unload(),
       };
     },
@@ -281,8 +301,7 @@ export interface PassengerAssistantSpec {
 }
 
 export interface PassengerAssistant {
-  primary: PrimaryPolicy;
-  router?: typeof decideRoute;
+  assistant: ModelAssistant;
   unload(): Promise<void>;
 }
 
@@ -313,8 +332,7 @@ export async function loadPassengerAssistant(spec: PassengerAssistantSpec, log: 
     if (spec.warmState) await warmBoot(loaded.engine, spec.warmState, log);
     log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
     return {
-      primary: { kind: "model", policy: () => policy },
-      ...(spec.mode === "hybrid" ? { router: decideRoute } : {}),
+      assistant: { mode: spec.mode === "llm" ? "model" : "hybrid", policy: () => policy, ...(spec.modelDeadlineMs !== undefined ? { modelDeadlineMs: spec.modelDeadlineMs } : {}) },
       unload: () => loaded.engine.unload(),
     };
   } catch (err) {

@@ -142,9 +142,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const framebooks = new FramebookStore(options.pack, operatorDir);
   const assistant = options.assistant ? await loadPassengerAssistant(options.assistant, log) : null;
   const app = new KioskApp({
-    ...(assistant ? { primary: assistant.primary } : {}),
-    ...(assistant?.router ? { router: assistant.router } : {}),
-    ...(options.assistant?.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.assistant.modelDeadlineMs } : {}),
+    ...(assistant ? { assistant: assistant.assistant } : {}),
     pack: options.pack,
     extras: packExtras(options.pack.root, operatorDir),
     framebooks,

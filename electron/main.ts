@@ -72,7 +72,7 @@ if (!app.requestSingleInstanceLock()) {
       assistant = await loadPassengerAssistant({ mode: config.assistant, model: config.model, ...warm }, (m) => console.error(`kiosk: ${m}`));
     }
     try {
-      runtime = createKioskRuntime(config, assistant ? { primary: assistant.primary, ...(assistant.router ? { router: assistant.router } : {}) } : {});
+      runtime = createKioskRuntime(config, assistant ? { assistant: assistant.assistant } : {});
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);

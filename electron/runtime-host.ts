@@ -11,7 +11,8 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type KioskAppOptions, type PrimaryPolicy } from "../runtime/kiosk/app.ts";
+import { KioskApp } from "../runtime/kiosk/app.ts";
+import type { ModelAssistant } from "../runtime/answer/pipeline.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
@@ -32,9 +33,7 @@ export interface KioskRuntime {
 }
 
 export interface RuntimeHostOptions {
-  primary?: PrimaryPolicy;
-  /** Hybrid kiosk: the router in front of the model (see runtime/policies/hybrid.ts). */
-  router?: KioskAppOptions["router"];
+  assistant?: ModelAssistant;
   payment?: PaymentTerminal;
   log?: (message: string) => void;
 }
@@ -58,8 +57,7 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
     ledger,
     ...(ledgerProblem ? { ledgerProblem } : {}),
     payment: options.payment ?? new SimulatedPaymentTerminal(),
-    ...(options.primary ? { primary: options.primary } : {}),
-    ...(options.router ? { router: options.router } : {}),
+    ...(options.assistant ? { assistant: options.assistant } : {}),
     log,
   });
   app.preload();
@@ -78,8 +76,8 @@ export function createKioskRuntime(config: ShellConfig, options: RuntimeHostOpti
   return {
     backend: app,
     operator,
-    modelCrashed: (reason) => app.primaryCrashed(reason),
-    modelRestored: () => app.primaryRestored(),
+    modelCrashed: (reason) => app.modelCrashed(reason),
+    modelRestored: () => app.modelRestored(),
     close: () => {
       technician?.stop();
       benchStore?.close();

@@ -80,9 +80,9 @@ try {
           {
             n: part.n,
             routed_rule: { n: part.overall.paths.rule.n, share_pct: part.overall.paths.rule.sharePct, tier1: part.overall.paths.rule.tier1, e2e_ms: part.overall.paths.rule.e2eMs },
-            routed_llm: { n: part.overall.paths.llm.n, share_pct: part.overall.paths.llm.sharePct, tier1: part.overall.paths.llm.tier1, e2e_ms: part.overall.paths.llm.e2eMs },
+            routed_model: { n: part.overall.paths.model.n, share_pct: part.overall.paths.model.sharePct, tier1: part.overall.paths.model.tier1, e2e_ms: part.overall.paths.model.e2eMs },
             answered_deterministically: { n: part.answeredBy.deterministic.n, share_pct: part.answeredBy.deterministic.sharePct, tier1: part.answeredBy.deterministic.tier1 },
-            answered_by_model: { n: part.answeredBy.llm.n, tier1: part.answeredBy.llm.tier1 },
+            answered_by_model: { n: part.answeredBy.model.n, tier1: part.answeredBy.model.tier1 },
             fallbacks: part.overall.fallbacks,
             tier1_overall: report.partitions[p].overall.tier1,
           },

@@ -1,14 +1,34 @@
 // A stored run in the reference runner's results format, one file per system:
 // {metadata, model, system, thinking, cases_total, cases_succeeded, cases_failed, results[]} with
-// the exact reference records (toReferenceRecord), so either scorer reads them.
+// the exact reference records (toReferenceRecord), so either scorer reads them — plus, beside the
+// reference fields, `kiosk`: what the kiosk would have done with the answer
+// ({purchasable, interlock_problems, decided_by, fallback}; scorers ignore it).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { toReferenceRecord, type ReferenceRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { DEFAULT_MAX_ROUNDS } from "../../runtime/session/session.ts";
 import type { BenchStore, RunRow } from "../store/store.ts";
 
 export const HARNESS = "metro-kiosk-runtime bench";
+
+/** The kiosk's verdict on a case's answer, as `--out` writes it. */
+export interface KioskVerdictOut {
+  purchasable: boolean;
+  interlock_problems: string[];
+  decided_by: "rule" | "model" | "rule-fallback";
+  fallback: boolean;
+}
+
+export type ResultRecord = ReferenceRecord & { kiosk?: KioskVerdictOut };
+
+/** A stored record as `--out` writes it: the reference record, and the kiosk's verdict when the run recorded one. */
+export function resultRecord(record: SessionRecord): ResultRecord {
+  const verdict = record.kiosk.verdict;
+  const reference = toReferenceRecord(record);
+  if (!verdict) return reference;
+  return { ...reference, kiosk: { purchasable: verdict.purchasable, interlock_problems: verdict.interlockProblems, decided_by: verdict.decidedBy, fallback: verdict.fallback } };
+}
 
 export interface ReferenceResultsFile {
   metadata: Record<string, unknown>;
@@ -18,15 +38,15 @@ export interface ReferenceResultsFile {
   cases_total: number;
   cases_succeeded: number;
   cases_failed: number;
-  results: ReferenceRecord[];
+  results: ResultRecord[];
 }
 
 /** The run's stored records as results files, per system (in the pack's system order). */
 export function referenceResults(store: BenchStore, run: RunRow): Map<SystemId, ReferenceResultsFile> {
-  const bySystem = new Map<SystemId, ReferenceRecord[]>();
+  const bySystem = new Map<SystemId, ResultRecord[]>();
   for (const c of store.casesWithRecords(run.id)) {
     const list = bySystem.get(c.system as SystemId) ?? [];
-    list.push(toReferenceRecord(c.record));
+    list.push(resultRecord(c.record));
     bySystem.set(c.system as SystemId, list);
   }
   const settings = run.policySettings;

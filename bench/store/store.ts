@@ -4,7 +4,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { SessionRecord } from "../../runtime/session/record.ts";
+import type { KioskVerdict, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
 import { BenchError } from "../errors.ts";
@@ -463,6 +463,17 @@ export class BenchStore {
       )
       .all(runId) as Row[];
     return new Map(rows.map((r) => [str(r["case_id"]), json(r["info"]) as Record<string, unknown>]));
+  }
+
+  /** Per case id, the kiosk's verdict on the answer (SessionRecord.kiosk.verdict), read inside SQLite. */
+  caseVerdicts(runId: number): Map<string, KioskVerdict> {
+    const rows = this.db
+      .prepare(
+        `SELECT case_id, json_extract(transcript_json, '$.kiosk.verdict') AS verdict FROM run_cases
+          WHERE run_id = ? AND json_type(transcript_json, '$.kiosk.verdict') = 'object' ORDER BY seq`,
+      )
+      .all(runId) as Row[];
+    return new Map(rows.map((r) => [str(r["case_id"]), json(r["verdict"]) as KioskVerdict]));
   }
 
   /** The scores of a run's scored cases, in run order. */

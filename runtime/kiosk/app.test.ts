@@ -152,7 +152,7 @@ describe("KioskApp: the interlock guards against a hallucinating model", () => {
       (s.fare_quote as { total: number }).total = 0.5;
       return s;
     });
-    const { app, payment, ledger } = testApp({ primary: { kind: "model", policy: () => tampered } });
+    const { app, payment, ledger } = testApp({ assistant: { mode: "model", policy: () => tampered } });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer.state.fare_quote?.total).toBe(0.5);
     expect(answer).toMatchObject({ purchasable: false, interlock: { ok: false, problems: ["fare_mismatch: quoted 0.5, calculated 2.5"] } });
@@ -167,7 +167,7 @@ describe("KioskApp: the interlock guards against a hallucinating model", () => {
       route.stops = [route.stops[0], route.stops[route.stops.length - 1]];
       return s;
     });
-    const { app } = testApp({ primary: { kind: "model", policy: () => fake } });
+    const { app } = testApp({ assistant: { mode: "model", policy: () => fake } });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer.purchasable).toBe(false);
     expect(answer.interlock?.problems[0]).toMatch(/^not_a_path/);
@@ -178,7 +178,7 @@ describe("KioskApp: model crash → fallback", () => {
   it("answers with rule, shows 'assistant unavailable', keeps selling, and retries the model later", async () => {
     let now = Date.parse("2026-03-09T14:00:00Z");
     const model = crashingPolicy();
-    const { app, logs } = testApp({ primary: { kind: "model", policy: () => model }, fallback: rulePolicy, clock: () => new Date(now), primaryRetryMs: 30_000 });
+    const { app, logs } = testApp({ assistant: { mode: "model", policy: () => model }, rule: rulePolicy, clock: () => new Date(now), modelRetryMs: 30_000 });
     expect(app.status()).toEqual({ assistant: "model", benchRunning: false, message: null });
 
     const answer = await app.ask(askFromCase("MARTA-A-001"));
@@ -201,16 +201,16 @@ describe("KioskApp: model crash → fallback", () => {
     expect(model.starts).toBe(2);
 
     // The host can report the process crash directly, and its recovery.
-    app.primaryRestored();
-    app.primaryCrashed("utility process exited");
+    app.modelRestored();
+    app.modelCrashed("utility process exited");
     expect(app.status().assistant).toBe("unavailable");
-    app.primaryRestored();
+    app.modelRestored();
     expect(app.status().assistant).toBe("model");
   });
 
   it("logs why the model's answer was replaced when it timed out (no crash, so the status stays 'model')", async () => {
     const stalling = { id: "fake-model", start: () => ({ next: (): Promise<never> => new Promise(() => undefined) }) };
-    const { app, logs } = testApp({ primary: { kind: "model", policy: () => stalling }, fallback: rulePolicy, deadlineMs: 50 });
+    const { app, logs } = testApp({ assistant: { mode: "model", policy: () => stalling }, rule: rulePolicy, deadlineMs: 50 });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, policy: "rule", purchasable: true });
     expect(logs.join("\n")).toMatch(/assistant answer replaced by rule for session s-1: deadline \(deadline of 50 ms exceeded\)/);

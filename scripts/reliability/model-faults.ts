@@ -168,7 +168,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
         extras: packExtras(pack.root),
         ledger,
         payment: new SimulatedPaymentTerminal(),
-        primary: { kind: "model", policy: () => policy },
+        assistant: { mode: "model", policy: () => policy },
         conditions,
         clock: () => current.now,
         deadlineMs: FAULT_DEADLINE_MS,
@@ -178,7 +178,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
         for (const r of requests) {
           current = r;
           // Every injection reaches the model: clear the "unavailable" state a previous one left.
-          app.primaryRestored();
+          app.modelRestored();
           injected++;
           stats.injected++;
           const logsBefore = logs.length;
@@ -187,7 +187,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
           try {
             answer = await app.ask({ system: r.system, events: r.turns[0]! });
             for (const turn of r.turns.slice(1)) {
-              app.primaryRestored();
+              app.modelRestored();
               answer = await app.ask({ system: r.system, sessionId: answer.sessionId, events: turn });
             }
           } catch (err) {
