@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
-import type { LocalModelOptions } from "../bench/model-policies.ts";
+import type { LocalModelOptions } from "../models/local.ts";
 import type { ProbeOptions } from "../bench/probe/probe.ts";
 import { probeJson, renderProbeTable } from "../bench/probe/format.ts";
 import { runProbe, type ProbePolicy } from "../bench/probe/probe.ts";

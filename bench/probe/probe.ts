@@ -24,7 +24,7 @@ import { ChatTemplateRenderer } from "../../runtime/model/render.ts";
 import { eventsToUserMessage } from "../../runtime/prompt/index.ts";
 import { caseSetup, runCase } from "../../runtime/session/case.ts";
 import type { LlamaEngine } from "../../models/engine.ts";
-import { loadLocalModel, type LocalModelInfo, type LocalModelOptions } from "../model-policies.ts";
+import { loadLocalModel, type LocalModelInfo, type LocalModelOptions } from "../../models/local.ts";
 import { probeCases, PROBE_SET_IDS } from "./set.ts";
 
 export type ProbePolicy = "llm" | "hybrid";
