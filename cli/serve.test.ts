@@ -11,6 +11,7 @@ import {
   PurchaseResultSchema,
   SystemSummarySchema,
   SystemViewSchema,
+  type KioskStatus,
   type ProgressEvent,
 } from "../runtime/kiosk/bridge.ts";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
@@ -124,7 +125,24 @@ describe("kiosk serve: API", () => {
   });
 
   it("GET /api/status", async () => {
-    expect(KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json())).toEqual({ assistant: "rule", benchRunning: false, message: null });
+    const status = KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json());
+    expect(status).toEqual({ assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: serve.app.status().framebookVersions });
+    expect(Object.keys(status.framebookVersions)).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
+  });
+
+  it("WS /api/state: the present state first, then every change, pushed (a bench run starting and ending)", async () => {
+    const ws = new WebSocket(new URL("api/state", base.replace(/^http/, "ws")));
+    const states: KioskStatus[] = [];
+    ws.on("message", (data: Buffer) => states.push(KioskStatusSchema.parse(JSON.parse(data.toString()))));
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    await expect.poll(() => states.length).toBe(1);
+    expect(states[0]).toEqual(serve.app.status());
+    expect(serve.server.pushClients("state")).toBe(1);
+    serve.app.setBenchRunning(true);
+    serve.app.setBenchRunning(false);
+    await expect.poll(() => states.map((s) => s.benchRunning)).toEqual([false, true, false]);
+    expect(states[1]?.message).toBe("A technician test is running. Please wait.");
+    ws.close();
   });
 
   it("rejects malformed bodies with 400 naming the field", async () => {

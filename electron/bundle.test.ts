@@ -112,7 +112,7 @@ describe("Electron bundles", () => {
     expect(result.badLogin).toMatchObject({ ok: false, error: { kind: "rejected", code: "rejected" } });
     expect(result.window).toMatchObject({ url: "kiosk://app/index.html", kiosk: true, webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false } });
     expect(result.window.webPreferences.preload).toBe(path.join(out, "preload.cjs"));
-    expect(result.status).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null } });
+    expect(result.status).toMatchObject({ ok: true, value: { assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true } });
     expect(result.ask).toEqual({ ok: true, purchasable: true });
     expect(result.purchase).toMatchObject({ ok: true, value: { ok: true, ticket: { origin: "Airport", destination: "Five Points", total: 2.5 } } });
     expect(result.bad).toMatchObject({ ok: false, error: { kind: "rejected" } });

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTinyModel } from "../models/testing/tiny-model.ts";
+import { ModelBreaker } from "../runtime/answer/breaker.ts";
 import { startPassengerAssistant } from "./assistant.ts";
 
 const tiny = makeTinyModel();
@@ -13,13 +14,13 @@ describe("passenger assistant warm boot (tiny model)", () => {
   it("saves the shared prefix on first start and restores it on the next", async () => {
     const file = path.join(tiny.dir, "warm.state");
     const first: string[] = [];
-    const a = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, (m) => first.push(m));
+    const a = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, { breaker: new ModelBreaker(), log: (m) => first.push(m) });
     expect(a).not.toBeNull();
     expect(first.some((m) => /warm boot: evaluated the shared prompt prefix \(\d+ tokens/.test(m)), first.join("\n")).toBe(true);
     await a?.close();
 
     const second: string[] = [];
-    const b = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, (m) => second.push(m));
+    const b = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, { breaker: new ModelBreaker(), log: (m) => second.push(m) });
     try {
       expect(second.some((m) => m.startsWith("warm boot: the shared prompt prefix was restored"))).toBe(true);
       expect(b?.assistant.mode).toBe("hybrid");

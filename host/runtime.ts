@@ -10,7 +10,7 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
+import { KioskApp, type LiveConditionsInput, type ModelHealth } from "../runtime/kiosk/app.ts";
 import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
@@ -19,7 +19,10 @@ import { OperatorConsole } from "../runtime/operator/console.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
-import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantSpec } from "./assistant.ts";
+import type { WorkerSpawner } from "../models/worker/spawn.ts";
+import type { ModelProcess } from "../models/worker/supervisor.ts";
+import { ModelBreaker } from "../runtime/answer/breaker.ts";
+import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 
 export interface KioskRuntimeConfig {
   pack: DataPack;
@@ -47,6 +50,10 @@ export interface KioskRuntimeConfig {
   /** The kiosk's wall clock (default: the real time). */
   clock?: () => Date;
   payment?: PaymentTerminal;
+  /** How the model process is started (the Electron shell: a utilityProcess; default: a Node child process). */
+  spawnModel?: WorkerSpawner;
+  /** Model process settings (tests: restart delays; the tiny model's engine options). */
+  modelProcess?: PassengerAssistantOptions["process"];
   log?: (message: string) => void;
 }
 
@@ -65,6 +72,17 @@ export interface KioskRuntime {
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   close(): Promise<void>;
+}
+
+/** The model process's health as the kiosk's status shows it. */
+function modelHealth(process: ModelProcess): ModelHealth {
+  return {
+    view: () => {
+      const { state, restarts, lastFailure, nextStartAt } = process.status;
+      return { state, restarts, lastFailure, nextStartAt: nextStartAt === null ? null : new Date(nextStartAt).toISOString() };
+    },
+    onChange: (listener) => process.onStatus(() => listener()),
+  };
 }
 
 /** Build the kiosk from its config. Throws (after closing what it opened) when the kiosk cannot start. */
@@ -98,7 +116,16 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
 
     const framebooks = new FramebookStore(pack, config.framebookStore ?? config.operatorDir);
-    const assistant = config.assistant ? await startPassengerAssistant(pack, config.assistant, log) : null;
+    // One breaker for the model: the answer pipeline opens it on failures, the model process's supervisor holds it while it is down.
+    const breaker = new ModelBreaker(config.clock ? { now: () => (config.clock as () => Date)().getTime() } : {});
+    const assistant = config.assistant
+      ? await startPassengerAssistant(pack, config.assistant, {
+          breaker,
+          log,
+          ...(config.spawnModel ? { spawn: config.spawnModel } : {}),
+          ...(config.modelProcess ? { process: config.modelProcess } : {}),
+        })
+      : null;
     if (assistant) closers.push(() => assistant.close());
 
     const app = new KioskApp({
@@ -108,7 +135,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ledger,
       ...(ledgerProblem ? { ledgerProblem } : {}),
       payment: config.payment ?? new SimulatedPaymentTerminal(),
-      ...(assistant ? { assistant: assistant.assistant } : {}),
+      ...(assistant ? { assistant: assistant.assistant, modelHealth: modelHealth(assistant.process) } : {}),
+      breaker,
       ...(config.conditions ? { conditions: config.conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),

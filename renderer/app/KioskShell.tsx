@@ -20,6 +20,8 @@ import { WorkingScreen } from "../screens/WorkingScreen.tsx";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
+import { OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
+import { useFramebookRefresh } from "./useFramebookRefresh.ts";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
 function useDocumentSettings(): void {
@@ -84,6 +86,8 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   const ticket = useKiosk((s) => s.context.ticket);
   const paying = useKiosk((s) => s.matches({ session: { flow: { payment: "processing" } } }));
   const chooseSystem = useSystemLoader(preferredSystem);
+  const outOfService = useKiosk((s) => s.context.status?.benchRunning === true);
+  useFramebookRefresh(chooseSystem);
   const operatorBridge = useBridge().operator;
   const systems = useView((s) => s.systems);
   const operator = useOperatorEntry(screen === "attract" && operatorBridge !== undefined);
@@ -136,7 +140,11 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
           </button>
         ) : null}
       </header>
-      <main className="kiosk-main">{body}</main>
+      <main className="kiosk-main">
+        {/* Pushed by the kiosk: a bench run started while a passenger is here (the attract screen says it itself). */}
+        {outOfService && (screen === "journey" || screen === "result") ? <OutOfServiceNotice /> : null}
+        {body}
+      </main>
       <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>
       <IdleWarning />
     </div>

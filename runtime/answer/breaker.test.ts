@@ -56,6 +56,8 @@ describe("ModelBreaker", () => {
     const c = clockAndTimers();
     const breaker = new ModelBreaker({ retryMs: 10, now: c.now, timers: c.timers });
     breaker.hold("model process restarting");
+    // The crash the passenger's answer reports does not turn the hold into a timed one.
+    breaker.crashed("the model process exited (killed by SIGKILL)");
     c.advance(60_000);
     expect(breaker.current).toEqual({ open: true, reason: "model process restarting", until: null });
     breaker.reset();

@@ -47,10 +47,16 @@ export class ModelBreaker {
     return this.current.open;
   }
 
-  /** The model failed with an error (a crash): out for the retry time. */
+  /** The model failed with an error (a crash): out for the retry time (a hold stays a hold). */
   crashed(reason: string): void {
     this.consecutiveTimeouts = 0;
+    if (this.held) return;
     this.openFor(reason, this.options.retryMs ?? DEFAULT_MODEL_RETRY_MS);
+  }
+
+  /** Held open by hold() (the model process is down): only reset() closes it. */
+  private get held(): boolean {
+    return this.state.open && this.state.until === null;
   }
 
   /** The model missed its deadline; after a few in a row it is out for the retry time. Returns true when that happened now. */
@@ -60,6 +66,7 @@ export class ModelBreaker {
     if (this.consecutiveTimeouts < limit) return false;
     const missed = this.consecutiveTimeouts;
     this.consecutiveTimeouts = 0;
+    if (this.held) return true;
     this.openFor(`the model missed its deadline ${missed} times in a row`, this.options.retryMs ?? DEFAULT_MODEL_RETRY_MS);
     return true;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type ProgressEvent } from "./bridge.ts";
+import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type KioskStatus, type ModelProcessView, type ProgressEvent } from "./bridge.ts";
 import type { SalesLedger } from "./sales.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
 import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp, testPack } from "./testing.ts";
@@ -179,7 +179,7 @@ describe("KioskApp: model crash → fallback", () => {
     let now = Date.parse("2026-03-09T14:00:00Z");
     const model = crashingPolicy();
     const { app, logs } = testApp({ assistant: { mode: "model", policy: () => model }, rule: rulePolicy, clock: () => new Date(now), modelRetryMs: 30_000 });
-    expect(app.status()).toEqual({ assistant: "model", benchRunning: false, message: null });
+    expect(app.status()).toMatchObject({ assistant: "model", benchRunning: false, message: null, model: null, salesAvailable: true });
 
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, fallback: false, policy: "rule", purchasable: true });
@@ -214,5 +214,49 @@ describe("KioskApp: model crash → fallback", () => {
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, policy: "rule", purchasable: true });
     expect(logs.join("\n")).toMatch(/assistant answer replaced by rule for session s-1: deadline \(deadline of 50 ms exceeded\)/);
+  });
+});
+
+describe("KioskApp: its state, pushed on every change", () => {
+  it("tells its listeners when a bench run starts and ends, the model goes down and comes back, a framebook changes", async () => {
+    const { FramebookStore } = await import("../framebook/store.ts");
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const dir = mkdtempSync(path.join(tmpdir(), "kiosk-state-"));
+    try {
+      const framebooks = new FramebookStore(testPack(), dir);
+      let health: ModelProcessView = { state: "ready", restarts: 0, lastFailure: null, nextStartAt: null };
+      const healthListeners = new Set<() => void>();
+      const { app } = testApp({
+        framebooks,
+        assistant: { mode: "hybrid", policy: () => rulePolicy },
+        modelHealth: { view: () => health, onChange: (l) => (healthListeners.add(l), () => healthListeners.delete(l)) },
+      });
+      const seen: KioskStatus[] = [];
+      app.onState((s) => seen.push(s));
+      app.setBenchRunning(true);
+      app.setBenchRunning(true); // no change, no push
+      app.setBenchRunning(false);
+      health = { state: "restarting", restarts: 1, lastFailure: "the model process exited (killed by SIGKILL)", nextStartAt: "2026-03-09T14:00:01.000Z" };
+      for (const l of healthListeners) l();
+      app.breaker.hold("model process restarting");
+      app.breaker.reset();
+      const before = app.status().framebookVersions.marta;
+      const text = readFileSync(path.join(testPack().root, "data/systems/marta/framebook.yaml"), "utf8").replace("cultural_notes: []", 'cultural_notes: ["operator note"]');
+      framebooks.apply("marta", text, "framebook.yaml", "alice");
+      expect(seen.map((s) => [s.benchRunning, s.assistant, s.model?.state])).toEqual([
+        [true, "model", "ready"],
+        [false, "model", "ready"],
+        [false, "model", "restarting"],
+        [false, "unavailable", "restarting"],
+        [false, "model", "restarting"],
+        [false, "model", "restarting"],
+      ]);
+      expect(seen.at(-1)?.framebookVersions.marta).not.toBe(before);
+      expect(seen.at(-1)?.framebookVersions.marta).toBe(app.systemView("marta").framebookVersion);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -26,6 +26,7 @@ import type {
   AskRequest,
   AskResult,
   KioskStatus,
+  ModelProcessView,
   ProgressEvent,
   PurchaseRequest,
   PurchaseResult,
@@ -58,6 +59,13 @@ export class KioskUnavailableError extends Error {
   override name = "KioskUnavailableError";
 }
 
+/** The passenger model's process health, as the host reports it (models/worker/supervisor.ts). */
+export interface ModelHealth {
+  view(): ModelProcessView;
+  /** Every change of the process's state; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
+}
+
 export interface LiveConditionsInput {
   disruptions: readonly Disruption[];
   /** Wall-clock time of the session (default: the app clock). */
@@ -82,6 +90,8 @@ export interface KioskAppOptions {
   breaker?: ModelBreaker;
   /** How long a crashed or repeatedly late model is left out (default 60 s; with `breaker`, its own). */
   modelRetryMs?: number;
+  /** The model process's health (shown in the status, pushed with the kiosk's state). */
+  modelHealth?: ModelHealth;
   /** null: the ledger could not be opened — information works, sales are refused. */
   ledger: SalesLedger | null;
   /** Why the ledger is missing (shown in the status). */
@@ -127,6 +137,9 @@ export class KioskApp {
   private readonly pipeline: AnswerPipeline;
   private readonly sessions = new Map<string, AppSession>();
   private readonly listeners = new Set<(event: ProgressEvent) => void>();
+  private readonly stateListeners = new Set<(state: KioskStatus) => void>();
+  private lastState = "";
+  private readonly versions = new WeakMap<SystemData, string>();
   private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
   private benchRunning = false;
   private readonly clock: () => Date;
@@ -158,7 +171,11 @@ export class KioskApp {
       this.views.delete(system);
       options.assistant?.onFramebookChange?.(system, version);
       this.log(`framebook ${version} is active for ${system}: new passenger sessions use it`);
+      this.publishState();
     });
+    // What changes the kiosk's state: the model's breaker, its process, a bench run, a framebook.
+    breaker.onChange(() => this.publishState());
+    options.modelHealth?.onChange(() => this.publishState());
   }
 
   /** The model's circuit breaker (open: the deterministic policy answers). */
@@ -242,14 +259,53 @@ export class KioskApp {
 
   setBenchRunning(running: boolean): void {
     this.benchRunning = running;
+    this.publishState();
   }
 
+  /** The kiosk's state (also pushed to every onState listener when it changes). */
   status(): KioskStatus {
     const salesProblem = this.options.ledger ? null : `Ticket sales unavailable: ${this.options.ledgerProblem ?? "no ledger"}`;
     const assistant = !this.options.assistant ? "rule" : this.pipeline.breaker.isOpen ? "unavailable" : "model";
-    if (this.benchRunning) return { assistant, benchRunning: true, message: "A technician test is running. Please wait." };
-    if (assistant === "unavailable") return { assistant, benchRunning: false, message: salesProblem ?? "Assistant unavailable — the standard kiosk is answering." };
-    return { assistant, benchRunning: false, message: salesProblem };
+    const message = this.benchRunning
+      ? "A technician test is running. Please wait."
+      : assistant === "unavailable"
+        ? (salesProblem ?? "Assistant unavailable — the standard kiosk is answering.")
+        : salesProblem;
+    return {
+      assistant,
+      benchRunning: this.benchRunning,
+      message,
+      model: this.options.modelHealth?.view() ?? null,
+      salesAvailable: this.options.ledger !== null,
+      framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
+    };
+  }
+
+  /** Every change of the kiosk's state, pushed to the screen; returns an unsubscribe function. */
+  onState(listener: (state: KioskStatus) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private publishState(): void {
+    const state = this.status();
+    const key = JSON.stringify(state);
+    if (key === this.lastState) return;
+    this.lastState = key;
+    for (const listener of this.stateListeners) {
+      try {
+        listener(state);
+      } catch {
+        // A closed socket must not stop the others from learning the news.
+      }
+    }
+  }
+
+  /** The framebook version the screen's system view carries (one hash per framebook). */
+  private versionOf(system: SystemData): string {
+    let version = this.versions.get(system);
+    if (version === undefined) this.versions.set(system, (version = framebookVersion(system)));
+    return version;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -151,11 +151,33 @@ export const PurchaseResultSchema = z.discriminatedUnion("ok", [
 ]);
 export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 
+/** The passenger model's process, as the operator sees it (models/worker/supervisor.ts). */
+export const ModelProcessViewSchema = z.object({
+  state: z.enum(["starting", "ready", "restarting", "stopped"]),
+  /** Restarts after a crash or a hang since the kiosk started. */
+  restarts: z.number().int().nonnegative(),
+  /** Why it last went down (null: never). */
+  lastFailure: z.string().nullable(),
+  /** While restarting: when the next start is due (ISO time). */
+  nextStartAt: z.string().nullable(),
+});
+export type ModelProcessView = z.infer<typeof ModelProcessViewSchema>;
+
+/**
+ * The kiosk's state: answered by `status()` and pushed to the screen on every change (the `state`
+ * push), so a bench run, a framebook change or the model going down reach the screen at once.
+ */
 export const KioskStatusSchema = z.object({
   assistant: z.enum(["model", "rule", "unavailable"]),
   /** A technician bench run is in progress: passengers are refused meanwhile. */
   benchRunning: z.boolean(),
   message: z.string().nullable(),
+  /** The passenger model's process; null when the kiosk has no model. */
+  model: ModelProcessViewSchema.nullable(),
+  /** Tickets can be sold (the sales ledger is open). */
+  salesAvailable: z.boolean(),
+  /** The active framebook version of every system. */
+  framebookVersions: z.record(z.string(), z.string()),
 });
 export type KioskStatus = z.infer<typeof KioskStatusSchema>;
 
@@ -198,6 +220,7 @@ export type KioskResult<M extends KioskMethod> = z.infer<(typeof KIOSK_METHODS)[
  */
 export const KIOSK_PUSHES = {
   progress: { event: ProgressEventSchema },
+  state: { event: KioskStatusSchema, current: "status" },
 } as const satisfies Record<string, { event: z.ZodType; current?: KioskMethod }>;
 export type KioskPush = keyof typeof KIOSK_PUSHES;
 export const KIOSK_PUSH_NAMES = Object.keys(KIOSK_PUSHES) as KioskPush[];
