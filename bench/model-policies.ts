@@ -14,7 +14,9 @@
 // node-llama-cpp is imported on first use only (models/local.ts), so rule runs never load it.
 import type { LlamaEngine } from "../models/engine.ts";
 import type { GpuSetting } from "../models/llama.ts";
-import { loadLocalModel, modelSettings, DEFAULT_LOCAL_MODEL, type LoadedLocalModel, type LocalModelOptions } from "../models/local.ts";
+import { loadLocalModel, LocalModelError, modelSettings, DEFAULT_LOCAL_MODEL, type LoadedLocalModel, type LocalModelOptions } from "../models/local.ts";
+import { nodeWorkerSpawner, type WorkerSpawner } from "../models/worker/spawn.ts";
+import { ModelProcess } from "../models/worker/supervisor.ts";
 import { answerCase } from "../runtime/answer/case.ts";
 import { AnswerPipeline, DEFAULT_MODEL_DEADLINE_MS, type ModelAssistant } from "../runtime/answer/pipeline.ts";
 import type { Policy } from "../runtime/session/policy.ts";
@@ -33,6 +35,8 @@ export interface LocalFactoryOverrides {
   llm?: Partial<Omit<LlmPolicyOptions, "backend">>;
   /** Hybrid options (tests: a shorter model deadline). */
   hybrid?: KioskHybridOptions;
+  /** Hybrid: how the model process is started (default: a Node child process). */
+  spawn?: WorkerSpawner;
 }
 
 async function localModel(options: PolicyOptions, overrides: LocalFactoryOverrides): Promise<LoadedLocalModel> {
@@ -45,9 +49,13 @@ async function localModel(options: PolicyOptions, overrides: LocalFactoryOverrid
   });
 }
 
+/** What a run records about the llm policy's protocol settings. */
+function llmSettings(overrides: LocalFactoryOverrides): Record<string, unknown> {
+  return { thinking: overrides.llm?.thinking ?? true, max_tokens: overrides.llm?.maxTokens ?? 4096, protocol: overrides.llm?.profile ?? "b8642" };
+}
+
 function llmPolicyOn(engine: LlamaEngine, overrides: LocalFactoryOverrides): { policy: LlmPolicy; settings: Record<string, unknown> } {
-  const policy = new LlmPolicy({ ...overrides.llm, backend: engine });
-  return { policy, settings: { thinking: overrides.llm?.thinking ?? true, max_tokens: overrides.llm?.maxTokens ?? 4096, protocol: overrides.llm?.profile ?? "b8642" } };
+  return { policy: new LlmPolicy({ ...overrides.llm, backend: engine }), settings: llmSettings(overrides) };
 }
 
 /** `--policy llm`: the student model in-process. */
@@ -95,22 +103,41 @@ export function kioskHybridHandle(model: Policy, options: KioskHybridOptions = {
   };
 }
 
-/** `--policy hybrid`: the kiosk's answer pipeline (router, rule, the in-process model, breaker). */
+/**
+ * `--policy hybrid`: the kiosk's answer pipeline (router, rule, the model's check, breaker) with the
+ * model in its own process, exactly as `kiosk serve --model` runs it (models/worker/).
+ */
 export function hybridPolicyFactory(overrides: LocalFactoryOverrides = {}): PolicyFactory {
   return {
     name: "hybrid",
-    description: "the kiosk's answer pipeline: structured requests to the rule policy, judgement cases checked by the in-process model (rule when it cannot); --model, --threads as for llm",
+    description: "the kiosk's answer pipeline: structured requests to the rule policy, judgement cases checked by the model in its own process (rule when it cannot); --model, --threads as for llm",
     deterministic: false,
     accepts: ["model", "threads"],
     create: async (options): Promise<PolicyHandle> => {
-      const loaded = await localModel(options, overrides);
-      const { policy: model, settings } = llmPolicyOn(loaded.engine, overrides);
-      const hybrid = kioskHybridHandle(model, overrides.hybrid);
+      const modelProcess = new ModelProcess({
+        spawn: overrides.spawn ?? nodeWorkerSpawner(),
+        load: {
+          ...(options.model !== undefined ? { model: options.model } : {}),
+          ...(options.threads !== undefined ? { threads: options.threads } : {}),
+          ...(overrides.gpu !== undefined ? { gpu: overrides.gpu } : {}),
+          ...(overrides.modelsDir !== undefined ? { modelsDir: overrides.modelsDir } : {}),
+          ...(overrides.engine ? { engine: overrides.engine as Record<string, unknown> } : {}),
+        },
+        log: () => undefined,
+      });
+      let loaded;
+      try {
+        loaded = await modelProcess.start();
+      } catch (err) {
+        throw err instanceof Error && err.name === "LocalModelError" ? new LocalModelError(err.message) : err;
+      }
+      const policy = new LlmPolicy({ ...overrides.llm, backend: modelProcess });
+      const hybrid = kioskHybridHandle(policy, overrides.hybrid);
       return {
         ...hybrid,
         model: loaded.info.fileName,
-        settings: { ...modelSettings(loaded.info), ...settings, ...hybrid.settings },
-        dispose: () => loaded.engine.unload(),
+        settings: { ...modelSettings(loaded.info), ...llmSettings(overrides), ...hybrid.settings, model_process: true },
+        dispose: () => modelProcess.stop(),
       };
     },
   };

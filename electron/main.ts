@@ -8,6 +8,7 @@ import { kioskRuntimeConfig, shellConfig } from "./config.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
+import { bundledWorkerEntry, utilityProcessSpawner } from "./model-process.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
 
@@ -66,7 +67,8 @@ if (!app.requestSingleInstanceLock()) {
     // loaded) the rule policy answers and the kiosk sells as usual.
     try {
       const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
-      runtime = await createKioskRuntime(kioskRuntimeConfig(config, pack));
+      // The model runs in a utility process (the bundled model worker), never in this main process.
+      runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);
