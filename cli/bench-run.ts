@@ -3,6 +3,7 @@
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
+import { ModelError } from "../models/errors.ts";
 import { POLICY_OPTION_FLAGS, listPolicies, policyFactory, type PolicyOptions } from "../bench/policies.ts";
 import { trialsReport } from "../bench/report/trials.ts";
 import { trialsBlock } from "../bench/report/trials-text.ts";
@@ -291,7 +292,8 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
     }
   } catch (err) {
     progress.stop();
-    if (err instanceof BenchError) throw new UsageError(err.message);
+    // A model that cannot be found or loaded (models/local.ts) is the user's to fix, like a bench error.
+    if (err instanceof BenchError || err instanceof ModelError) throw new UsageError(err.message);
     throw err;
   } finally {
     process.off("SIGINT", onSigint);

@@ -85,16 +85,16 @@ describe("kiosk probe on the tiny model", () => {
 
   it("--policy hybrid splits the case latency by router path", async () => {
     const json = await probe("--cases", "3", "--policy", "hybrid");
-    const byPath = json.by_path as Record<"rule" | "llm", { n: number; p50_ms: number | null }>;
+    const byPath = json.by_path as Record<"rule" | "model", { n: number; p50_ms: number | null }>;
     // MARTA-A-001 and MARTA-B-011 are structured (rule); MARTA-C-004 has a station closure (model).
     expect(byPath.rule.n).toBe(2);
-    expect(byPath.llm.n).toBe(1);
+    expect(byPath.model.n).toBe(1);
     const cases = json.cases as { id: string; path: string }[];
     expect(cases.map((c) => [c.id, c.path])).toEqual([
       ["MARTA-A-001", "rule"],
       ["MARTA-B-011", "rule"],
-      ["MARTA-C-004", "llm"],
+      ["MARTA-C-004", "model"],
     ]);
-    expect(byPath.rule.p50_ms as number).toBeLessThan(byPath.llm.p50_ms as number);
+    expect(byPath.rule.p50_ms as number).toBeLessThan(byPath.model.p50_ms as number);
   });
 });

@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
-import type { LocalModelOptions } from "../bench/model-policies.ts";
+import { ModelError } from "../models/errors.ts";
+import type { LocalModelOptions } from "../models/local.ts";
 import type { ProbeOptions } from "../bench/probe/probe.ts";
 import { probeJson, renderProbeTable } from "../bench/probe/format.ts";
 import { runProbe, type ProbePolicy } from "../bench/probe/probe.ts";
@@ -75,7 +76,7 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
           ...(progress ? { onProgress: (m: string) => process.stderr.write(`\r\x1b[K${m}`) } : {}),
         });
       } catch (err) {
-        if (err instanceof BenchError) throw new UsageError(err.message);
+        if (err instanceof BenchError || err instanceof ModelError) throw new UsageError(err.message);
         throw err;
       } finally {
         if (progress) process.stderr.write("\r\x1b[K");

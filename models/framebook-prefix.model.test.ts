@@ -37,7 +37,7 @@ describe("framebook swap and the engine's prefix cache", () => {
     const rounds: LlmRoundInfo[] = [];
     const llm = new LlmPolicy({ backend: engine, maxTokens: 2, onRound: (r) => rounds.push(r) });
     const store = new FramebookStore(testPack(), dir);
-    const { app } = testApp({ framebooks: store, primary: { kind: "model", policy: () => llm } });
+    const { app } = testApp({ framebooks: store, assistant: { mode: "model", policy: () => llm } });
     const ask = async (): Promise<LlmRoundInfo> => {
       const before = rounds.length;
       await app.ask({ system: "marta", events: [{ type: "freetext_input", text: "Airport to Five Points, one adult and one senior" }] });

@@ -24,10 +24,10 @@ const result: ProbeResult = {
   decodeTokensMeasured: 64,
   cases: [
     { id: "MARTA-A-001", system: "marta", category: "A", e2eMs: 12.5, rounds: 4, termination: "submitted", promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, firstTtftMs: null, path: "rule", answeredBy: "rule" },
-    { id: "MARTA-C-004", system: "marta", category: "C", e2eMs: 20500, rounds: 5, termination: "submitted", promptTokens: 26000, cachedPromptTokens: 25000, completionTokens: 900, firstTtftMs: 800, path: "llm", answeredBy: "llm" },
+    { id: "MARTA-C-004", system: "marta", category: "C", e2eMs: 20500, rounds: 5, termination: "submitted", promptTokens: 26000, cachedPromptTokens: 25000, completionTokens: 900, firstTtftMs: 800, path: "model", answeredBy: "model" },
   ],
   caseLatency: latencyStats([12.5, 20500]),
-  byPath: { rule: latencyStats([12.5]), llm: latencyStats([20500]) },
+  byPath: { rule: latencyStats([12.5]), model: latencyStats([20500]) },
   sessionDecodeTokS: 19.5,
   peakRssMb: 4321.5,
   sustained: {
@@ -70,7 +70,7 @@ describe("probe outputs", () => {
       "peak_rss_mb",
     ]);
     expect(json).toMatchObject({ load_ms: 2100.2, prefill_tok_s: 555.5, decode_tok_s: 21, case_latency_p50_ms: 12.5, case_latency_p95_ms: 20500, peak_rss_mb: 4321.5 });
-    expect(json.by_path).toEqual({ rule: { n: 1, p50_ms: 12.5, p95_ms: 12.5, mean_ms: 12.5, max_ms: 12.5 }, llm: { n: 1, p50_ms: 20500, p95_ms: 20500, mean_ms: 20500, max_ms: 20500 } });
+    expect(json.by_path).toEqual({ rule: { n: 1, p50_ms: 12.5, p95_ms: 12.5, mean_ms: 12.5, max_ms: 12.5 }, model: { n: 1, p50_ms: 20500, p95_ms: 20500, mean_ms: 20500, max_ms: 20500 } });
     expect(json.sustained).toMatchObject({ seconds: 60, decode_drop_pct: 25, samples: [{ t_s: 5 }, { t_s: 60 }] });
     expect(json.model).toMatchObject({ quantization: "Q4_K_M", threads: 7, gpu: "metal" });
   });
@@ -86,14 +86,14 @@ describe("probe outputs", () => {
       "decode",
       "per case (2 cases)",
       "  routed to rule (1)",
-      "  routed to llm (1)",
+      "  routed to model (1)",
       "peak memory (RSS)",
       "sustained 60 s (2 samples)",
     ]);
     expect(figures.find((f) => f.label === "decode")?.value).toBe("21.0 tok/s");
     expect(figures.at(-1)?.value).toBe("decode 22.0 tok/s → 16.5 tok/s (−25.0 %) · prefill 500 tok/s → 400 tok/s");
     const text = renderProbeTable(result);
-    expect(text).toMatch(/^MARTA-C-004 +20\.5 s +5 +26000 +25000 +900 +800 ms +submitted +llm +llm$/m);
+    expect(text).toMatch(/^MARTA-C-004 +20\.5 s +5 +26000 +25000 +900 +800 ms +submitted +model +model$/m);
     expect(text).toContain("peak memory (RSS)           4.22 GB");
   });
 });

@@ -34,7 +34,7 @@ export function probeJson(r: ProbeResult): Record<string, unknown> {
     decode_tokens_measured: r.decodeTokensMeasured,
     session_decode_tok_s: r1n(r.sessionDecodeTokS),
     case_latency: latencyJson(r.caseLatency),
-    ...(r.byPath ? { by_path: { rule: latencyJson(r.byPath.rule), llm: latencyJson(r.byPath.llm) } } : {}),
+    ...(r.byPath ? { by_path: { rule: latencyJson(r.byPath.rule), model: latencyJson(r.byPath.model) } } : {}),
     cases: r.cases.map((c) => ({
       id: c.id,
       system: c.system,
@@ -95,7 +95,7 @@ export function probeFigures(r: ProbeResult): { label: string; value: string }[]
     { label: `per case (${r.caseLatency.n} cases)`, value: `p50 ${ms(r.caseLatency.p50Ms)} · p95 ${ms(r.caseLatency.p95Ms)}` },
   ];
   if (r.byPath) {
-    for (const path of ["rule", "llm"] as const) {
+    for (const path of ["rule", "model"] as const) {
       const s = r.byPath[path];
       figures.push({ label: `  routed to ${path} (${s.n})`, value: s.n > 0 ? `p50 ${ms(s.p50Ms)} · p95 ${ms(s.p95Ms)}` : "–" });
     }

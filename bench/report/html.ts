@@ -8,6 +8,7 @@ import { barChart, deltaChart, esc, PALETTE, type Series } from "./svg.ts";
 import type { CaseTrace } from "./trace.ts";
 import { caseDiffHtml, FAILED_ONLY_INPUT, TRACE_CSS, traceViewerHtml, trialsHtml } from "./trace-html.ts";
 import { f1, f2, formatBytes, formatMs, hybridAnsweredLine, hybridTableRows, terminationRows } from "./table.ts";
+import { KIOSK_VERDICT_HEADER, kioskVerdictNotes, kioskVerdictRows, type KioskVerdictReport } from "./kiosk.ts";
 
 const SERIES: readonly Series[] = [
   { name: "Tier 1", color: PALETTE.blue },
@@ -197,6 +198,26 @@ ${tables.join("\n")}
 <p class="caption">Router reasons: ${esc(reasons)}${hybrid.unrouted > 0 ? ` · ${hybrid.unrouted} case(s) without a router decision` : ""}</p>${fallbacks ? `<p class="caption">Why the model was replaced:</p><ul class="caption">${fallbacks}</ul>` : ""}`;
 }
 
+/** What the kiosk would have done with the answers: purchasable, blocked by the interlock, fallback, who answered. */
+function kioskSection(kiosk: KioskVerdictReport | undefined): string {
+  if (!kiosk) return "";
+  const rows = kioskVerdictRows(kiosk)
+    .map((cells) => {
+      const total = cells[0] === "overall";
+      return `<tr${total ? ' class="total"' : ""}><th scope="row">${esc(cells[0] ?? "")}</th>${cells
+        .slice(1)
+        .map((c) => `<td${c === "0" || c.startsWith("0 (") ? ' class="zero"' : ""}>${esc(c)}</td>`)
+        .join("")}</tr>`;
+    })
+    .join("");
+  const head = KIOSK_VERDICT_HEADER.slice(1).map((h) => `<th>${esc(h)}</th>`).join("");
+  return `<h2 id="kiosk">At the kiosk</h2>
+<table class="data wide kiosk-verdict"><thead><tr><th colspan="5"></th><th colspan="3" class="group">answered by</th></tr><tr><th>category</th>${head}</tr></thead><tbody>${rows}</tbody></table>
+${kioskVerdictNotes(kiosk)
+  .map((line) => `<p class="caption">${esc(line)}</p>`)
+  .join("\n")}`;
+}
+
 function detailList(entries: [string, string | undefined | null][]): string {
   return `<dl class="details">${entries
     .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== null && e[1] !== "")
@@ -341,6 +362,7 @@ ${hybridSection(report.hybrid)}
 ${trialsHtml(report.trials)}
 ${caseDiffHtml(report)}
 ${traceViewerHtml(traces)}
+${kioskSection(report.kiosk)}
 <h2 id="details">Run details</h2>
 <div class="detail-grid">${runDetails(run, `Run ${run.id}`)}${cmp ? runDetails(cmp.base, `Run ${cmp.base.id} (compared)`) : ""}</div>
 <footer>Generated ${esc(report.generatedAt)} by kiosk bench report. Bootstrap: ${esc(report.bootstrap.method)}.</footer>

@@ -216,6 +216,9 @@ async function execute(
       pack,
       cases: todo,
       policy: handle.policy,
+      ...(handle.answerCase ? { answerCase: handle.answerCase } : {}),
+      // Models are never marked deterministic (bench/model-policies.ts); the deterministic policies are rule policies.
+      decidedBy: run.deterministic ? "rule" : "model",
       concurrency,
       ...(options.signal ? { signal: options.signal } : {}),
       scoring: run.score ? scoring : null,

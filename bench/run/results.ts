@@ -1,14 +1,41 @@
 // A stored run in the reference runner's results format, one file per system:
 // {metadata, model, system, thinking, cases_total, cases_succeeded, cases_failed, results[]} with
-// the exact reference records (toReferenceRecord, as stored), so either scorer reads them.
+// the exact reference records (toReferenceRecord, as stored), so either scorer reads them — plus, beside
+// the reference fields, `kiosk`: what the kiosk would have done with the answer
+// ({purchasable, interlock_problems, decided_by, fallback}; scorers ignore it).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ReferenceRecord } from "../../runtime/session/record.ts";
+import type { KioskVerdict, ReferenceRecord } from "../../runtime/session/record.ts";
 import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { DEFAULT_MAX_ROUNDS } from "../../runtime/session/session.ts";
 import type { BenchStore, RunRow } from "../store/store.ts";
 
 export const HARNESS = "metro-kiosk-runtime bench";
+
+/** The kiosk's verdict on a case's answer, as `--out` writes it. */
+export interface KioskVerdictOut {
+  purchasable: boolean;
+  interlock_problems: string[];
+  decided_by: "rule" | "model" | "rule-fallback";
+  fallback: boolean;
+}
+
+export type ResultRecord = ReferenceRecord & { kiosk?: KioskVerdictOut };
+
+/** The kiosk's verdict in `--out`'s spelling. */
+export function verdictOut(verdict: KioskVerdict): KioskVerdictOut {
+  return { purchasable: verdict.purchasable, interlock_problems: verdict.interlockProblems, decided_by: verdict.decidedBy, fallback: verdict.fallback };
+}
+
+/**
+ * A stored reference record's JSON text as `--out` writes it: unchanged, or with the kiosk's
+ * verdict appended as its last key (spliced: the record is not parsed).
+ */
+export function resultRecordJson(referenceJson: string, verdictJson: string | null): string {
+  if (verdictJson === null) return referenceJson;
+  const kiosk = JSON.stringify(verdictOut(JSON.parse(verdictJson) as KioskVerdict));
+  return referenceJson === "{}" ? `{"kiosk":${kiosk}}` : `${referenceJson.slice(0, -1)},"kiosk":${kiosk}}`;
+}
 
 export interface ReferenceResultsFile {
   metadata: Record<string, unknown>;
@@ -18,7 +45,7 @@ export interface ReferenceResultsFile {
   cases_total: number;
   cases_succeeded: number;
   cases_failed: number;
-  results: ReferenceRecord[];
+  results: ResultRecord[];
 }
 
 /** The file's fields other than `results`, for a system's records. */
@@ -66,7 +93,7 @@ export function referenceResultsText(store: BenchStore, run: RunRow): Map<System
   const bySystem = new Map<string, { json: string[]; failed: number }>();
   for (const r of store.referenceRecordsJson(run.id)) {
     const entry = bySystem.get(r.system) ?? { json: [], failed: 0 };
-    entry.json.push(r.json);
+    entry.json.push(resultRecordJson(r.json, r.verdict));
     if (r.failed) entry.failed++;
     bySystem.set(r.system, entry);
   }

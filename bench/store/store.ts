@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { toReferenceRecord, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type KioskVerdict, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
 import { BenchError } from "../errors.ts";
@@ -501,11 +501,13 @@ export class BenchStore {
 
   /**
    * The run's reference records (the reference runner's result format) in run order, as the JSON
-   * text stored: what --out files are made of, without parsing them.
+   * text stored, with the kiosk's verdict (JSON text) where the run recorded one: what --out files are made of, without parsing them.
    */
-  referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean }[] {
-    const rows = this.db.prepare("SELECT system, transcript_json, error FROM run_cases WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
-    return rows.map((r) => ({ system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null }));
+  referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean; verdict: string | null }[] {
+    const rows = this.db
+      .prepare("SELECT system, transcript_json, error, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? ORDER BY seq")
+      .all(runId) as Row[];
+    return rows.map((r) => ({ system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null, verdict: r["verdict"] === null ? null : str(r["verdict"]) }));
   }
 
   /** The run's cases in run order with their scores (no transcripts). */
@@ -527,6 +529,17 @@ export class BenchStore {
       )
       .all(runId) as Row[];
     return new Map(rows.map((r) => [str(r["case_id"]), json(r["info"]) as Record<string, unknown>]));
+  }
+
+  /** Per case id, the kiosk's verdict on the answer (SessionRecord.kiosk.verdict), read inside SQLite. */
+  caseVerdicts(runId: number): Map<string, KioskVerdict> {
+    const rows = this.db
+      .prepare(
+        `SELECT case_id, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases
+          WHERE run_id = ? AND json_type(kiosk_json, '$.verdict') = 'object' ORDER BY seq`,
+      )
+      .all(runId) as Row[];
+    return new Map(rows.map((r) => [str(r["case_id"]), json(r["verdict"]) as KioskVerdict]));
   }
 
   /** The scores of a run's scored cases, in run order. */

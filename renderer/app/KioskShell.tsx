@@ -21,6 +21,8 @@ import { useView } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
 import { useAudioGuide } from "./useAudioGuide.ts";
+import { OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
+import { useFramebookRefresh } from "./useFramebookRefresh.ts";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
 function useDocumentSettings(): void {
@@ -83,6 +85,8 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   // A payment that fails stays on the payment screen but is a new screen for the passenger.
   const paymentFailed = useKiosk((s) => s.matches({ session: { flow: { payment: "failed" } } }));
   const chooseSystem = useSystemLoader(preferredSystem);
+  const outOfService = useKiosk((s) => s.context.status?.benchRunning === true);
+  useFramebookRefresh(chooseSystem);
   const operatorBridge = useBridge().operator;
   const systems = useView((s) => s.systems);
   const operator = useOperatorEntry(screen === "attract" && operatorBridge !== undefined);
@@ -136,7 +140,11 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
           </button>
         ) : null}
       </header>
-      <main className="kiosk-main">{body}</main>
+      <main className="kiosk-main">
+        {/* Pushed by the kiosk: a bench run started while a passenger is here (the attract screen says it itself). */}
+        {outOfService && (screen === "journey" || screen === "result") ? <OutOfServiceNotice /> : null}
+        {body}
+      </main>
       <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>
       <IdleWarning />
     </div>

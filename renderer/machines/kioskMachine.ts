@@ -4,7 +4,7 @@
 // with a countdown of `idleWarning`, after which the session is ended (bridge.endSession) and every
 // passenger datum is wiped. Timers are named delays read from the machine's input, so tests drive
 // them with xstate's SimulatedClock and deployments can tune them.
-import { assign, fromCallback, fromPromise, not, raise, setup, stateIn, type SnapshotFrom } from "xstate";
+import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn, type SnapshotFrom } from "xstate";
 import type {
   AskRequest,
   AskResult,
@@ -30,7 +30,7 @@ export interface KioskTiming {
   askTimeoutMs: number;
   /** Reset waits this long at most for the runtime to end the session. */
   endSessionTimeoutMs: number;
-  /** How often the attract screen re-checks the kiosk status. */
+  /** How often the attract screen re-checks the kiosk status (a fallback: the kiosk pushes its state). */
   statusPollMs: number;
 }
 
@@ -102,7 +102,9 @@ export type KioskEvent =
   | { type: "IDLE.PAUSE" }
   | { type: "IDLE.RESUME" }
   /** Check the kiosk status now (e.g. the operator tools closed: a bench run may have started or ended). */
-  | { type: "REFRESH_STATUS" };
+  | { type: "REFRESH_STATUS" }
+  /** The kiosk pushed its state (a bench run, a framebook change, the model going down or coming back). */
+  | { type: "STATUS"; status: KioskStatus };
 
 export interface KioskInput {
   bridge: KioskBridge;
@@ -146,6 +148,10 @@ export const kioskMachine = setup({
     }),
     progress: fromCallback<KioskEvent, { bridge: KioskBridge }>(({ input, sendBack }) =>
       input.bridge.onProgress((event) => sendBack({ type: "PROGRESS", event })),
+    ),
+    /** The kiosk's state as it is pushed, for as long as the screen runs. */
+    kioskState: fromCallback<KioskEvent, { bridge: KioskBridge }>(({ input, sendBack }) =>
+      input.bridge.onState((status) => sendBack({ type: "STATUS", status })),
     ),
     purchase: fromPromise<PurchaseResult, { bridge: KioskBridge; request: PurchaseRequest }>(({ input }) =>
       input.bridge.purchase(input.request),
@@ -233,6 +239,9 @@ export const kioskMachine = setup({
     ...sessionData(),
   }),
   initial: "attract",
+  // Pushed, not polled: the screen knows the kiosk's state at once (the attract poll stays as a fallback).
+  invoke: { src: "kioskState", input: ({ context }) => ({ bridge: context.bridge }) },
+  on: { STATUS: { actions: assign({ status: ({ event }) => event.status, statusFailure: null }) } },
   states: {
     attract: {
       invoke: {
@@ -252,7 +261,8 @@ export const kioskMachine = setup({
           initial: "journey",
           states: {
             journey: {
-              on: { ASK: { guard: "hasEvents", target: "working", actions: "beginAsk" } },
+              // Out of service (a technician test started meanwhile): no request is sent; the screen says why.
+              on: { ASK: { guard: and(["hasEvents", "inService"]), target: "working", actions: "beginAsk" } },
             },
             working: {
               entry: "pauseIdle",

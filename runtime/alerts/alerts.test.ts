@@ -12,6 +12,7 @@ import { activeDisruptions, alertStatus } from "./active.ts";
 import { alertText, formatAlertIssues, normaliseTime, validateAlert, type Alert, type AlertInput } from "./model.ts";
 import { AlertStore, AlertStoreError } from "./store.ts";
 import { DISRUPTION_TYPES, DISRUPTION_SEVERITIES } from "./vocabulary.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const systems = (id: SystemId) => pack.system(id);
@@ -229,8 +230,7 @@ describe("the alert store: atomic, audited, the operator's name required", () =>
     const now = new Date(2026, 2, 9, 14, 0);
     const service = new KioskService({
       pack,
-      primary: () => rulePolicy,
-      fallback: rulePolicy,
+      pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }),
       clock: () => now,
       conditions: (system) => ({
         now,

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DataFileError } from "../../tools/data/errors.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { gtfsStationEntries, nameKey } from "../kiosk/pack-extras.ts";
+import { gtfsStationEntries, nameKey } from "../kiosk/extras.ts";
 
 export interface GtfsIdIndex {
   route(routeId: string): string | undefined;

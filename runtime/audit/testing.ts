@@ -11,6 +11,7 @@ import { framebookVersion } from "../kiosk/view.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
 import { auditTurn, SessionAuditSchema, type AuditPurchase, type SessionAudit } from "./model.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 
 export interface RecordSessionOptions {
   sessionId: string;
@@ -28,7 +29,7 @@ export async function recordSession(pack: DataPack, o: RecordSessionOptions): Pr
   const data = o.systemData ?? pack.system(o.system);
   const disruptions = o.disruptions ?? [];
   const policy = o.policy ?? rulePolicy;
-  const service = new KioskService({ pack, primary: () => policy, fallback: rulePolicy, systemData: () => data, conditions: () => ({ now: o.now, disruptions }), clock: () => o.now });
+  const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: policy, profile: pack.promptProfile() }), systemData: () => data, conditions: () => ({ now: o.now, disruptions }), clock: () => o.now });
   const turns = [];
   let result = await service.start({ system: o.system, events: o.turns[0]!, sessionId: o.sessionId });
   for (let i = 0; ; i++) {

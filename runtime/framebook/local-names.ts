@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { hasLanguageData, registerLanguageData, type LanguageData } from "../language/index.ts";
-import { loadOperatorLocalNames, loadStationGeo } from "../kiosk/pack-extras.ts";
+import { loadOperatorLocalNames, loadStationGeo } from "../kiosk/node/pack-extras.ts";
 
 /** The repository's operator data folder (framebooks/), the default for bench and kiosk. */
 export const DEFAULT_OPERATOR_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../framebooks");

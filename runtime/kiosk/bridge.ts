@@ -173,26 +173,132 @@ export const PurchaseResultSchema = z.discriminatedUnion("ok", [
 ]);
 export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 
+/** The passenger model's process, as the operator sees it (models/worker/supervisor.ts). */
+export const ModelProcessViewSchema = z.object({
+  state: z.enum(["starting", "ready", "restarting", "stopped"]),
+  /** Restarts after a crash or a hang since the kiosk started. */
+  restarts: z.number().int().nonnegative(),
+  /** Why it last went down (null: never). */
+  lastFailure: z.string().nullable(),
+  /** While restarting: when the next start is due (ISO time). */
+  nextStartAt: z.string().nullable(),
+});
+export type ModelProcessView = z.infer<typeof ModelProcessViewSchema>;
+
+/**
+ * The kiosk's state: answered by `status()` and pushed to the screen on every change (the `state`
+ * push), so a bench run, a framebook change or the model going down reach the screen at once.
+ */
 export const KioskStatusSchema = z.object({
   assistant: z.enum(["model", "rule", "unavailable"]),
   /** A technician bench run is in progress: passengers are refused meanwhile. */
   benchRunning: z.boolean(),
   message: z.string().nullable(),
+  /** The passenger model's process; null when the kiosk has no model. */
+  model: ModelProcessViewSchema.nullable(),
+  /** Tickets can be sold (the sales ledger is open). */
+  salesAvailable: z.boolean(),
+  /** The active framebook version of every system. */
+  framebookVersions: z.record(z.string(), z.string()),
 });
 export type KioskStatus = z.infer<typeof KioskStatusSchema>;
 
-/** The bridge the renderer codes against (Electron preload or the browser client implement it). */
-export interface KioskBridge {
-  listSystems(): Promise<SystemSummary[]>;
-  systemView(system: SystemSummary["id"]): Promise<SystemView>;
-  ask(request: AskRequest): Promise<AskResult>;
-  onProgress(listener: (event: ProgressEvent) => void): () => void;
-  purchase(request: PurchaseRequest): Promise<PurchaseResult>;
-  endSession(sessionId: string): Promise<void>;
-  status(): Promise<KioskStatus>;
+// =================================================================================================
+// The passenger calls. One table, KIOSK_METHODS, defines every call: its positional arguments and
+// its result. Everything else is derived from it: the KioskBridge type the screen codes against,
+// the Electron IPC channels, dispatch and preload, the HTTP routes of `kiosk serve`, and the
+// renderer's browser and validating bridges. Adding a call = a row here + the implementation
+// (KioskApp) + the fake (renderer/bridge/fakeBridge.ts); the compiler points at each.
+
+/** A passenger session id as the bridge carries it. */
+export const SessionIdSchema = z.string().min(1).max(100);
+
+/**
+ * How `kiosk serve` exposes a call: the HTTP verb and the path under /api/. `:name` segments take
+ * the call's arguments in order; a POST call's remaining argument (if any) is the JSON body.
+ */
+export interface KioskHttpRoute {
+  readonly verb: "GET" | "POST";
+  readonly path: string;
+}
+
+export const KIOSK_METHODS = {
+  listSystems: { args: z.tuple([]), result: z.array(SystemSummarySchema), http: { verb: "GET", path: "systems" } },
+  systemView: { args: z.tuple([SystemIdSchema]), result: SystemViewSchema, http: { verb: "GET", path: "systems/:system" } },
+  ask: { args: z.tuple([AskRequestSchema]), result: AskResultSchema, http: { verb: "POST", path: "ask" } },
+  purchase: { args: z.tuple([PurchaseRequestSchema]), result: PurchaseResultSchema, http: { verb: "POST", path: "purchase" } },
+  endSession: { args: z.tuple([SessionIdSchema]), result: z.null(), http: { verb: "POST", path: "sessions/:sessionId/end" } },
+  status: { args: z.tuple([]), result: KioskStatusSchema, http: { verb: "GET", path: "status" } },
+} as const satisfies Record<string, { args: z.ZodTuple; result: z.ZodType; http: KioskHttpRoute }>;
+export type KioskMethod = keyof typeof KIOSK_METHODS;
+export const KIOSK_METHOD_NAMES = Object.keys(KIOSK_METHODS) as KioskMethod[];
+export type KioskArgs<M extends KioskMethod> = z.infer<(typeof KIOSK_METHODS)[M]["args"]>;
+export type KioskResult<M extends KioskMethod> = z.infer<(typeof KIOSK_METHODS)[M]["result"]>;
+
+/**
+ * What the kiosk pushes to the screen, unasked: live progress of an answer, and the kiosk's state
+ * on every change (`kiosk serve`: one WebSocket per push at /api/<name>; Electron: one IPC channel).
+ * `current`: the call whose answer is the push's present value — every new subscriber gets it first.
+ */
+export const KIOSK_PUSHES = {
+  progress: { event: ProgressEventSchema },
+  state: { event: KioskStatusSchema, current: "status" },
+} as const satisfies Record<string, { event: z.ZodType; current?: KioskMethod }>;
+export type KioskPush = keyof typeof KIOSK_PUSHES;
+export const KIOSK_PUSH_NAMES = Object.keys(KIOSK_PUSHES) as KioskPush[];
+export type KioskPushEvent<P extends KioskPush> = z.infer<(typeof KIOSK_PUSHES)[P]["event"]>;
+/** The subscription function of a push: `onProgress`, … */
+export type KioskSubscription<P extends KioskPush = KioskPush> = `on${Capitalize<P>}`;
+
+/** The call giving a push's present value, if it has one (see KIOSK_PUSHES). */
+export function pushCurrent(push: KioskPush): KioskMethod | undefined {
+  const entry: { event: z.ZodType; current?: KioskMethod } = KIOSK_PUSHES[push];
+  return entry.current;
+}
+
+/** `progress` → `onProgress`. */
+export function subscriptionName<P extends KioskPush>(push: P): KioskSubscription<P> {
+  return `on${push.charAt(0).toUpperCase()}${push.slice(1)}` as KioskSubscription<P>;
+}
+
+/** A call as an HTTP request: the path under api/ (arguments encoded) and the JSON body, if any. */
+export function kioskHttpRequest<M extends KioskMethod>(method: M, args: KioskArgs<M>): { verb: KioskHttpRoute["verb"]; path: string; body?: unknown } {
+  const route: KioskHttpRoute = KIOSK_METHODS[method].http;
+  const rest: unknown[] = [...args];
+  const path = route.path
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? encodeURIComponent(String(rest.shift())) : segment))
+    .join("/");
+  return rest.length > 0 ? { verb: route.verb, path, body: rest[0] } : { verb: route.verb, path };
+}
+
+/**
+ * The call an HTTP request names: its method, the raw (still percent-encoded) path arguments, and
+ * whether the JSON body is its last argument. "wrong_verb": the path exists for another verb.
+ */
+export function matchKioskRoute(verb: string, segments: readonly string[]): { method: KioskMethod; pathArgs: string[]; body: boolean } | "wrong_verb" | null {
+  let wrongVerb = false;
+  for (const method of KIOSK_METHOD_NAMES) {
+    const route: KioskHttpRoute = KIOSK_METHODS[method].http;
+    const pattern = route.path.split("/");
+    if (pattern.length !== segments.length || !pattern.every((p, i) => p.startsWith(":") || p === segments[i])) continue;
+    if (route.verb !== verb) {
+      wrongVerb = true;
+      continue;
+    }
+    const pathArgs = segments.filter((_, i) => pattern[i]!.startsWith(":"));
+    return { method, pathArgs, body: KIOSK_METHODS[method].args.def.items.length > pathArgs.length };
+  }
+  return wrongVerb ? "wrong_verb" : null;
+}
+
+/** The bridge the renderer codes against (the Electron preload or the browser client implement it). */
+export type KioskBridge = { [M in KioskMethod]: (...args: KioskArgs<M>) => Promise<KioskResult<M>> } & {
+  [P in KioskPush as KioskSubscription<P>]: (listener: (event: KioskPushEvent<P>) => void) => () => void;
+} & {
   /** Operator and technician tools (PIN-protected); absent when this kiosk offers none. */
   operator?: OperatorBridge;
-}
+};
 
 // =================================================================================================
 // Operator and technician tools, behind the operator PIN (`KioskBridge.operator`). One table,

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { passengerLanguageOf, SystemViewSchema } from "./bridge.ts";
-import { testApp } from "./testing.ts";
+import { packExtras } from "./node/pack-extras.ts";
+import { testApp, testPack } from "./testing.ts";
 
 describe("SystemView: names in the passenger's language", () => {
-  const { app } = testApp({ operatorDir: "framebooks" });
+  const { app } = testApp({ extras: packExtras(testPack().root, "framebooks") });
 
   it("maps framebook and local-names language tags to passenger languages", () => {
     expect(passengerLanguageOf("zh")).toBe("zh-Hans");
@@ -58,7 +59,7 @@ describe("local-names.yaml: operator typos are errors naming the file and key", 
       path.join(dir, "doha", "local-names.yaml"),
       'language: ar\nnames: {}\nlines:\n  purple: "x"\npayment_methods:\n  bitcoin: "y"\n',
     );
-    const { app } = testApp({ operatorDir: dir });
+    const { app } = testApp({ extras: packExtras(testPack().root, dir) });
     expect(() => app.systemView("doha")).toThrow(/local-names\.yaml at lines\.purple: unknown line id 'purple'[\s\S]*payment_methods\.bitcoin: unknown payment method 'bitcoin'/);
   });
 });

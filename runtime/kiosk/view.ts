@@ -3,7 +3,7 @@
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
 import { passengerLanguageOf, type RiderType, type StationView, type SystemSummary, type SystemView } from "./bridge.ts";
-import type { OperatorLocalNames, StationGeoIndex } from "./pack-extras.ts";
+import type { OperatorLocalNames, StationGeoIndex } from "./extras.ts";
 
 export interface ViewExtras {
   geo?: StationGeoIndex;

@@ -250,7 +250,11 @@ export class LazyToolCallGrammar {
   private readonly continueCache = new Map<string, ContinueResult>();
   private gbnfText: string | undefined;
 
+  /** What the grammar was built from: a model process rebuilds the same grammar from it (models/worker/). */
+  readonly spec: { tools: readonly ToolDefinition[]; options: ToolCallGrammarOptions };
+
   constructor(tools: readonly ToolDefinition[], options: ToolCallGrammarOptions = {}) {
+    this.spec = { tools, options: { ...options } };
     const settings = profileSettings(options.profile ?? DEFAULT_PROFILE, options.parallelToolCalls);
     this.profile = settings.profile;
     this.triggers = settings.triggers;

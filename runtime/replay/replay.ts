@@ -12,6 +12,7 @@ import type { SessionAudit } from "../audit/model.ts";
 import { KioskService } from "../kiosk/service.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 
 export const DEFAULT_REPLAY_SESSIONS = 200;
 export const ANSWER_FIELDS = ["outcome", "action", "route", "fare", "banners"] as const;
@@ -109,8 +110,7 @@ export async function replaySession(pack: DataPack, session: SessionAudit, side:
   const disruptions = [...(side.disruptions?.(session) ?? first.disruptions)];
   const service = new KioskService({
     pack,
-    primary: () => policy,
-    fallback: policy,
+    pipeline: new AnswerPipeline({ rule: policy, profile: pack.promptProfile() }),
     systemData: side.systemData,
     conditions: () => ({ now, disruptions }),
     clock: () => now,

@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IpcMainInvokeEvent } from "electron";
 import { KIOSK_CSP, KIOSK_CSP_DIRECTIVES, SECURITY_HEADERS } from "../../runtime/kiosk/csp.ts";
-import type { KioskBackend } from "../../runtime/kiosk/server.ts";
+import type { KioskBackend } from "../../runtime/kiosk/dispatch.ts";
 import { rendererFileFor } from "../../electron/app-protocol.ts";
 import { INVOKE_CHANNELS, OPERATOR_CHANNELS, type InvokeMethod } from "../../electron/channels.ts";
 import { dispatch, registerKioskIpc, registerOperatorIpc, type IpcMainLike } from "../../electron/ipc.ts";

@@ -19,6 +19,7 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { AssistantStateSchema } from "../../runtime/contract/index.ts";
 import { FramebookRejectedError, FramebookStore } from "../../runtime/framebook/store.ts";
+import { AnswerPipeline } from "../../runtime/answer/pipeline.ts";
 import { KioskService } from "../../runtime/kiosk/service.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { Examples, errorText, figure, info, ms, Rng, type RunOptions, type SectionResult } from "./common.ts";
@@ -218,7 +219,7 @@ export async function framebookFuzz(pack: DataPack, options: RunOptions): Promis
   const rng = new Rng(`${options.seed}:framebook`);
   const dir = mkdtempSync(path.join(tmpdir(), "framebook-fuzz-"));
   const store = new FramebookStore(pack, dir);
-  const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
+  const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
   let acceptedInvalid = 0;
   let crashes = 0;
   let changedByRejected = 0;

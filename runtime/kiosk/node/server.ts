@@ -1,16 +1,14 @@
 // `kiosk serve`: the KioskBridge over HTTP + WebSocket (Node `http` and `ws`), and the built
-// renderer as static files. Wire format (the renderer's browser bridge implements the other side):
-//   GET  /api/systems               → SystemSummary[]
-//   GET  /api/systems/:id           → SystemView
-//   POST /api/ask                     AskRequest → AskResult
-//   POST /api/purchase                PurchaseRequest → PurchaseResult
-//   POST /api/sessions/:id/end      → 204
-//   GET  /api/status                → KioskStatus
-//   WS   /api/progress              ← ProgressEvent JSON, one per message
+// renderer as static files. Wire format (the renderer's browser bridge implements the other side),
+// derived from the contract's tables (runtime/kiosk/bridge.ts):
+//   <verb> /api/<path>                 each passenger call, at its KIOSK_METHODS route (e.g. GET
+//                                      /api/systems/:system, POST /api/ask with the AskRequest as
+//                                      the JSON body) → its result as JSON
+//   WS   /api/<push>                   each push (KIOSK_PUSHES), one JSON event per message
 //   POST /api/operator/<method>        operator/technician tools (OPERATOR_METHODS: request → result;
-//                                     401 without a live operator session, 409 conflict, 503 none)
-//   GET  /*                         → renderer/dist (index.html for unknown paths without an extension)
-// Every request body is validated with the bridge's zod schemas (400 naming the bad field); errors
+//                                      401 without a live operator session, 409 conflict, 503 none)
+//   GET  /*                            renderer/dist (index.html for unknown paths without an extension)
+// Every argument is validated with the bridge's zod schemas (400 naming the bad field); errors
 // are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
 // rebinding, a same-origin check on POST and WebSocket, and the kiosk's security headers.
 import { createReadStream, existsSync, statSync } from "node:fs";
@@ -19,43 +17,27 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { z } from "zod";
-import { SystemIdSchema } from "../../tools/data/schemas.ts";
-import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../operator/console.ts";
-import { KioskRequestError, KioskUnavailableError } from "./app.ts";
+import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../../operator/console.ts";
+import { KioskRequestError, KioskUnavailableError } from "../app.ts";
 import {
-  AskRequestSchema,
+  KIOSK_METHODS,
+  KIOSK_PUSH_NAMES,
+  pushCurrent,
+  matchKioskRoute,
+  subscriptionName,
+  type KioskPush,
   OPERATOR_FAILURE_STATUS,
   OPERATOR_METHODS,
-  PurchaseRequestSchema,
   type OperatorMethod,
-  type AskRequest,
-  type AskResult,
-  type KioskStatus,
-  type ProgressEvent,
-  type PurchaseRequest,
-  type PurchaseResult,
-  type SystemSummary,
-  type SystemView,
-} from "./bridge.ts";
-import { SECURITY_HEADERS } from "./csp.ts";
+} from "../bridge.ts";
+import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../dispatch.ts";
+import { SECURITY_HEADERS } from "../csp.ts";
 import { contentTypeOf } from "./content-types.ts";
-
-/** What the server needs from the kiosk runtime (KioskApp implements it). */
-export interface KioskBackend {
-  listSystems(): SystemSummary[] | Promise<SystemSummary[]>;
-  systemView(id: SystemView["id"]): SystemView | Promise<SystemView>;
-  ask(request: AskRequest, signal?: AbortSignal): Promise<AskResult>;
-  purchase(request: PurchaseRequest): Promise<PurchaseResult>;
-  endSession(sessionId: string): void | Promise<void>;
-  status(): KioskStatus | Promise<KioskStatus>;
-  onProgress(listener: (event: ProgressEvent) => void): () => void;
-}
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Operator requests carry whole framebooks (MAX_FRAMEBOOK_CHARS). */
 export const MAX_OPERATOR_BODY_BYTES = 512 * 1024;
-const SESSION_ID_MAX = 100;
 
 export interface KioskServerOptions {
   backend: KioskBackend;
@@ -74,8 +56,8 @@ export interface RunningKioskServer {
   port: number;
   host: string;
   server: Server;
-  /** Open /api/progress WebSockets. */
-  progressClients(): number;
+  /** Open WebSockets of a push (/api/progress, …). */
+  pushClients(push: KioskPush): number;
   close(): Promise<void>;
 }
 
@@ -119,6 +101,21 @@ function zodFailure(error: z.ZodError): HttpError {
   return new HttpError(400, `invalid request: ${first.field}: ${first.message}`, { field: first.field, issues });
 }
 
+/**
+ * A call's arguments failed their schema: 400 naming the field — a path parameter by its name, a
+ * body field by its path in the body ("(body)" for the body itself).
+ */
+function argumentFailure(error: z.ZodError, routePath: string, bodyIndex: number): HttpError {
+  const params = routePath.split("/").filter((segment) => segment.startsWith(":")).map((segment) => segment.slice(1));
+  const issues = error.issues.slice(0, 10).map((issue) => {
+    const [index, ...rest] = issue.path;
+    const field = typeof index !== "number" ? "(body)" : index === bodyIndex ? rest.map(String).join(".") || "(body)" : (params[index] ?? "(path)");
+    return { field, message: issue.message };
+  });
+  const first = issues[0] ?? { field: "(body)", message: "invalid" };
+  return new HttpError(400, `invalid request: ${first.field}: ${first.message}`, { field: first.field, issues });
+}
+
 async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new HttpError(415, "expected a JSON body (content-type: application/json)");
@@ -135,12 +132,6 @@ async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<u
   } catch {
     throw new HttpError(400, "request body is not valid JSON", { field: "(body)" });
   }
-}
-
-function validate<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw zodFailure(parsed.error);
-  return parsed.data;
 }
 
 function applySecurityHeaders(res: ServerResponse): void {
@@ -190,43 +181,34 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   async function api(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const method = req.method ?? "GET";
     const parts = pathname.split("/").filter(Boolean).slice(1); // after "api"
-    const route = `${method} ${parts[0] ?? ""}`;
     if (method === "POST" && !originAllowed(req)) throw new HttpError(403, "cross-origin request refused");
-    if (route === "GET systems" && parts.length === 1) return sendJson(res, 200, await backend.listSystems());
-    if (route === "GET systems" && parts.length === 2) {
-      const id = SystemIdSchema.safeParse(decodeURIComponent(parts[1]!));
-      if (!id.success) throw new HttpError(404, `unknown system '${decodeURIComponent(parts[1]!)}'`, { field: "id" });
-      return sendJson(res, 200, await backend.systemView(id.data));
-    }
-    if (route === "POST ask" && parts.length === 1) {
-      const request = validate(AskRequestSchema, await readJson(req));
-      const abort = new AbortController();
-      const onClose = (): void => {
-        if (!res.writableFinished) abort.abort();
-      };
-      res.on("close", onClose);
-      try {
-        return sendJson(res, 200, await backend.ask(request, abort.signal));
-      } finally {
-        res.off("close", onClose);
-      }
-    }
-    if (route === "POST purchase" && parts.length === 1) {
-      const request = validate(PurchaseRequestSchema, await readJson(req));
-      return sendJson(res, 200, await backend.purchase(request));
-    }
-    if (route === "POST sessions" && parts.length === 3 && parts[2] === "end") {
-      const id = decodeURIComponent(parts[1]!);
-      if (id.length === 0 || id.length > SESSION_ID_MAX) throw new HttpError(400, "invalid session id", { field: "id" });
-      await backend.endSession(id);
-      res.writeHead(204, { "Cache-Control": "no-store" });
-      res.end();
-      return;
-    }
-    if (route === "GET status" && parts.length === 1) return sendJson(res, 200, await backend.status());
     if (parts[0] === "operator" && parts.length === 2) return operatorCall(req, res, method, parts[1]!);
-    const known = ["systems", "ask", "purchase", "sessions", "status", "progress", "operator"].includes(parts[0] ?? "");
-    throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
+    const route = matchKioskRoute(method, parts);
+    if (route === null || route === "wrong_verb") {
+      const known = route === "wrong_verb" || parts[0] === "operator" || (parts.length === 1 && (KIOSK_PUSH_NAMES as string[]).includes(parts[0]!));
+      throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
+    }
+    const args: unknown[] = route.pathArgs.map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw new HttpError(400, "bad percent-encoding in the path");
+      }
+    });
+    if (route.body) args.push(await readJson(req));
+    const parsed = parseKioskArgs(route.method, args);
+    if (!parsed.ok) throw argumentFailure(parsed.error, KIOSK_METHODS[route.method].http.path, route.body ? args.length - 1 : -1);
+    // A passenger who leaves (connection closed) aborts the answer being prepared for them.
+    const abort = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.on("close", onClose);
+    try {
+      return sendJson(res, 200, await invokeKiosk(backend, route.method, parsed.args, abort.signal));
+    } finally {
+      res.off("close", onClose);
+    }
   }
 
   async function operatorCall(req: IncomingMessage, res: ServerResponse, method: string, name: string): Promise<void> {
@@ -291,26 +273,44 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     });
   });
 
+  // One one-way WebSocket per push (KIOSK_PUSHES): /api/progress, … Anything a client sends is ignored.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
-  const clients = new Set<WebSocket>();
+  const clients = new Map<KioskPush, Set<WebSocket>>(KIOSK_PUSH_NAMES.map((push) => [push, new Set()]));
   server.on("upgrade", (req, socket, head) => {
     const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
-    if (pathname !== "/api/progress" || !hostAllowed(req) || !originAllowed(req)) {
+    const push = KIOSK_PUSH_NAMES.find((name) => pathname === `/api/${name}`);
+    if (!push || !hostAllowed(req) || !originAllowed(req)) {
       socket.write("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
       socket.destroy();
       return;
     }
     sockets.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
-      ws.on("close", () => clients.delete(ws));
-      ws.on("error", () => clients.delete(ws));
-      // The progress channel is one-way; anything a client sends is ignored.
+      const set = clients.get(push)!;
+      set.add(ws);
+      ws.on("close", () => set.delete(ws));
+      ws.on("error", () => set.delete(ws));
+      void sendCurrent(push, ws);
     });
   });
-  const unsubscribe = backend.onProgress((event) => {
-    const message = JSON.stringify(event);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(message);
-  });
+
+  /** A push with a current value (the kiosk state) starts every new socket with it. */
+  async function sendCurrent(push: KioskPush, ws: WebSocket): Promise<void> {
+    const current = pushCurrent(push);
+    if (!current) return;
+    try {
+      const value = await invokeKiosk(backend, current, [] as never);
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(value));
+    } catch (err) {
+      log(`cannot send the current ${push} to a new socket: ${(err as Error).message}`);
+    }
+  }
+
+  const unsubscribes = KIOSK_PUSH_NAMES.map((push) =>
+    backend[subscriptionName(push)]((event: unknown) => {
+      const message = JSON.stringify(event);
+      for (const ws of clients.get(push)!) if (ws.readyState === ws.OPEN) ws.send(message);
+    }),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -326,10 +326,10 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     port: boundPort,
     host,
     server,
-    progressClients: () => clients.size,
+    pushClients: (push) => clients.get(push)?.size ?? 0,
     close: async () => {
-      unsubscribe();
-      for (const ws of clients) ws.terminate();
+      for (const unsubscribe of unsubscribes) unsubscribe();
+      for (const set of clients.values()) for (const ws of set) ws.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

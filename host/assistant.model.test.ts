@@ -4,7 +4,8 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTinyModel } from "../models/testing/tiny-model.ts";
-import { kioskWarmPrefix, loadPassengerAssistant } from "./model-policies.ts";
+import { ModelBreaker } from "../runtime/answer/breaker.ts";
+import { startPassengerAssistant } from "./assistant.ts";
 
 const tiny = makeTinyModel();
 afterAll(() => tiny.cleanup());
@@ -12,20 +13,19 @@ afterAll(() => tiny.cleanup());
 describe("passenger assistant warm boot (tiny model)", () => {
   it("saves the shared prefix on first start and restores it on the next", async () => {
     const file = path.join(tiny.dir, "warm.state");
-    const warmState = { file, prefix: kioskWarmPrefix(tiny.pack, "marta", new Date(2026, 2, 9, 14, 0, 0)) };
     const first: string[] = [];
-    const a = await loadPassengerAssistant({ mode: "hybrid", model: tiny.file, threads: 1, warmState }, (m) => first.push(m));
+    const a = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, { breaker: new ModelBreaker(), log: (m) => first.push(m) });
     expect(a).not.toBeNull();
     expect(first.some((m) => /warm boot: evaluated the shared prompt prefix \(\d+ tokens/.test(m)), first.join("\n")).toBe(true);
-    await a?.unload();
+    await a?.close();
 
     const second: string[] = [];
-    const b = await loadPassengerAssistant({ mode: "hybrid", model: tiny.file, threads: 1, warmState }, (m) => second.push(m));
+    const b = await startPassengerAssistant(tiny.pack, { mode: "hybrid", model: tiny.file, threads: 1, warmStateFile: file }, { breaker: new ModelBreaker(), log: (m) => second.push(m) });
     try {
       expect(second.some((m) => m.startsWith("warm boot: the shared prompt prefix was restored"))).toBe(true);
-      expect(b?.router).toBeDefined();
+      expect(b?.assistant.mode).toBe("hybrid");
     } finally {
-      await b?.unload();
+      await b?.close();
     }
   });
 });

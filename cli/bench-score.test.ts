@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
-import { UsageError } from "../../cli/context.ts";
-import { registerScoreCommand } from "./cli.ts";
+import { ORACLE_DIR, SHARED_DATA_DIR } from "../test/paths.ts";
+import { UsageError } from "./context.ts";
+import { registerScoreCommand } from "./bench-score.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-score-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

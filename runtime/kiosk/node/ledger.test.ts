@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_LEDGER_FILE, Ledger, LedgerError, MIGRATIONS, ledgerPath, type SaleRecord } from "./ledger.ts";
+import type { SaleRecord } from "../sales.ts";
+import { DEFAULT_LEDGER_FILE, Ledger, LedgerError, MIGRATIONS, ledgerPath } from "./ledger.ts";
 
 const dirs: string[] = [];
 function tempFile(name = "ledger.sqlite"): string {

@@ -5,16 +5,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SHARED_DATA_DIR } from "../../test/paths.ts";
-import { registerBenchCommands } from "../../cli/bench.ts";
-import { ruleRefPolicy } from "../../runtime/policies/rule-ref.ts";
-import { rulePolicy } from "../../runtime/policies/rule/index.ts";
-import type { Policy } from "../../runtime/session/policy.ts";
-import { registerPolicyFactory } from "../policies.ts";
-import { BenchStore } from "../store/store.ts";
-import { buildReport } from "./build.ts";
-import { renderReportHtml } from "./html.ts";
-import { casePassed, passHatK } from "./trials.ts";
+import { SHARED_DATA_DIR } from "../test/paths.ts";
+import { registerBenchCommands } from "./bench.ts";
+import { ruleRefPolicy } from "../runtime/policies/rule-ref.ts";
+import { rulePolicy } from "../runtime/policies/rule/index.ts";
+import type { Policy } from "../runtime/session/policy.ts";
+import { registerPolicyFactory } from "../bench/policies.ts";
+import { BenchStore } from "../bench/store/store.ts";
+import { buildReport } from "../bench/report/build.ts";
+import { renderReportHtml } from "../bench/report/html.ts";
+import { casePassed, passHatK } from "../bench/report/trials.ts";
 
 describe("pass^k", () => {
   it("is C(c,k)/C(n,k) averaged over cases", () => {

@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import type { SaleRecord, SalesLedger, SessionLogEntry } from "../sales.ts";
 
 export const LEDGER_ENV = "METRO_LEDGER";
 export const DEFAULT_LEDGER_FILE = "var/ledger.sqlite";
@@ -19,63 +20,6 @@ export function ledgerPath(options: { flag?: string; env?: NodeJS.ProcessEnv; cw
 
 export class LedgerError extends Error {
   override name = "LedgerError";
-}
-
-export interface SaleRecord {
-  ticketId: string;
-  issuedAt: string;
-  system: string;
-  sessionId: string;
-  originId: string;
-  originName: string;
-  destinationId: string;
-  destinationName: string;
-  /** Station ids of the route, in order. */
-  stops: string[];
-  riders: Record<string, number>;
-  total: number;
-  currency: string;
-  paymentMethod: string;
-  paymentTerminal: string;
-  authorizationId: string;
-  /** The session's terminal state the passenger saw, as JSON. */
-  stateJson: string;
-  transcriptId: string;
-  framebookVersion: string;
-  policy: string;
-}
-
-export type SessionLogEvent = "answer" | "purchase_refused" | "payment_declined" | "sale" | "sale_failed" | "end";
-
-/** One audit line. Deliberately no free-text fields: nothing a passenger typed or was told. */
-export interface SessionLogEntry {
-  at: string;
-  sessionId: string;
-  system: string;
-  event: SessionLogEvent;
-  turn?: number | null;
-  outcome?: string | null;
-  action?: string | null;
-  reasonCode?: string | null;
-  policy?: string | null;
-  fallback?: boolean | null;
-  assistantUnavailable?: boolean | null;
-  termination?: string | null;
-  purchasable?: boolean | null;
-  /** Interlock problem codes only ("fare_mismatch", …), never their details. */
-  problems?: string[] | null;
-  elapsedMs?: number | null;
-  rounds?: number | null;
-  toolCalls?: number | null;
-  ticketId?: string | null;
-}
-
-/** What the kiosk needs from a ledger (a fake can stand in for it in tests). */
-export interface SalesLedger {
-  recordSale(sale: SaleRecord): void;
-  /** Mark a committed sale void (capture failed after commit). */
-  voidSale(ticketId: string, reason: string, at: string): void;
-  logSession(entry: SessionLogEntry): void;
 }
 
 /** Numbered schema migrations: index i takes the schema from version i to i + 1. */

@@ -24,14 +24,14 @@ import { checkJsonSchema } from "../runtime/model/testing/schema-check.ts";
 import type { JsonSchema } from "../runtime/model/tools.ts";
 import { caseSetup } from "../runtime/session/case.ts";
 import type { TerminationReason } from "../runtime/session/record.ts";
-import { registerBenchCommands } from "../cli/bench.ts";
+import { registerBenchCommands } from "./bench.ts";
 import { makeTinyModel, type TinyModelFixture } from "../models/testing/tiny-model.ts";
-import { registerJudgeFactory } from "./judges.ts";
-import { llmJudgeFactory } from "./judges/llm.ts";
-import { hybridPolicyFactory, llmPolicyFactory } from "./model-policies.ts";
-import { registerPolicyFactory } from "./policies.ts";
-import type { BenchReport } from "./report/build.ts";
-import { BenchStore } from "./store/store.ts";
+import { registerJudgeFactory } from "../bench/judges.ts";
+import { llmJudgeFactory } from "../bench/judges/llm.ts";
+import { hybridPolicyFactory, llmPolicyFactory } from "../bench/model-policies.ts";
+import { registerPolicyFactory } from "../bench/policies.ts";
+import type { BenchReport } from "../bench/report/build.ts";
+import { BenchStore } from "../bench/store/store.ts";
 
 const TERMINATIONS: readonly TerminationReason[] = [
   "submitted",
@@ -157,16 +157,16 @@ describe("bench run with the tiny model", () => {
     expect(hybrid?.routed).toBe(total);
     const full = hybrid!.partitions.full;
     expect(hybrid!.partitions.holdout.n).toBe(total);
-    expect(full.overall.paths.rule.n + full.overall.paths.llm.n).toBe(total);
+    expect(full.overall.paths.rule.n + full.overall.paths.model.n).toBe(total);
     expect(full.overall.paths.rule.n).toBeGreaterThan(0);
-    expect(full.overall.paths.llm.n).toBeGreaterThan(0);
-    expect(full.overall.paths.rule.sharePct + full.overall.paths.llm.sharePct).toBeCloseTo(100, 0);
+    expect(full.overall.paths.model.n).toBeGreaterThan(0);
+    expect(full.overall.paths.rule.sharePct + full.overall.paths.model.sharePct).toBeCloseTo(100, 0);
     // The tiny model never submits a state: every model session is finished by the rule policy.
-    expect(full.answeredBy["rule-fallback"].n).toBe(full.overall.paths.llm.n);
+    expect(full.answeredBy["rule-fallback"].n).toBe(full.overall.paths.model.n);
     expect(full.answeredBy.deterministic.tier1).toBeGreaterThan(0);
     console.log(
       "tiny-model hybrid, doha held-out:",
-      JSON.stringify({ n: full.n, rule: full.overall.paths.rule, llm: full.overall.paths.llm, deterministic: full.answeredBy.deterministic, reasons: hybrid!.reasons }),
+      JSON.stringify({ n: full.n, rule: full.overall.paths.rule, model: full.overall.paths.model, deterministic: full.answeredBy.deterministic, reasons: hybrid!.reasons }),
     );
   });
 

@@ -1,15 +1,17 @@
-// What the kiosk screen needs beyond the validated system files, read at run time:
-// - station coordinates and native names from the data pack's data/gtfs/<system>_*.json files
-//   (several heterogeneous formats, matched to stations by name);
-// - operator-supplied local names (framebooks/<system>/local-names.yaml) for languages the pack lacks;
-// - the attribution the data licence requires (from the pack's NOTICE).
-// Node adapter (filesystem); the view built from it (view.ts) is pure.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+// What the kiosk screen needs beyond the validated system files — station coordinates and native
+// names (from the data pack's data/gtfs/<system>_*.json files, several heterogeneous formats,
+// matched to stations by name), operator-supplied local names (framebooks/<system>/local-names.yaml)
+// and the attribution the data licence requires (from the pack's NOTICE) — as pure parsing and
+// merging. Reading the files is the Node adapter's job (node/pack-extras.ts).
 import { z } from "zod";
-import { DataFileError } from "../../tools/data/errors.ts";
-import { parseYamlText } from "../../tools/data/parse.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+
+/** Where the kiosk app gets a system's extras (node/pack-extras.ts reads them from files). */
+export interface SystemExtrasSource {
+  geo(system: SystemData): StationGeoIndex;
+  operatorNames(system: SystemData): OperatorLocalNames | undefined;
+  attribution(system: SystemData): string;
+}
 
 export interface StationGeo {
   lat: number | null;
@@ -90,27 +92,6 @@ export class StationGeoIndex {
   }
 }
 
-/** data/gtfs/<system>_*.json of the pack (missing folder or files → an empty index). */
-export function loadStationGeo(packRoot: string, system: string): StationGeoIndex {
-  const index = new StationGeoIndex();
-  const dir = path.join(packRoot, "data", "gtfs");
-  if (!existsSync(dir)) return index;
-  const files = readdirSync(dir)
-    .filter((f) => f.startsWith(`${system}_`) && f.endsWith(".json"))
-    .sort();
-  for (const f of files) {
-    const full = path.join(dir, f);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(full, "utf8"));
-    } catch (err) {
-      throw new DataFileError(full, [{ message: `not valid JSON: ${(err as Error).message}` }]);
-    }
-    index.add(gtfsStationEntries(json));
-  }
-  return index;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Operator local names
 
@@ -145,50 +126,6 @@ export interface OperatorLocalNames {
 
 export const LOCAL_NAMES_FILE = "local-names.yaml";
 
-/**
- * `<operatorDir>/<system>/local-names.yaml`, validated against the system's station ids (an
- * unknown id is an operator typo: reported, not ignored). Undefined when there is no such file.
- */
-export function loadOperatorLocalNames(operatorDir: string | undefined, system: SystemData): OperatorLocalNames | undefined {
-  if (!operatorDir) return undefined;
-  const file = path.join(operatorDir, system.id, LOCAL_NAMES_FILE);
-  if (!existsSync(file)) return undefined;
-  const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
-  const lineIds = new Set(system.lines.map((l) => l.id));
-  const methodIds = new Set(Object.keys(system.fares.payment_methods ?? {}));
-  const unknownStation = (id: string): string => `unknown station id '${id}' for system ${system.id}`;
-  const problems = [
-    ...Object.keys(parsed.names ?? {})
-      .filter((id) => !system.hasStationId(id))
-      .map((id) => ({ path: ["names", id], message: unknownStation(id) })),
-    ...Object.keys(parsed.aliases ?? {})
-      .filter((id) => !system.hasStationId(id))
-      .map((id) => ({ path: ["aliases", id], message: unknownStation(id) })),
-    ...Object.entries(parsed.landmarks ?? {}).flatMap(([name, ids]) =>
-      ids.filter((id) => !system.hasStationId(id)).map((id) => ({ path: ["landmarks", name], message: unknownStation(id) })),
-    ),
-    ...Object.keys(parsed.lines ?? {})
-      .filter((id) => !lineIds.has(id))
-      .map((id) => ({ path: ["lines", id], message: `unknown line id '${id}' for system ${system.id}` })),
-    ...Object.keys(parsed.payment_methods ?? {})
-      .filter((id) => !methodIds.has(id))
-      .map((id) => ({ path: ["payment_methods", id], message: `unknown payment method '${id}' for system ${system.id}` })),
-  ];
-  if (problems.length > 0) throw new DataFileError(file, problems);
-  const byStation = new Map<string, string[]>();
-  for (const [id, names] of Object.entries(parsed.names ?? {})) byStation.set(id, typeof names === "string" ? [names] : [...names]);
-  return {
-    file,
-    language: parsed.language,
-    source: parsed.source,
-    byStation,
-    byLine: new Map(Object.entries(parsed.lines ?? {})),
-    byPaymentMethod: new Map(Object.entries(parsed.payment_methods ?? {})),
-    aliases: new Map(Object.entries(parsed.aliases ?? {})),
-    landmarks: new Map(Object.entries(parsed.landmarks ?? {})),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Attribution
 
@@ -211,9 +148,4 @@ export function attributionFromNotice(notice: string | undefined, system: string
     wikipedia || !notice ? `and Wikipedia contributors, ${CC_BY_SA}` : undefined,
   ].filter((p): p is string => p !== undefined);
   return `${parts.join(" ")}.`;
-}
-
-export function readAttribution(packRoot: string, system: string): string {
-  const file = path.join(packRoot, "NOTICE");
-  return attributionFromNotice(existsSync(file) ? readFileSync(file, "utf8") : undefined, system);
 }
