@@ -47,7 +47,7 @@ describe("BenchStore", () => {
     store.close();
   });
 
-  it("upgrades a v2 database: each transcript keeps the reference record, our additions move to kiosk_json", async () => {
+  it("upgrades a v3 database: each transcript keeps the reference record, our additions move to kiosk_json", async () => {
     const pack = new DataPack(SHARED_DATA_DIR);
     const source = BenchStore.open(":memory:");
     const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
@@ -58,18 +58,18 @@ describe("BenchStore", () => {
     delete row["tokens"];
     const [stored] = source.casesWithRecords(runId);
     source.close();
-    // The same case as a v2 kiosk wrote it: one transcript column holding the whole SessionRecord.
-    const file = path.join(dir, "v2.sqlite");
+    // The same case as a v3 kiosk wrote it (before kiosk_json): one transcript column holding the whole SessionRecord.
+    const file = path.join(dir, "v3.sqlite");
     const db = new Database(file);
-    for (const m of MIGRATIONS.filter((m) => m.version <= 2)) db.exec(m.sql);
-    db.pragma("user_version = 2");
+    for (const m of MIGRATIONS.filter((m) => m.version <= 3)) db.exec(m.sql);
+    db.pragma("user_version = 3");
     const insert = (table: string, values: Record<string, unknown>): void => {
       const cols = Object.keys(values);
       db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => values[c]));
     };
     insert("runs", run);
-    const { kiosk_json: _kiosk, ...v2Row } = row;
-    insert("run_cases", { ...v2Row, session_id: null, transcript_json: JSON.stringify(stored!.record) });
+    const { kiosk_json: _kiosk, ...v3Row } = row;
+    insert("run_cases", { ...v3Row, session_id: null, transcript_json: JSON.stringify(stored!.record) });
     db.close();
 
     const store = BenchStore.open(file);
