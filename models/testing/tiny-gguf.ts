@@ -37,6 +37,12 @@ export interface TinyGgufOptions {
   /** Token text → logit bonus (in units of ~5 logits). Texts not in the vocabulary are added. */
   preferredTokens?: Record<string, number>;
   name?: string;
+  /** "llama" (default) or "qwen35", the student's hybrid Gated DeltaNet + attention layout. */
+  architecture?: TinyArchitecture;
+  /** Attention head dimension (default embeddingLength / headCount). */
+  headDim?: number;
+  /** qwen35: the linear-attention geometry (default: state 16, 2 key heads, 4 value heads, kernel 4). */
+  linear?: Qwen35LinearGeometry;
 }
 
 export interface TinyGguf {
@@ -45,6 +51,7 @@ export interface TinyGguf {
   /** Token id of each special token. */
   specialTokens: Record<string, number>;
   parameters: number;
+  architecture: TinyArchitecture;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,18 +208,21 @@ interface Tensor {
 
 // ---------------------------------------------------------------------------------------------
 
-export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
-  const E = options.embeddingLength ?? 32;
-  const L = options.layers ?? 2;
-  const FF = options.feedForwardLength ?? 64;
-  const H = options.headCount ?? 4;
-  const HKV = options.headCountKv ?? 2;
-  const headDim = E / H;
-  if (!Number.isInteger(headDim)) throw new Error("embeddingLength must be a multiple of headCount");
-  const rand = mulberry32(options.seed ?? 1);
-  const normal = gaussian(rand);
+export type TinyArchitecture = "llama" | "qwen35";
 
-  // Vocabulary: 256 byte tokens, learned merges, preferred extras, then the special tokens.
+/** Hybrid layer pattern of the student (qwen35.full_attention_interval): every 4th layer attends. */
+export const QWEN35_FULL_ATTENTION_INTERVAL = 4;
+
+interface Vocabulary {
+  tokens: string[];
+  types: number[];
+  merges: [string, string][];
+  specialTokens: Record<string, number>;
+  preferred: Map<number, number>;
+}
+
+function buildVocabulary(options: TinyGgufOptions): Vocabulary {
+  // 256 byte tokens, learned merges, preferred extras, then the special tokens.
   const specials = [...QWEN_CONTROL_TOKENS, ...QWEN_USER_DEFINED_TOKENS] as string[];
   const merges = learnBpeMerges(options.corpus ?? options.chatTemplate, options.merges ?? 800, specials);
   const tokens: string[] = [...BYTE_CHARS];
@@ -236,61 +246,202 @@ export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
   for (const [text, bonus] of preferredTexts) {
     preferred.set((specials.includes(text) ? specialTokens[text] : index.get(toByteLevel(text))) as number, bonus);
   }
-  const V = tokens.length;
+  return { tokens, types, merges, specialTokens, preferred };
+}
 
-  // Weights.
-  const fill = (n: number, std: number, f?: (i: number) => number | undefined): Float32Array => {
+/** Tokenizer key/values shared by both architectures (Qwen's conventions; qwen35 pre-tokenizer for the student). */
+function tokenizerKvs(vocab: Vocabulary, pre: string, chatTemplate: string): [string, KvValue][] {
+  return [
+    ["tokenizer.ggml.model", { t: T.STR, v: "gpt2" }],
+    ["tokenizer.ggml.pre", { t: T.STR, v: pre }],
+    ["tokenizer.ggml.tokens", { t: T.ARR, of: T.STR, v: vocab.tokens }],
+    ["tokenizer.ggml.token_type", { t: T.ARR, of: T.I32, v: vocab.types }],
+    ["tokenizer.ggml.merges", { t: T.ARR, of: T.STR, v: vocab.merges.map(([a, b]) => `${a} ${b}`) }],
+    ["tokenizer.ggml.eos_token_id", { t: T.U32, v: vocab.specialTokens["<|im_end|>"] as number }],
+    ["tokenizer.ggml.padding_token_id", { t: T.U32, v: vocab.specialTokens["<|endoftext|>"] as number }],
+    ["tokenizer.ggml.bos_token_id", { t: T.U32, v: vocab.specialTokens["<|endoftext|>"] as number }],
+    ["tokenizer.ggml.add_bos_token", { t: T.BOOL, v: false }],
+    ["tokenizer.chat_template", { t: T.STR, v: chatTemplate }],
+  ];
+}
+
+interface Dimensions {
+  E: number;
+  L: number;
+  FF: number;
+  H: number;
+  HKV: number;
+  headDim: number;
+  V: number;
+}
+
+type Fill = (n: number, std: number, f?: (i: number) => number | undefined) => Float32Array;
+
+/** Embedding, final norm and output head; every embedding has a constant dimension 0 for steering. */
+function headTensors(d: Dimensions, vocab: Vocabulary, fill: Fill): Tensor[] {
+  const embd = fill(d.E * d.V, 0.1, (i) => (i % d.E === 0 ? 1 : undefined));
+  const output = fill(d.E * d.V, 0.3, (i) => (i % d.E === 0 ? (vocab.preferred.get(Math.floor(i / d.E)) ?? 0) : undefined));
+  return [
+    { name: "token_embd.weight", ne: [d.E, d.V], data: embd },
+    { name: "output_norm.weight", ne: [d.E], data: new Float32Array(d.E).fill(1) },
+    { name: "output.weight", ne: [d.E, d.V], data: output },
+  ];
+}
+
+function ffnTensors(l: number, d: Dimensions, fill: Fill): Tensor[] {
+  return [
+    { name: `blk.${l}.ffn_gate.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
+    { name: `blk.${l}.ffn_up.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
+    { name: `blk.${l}.ffn_down.weight`, ne: [d.FF, d.E], data: fill(d.FF * d.E, 0.02) },
+  ];
+}
+
+function llamaTensors(d: Dimensions, fill: Fill): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+  const ones = (n: number) => new Float32Array(n).fill(1);
+  const kvDim = d.HKV * d.headDim;
+  const tensors: Tensor[] = [];
+  for (let l = 0; l < d.L; l++) {
+    tensors.push(
+      { name: `blk.${l}.attn_norm.weight`, ne: [d.E], data: ones(d.E) },
+      { name: `blk.${l}.attn_q.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, 0.05) },
+      { name: `blk.${l}.attn_k.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+      { name: `blk.${l}.attn_v.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+      { name: `blk.${l}.attn_output.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, 0.02) },
+      { name: `blk.${l}.ffn_norm.weight`, ne: [d.E], data: ones(d.E) },
+      ...ffnTensors(l, d, fill),
+    );
+  }
+  const kvs: [string, KvValue][] = [
+    ["llama.embedding_length", { t: T.U32, v: d.E }],
+    ["llama.block_count", { t: T.U32, v: d.L }],
+    ["llama.feed_forward_length", { t: T.U32, v: d.FF }],
+    ["llama.attention.head_count", { t: T.U32, v: d.H }],
+    ["llama.attention.head_count_kv", { t: T.U32, v: d.HKV }],
+    ["llama.rope.dimension_count", { t: T.U32, v: d.headDim }],
+    ["llama.rope.freq_base", { t: T.F32, v: 1000000 }],
+    ["llama.attention.layer_norm_rms_epsilon", { t: T.F32, v: 1e-6 }],
+    ["llama.vocab_size", { t: T.U32, v: d.V }],
+  ];
+  return { tensors, kvs };
+}
+
+/** Gated DeltaNet (linear attention) geometry of a qwen35 model. */
+export interface Qwen35LinearGeometry {
+  /** ssm.state_size = linear key/value head dimension. */
+  stateSize: number;
+  /** ssm.group_count = linear key heads. */
+  keyHeads: number;
+  /** ssm.time_step_rank = linear value heads. */
+  valueHeads: number;
+  /** ssm.conv_kernel. */
+  convKernel: number;
+}
+
+/**
+ * The student's qwen35 layout (llama.cpp src/models/qwen35.cpp): every layer has attn_norm,
+ * post_attention_norm and a SwiGLU FFN; layers l with (l+1) % 4 != 0 are Gated DeltaNet layers
+ * (attn_qkv, attn_gate, ssm_conv1d, ssm_dt, ssm_a, ssm_alpha, ssm_beta, ssm_norm, ssm_out), the others
+ * full attention with a joint query+gate projection, Q/K norms and interleaved multi-section RoPE.
+ */
+function qwen35Tensors(d: Dimensions, g: Qwen35LinearGeometry, fill: Fill, contextLength: number): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+  const ones = (n: number) => new Float32Array(n).fill(1);
+  const keyDim = g.stateSize * g.keyHeads;
+  const valueDim = g.stateSize * g.valueHeads;
+  const convDim = 2 * keyDim + valueDim;
+  const tensors: Tensor[] = [];
+  for (let l = 0; l < d.L; l++) {
+    tensors.push({ name: `blk.${l}.attn_norm.weight`, ne: [d.E], data: ones(d.E) }, { name: `blk.${l}.post_attention_norm.weight`, ne: [d.E], data: ones(d.E) });
+    if ((l + 1) % QWEN35_FULL_ATTENTION_INTERVAL === 0) {
+      const qDim = d.headDim * d.H;
+      const kvDim = d.headDim * d.HKV;
+      tensors.push(
+        { name: `blk.${l}.attn_q.weight`, ne: [d.E, 2 * qDim], data: fill(d.E * 2 * qDim, 0.05) },
+        { name: `blk.${l}.attn_k.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+        { name: `blk.${l}.attn_v.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+        { name: `blk.${l}.attn_output.weight`, ne: [qDim, d.E], data: fill(qDim * d.E, 0.02) },
+        { name: `blk.${l}.attn_q_norm.weight`, ne: [d.headDim], data: ones(d.headDim) },
+        { name: `blk.${l}.attn_k_norm.weight`, ne: [d.headDim], data: ones(d.headDim) },
+      );
+    } else {
+      tensors.push(
+        { name: `blk.${l}.attn_qkv.weight`, ne: [d.E, convDim], data: fill(d.E * convDim, 0.05) },
+        { name: `blk.${l}.attn_gate.weight`, ne: [d.E, valueDim], data: fill(d.E * valueDim, 0.05) },
+        { name: `blk.${l}.ssm_conv1d.weight`, ne: [g.convKernel, convDim], data: fill(g.convKernel * convDim, 0.2) },
+        { name: `blk.${l}.ssm_dt.bias`, ne: [g.valueHeads], data: fill(g.valueHeads, 0.1) },
+        // -exp(A_log), as the converter stores it: a negative decay rate per value head.
+        { name: `blk.${l}.ssm_a`, ne: [g.valueHeads], data: fill(g.valueHeads, 0, () => -0.5) },
+        { name: `blk.${l}.ssm_beta.weight`, ne: [d.E, g.valueHeads], data: fill(d.E * g.valueHeads, 0.05) },
+        { name: `blk.${l}.ssm_alpha.weight`, ne: [d.E, g.valueHeads], data: fill(d.E * g.valueHeads, 0.05) },
+        { name: `blk.${l}.ssm_norm.weight`, ne: [g.stateSize], data: ones(g.stateSize) },
+        { name: `blk.${l}.ssm_out.weight`, ne: [valueDim, d.E], data: fill(valueDim * d.E, 0.02) },
+      );
+    }
+    tensors.push(...ffnTensors(l, d, fill));
+  }
+  const ropeDims = Math.max(4, Math.floor(d.headDim / 4)); // partial_rotary_factor 0.25, as the student
+  const half = ropeDims / 2;
+  const sections = [Math.ceil(half * 0.375), Math.ceil(half * 0.375), 0, 0];
+  sections[2] = half - (sections[0] as number) - (sections[1] as number);
+  const kvs: [string, KvValue][] = [
+    ["qwen35.context_length", { t: T.U32, v: contextLength }],
+    ["qwen35.embedding_length", { t: T.U32, v: d.E }],
+    ["qwen35.block_count", { t: T.U32, v: d.L }],
+    ["qwen35.feed_forward_length", { t: T.U32, v: d.FF }],
+    ["qwen35.attention.head_count", { t: T.U32, v: d.H }],
+    ["qwen35.attention.head_count_kv", { t: T.U32, v: d.HKV }],
+    ["qwen35.attention.key_length", { t: T.U32, v: d.headDim }],
+    ["qwen35.attention.value_length", { t: T.U32, v: d.headDim }],
+    ["qwen35.attention.layer_norm_rms_epsilon", { t: T.F32, v: 1e-6 }],
+    ["qwen35.rope.freq_base", { t: T.F32, v: 10000000 }],
+    ["qwen35.rope.dimension_count", { t: T.U32, v: ropeDims }],
+    ["qwen35.rope.dimension_sections", { t: T.ARR, of: T.I32, v: sections }],
+    ["qwen35.ssm.conv_kernel", { t: T.U32, v: g.convKernel }],
+    ["qwen35.ssm.state_size", { t: T.U32, v: g.stateSize }],
+    ["qwen35.ssm.group_count", { t: T.U32, v: g.keyHeads }],
+    ["qwen35.ssm.time_step_rank", { t: T.U32, v: g.valueHeads }],
+    ["qwen35.ssm.inner_size", { t: T.U32, v: valueDim }],
+    ["qwen35.full_attention_interval", { t: T.U32, v: QWEN35_FULL_ATTENTION_INTERVAL }],
+  ];
+  return { tensors, kvs };
+}
+
+export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
+  const architecture = options.architecture ?? "llama";
+  const E = options.embeddingLength ?? 32;
+  const H = options.headCount ?? 4;
+  const headDim = options.headDim ?? E / H;
+  if (!Number.isInteger(headDim)) throw new Error("embeddingLength must be a multiple of headCount");
+  const rand = mulberry32(options.seed ?? 1);
+  const normal = gaussian(rand);
+  const vocab = buildVocabulary(options);
+  const d: Dimensions = {
+    E,
+    L: options.layers ?? (architecture === "qwen35" ? QWEN35_FULL_ATTENTION_INTERVAL : 2),
+    FF: options.feedForwardLength ?? 64,
+    H,
+    HKV: options.headCountKv ?? 2,
+    headDim,
+    V: vocab.tokens.length,
+  };
+  const fill: Fill = (n, std, f) => {
     const a = new Float32Array(n);
     for (let i = 0; i < n; i++) a[i] = f?.(i) ?? normal() * std;
     return a;
   };
-  const ones = (n: number) => new Float32Array(n).fill(1);
-  const embd = fill(E * V, 0.1, (i) => (i % E === 0 ? 1 : undefined));
-  const output = fill(E * V, 0.3, (i) => (i % E === 0 ? (preferred.get(Math.floor(i / E)) ?? 0) : undefined));
-  const tensors: Tensor[] = [
-    { name: "token_embd.weight", ne: [E, V], data: embd },
-    { name: "output_norm.weight", ne: [E], data: ones(E) },
-    { name: "output.weight", ne: [E, V], data: output },
-  ];
-  const kvDim = HKV * headDim;
-  for (let l = 0; l < L; l++) {
-    tensors.push(
-      { name: `blk.${l}.attn_norm.weight`, ne: [E], data: ones(E) },
-      { name: `blk.${l}.attn_q.weight`, ne: [E, E], data: fill(E * E, 0.05) },
-      { name: `blk.${l}.attn_k.weight`, ne: [E, kvDim], data: fill(E * kvDim, 0.05) },
-      { name: `blk.${l}.attn_v.weight`, ne: [E, kvDim], data: fill(E * kvDim, 0.05) },
-      { name: `blk.${l}.attn_output.weight`, ne: [E, E], data: fill(E * E, 0.02) },
-      { name: `blk.${l}.ffn_norm.weight`, ne: [E], data: ones(E) },
-      { name: `blk.${l}.ffn_gate.weight`, ne: [E, FF], data: fill(E * FF, 0.05) },
-      { name: `blk.${l}.ffn_up.weight`, ne: [E, FF], data: fill(E * FF, 0.05) },
-      { name: `blk.${l}.ffn_down.weight`, ne: [FF, E], data: fill(FF * E, 0.02) },
-    );
-  }
-
+  const contextLength = options.contextLength ?? 32768;
+  const head = headTensors(d, vocab, fill);
+  const body =
+    architecture === "qwen35"
+      ? qwen35Tensors(d, options.linear ?? { stateSize: headDim, keyHeads: 2, valueHeads: 4, convKernel: 4 }, fill, contextLength)
+      : llamaTensors(d, fill);
+  const tensors = [...head, ...body.tensors];
   const kvs: [string, KvValue][] = [
-    ["general.architecture", { t: T.STR, v: "llama" }],
-    ["general.name", { t: T.STR, v: options.name ?? "tiny-qwen-test" }],
+    ["general.architecture", { t: T.STR, v: architecture }],
+    ["general.name", { t: T.STR, v: options.name ?? `tiny-${architecture}-test` }],
     ["general.file_type", { t: T.U32, v: 0 }],
-    ["llama.context_length", { t: T.U32, v: options.contextLength ?? 32768 }],
-    ["llama.embedding_length", { t: T.U32, v: E }],
-    ["llama.block_count", { t: T.U32, v: L }],
-    ["llama.feed_forward_length", { t: T.U32, v: FF }],
-    ["llama.attention.head_count", { t: T.U32, v: H }],
-    ["llama.attention.head_count_kv", { t: T.U32, v: HKV }],
-    ["llama.rope.dimension_count", { t: T.U32, v: headDim }],
-    ["llama.rope.freq_base", { t: T.F32, v: 1000000 }],
-    ["llama.attention.layer_norm_rms_epsilon", { t: T.F32, v: 1e-6 }],
-    ["llama.vocab_size", { t: T.U32, v: V }],
-    ["tokenizer.ggml.model", { t: T.STR, v: "gpt2" }],
-    ["tokenizer.ggml.pre", { t: T.STR, v: "qwen2" }],
-    ["tokenizer.ggml.tokens", { t: T.ARR, of: T.STR, v: tokens }],
-    ["tokenizer.ggml.token_type", { t: T.ARR, of: T.I32, v: types }],
-    ["tokenizer.ggml.merges", { t: T.ARR, of: T.STR, v: merges.map(([a, b]) => `${a} ${b}`) }],
-    ["tokenizer.ggml.eos_token_id", { t: T.U32, v: specialTokens["<|im_end|>"] as number }],
-    ["tokenizer.ggml.padding_token_id", { t: T.U32, v: specialTokens["<|endoftext|>"] as number }],
-    ["tokenizer.ggml.bos_token_id", { t: T.U32, v: specialTokens["<|endoftext|>"] as number }],
-    ["tokenizer.ggml.add_bos_token", { t: T.BOOL, v: false }],
-    ["tokenizer.chat_template", { t: T.STR, v: options.chatTemplate }],
+    ...(architecture === "llama" ? ([["llama.context_length", { t: T.U32, v: contextLength }]] as [string, KvValue][]) : []),
+    ...body.kvs,
+    ...tokenizerKvs(vocab, architecture === "qwen35" ? "qwen35" : "qwen2", options.chatTemplate),
   ];
 
   const sink = new ByteSink();
@@ -304,7 +455,7 @@ export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
   for (const t of tensors) {
     sink.str(t.name);
     sink.u32(t.ne.length);
-    for (const d of t.ne) sink.u64(d);
+    for (const dim of t.ne) sink.u64(dim);
     sink.u32(0); // GGML_TYPE_F32
     sink.u64(offset);
     offsets.push(offset);
@@ -318,7 +469,7 @@ export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
     if (pad > 0) sink.push(new Uint8Array(pad));
     sink.push(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
   }
-  return { bytes: sink.concat(), vocabSize: V, specialTokens, parameters: tensors.reduce((n, t) => n + t.data.length, 0) };
+  return { bytes: sink.concat(), vocabSize: d.V, specialTokens: vocab.specialTokens, parameters: tensors.reduce((n, t) => n + t.data.length, 0), architecture };
 }
 
 /** Write the tiny GGUF to `file`. */

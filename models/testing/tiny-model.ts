@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { writeTinyGguf, type TinyGguf } from "./tiny-gguf.ts";
+import { writeTinyGguf, type TinyArchitecture, type TinyGguf } from "./tiny-gguf.ts";
 
 /**
  * Token bonuses that make grammar-constrained output of the random test model end quickly: empty
@@ -28,10 +28,14 @@ export interface TinyModelFixture extends TinyGguf {
   cleanup(): void;
 }
 
-export function makeTinyModel(options: { preferredTokens?: Record<string, number>; seed?: number } = {}): TinyModelFixture {
+/** Both architectures every model test runs on: the plain llama layout and the student's qwen35 hybrid. */
+export const TINY_ARCHITECTURES: readonly TinyArchitecture[] = ["llama", "qwen35"];
+
+export function makeTinyModel(options: { preferredTokens?: Record<string, number>; seed?: number; architecture?: TinyArchitecture } = {}): TinyModelFixture {
   const pack = new DataPack(SHARED_DATA_DIR);
+  const architecture = options.architecture ?? "llama";
   const dir = mkdtempSync(path.join(tmpdir(), "tiny-gguf-"));
-  const file = path.join(dir, "tiny.gguf");
+  const file = path.join(dir, `tiny-${architecture}.gguf`);
   const marta = pack.system("marta");
   const corpus = [
     pack.chatTemplate(),
@@ -45,6 +49,9 @@ export function makeTinyModel(options: { preferredTokens?: Record<string, number
     merges: 900,
     seed: options.seed ?? 7,
     preferredTokens: options.preferredTokens ?? TERMINATING_PREFERENCES,
+    architecture,
+    // qwen35: 4 layers (3 Gated DeltaNet + 1 full attention, the student's 3:1 pattern), 16-wide heads.
+    ...(architecture === "qwen35" ? { embeddingLength: 64, headCount: 4, headCountKv: 2, headDim: 16, feedForwardLength: 128 } : {}),
   });
   return { ...gguf, dir, pack, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

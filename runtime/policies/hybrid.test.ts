@@ -108,6 +108,23 @@ describe("hybrid policy", () => {
     expect(String(seen?.reason)).toMatch(/model deadline of 100 ms exceeded/);
   });
 
+  it("tells the model when its answer is due (the thinking budget is derived from it)", async () => {
+    let deadlineAt: number | undefined;
+    const model: Policy = {
+      id: "slow-llm",
+      start: () => ({
+        next: (input) => {
+          deadlineAt = input.deadlineAt;
+          return new Promise<PolicyStep>(() => undefined);
+        },
+      }),
+    };
+    const before = Date.now();
+    await runCase(pack, judgement, new HybridPolicy({ rule: rulePolicy, model, modelDeadlineMs: 150 }));
+    expect(deadlineAt).toBeGreaterThanOrEqual(before + 100);
+    expect(deadlineAt).toBeLessThanOrEqual(Date.now() + 150);
+  });
+
   it("records the router's decision in the transcript setup it was given", () => {
     const setup = caseSetup(pack, structured);
     expect(decideRoute(setup.system, setup.context, setup.scriptedTurns ?? [])).toMatchObject({ path: "rule" });

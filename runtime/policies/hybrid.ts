@@ -113,7 +113,7 @@ export class HybridPolicy implements Policy {
         }, Math.max(0, remainingMs));
       });
       try {
-        return await Promise.race([run.next({ ...input, signal: controller.signal }), timeout]);
+        return await Promise.race([run.next({ ...input, signal: controller.signal, deadlineAt: Date.now() + Math.max(0, remainingMs) }), timeout]);
       } finally {
         clearTimeout(timer);
         input.signal.removeEventListener("abort", forwardAbort);

@@ -30,7 +30,30 @@ export interface LlmPolicyOptions {
   newToolCallId?: () => string;
   /** Observe each round (prompt, raw output, parsed message, timings) — for probes and debugging. */
   onRound?: (round: LlmRoundInfo) => void;
+  /**
+   * Thinking budget. "paper" (default): think as long as the model wants (the paper's setting, kept
+   * for bench runs). "deadline": when the round has a deadline (PolicyInput.deadlineAt, e.g. the
+   * hybrid kiosk's model deadline), the model may think for what the remaining time buys at
+   * `decodeTokS`, minus `reserveTokens` for the tool call or answer that follows; then the engine
+   * closes the think block. A number: a fixed token budget per round.
+   */
+  thinkingBudget?: "paper" | number | { deadline: { decodeTokS: number; reserveTokens?: number } };
 }
+
+/** Tokens the deadline-derived thinking budget leaves for the call or answer after the reasoning. */
+export const DEFAULT_RESERVE_TOKENS = 160;
+
+/** The reasoning budget of one round (undefined: unlimited, as in the paper). */
+export function thinkingTokens(budget: LlmPolicyOptions["thinkingBudget"], deadlineAt: number | undefined, nowMs: number = Date.now()): number | undefined {
+  if (budget === undefined || budget === "paper") return undefined;
+  if (typeof budget === "number") return Math.max(1, Math.floor(budget));
+  if (deadlineAt === undefined) return undefined;
+  const seconds = Math.max(0, (deadlineAt - nowMs) / 1000);
+  return Math.max(1, Math.floor(seconds * budget.deadline.decodeTokS) - (budget.deadline.reserveTokens ?? DEFAULT_RESERVE_TOKENS));
+}
+
+/** How the Qwen template's reasoning block ends (MODEL-PROTOCOL.md §2). */
+const QWEN_THINK_END = { endText: "\n</think>\n\n", endMarker: "</think>" };
 
 export interface LlmRoundInfo {
   sessionId: string;
@@ -112,14 +135,18 @@ export class LlmPolicy implements Policy {
     const opts = this.options;
     const thinking = opts.thinking ?? true;
     const t0 = now();
-    const prompt = this.template().render(input.messages, { tools: setup.tools, enableThinking: thinking });
+    // Message text is reported with its ranges so the engine never turns it into control tokens.
+    const { prompt, literalRanges } = this.template().renderWithLiterals(input.messages, { tools: setup.tools, enableThinking: thinking });
     const renderMs = now() - t0;
     const { grammar, ms: grammarBuildMs } = this.grammar(setup.tools);
+    const reasoningTokens = thinking ? thinkingTokens(opts.thinkingBudget, input.deadlineAt) : undefined;
     const result = await opts.backend.complete({
       prompt,
+      literalRanges,
       maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
       lazyGrammar: setup.tools.length > 0 ? grammar : undefined,
       sharedPrefixChars: sharedPrefixLength(prompt),
+      ...(reasoningTokens !== undefined ? { reasoningBudget: { tokens: reasoningTokens, ...QWEN_THINK_END } } : {}),
       signal: input.signal,
     });
     const usage: RoundUsage = {
