@@ -14,10 +14,12 @@
 // Gated DeltaNet layers with a recurrent state, every 4th layer full attention) cannot cut their
 // recurrent state at an arbitrary token: node-llama-cpp restores the nearest earlier checkpoint and
 // evaluates the rest again. The engine takes three kinds of checkpoint (recurrent state only, about
-// 53 MB each for the 4B): the end of the shared prefix (a named checkpoint that survives the
-// sessions' own), the end of every prompt but its last token (the next round of the session starts
-// there) and the end of every generation (reused when the next prompt re-renders the output
-// token for token). Tokens evaluated again after a restore are reported as checkpointReplayTokens,
+// 53 MB each for the 4B): the ends of the shared prefixes — the tools block every session shares,
+// and the system turn the sessions of one framebook and live context share — (named checkpoints
+// that survive the sessions' own), the end of every prompt but its last token (the next round of
+// the session starts there) and the end of every generation (reused when the next prompt
+// re-renders the output token for token). A llama-architecture model reuses any common prefix; a
+// hybrid one only what ends at a checkpoint. Tokens evaluated again after a restore are reported as checkpointReplayTokens,
 // not as cached. A warm-boot state file saves the evaluated shared prefix.
 //
 // Message text (passenger input, tool results, framebook text) never becomes a control token:
@@ -344,7 +346,7 @@ export class LlamaEngine implements CompletionBackend {
     // node-llama-cpp 3.21.1 keeps named checkpoints apart from the rolling ones (internal API); fall
     // back to a plain checkpoint if a later version renames it.
     const named = (sequence as unknown as { _takeNamedCheckpoint?: (name: string, max: number) => Promise<void> })._takeNamedCheckpoint;
-    if (typeof named === "function") await named.call(sequence, SHARED_PREFIX_CHECKPOINT, 2);
+    if (typeof named === "function") await named.call(sequence, SHARED_PREFIX_CHECKPOINT, 4);
     else await sequence.takeCheckpoint();
   }
 
@@ -368,17 +370,18 @@ export class LlamaEngine implements CompletionBackend {
     const cached = Math.max(0, sequence.nextTokenIndex - replayed);
 
     if (hybrid) {
-      // Checkpoint the end of the shared prefix so the next session can restore it…
-      if (request.sharedPrefixChars !== undefined) {
+      // Checkpoint the ends of the shared prefixes (tools block, system turn) so the next session
+      // can restore them…
+      for (const chars of [request.stablePrefixChars, request.sharedPrefixChars]) {
+        if (chars === undefined) continue;
         const prefix = this.tokenizePrompt(
-          request.prompt.slice(0, request.sharedPrefixChars),
-          request.literalRanges?.filter((r) => r.start < (request.sharedPrefixChars as number)).map((r) => ({ start: r.start, end: Math.min(r.end, request.sharedPrefixChars as number) })),
+          request.prompt.slice(0, chars),
+          request.literalRanges?.filter((r) => r.start < chars).map((r) => ({ start: r.start, end: Math.min(r.end, chars) })),
         );
         const aligned = prefix.every((t, i) => tokens[i] === t);
-        if (aligned && prefix.length < tokens.length && prefix.length >= sequence.nextTokenIndex) {
-          if (prefix.length > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
-          await this.checkpointSharedPrefix(sequence);
-        }
+        if (!aligned || prefix.length >= tokens.length || prefix.length < sequence.nextTokenIndex) continue;
+        if (prefix.length > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
+        await this.checkpointSharedPrefix(sequence);
       }
       // …and the prompt but its last token, where the next round of this session starts.
       if (sequence.nextTokenIndex < tokens.length - 1) {

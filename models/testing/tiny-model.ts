@@ -35,7 +35,7 @@ export function makeTinyModel(options: { preferredTokens?: Record<string, number
   const pack = new DataPack(SHARED_DATA_DIR);
   const architecture = options.architecture ?? "llama";
   const dir = mkdtempSync(path.join(tmpdir(), "tiny-gguf-"));
-  const file = path.join(dir, `tiny-${architecture}.gguf`);
+  const file = path.join(dir, architecture === "llama" ? "tiny.gguf" : `tiny-${architecture}.gguf`);
   const marta = pack.system("marta");
   const corpus = [
     pack.chatTemplate(),

@@ -42,6 +42,11 @@ export interface CompletionRequest {
    */
   sharedPrefixChars?: number;
   /**
+   * Characters at the start of `prompt` that every session shares whatever its framebook and live
+   * conditions (the tools block). Hybrid engines checkpoint this prefix too.
+   */
+  stablePrefixChars?: number;
+  /**
    * Ranges of `prompt` holding message text (passenger input, tool results, framebook text, the
    * model's own earlier output) rather than the chat template's structure: text there is always
    * tokenized as plain text, so it can never become a control token such as `<|im_start|>`.

@@ -5,7 +5,7 @@
 // server's rules. A parse failure is what the harness saw as HTTP 500: it is thrown, and the
 // session records the error. The model engine sits behind CompletionBackend (no node-llama-cpp here).
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult } from "../model/backend.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult, type TextRange } from "../model/backend.ts";
 import { LazyToolCallGrammar } from "../model/grammar.ts";
 import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
 import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
@@ -88,6 +88,17 @@ export function sharedPrefixLength(prompt: string): number | undefined {
 }
 
 /**
+ * The part of the system turn every session shares whatever its framebook: everything before the
+ * first message text (the system prompt), i.e. the tools block. Undefined when the system turn
+ * holds no message text.
+ */
+export function stablePrefixLength(prompt: string, literalRanges: readonly TextRange[]): number | undefined {
+  const shared = sharedPrefixLength(prompt);
+  const first = literalRanges[0];
+  return shared !== undefined && first !== undefined && first.start < shared ? first.start : undefined;
+}
+
+/**
  * The text every session of a system prompt starts with — the rendered system turn (tools block and
  * kiosk instructions) — for saving a warm-boot KV state.
  */
@@ -146,6 +157,7 @@ export class LlmPolicy implements Policy {
       maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
       lazyGrammar: setup.tools.length > 0 ? grammar : undefined,
       sharedPrefixChars: sharedPrefixLength(prompt),
+      stablePrefixChars: stablePrefixLength(prompt, literalRanges),
       ...(reasoningTokens !== undefined ? { reasoningBudget: { tokens: reasoningTokens, ...QWEN_THINK_END } } : {}),
       signal: input.signal,
     });
