@@ -56,7 +56,7 @@ export interface LocalModelInfo {
 export interface LocalModelOptions {
   /** A .gguf path, or a catalog id (2b, 4b, 9b, 27b) in the models directory. Default 4b. */
   model?: string;
-  /** CPU threads (always passed to node-llama-cpp). Default: cores − 1. */
+  /** CPU threads (always passed to node-llama-cpp). Default: measured on first use (models/threads.ts). */
   threads?: number;
   gpu?: GpuSetting;
   /** Models directory (default: $METRO_MODELS_DIR, else ./models/cache). */
@@ -105,14 +105,15 @@ export async function locateLocalModel(spec: string = DEFAULT_LOCAL_MODEL, model
 /** Locate, inspect and load a local model into one engine. Throws LocalModelError. */
 export async function loadLocalModel(options: LocalModelOptions = {}): Promise<LoadedLocalModel> {
   const { file, catalogId } = await locateLocalModel(options.model ?? DEFAULT_LOCAL_MODEL, options.modelsDir);
-  const [{ LlamaEngine, defaultThreads }, { inspectGgufFile }, { catalogEntry }, { ModelError }] = await Promise.all([
+  const [{ LlamaEngine }, { inspectGgufFile }, { catalogEntry }, { ModelError }, { chooseThreads }] = await Promise.all([
     import("../models/engine.ts"),
     import("../models/gguf.ts"),
     import("../models/catalog.ts"),
     import("../models/errors.ts"),
+    import("../models/threads.ts"),
   ]);
-  const threads = options.threads ?? defaultThreads();
   try {
+    const threads = options.threads ?? (await chooseThreads(file, { gpu: options.gpu ?? "auto" })).threads;
     const { inspection } = await inspectGgufFile(file);
     const contextSize = options.engine?.contextSize ?? (catalogId ? catalogEntry(catalogId)?.defaultContextSize : undefined) ?? 16384;
     const engine = new LlamaEngine({ gpu: options.gpu ?? "auto", ...options.engine, contextSize, modelPath: file, threads });
@@ -190,7 +191,7 @@ function llmPolicyOn(engine: LlamaEngine, overrides: LocalFactoryOverrides): { p
 export function llmPolicyFactory(overrides: LocalFactoryOverrides = {}): PolicyFactory {
   return {
     name: "llm",
-    description: `the student model in-process (--model PATH or 2b/4b/9b/27b, default ${DEFAULT_LOCAL_MODEL}; --threads N, default cores − 1)`,
+    description: `the student model in-process (--model PATH or 2b/4b/9b/27b, default ${DEFAULT_LOCAL_MODEL}; --threads N, default measured on first use)`,
     deterministic: false,
     accepts: ["model", "threads"],
     create: async (options): Promise<PolicyHandle> => {

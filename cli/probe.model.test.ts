@@ -4,8 +4,8 @@
 // first token that prefills fewer tokens and comes sooner than the cold one, and the hybrid
 // probe's latency split by router path. The tiny model's sessions get a 16-token budget per round
 // (test hook), so each model session is one short text reply; the figures themselves mean nothing.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,12 +17,16 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
   let tiny: TinyModelFixture;
   let dir: string;
 
+  const cacheHome = process.env.XDG_CACHE_HOME;
   beforeAll(() => {
     tiny = makeTinyModel({ architecture });
     dir = mkdtempSync(path.join(tmpdir(), "probe-cli-"));
+    process.env.XDG_CACHE_HOME = dir; // the thread table's cache
   });
 
   afterAll(() => {
+    if (cacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = cacheHome;
     tiny?.cleanup();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -82,11 +86,22 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
       expect(sustained.samples.length).toBeGreaterThan(0);
       expect(sustained.samples.every((s) => s.prefill_tok_s > 0)).toBe(true);
       expect(JSON.parse(readFileSync(out, "utf8"))).toEqual(json);
+      // The thread table (1..cores, measured once and cached per machine and model) and the Air projection.
+      const threads = json.threads as { used: number; table: { threads: number; decode_tok_s: number }[]; from_cache: boolean };
+      expect(threads.used).toBe(1);
+      expect(threads.table.map((t) => t.threads)).toEqual(Array.from({ length: availableParallelism() }, (_, i) => i + 1));
+      expect(threads.table.every((t) => t.decode_tok_s > 0)).toBe(true);
+      expect(existsSync(path.join(dir, "metro-kiosk", "threads.json"))).toBe(true);
+      const air = json.air_m2_projection as { kind: string; model_sessions: number; mean_session_s: number };
+      expect(air.kind).toBe("projection");
+      expect(air.model_sessions).toBe(2);
+      expect(air.mean_session_s).toBeGreaterThan(0);
       console.log(`tiny-model probe (${architecture}):`, JSON.stringify(Object.fromEntries(HEADLINE.map((k) => [k, json[k]]))));
     });
 
     it("--policy hybrid splits the case latency by router path", async () => {
       const json = await probe("--cases", "3", "--policy", "hybrid");
+      expect((json.threads as { from_cache: boolean }).from_cache).toBe(true);
       const byPath = json.by_path as Record<"rule" | "llm", { n: number; p50_ms: number | null }>;
       // MARTA-A-001 and MARTA-B-011 are structured (rule); MARTA-C-004 has a station closure (model).
       expect(byPath.rule.n).toBe(2);
