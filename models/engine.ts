@@ -283,6 +283,19 @@ export class LlamaEngine implements CompletionBackend {
     return this.model;
   }
 
+  /** Token predictions checked so far over all sequences (node-llama-cpp's counters). */
+  tokenPredictionStats(): { used: number; unused: number; validated: number; refuted: number } {
+    const total = { used: 0, unused: 0, validated: 0, refuted: 0 };
+    for (const { sequence } of this.slots) {
+      const p = sequence.tokenPredictions;
+      total.used += p.used;
+      total.unused += p.unused;
+      total.validated += p.validated;
+      total.refuted += p.refuted;
+    }
+    return total;
+  }
+
   chatTemplate(): string | undefined {
     const template = this.requireModel().fileInfo.metadata.tokenizer?.chat_template;
     return typeof template === "string" ? template : undefined;
@@ -301,8 +314,12 @@ export class LlamaEngine implements CompletionBackend {
     if (this.promptTokenizer) return this.promptTokenizer;
     const model = this.requireModel();
     const ggml = (model.fileInfo.metadata.tokenizer as unknown as { ggml?: { tokens?: readonly string[]; token_type?: readonly number[] } } | undefined)?.ggml;
-    const specialTexts = specialTokenTexts(ggml?.tokens ?? [], ggml?.token_type ?? []);
-    return (this.promptTokenizer = { tokenize: (text, special) => model.tokenize(text, special), specialTexts });
+    const [tokens, types] = [ggml?.tokens ?? [], ggml?.token_type ?? []];
+    return (this.promptTokenizer = {
+      tokenize: (text, special) => model.tokenize(text, special),
+      specialTexts: specialTokenTexts(tokens, types),
+      controlTexts: specialTokenTexts(tokens, types, 3),
+    });
   }
 
   detokenize(tokens: readonly Token[], specialTokens = true): string {

@@ -167,6 +167,8 @@ export interface Vocabulary {
   merges: [string, string][];
   specialTokens: Record<string, number>;
   preferred: Map<number, number>;
+  /** Token id of a text (special tokens by name, others as byte-level text), if in the vocabulary. */
+  idOf(text: string): number | undefined;
 }
 
 export function buildVocabulary(options: VocabularyOptions): Vocabulary {
@@ -196,7 +198,8 @@ export function buildVocabulary(options: VocabularyOptions): Vocabulary {
   for (const [text, bonus] of preferredTexts) {
     preferred.set((specials.includes(text) ? specialTokens[text] : index.get(toByteLevel(text))) as number, bonus);
   }
-  return { tokens, types, merges, specialTokens, preferred };
+  const idOf = (text: string): number | undefined => (specials.includes(text) ? specialTokens[text] : index.get(toByteLevel(text)));
+  return { tokens, types, merges, specialTokens, preferred, idOf };
 }
 
 /** Tokenizer key/values shared by both architectures (Qwen's conventions; qwen35 pre-tokenizer for the student). */

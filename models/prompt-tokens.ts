@@ -8,7 +8,9 @@
 // Plain text needs more than llama.cpp's `parse_special = false`: user-defined tokens (`<think>`,
 // `<tool_call>`, …) are matched even then. A literal range is therefore cut right after the first
 // character of every special token's text ("<" | "tool_call>…"), and each piece is tokenized on
-// its own: the model sees the same characters, as ordinary tokens.
+// its own: the model sees the same characters, as ordinary tokens. The model's own earlier output
+// (TextRange.modelOutput) may keep the user-defined tokens it wrote, as in llama-server, but no
+// control token.
 import type { TextRange } from "../runtime/model/backend.ts";
 
 export interface PromptTokenizer<T> {
@@ -16,6 +18,8 @@ export interface PromptTokenizer<T> {
   tokenize(text: string, special: boolean): T[];
   /** Texts of the vocabulary's special tokens (control and user-defined). */
   specialTexts: readonly string[];
+  /** Texts of the control tokens only (`<|im_start|>`…): what even the model's own output may not hold. */
+  controlTexts: readonly string[];
 }
 
 interface Occurrence {
@@ -53,14 +57,19 @@ export function tokenizePlain<T>(text: string, tokenizer: PromptTokenizer<T>): T
  */
 export function tokenizePrompt<T>(prompt: string, literalRanges: readonly TextRange[] | undefined, tokenizer: PromptTokenizer<T>): { tokens: T[]; forgedRanges: number } {
   if (!literalRanges || literalRanges.length === 0) return { tokens: tokenizer.tokenize(prompt, true), forgedRanges: 0 };
-  const occurrences = specialOccurrences(prompt, tokenizer.specialTexts);
-  const forged = literalRanges.filter((r) => occurrences.some((o) => o.start < r.end && o.end > r.start));
+  const special = specialOccurrences(prompt, tokenizer.specialTexts);
+  const control = specialOccurrences(prompt, tokenizer.controlTexts);
+  const overlaps = (r: TextRange, list: readonly Occurrence[]): boolean => list.some((o) => o.start < r.end && o.end > r.start);
+  const forged = literalRanges.filter((r) => overlaps(r, r.modelOutput ? control : special));
   if (forged.length === 0) return { tokens: tokenizer.tokenize(prompt, true), forgedRanges: 0 };
   const tokens: T[] = [];
   let from = 0;
   for (const range of [...forged].sort((a, b) => a.start - b.start)) {
     if (range.start > from) tokens.push(...tokenizer.tokenize(prompt.slice(from, range.start), true));
-    tokens.push(...tokenizePlain(prompt.slice(range.start, range.end), tokenizer));
+    const text = prompt.slice(range.start, range.end);
+    // The model's output keeps its user-defined tokens: llama.cpp parses those even without
+    // special-token parsing, and never control tokens.
+    tokens.push(...(range.modelOutput ? tokenizer.tokenize(text, false) : tokenizePlain(text, tokenizer)));
     from = range.end;
   }
   if (from < prompt.length) tokens.push(...tokenizer.tokenize(prompt.slice(from), true));
@@ -68,8 +77,8 @@ export function tokenizePrompt<T>(prompt: string, literalRanges: readonly TextRa
 }
 
 /** The special-token texts of a GGUF vocabulary (token types 3 = control, 4 = user-defined). */
-export function specialTokenTexts(tokens: readonly string[], types: readonly number[]): string[] {
+export function specialTokenTexts(tokens: readonly string[], types: readonly number[], only?: 3 | 4): string[] {
   const out: string[] = [];
-  for (let i = 0; i < tokens.length; i++) if (types[i] === 3 || types[i] === 4) out.push(tokens[i] as string);
+  for (let i = 0; i < tokens.length; i++) if (only === undefined ? types[i] === 3 || types[i] === 4 : types[i] === only) out.push(tokens[i] as string);
   return out;
 }

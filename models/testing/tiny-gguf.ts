@@ -60,11 +60,22 @@ export interface TinyGgufOptions {
   contextLength?: number;
   /** Token text → logit bonus (in units of ~5 logits). Texts not in the vocabulary are added. */
   preferredTokens?: Record<string, number>;
+  /**
+   * Bonuses that apply only right after a given token: previous token text → (next token text →
+   * bonus). Each previous token gets an embedding dimension of its own that the output rows of its
+   * favoured successors read. Texts not in the vocabulary are added.
+   */
+  transitions?: Record<string, Record<string, number>>;
   name?: string;
   /** "llama" (default) or "qwen35", the student's hybrid Gated DeltaNet + attention layout. */
   architecture?: TinyArchitecture;
   /** Attention head dimension (default embeddingLength / headCount). */
   headDim?: number;
+  /**
+   * Scale of the layers' output projections (attn_output, ssm_out, ffn_down; default 1). Larger
+   * values let the context, not only the last token, decide the next token.
+   */
+  mixing?: number;
   /** qwen35: the linear-attention geometry (default: state = head dimension, 2 key heads, 4 value heads, kernel 4). */
   linear?: Qwen35LinearGeometry;
 }
@@ -90,6 +101,8 @@ function gaussian(rand: () => number): () => number {
 
 type Fill = (n: number, std: number, f?: (i: number) => number | undefined) => Float32Array;
 
+const OUTPUT_STD = 0.02;
+
 interface Dimensions {
   E: number;
   L: number;
@@ -100,18 +113,32 @@ interface Dimensions {
   V: number;
 }
 
-/** Embedding and output head; every embedding has a constant dimension 0, the output row 0 the bonuses. */
-function steeredHead(d: Dimensions, vocab: Vocabulary, fill: Fill): { embd: Float32Array; output: Float32Array } {
-  return {
-    embd: fill(d.E * d.V, 0.1, (i) => (i % d.E === 0 ? 1 : undefined)),
-    output: fill(d.E * d.V, 0.3, (i) => (i % d.E === 0 ? (vocab.preferred.get(Math.floor(i / d.E)) ?? 0) : undefined)),
-  };
+/**
+ * Embedding and output head; every embedding has a constant dimension 0, the output row 0 the
+ * bonuses; a transition's previous token owns dimension k ≥ 1, which its successors' rows read.
+ */
+function steeredHead(d: Dimensions, vocab: Vocabulary, fill: Fill, transitions: TinyGgufOptions["transitions"]): { embd: Float32Array; output: Float32Array } {
+  const embd = fill(d.E * d.V, 0.1, (i) => (i % d.E === 0 ? 1 : undefined));
+  const output = fill(d.E * d.V, 0.3, (i) => (i % d.E === 0 ? (vocab.preferred.get(Math.floor(i / d.E)) ?? 0) : undefined));
+  let dim = 1;
+  for (const [previous, nexts] of Object.entries(transitions ?? {})) {
+    const prev = vocab.idOf(previous);
+    if (prev === undefined || dim >= d.E) throw new Error(`transition from '${previous}': not in the vocabulary or no dimension left`);
+    for (let j = 1; j < d.E; j++) embd[prev * d.E + j] = j === dim ? 1 : 0;
+    for (const [next, bonus] of Object.entries(nexts)) {
+      const id = vocab.idOf(next);
+      if (id === undefined) throw new Error(`transition to '${next}': not in the vocabulary`);
+      output[id * d.E + dim] = bonus;
+    }
+    dim++;
+  }
+  return { embd, output };
 }
 
-function llamaModel(d: Dimensions, vocab: Vocabulary, fill: Fill, contextLength: number): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+function llamaModel(d: Dimensions, vocab: Vocabulary, fill: Fill, contextLength: number, mixing: number, transitions: TinyGgufOptions["transitions"]): { tensors: Tensor[]; kvs: [string, KvValue][] } {
   const ones = (n: number) => new Float32Array(n).fill(1);
   const kvDim = d.HKV * d.headDim;
-  const { embd, output } = steeredHead(d, vocab, fill);
+  const { embd, output } = steeredHead(d, vocab, fill, transitions);
   const tensors: Tensor[] = [
     { name: "token_embd.weight", ne: [d.E, d.V], data: embd },
     { name: "output_norm.weight", ne: [d.E], data: ones(d.E) },
@@ -123,11 +150,11 @@ function llamaModel(d: Dimensions, vocab: Vocabulary, fill: Fill, contextLength:
       { name: `blk.${l}.attn_q.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, 0.05) },
       { name: `blk.${l}.attn_k.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
       { name: `blk.${l}.attn_v.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
-      { name: `blk.${l}.attn_output.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, 0.02) },
+      { name: `blk.${l}.attn_output.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, OUTPUT_STD * mixing) },
       { name: `blk.${l}.ffn_norm.weight`, ne: [d.E], data: ones(d.E) },
       { name: `blk.${l}.ffn_gate.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
       { name: `blk.${l}.ffn_up.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
-      { name: `blk.${l}.ffn_down.weight`, ne: [d.FF, d.E], data: fill(d.FF * d.E, 0.02) },
+      { name: `blk.${l}.ffn_down.weight`, ne: [d.FF, d.E], data: fill(d.FF * d.E, OUTPUT_STD * mixing) },
     );
   }
   const kvs: [string, KvValue][] = [
@@ -146,7 +173,7 @@ function llamaModel(d: Dimensions, vocab: Vocabulary, fill: Fill, contextLength:
 }
 
 /** The student's qwen35 layout (models/gguf-writer.ts) with small random F32 weights. */
-function qwen35Model(d: Dimensions, g: Qwen35LinearGeometry, vocab: Vocabulary, fill: Fill, contextLength: number): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+function qwen35Model(d: Dimensions, g: Qwen35LinearGeometry, vocab: Vocabulary, fill: Fill, contextLength: number, mixing: number, transitions: TinyGgufOptions["transitions"]): { tensors: Tensor[]; kvs: [string, KvValue][] } {
   const dims: Qwen35Dimensions = {
     embedding: d.E,
     layers: d.L,
@@ -161,7 +188,7 @@ function qwen35Model(d: Dimensions, g: Qwen35LinearGeometry, vocab: Vocabulary, 
     contextLength,
     ropeFreqBase: 10_000_000,
   };
-  const { embd, output } = steeredHead(d, vocab, fill);
+  const { embd, output } = steeredHead(d, vocab, fill, transitions);
   const tensors = qwen35TensorShapes(dims, d.V, true).map((shape): Tensor => {
     const n = shape.ne.reduce((a, b) => a * b, 1);
     switch (shape.role) {
@@ -180,7 +207,7 @@ function qwen35Model(d: Dimensions, g: Qwen35LinearGeometry, vocab: Vocabulary, 
       case "attn_output":
       case "ssm_out":
       case "ffn_down":
-        return { ...shape, data: fill(n, 0.02) };
+        return { ...shape, data: fill(n, OUTPUT_STD * mixing) };
       default:
         return { ...shape, data: fill(n, 0.05) };
     }
@@ -196,7 +223,9 @@ export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
   if (!Number.isInteger(headDim)) throw new Error("embeddingLength must be a multiple of headCount");
   const rand = mulberry32(options.seed ?? 1);
   const normal = gaussian(rand);
-  const vocab = buildVocabulary(options);
+  // Transition texts join the vocabulary like preferred ones (with no constant bonus).
+  const extra = Object.fromEntries(Object.entries(options.transitions ?? {}).flatMap(([p, n]) => [[p, 0], ...Object.keys(n).map((t) => [t, 0])]));
+  const vocab = buildVocabulary({ ...options, preferredTokens: { ...extra, ...options.preferredTokens } });
   const d: Dimensions = {
     E,
     L: options.layers ?? (architecture === "qwen35" ? 4 : 2),
@@ -214,8 +243,8 @@ export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
   const contextLength = options.contextLength ?? 32768;
   const body =
     architecture === "qwen35"
-      ? qwen35Model(d, options.linear ?? { stateSize: headDim, keyHeads: 2, valueHeads: 4, convKernel: 4 }, vocab, fill, contextLength)
-      : llamaModel(d, vocab, fill, contextLength);
+      ? qwen35Model(d, options.linear ?? { stateSize: headDim, keyHeads: 2, valueHeads: 4, convKernel: 4 }, vocab, fill, contextLength, options.mixing ?? 1, options.transitions)
+      : llamaModel(d, vocab, fill, contextLength, options.mixing ?? 1, options.transitions);
   const kvs: [string, KvValue][] = [
     ["general.architecture", { t: T.STR, v: architecture }],
     ["general.name", { t: T.STR, v: options.name ?? (architecture === "llama" ? "tiny-qwen-test" : "tiny-qwen35-test") }],

@@ -21,6 +21,26 @@ export const TERMINATING_PREFERENCES: Record<string, number> = {
   "]": 3,
 };
 
+/**
+ * Steering for the serving-parity model: the real `<tool_call>` token wins the first step of every
+ * round (a transition from the generation prompt's last token), so the tiny model opens a tool call on its own — in llama-server too, whose lazy grammar
+ * triggers on that token — and the grammar then decides the call (tool, arguments) by the model's
+ * logits alone. ">\n" closes a tag in one token and the terminating preferences keep the free-text
+ * arguments short.
+ */
+export const SERVING_PARITY_PREFERENCES: Record<string, number> = { ...TERMINATING_PREFERENCES, "\n</parameter>\n": 7, ">\n": 5 };
+/** …and `<tool_call>` right after the generation prompt's last token, "\n" (so only there). */
+export const SERVING_PARITY_TRANSITIONS: Record<string, Record<string, number>> = { "\n": { "<tool_call>": 12 } };
+
+/**
+ * Output-projection scale of the serving-parity models: small enough that every choice is decided
+ * by a clear margin (a near-tie would be broken by the last bits of two builds' arithmetic), so the
+ * variety comes from several seeds instead — each makes other calls (route_planner; disruption_feed,
+ * line_info and fare_calculator; submit_assistant_state; disruption_feed).
+ */
+export const SERVING_PARITY_MIXING = 3;
+export const SERVING_PARITY_SEEDS: readonly number[] = [1, 2, 3, 5];
+
 export interface TinyModelFixture extends TinyGguf {
   file: string;
   dir: string;
@@ -31,7 +51,9 @@ export interface TinyModelFixture extends TinyGguf {
 /** Both architectures every model test runs on: the plain llama layout and the student's qwen35 hybrid. */
 export const TINY_ARCHITECTURES: readonly TinyArchitecture[] = ["llama", "qwen35"];
 
-export function makeTinyModel(options: { preferredTokens?: Record<string, number>; seed?: number; architecture?: TinyArchitecture } = {}): TinyModelFixture {
+export function makeTinyModel(
+  options: { preferredTokens?: Record<string, number>; transitions?: Record<string, Record<string, number>>; seed?: number; architecture?: TinyArchitecture; mixing?: number } = {},
+): TinyModelFixture {
   const pack = new DataPack(SHARED_DATA_DIR);
   const architecture = options.architecture ?? "llama";
   const dir = mkdtempSync(path.join(tmpdir(), "tiny-gguf-"));
@@ -50,6 +72,8 @@ export function makeTinyModel(options: { preferredTokens?: Record<string, number
     seed: options.seed ?? 7,
     preferredTokens: options.preferredTokens ?? TERMINATING_PREFERENCES,
     architecture,
+    ...(options.mixing !== undefined ? { mixing: options.mixing } : {}),
+    ...(options.transitions ? { transitions: options.transitions } : {}),
     // qwen35: 4 layers (3 Gated DeltaNet + 1 full attention, the student's 3:1 pattern), 16-wide heads.
     ...(architecture === "qwen35" ? { embeddingLength: 64, headCount: 4, headCountKv: 2, headDim: 16, feedForwardLength: 128 } : {}),
   });

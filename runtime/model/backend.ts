@@ -10,6 +10,13 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export interface TextRange {
   start: number;
   end: number;
+  /**
+   * The model's own earlier output (assistant content, reasoning, tool-call arguments): it may hold
+   * the tokenizer's user-defined tokens it wrote (`<tool_call>`, `<think>`…, re-tokenized as
+   * llama-server does), never control tokens (`<|im_start|>`…), which a passenger could otherwise
+   * smuggle in by having the model echo them.
+   */
+  modelOutput?: boolean;
 }
 
 /**

@@ -202,14 +202,18 @@ function pyJsonInterpreter(env: unknown): JinjaInterpreter {
 // the engine tokenizes them as plain text. To find them, every string of the conversation
 // (contents, reasoning, tool-call argument values) is wrapped in two private-use characters before
 // rendering (inside its surrounding whitespace, so the template's `trim` behaves as before) and the
-// markers are removed afterwards. Wrapped, a text is opaque to the template's own content tests too
+// markers are removed afterwards (a second pair marks the model's own earlier output, which may
+// keep the user-defined tokens it wrote but no control token). Wrapped, a text is opaque to the template's own content tests too
 // (e.g. a passenger message that merely looks like `<tool_response>…</tool_response>` stays a user
 // query), so passenger text is data, never structure. For ordinary text the prompt is byte-identical
 // to the plain render (tested against the llama.cpp goldens).
 
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
-const MARKERS = /[\uE000\uE001]/g;
+/** The model's own earlier output (see TextRange.modelOutput). */
+const OPEN_MODEL = "\uE002";
+const CLOSE_MODEL = "\uE003";
+const MARKERS = /[\uE000-\uE003]/g;
 
 export interface RenderedPrompt {
   prompt: string;
@@ -217,15 +221,15 @@ export interface RenderedPrompt {
   literalRanges: TextRange[];
 }
 
-function wrapText(text: string): string {
+function wrapText(text: string, model = false): string {
   const clean = text.replace(MARKERS, "\uFFFD");
   const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(clean) as RegExpExecArray;
   const [, lead, core, trail] = m as unknown as [string, string, string, string];
-  return core === "" ? clean : `${lead}${OPEN}${core}${CLOSE}${trail}`;
+  return core === "" ? clean : `${lead}${model ? OPEN_MODEL : OPEN}${core}${model ? CLOSE_MODEL : CLOSE}${trail}`;
 }
 
 function wrapValues(value: unknown): unknown {
-  if (typeof value === "string") return wrapText(value);
+  if (typeof value === "string") return wrapText(value, true);
   if (Array.isArray(value)) return value.map(wrapValues);
   if (value !== null && typeof value === "object" && !(value instanceof PyFloat)) {
     return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, wrapValues(v)]));
@@ -237,10 +241,11 @@ function wrapValues(value: unknown): unknown {
 function wrapMessages(messages: Record<string, unknown>[]): Record<string, unknown>[] {
   return messages.map((message) => {
     const out: Record<string, unknown> = { ...message };
-    if (typeof out.content === "string") out.content = wrapText(out.content);
-    if (out.role === "assistant") {
+    const model = out.role === "assistant";
+    if (typeof out.content === "string") out.content = wrapText(out.content, model);
+    if (model) {
       // Explicit (possibly empty) reasoning: the template must not split the content on "</think>".
-      out.reasoning_content = typeof out.reasoning_content === "string" ? wrapText(out.reasoning_content) : "";
+      out.reasoning_content = typeof out.reasoning_content === "string" ? wrapText(out.reasoning_content, true) : "";
       if (Array.isArray(out.tool_calls)) {
         out.tool_calls = (out.tool_calls as { function: { name: string; arguments: unknown } }[]).map((call) => ({
           ...call,
@@ -262,9 +267,9 @@ function unmark(marked: string): RenderedPrompt {
   for (let m = MARKERS.exec(marked); m; m = MARKERS.exec(marked)) {
     prompt += marked.slice(from, m.index);
     from = m.index + 1;
-    if (m[0] === OPEN) start = prompt.length;
+    if (m[0] === OPEN || m[0] === OPEN_MODEL) start = prompt.length;
     else if (start >= 0) {
-      if (prompt.length > start) literalRanges.push({ start, end: prompt.length });
+      if (prompt.length > start) literalRanges.push(m[0] === CLOSE_MODEL ? { start, end: prompt.length, modelOutput: true } : { start, end: prompt.length });
       start = -1;
     }
   }
