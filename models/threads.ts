@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import os, { homedir } from "node:os";
 import path from "node:path";
-import { LlamaLogLevel, type LlamaModel, type Token } from "node-llama-cpp";
+import { LlamaLogLevel, type Llama, type LlamaModel, type Token } from "node-llama-cpp";
 import { sharedLlama, type GpuSetting } from "./llama.ts";
 
 export interface ThreadMeasurement {
@@ -32,6 +32,8 @@ export interface ThreadTable {
 
 export interface MeasureThreadsOptions {
   gpu?: GpuSetting;
+  /** The runtime to measure (default: the shared one for `gpu`; scripts pass another engine build). */
+  llama?: Llama;
   /** Thread counts to try (default 1..cores). */
   candidates?: readonly number[];
   /** Tokens decoded per thread count (default 16). */
@@ -111,7 +113,7 @@ async function measureOne(model: LlamaModel, threads: number, prompt: Token[], d
 /** Measure decode (and prefill) speed for each thread count; the model is loaded once. */
 export async function measureThreads(modelPath: string, options: MeasureThreadsOptions = {}): Promise<ThreadTable> {
   const t0 = performance.now();
-  const llama = await sharedLlama(options.gpu ?? "auto", LlamaLogLevel.error);
+  const llama = options.llama ?? (await sharedLlama(options.gpu ?? "auto", LlamaLogLevel.error));
   const cores = os.availableParallelism();
   const candidates = options.candidates ?? Array.from({ length: cores }, (_, i) => i + 1);
   const model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : "auto" });
