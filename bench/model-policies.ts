@@ -310,7 +310,8 @@ async function warmBoot(engine: LlamaEngine, warm: NonNullable<PassengerAssistan
 export async function loadPassengerAssistant(spec: PassengerAssistantSpec, log: (message: string) => void): Promise<PassengerAssistant | null> {
   try {
     const loaded = await loadLocalModel({ model: spec.model, ...(spec.threads !== undefined ? { threads: spec.threads } : {}) });
-    const policy = new LlmPolicy({ backend: loaded.engine });
+    const { deadlineThinkingBudget } = await import("../models/thinking-budget.ts");
+    const policy = new LlmPolicy({ backend: loaded.engine, ...(spec.mode === "hybrid" ? { thinkingBudget: deadlineThinkingBudget(loaded.info.file, loaded.info.gpu, loaded.info.threads) } : {}) });
     if (spec.warmState) await warmBoot(loaded.engine, spec.warmState, log);
     log(`assistant: ${spec.mode} with ${loaded.info.fileName} (${loaded.info.threads} threads, ${loaded.info.gpu || "CPU"}) loaded in ${Math.round(loaded.info.loadMs)} ms`);
     return {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTinyModel, type TinyModelFixture } from "./testing/tiny-model.ts";
+import { deadlineThinkingBudget } from "./thinking-budget.ts";
 import { cachedThreadTable, chooseThreads } from "./threads.ts";
 
 let tiny: TinyModelFixture;
@@ -44,5 +45,13 @@ describe("threads by measurement", () => {
     const remeasured = await chooseThreads(tiny.file, { gpu: false, candidates: [1], decodeTokens: 4, cacheFile });
     expect(remeasured.fromCache).toBe(false);
     expect(remeasured.table.results).toHaveLength(1);
+  });
+
+  it("the kiosk's thinking budget comes from the measured decode speed at its thread count (paper setting when unmeasured)", async () => {
+    const cacheFile = path.join(dir, "budget.json");
+    expect(deadlineThinkingBudget(tiny.file, false, 1, cacheFile)).toBe("paper");
+    const { table } = await chooseThreads(tiny.file, { gpu: false, candidates: [1], decodeTokens: 4, cacheFile });
+    expect(deadlineThinkingBudget(tiny.file, false, 1, cacheFile)).toEqual({ deadline: { decodeTokS: table.results[0]!.decodeTokS } });
+    expect(deadlineThinkingBudget(tiny.file, false, 2, cacheFile)).toBe("paper");
   });
 });
