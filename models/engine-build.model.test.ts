@@ -5,19 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { engineBuildChoiceFile, loadEngineBuild, readEngineBuildChoice, writeEngineBuildChoice, type EngineBuildChoice } from "./engine-build.ts";
+import { engineBuildChoiceFile, loadEngineBuild, readEngineBuildChoice, sourceBuildPresent, writeEngineBuildChoice, type EngineBuildChoice } from "./engine-build.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "engine-build-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function sourceBuildPresent(): Promise<boolean> {
-  try {
-    await (await loadEngineBuild("source")).dispose();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("engine build choice", () => {
   const choice: EngineBuildChoice = {

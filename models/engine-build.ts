@@ -57,6 +57,16 @@ export async function loadEngineBuild(build: EngineBuild, logLevel: LlamaLogLeve
   return llama;
 }
 
+/** Whether a source build of the engine is there (and loads). */
+export async function sourceBuildPresent(): Promise<boolean> {
+  try {
+    await (await loadEngineBuild("source")).dispose();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Compile the source build (offline, from the llama.cpp bundled with node-llama-cpp). */
 export async function buildSourceEngine(): Promise<{ buildType: string; seconds: number }> {
   const t0 = performance.now();

@@ -12,7 +12,7 @@
 import { execFile } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs, promisify } from "node:util";
-import { buildSourceEngine, loadEngineBuild, writeEngineBuildChoice, type EngineBuild } from "../models/engine-build.ts";
+import { buildSourceEngine, loadEngineBuild, sourceBuildPresent, writeEngineBuildChoice, type EngineBuild } from "../models/engine-build.ts";
 import { dataPackCorpus, ensureSynthetic4b } from "../models/synthetic-gguf.ts";
 import { measureThreads } from "../models/threads.ts";
 import { DataPack } from "../tools/data/datapack.ts";
@@ -38,15 +38,6 @@ interface Figures {
   decodeTokS: number;
 }
 
-async function hasSourceBuild(): Promise<boolean> {
-  try {
-    await (await loadEngineBuild("source")).dispose();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 if (values.only) {
   // Child: one measurement of one build, as JSON on stdout.
   const llama = await loadEngineBuild(values.only as EngineBuild);
@@ -55,7 +46,7 @@ if (values.only) {
   out(JSON.stringify({ prefillTokS: r.prefillTokS, decodeTokS: r.decodeTokS } satisfies Figures));
   await llama.dispose();
 } else {
-  if (values["build-only"] || (values.build && !(await hasSourceBuild()))) {
+  if (values["build-only"] || (values.build && !(await sourceBuildPresent()))) {
     log("building node-llama-cpp from its bundled llama.cpp source (GGML_NATIVE) …");
     const built = await buildSourceEngine();
     log(`source build: ${built.buildType} in ${built.seconds} s`);
@@ -63,7 +54,7 @@ if (values.only) {
   }
   const pack = DataPack.locate();
   const model = values.model ?? ensureSynthetic4b({ chatTemplate: pack.chatTemplate(), corpus: dataPackCorpus(pack) }).file;
-  const builds: EngineBuild[] = (await hasSourceBuild()) ? ["prebuilt", "source"] : ["prebuilt"];
+  const builds: EngineBuild[] = (await sourceBuildPresent()) ? ["prebuilt", "source"] : ["prebuilt"];
   const runOnce = promisify(execFile);
   const figures: Record<EngineBuild, Figures[]> = { prebuilt: [], source: [] };
   for (let rep = 0; rep < Number(values.reps); rep++) {
