@@ -74,7 +74,7 @@ if (values.only) {
     out(`${(build === "prebuilt" ? "prebuilt (node-llama-cpp 3.21.1)" : "source build (GGML_NATIVE)").padEnd(32)} ${s.prefillTokS.toFixed(2).padStart(12)}   ${s.decodeTokS.toFixed(2).padStart(12)}`);
   }
   if (builds.length === 1) {
-    out("no source build: run `npm run engine:build` (~5–7 min on 2 idle cores), then this script again to compare");
+    out("no source build: run `npm run engine:build` (minutes on idle cores, much longer on a loaded machine), then this script again to compare");
   } else {
     const prebuilt = summary("prebuilt");
     const source = summary("source");
