@@ -10,7 +10,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["{tools,runtime,bench,models,electron,renderer,cli,scripts}/**/*.test.{ts,tsx}"],
+          include: ["{tools,runtime,bench,models,host,electron,renderer,cli,scripts}/**/*.test.{ts,tsx}"],
           exclude: ["**/*.model.test.ts", "**/*.e2e.test.ts", "node_modules/**"],
           environment: "node",
         },
@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "model",
-          include: ["{tools,runtime,bench,models,cli,scripts}/**/*.model.test.ts"],
+          include: ["{tools,runtime,bench,models,host,cli,scripts}/**/*.model.test.ts"],
           environment: "node",
           pool: "forks",
           fileParallelism: false,
@@ -45,5 +45,7 @@ export default defineConfig({
     ],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // The shipped-fonts test reads the @fontsource stylesheets as text (`?raw`).
+    css: { include: [/@fontsource[\\/]/] },
   },
 });

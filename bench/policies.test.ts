@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MODELS_DIR_ENV } from "../models/manager.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import { LocalModelError } from "./model-policies.ts";
+import { LocalModelError } from "../models/local.ts";
 import { createPolicy, listPolicies, registerPolicyFactory } from "./policies.ts";
 import { createJudge, registerJudgeFactory } from "./judges.ts";
 import { noJudge } from "./scorer/index.ts";

@@ -8,6 +8,7 @@ import { ruleRefPolicy } from "../runtime/policies/rule-ref.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import type { Policy } from "../runtime/session/policy.ts";
 import { BenchError } from "./errors.ts";
+import type { CaseAnswerer } from "./run/runner.ts";
 import { modelPolicyFactories } from "./model-policies.ts";
 
 /** Options a policy factory may read; which ones a factory takes is listed in `accepts`. */
@@ -31,7 +32,10 @@ export const POLICY_OPTION_FLAGS: Readonly<Record<PolicyOptionName, string>> = {
 
 /** A policy built for one run, and what to release when the run ends. */
 export interface PolicyHandle {
+  /** The policy each case's session runs; with `answerCase`, the model policy the pipeline calls. */
   policy: Policy;
+  /** Answer each case as a whole instead (the kiosk's answer pipeline: `--policy hybrid`). */
+  answerCase?: CaseAnswerer;
   /** What the run records as its model (the model name, or the policy id for rule policies). */
   model: string;
   /** Settings worth recording with the run (e.g. thinking, max tokens, the resolved model file). */

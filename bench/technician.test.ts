@@ -2,13 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { CATEGORIES } from "../tools/data/schemas.ts";
-import { BENCH_REPORT_STYLE_HASH, KIOSK_CSP_DIRECTIVES } from "../runtime/kiosk/csp.ts";
+import { BENCH_REPORT_STYLE_HASH, BENCH_TRACE_STYLE_HASH, KIOSK_CSP_DIRECTIVES } from "../runtime/kiosk/csp.ts";
 import { BenchJobSchema, BenchStatusSchema, TechnicianInfoSchema } from "../runtime/kiosk/bridge.ts";
 import { OperatorError } from "../runtime/operator/console.ts";
 import type { Policy } from "../runtime/session/policy.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { registerPolicyFactory } from "./policies.ts";
 import { REPORT_CSS, reportStyleHash } from "./report/html.ts";
+import { TRACE_CSS, traceStyleHash } from "./report/trace-html.ts";
 import { PROBE_SET_IDS } from "./probe/set.ts";
 import { BenchStore } from "./store/store.ts";
 import { BenchTechnician, probeCaseIds } from "./technician.ts";
@@ -77,18 +78,23 @@ describe("technician bench", () => {
     expect(store.listRuns()).toHaveLength(1);
   });
 
-  it("renders the stored run's report for a strict CSP (no scripts, no style attributes, the one style sheet by hash)", async () => {
+  it("renders the stored run's report for a strict CSP (no scripts, no style attributes, its two style sheets by hash)", async () => {
     technician.start({ policy: "rule-ref", selection: { kind: "probe" }, operator: "Tess" });
     await technician.idle();
     const runId = technician.status().job!.runId!;
     const { html } = technician.report(runId);
     expect(html).toContain(`<style>${REPORT_CSS}</style>`);
     expect(html).not.toMatch(/<script|\son[a-z]+=|\sstyle=|javascript:|<link|<img|<iframe|url\(/i);
-    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html).toContain(`<style>${TRACE_CSS}</style>`);
+    expect(html.match(/<style>/g)).toHaveLength(2);
+    // The trace viewer: every case of the run opens, with the failed-only filter.
+    expect(html.match(/<details class="case /g)).toHaveLength(technician.status().runs.find((r) => r.runId === runId)!.casesDone);
+    expect(html).toContain('<input class="tabs-input" type="checkbox" id="failed-only"');
     expect(html).toContain("<svg");
     // The kiosk's CSP (header and renderer meta tag) allows exactly this style sheet.
     expect(reportStyleHash()).toBe(BENCH_REPORT_STYLE_HASH);
-    expect(KIOSK_CSP_DIRECTIVES["style-src"]).toBe(`'self' ${reportStyleHash()}`);
+    expect(traceStyleHash()).toBe(BENCH_TRACE_STYLE_HASH);
+    expect(KIOSK_CSP_DIRECTIVES["style-src"]).toBe(`'self' ${reportStyleHash()} ${traceStyleHash()}`);
     expect(() => technician.report(999)).toThrow(expect.objectContaining({ code: "rejected" }));
   });
 

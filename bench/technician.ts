@@ -24,7 +24,9 @@ import { BenchError } from "./errors.ts";
 import { listPolicies } from "./policies.ts";
 import { probeCases } from "./probe/set.ts";
 import { buildReport } from "./report/build.ts";
+import { coverageText, runCoverage } from "./report/coverage.ts";
 import { renderReportHtml } from "./report/html.ts";
+import { caseTraces } from "./report/trace.ts";
 import { headlineFigures, summarizeStoredRun } from "./report/summary.ts";
 import { startRun, type RunOutcome, type RunProgress } from "./run/execute.ts";
 import { referenceResults } from "./run/results.ts";
@@ -92,6 +94,13 @@ interface Job {
 }
 
 const mean = (sum: number, n: number): number | null => (n > 0 ? sum / n : null);
+
+/** The categories a stored run covered, and its coverage in words ("bart · A–K"). */
+function coverageFields(selection: Parameters<typeof runCoverage>[0] | undefined): { categories?: string[]; covers?: string } {
+  if (!selection) return {};
+  const coverage = runCoverage(selection);
+  return { categories: coverage.categories, covers: coverageText(coverage) };
+}
 
 export class BenchTechnician implements TechnicianBench {
   private job: Job | null = null;
@@ -277,6 +286,7 @@ export class BenchTechnician implements TechnicianBench {
         casesDone: r.casesDone,
         casesScored: r.casesScored,
         systems: [...(store.getRun(r.id)?.selection.selectedSystems ?? [])] as SystemId[],
+        ...coverageFields(store.getRun(r.id)?.selection),
       }));
   }
 
@@ -289,7 +299,7 @@ export class BenchTechnician implements TechnicianBench {
   report(runId: number): BenchReport {
     this.requireRun(runId);
     try {
-      return { runId, html: renderReportHtml(buildReport(this.options.store, runId)) };
+      return { runId, html: renderReportHtml(buildReport(this.options.store, runId), { traces: caseTraces(this.options.store, runId) }) };
     } catch (err) {
       if (err instanceof RunNotFoundError || err instanceof BenchError) throw new OperatorError("rejected", err.message);
       throw err;

@@ -4,7 +4,11 @@ import path from "node:path";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
 import { buildReport } from "../bench/report/build.ts";
+import { caseDifferenceBlock } from "../bench/report/case-diff-text.ts";
+import { trialsBlock } from "../bench/report/trials-text.ts";
+import { coverageText, runCoverage } from "../bench/report/coverage.ts";
 import { renderReportHtml } from "../bench/report/html.ts";
+import { caseTraces } from "../bench/report/trace.ts";
 import { headlineFigures, summarizeStoredRun } from "../bench/report/summary.ts";
 import { f2, formatMs, renderReportTable, renderTable } from "../bench/report/table.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
@@ -55,13 +59,15 @@ export function registerBenchReportCommands(bench: Command): void {
         const report = buildReport(store, parseRunRef(runArg, "run"), compareWith !== undefined ? { compareWith } : {});
         if (opts.html) {
           mkdirSync(path.dirname(path.resolve(opts.html)), { recursive: true });
-          writeFileSync(opts.html, renderReportHtml(report));
+          writeFileSync(opts.html, renderReportHtml(report, { traces: caseTraces(store, report.run.id) }));
         }
         if (opts.json) {
           printJson(report);
           return;
         }
         process.stdout.write(renderReportTable(report));
+        if (report.trials) process.stdout.write(`\n${trialsBlock(report.trials)}\n`);
+        if (report.comparison) process.stdout.write(`\n${caseDifferenceBlock(report.comparison.cases, report.run.id, report.comparison.base.id)}\n`);
         if (opts.html) process.stdout.write(`wrote ${opts.html}\n`);
       });
     });
@@ -75,7 +81,8 @@ export function registerBenchReportCommands(bench: Command): void {
       withStore(opts.db, (store) => {
         const runs = store.listRuns().map((r) => {
           const figures = headlineFigures(summarizeStoredRun(store, store.requireRun(r.id)).summary);
-          return { ...r, tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
+          const row = store.requireRun(r.id);
+          return { ...r, covers: runCoverage(row.selection), trial: row.trial, tier1: { holdout: figures.overall.holdout, full: figures.overall.full } };
         });
         if (opts.json) {
           printJson({ db: store.file, runs });
@@ -85,13 +92,14 @@ export function registerBenchReportCommands(bench: Command): void {
           process.stdout.write(`no runs in ${store.file} (start one with 'kiosk bench run --policy rule')\n`);
           return;
         }
-        const header = ["run", "status", "policy", "model", "judge", "cases", "scored", "T1 held-out", "T1 full", "comp full", "wall", "started"];
+        const header = ["run", "status", "policy", "model", "judge", "covers", "cases", "scored", "T1 held-out", "T1 full", "comp full", "wall", "started"];
         const rows = runs.map((r) => [
           String(r.id),
           r.status,
-          r.policy,
+          r.trial ? `${r.policy} (trial ${r.trial.index}/${r.trial.of} of set ${r.trial.set})` : r.policy,
           r.model,
           r.judge,
+          coverageText(r.covers),
           `${r.casesDone}/${r.casesTotal}`,
           String(r.casesScored),
           r.tier1.holdout.n > 0 ? f2(r.tier1.holdout.tier1) : "–",
@@ -100,7 +108,7 @@ export function registerBenchReportCommands(bench: Command): void {
           formatMs(r.wallMs),
           r.startedAt.replace("T", " ").replace(/\.\d+Z$/, "Z"),
         ]);
-        process.stdout.write(`${renderTable(header.map((_, i) => ({ align: [0, 5, 6, 7, 8, 9, 10].includes(i) ? "r" : "l" })), header, rows)}\n`);
+        process.stdout.write(`${renderTable(header.map((_, i) => ({ align: [0, 6, 7, 8, 9, 10, 11].includes(i) ? "r" : "l" })), header, rows)}\n`);
       });
     });
 }

@@ -3,7 +3,11 @@
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
-import { POLICY_OPTION_FLAGS, listPolicies, type PolicyOptions } from "../bench/policies.ts";
+import { ModelError } from "../models/errors.ts";
+import { POLICY_OPTION_FLAGS, listPolicies, policyFactory, type PolicyOptions } from "../bench/policies.ts";
+import { trialsReport } from "../bench/report/trials.ts";
+import { trialsBlock } from "../bench/report/trials-text.ts";
+import type { NewRun } from "../bench/store/store.ts";
 import { JUDGE_OPTION_FLAGS, judgeNames, type JudgeOptions } from "../bench/judges.ts";
 import { resumeRun, startRun, type RunOutcome, type RunProgress, type RunStartInfo } from "../bench/run/execute.ts";
 import { writeReferenceResults } from "../bench/run/results.ts";
@@ -34,10 +38,11 @@ export interface BenchRunOptions {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeThreads?: string;
+  trials?: string;
 }
 
 /** Options that define a run; a resume takes them from the stored run. */
-const DEFINING: readonly (keyof BenchRunOptions)[] = ["policy", "model", "threads", "baseUrl", "system", "category", "split", "cases", "casesFile", "score", "judge", "judgeModel", "judgeBaseUrl", "judgeThreads"];
+const DEFINING: readonly (keyof BenchRunOptions)[] = ["policy", "model", "threads", "baseUrl", "system", "category", "split", "cases", "casesFile", "score", "judge", "judgeModel", "judgeBaseUrl", "judgeThreads", "trials"];
 const FLAG: Readonly<Record<string, string>> = {
   policy: "--policy",
   ...POLICY_OPTION_FLAGS,
@@ -51,6 +56,7 @@ const FLAG: Readonly<Record<string, string>> = {
   judgeModel: JUDGE_OPTION_FLAGS.model,
   judgeBaseUrl: JUDGE_OPTION_FLAGS.baseUrl,
   judgeThreads: JUDGE_OPTION_FLAGS.threads,
+  trials: "--trials",
 };
 
 export function positiveInt(value: string, flag: string): number {
@@ -170,6 +176,16 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
     const names = listPolicies().map((p) => p.name);
     throw new UsageError(`--policy is required (one of: ${names.join(", ")}), or --resume RUN`);
   }
+  const trials = opts.trials !== undefined ? positiveInt(opts.trials, "--trials") : 1;
+  if (opts.trials !== undefined && opts.policy) {
+    let deterministic: boolean;
+    try {
+      deterministic = policyFactory(opts.policy).deterministic;
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (deterministic) throw new UsageError(`--trials repeats a model policy to measure how consistent it is; ${opts.policy} is deterministic (every trial would give the same answers)`);
+  }
 
   const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
   const store = BenchStore.open(benchDbPath(opts.db));
@@ -218,8 +234,9 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       const systems = parseSystems(opts.system);
       const categories = parseCategories(opts.category);
       const caseIds = parseList(opts.cases);
-      outcome = await startRun({
+      const runTrial = (trial: NewRun["trial"]): Promise<RunOutcome> => startRun({
         ...common,
+        ...(trial ? { trial } : {}),
         policy: opts.policy as string,
         policyOptions,
         judge: opts.judge,
@@ -233,14 +250,26 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
           ...(opts.casesFile ? { casesFile: opts.casesFile } : {}),
         },
       });
+      if (opts.trials === undefined) outcome = await runTrial(undefined);
+      else {
+        let set: number | null = null;
+        outcome = await runTrial({ set, index: 1, of: trials });
+        set = outcome.runId;
+        for (let i = 2; i <= trials && outcome.status === "finished"; i++) {
+          progress.stop();
+          progress.note(`trial ${i - 1}/${trials} (run ${outcome.runId}) ${outcome.status}; starting trial ${i}`);
+          outcome = await runTrial({ set, index: i, of: trials });
+        }
+      }
     }
     progress.stop();
     for (const w of outcome.warnings) process.stderr.write(`warning: ${w}\n`);
 
     const run = store.requireRun(outcome.runId);
     const written = opts.out ? writeReferenceResults(store, run, opts.out) : [];
+    const trialSet = trialsReport(store, run);
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(summaryJson(store, outcome, written, opts.db))}\n`);
+      process.stdout.write(`${JSON.stringify({ ...summaryJson(store, outcome, written, opts.db), ...(trialSet ? { trials: trialSet } : {}) })}\n`);
     } else {
       const lines = [
         `run ${run.id} ${run.status}: ${outcome.casesDone}/${outcome.casesTotal} cases stored (${outcome.ranNow} now, ${formatMs(outcome.wallMs)}) in ${store.file}`,
@@ -252,6 +281,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
         const why = note.replace(/^not scored:?\s*/, "");
         lines.push("", `${ids.length} case${ids.length === 1 ? "" : "s"} not scored: ${why} (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""})`);
       }
+      if (trialSet) lines.push("", trialsBlock(trialSet));
       for (const f of written) lines.push(`wrote ${f}`);
       lines.push(`report: kiosk bench report ${run.id}${opts.db ? ` --db ${opts.db}` : ""}`);
       process.stdout.write(`${lines.join("\n")}\n`);
@@ -262,7 +292,8 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
     }
   } catch (err) {
     progress.stop();
-    if (err instanceof BenchError) throw new UsageError(err.message);
+    // A model that cannot be found or loaded (models/local.ts) is the user's to fix, like a bench error.
+    if (err instanceof BenchError || err instanceof ModelError) throw new UsageError(err.message);
     throw err;
   } finally {
     process.off("SIGINT", onSigint);
@@ -276,7 +307,7 @@ export function registerBenchRunCommand(bench: Command): Command {
     .description("replay benchmark cases with a policy, score them as they finish and store the run (Ctrl-C stops; --resume continues)")
     .option("--policy <name>", `policy: ${listPolicies().map((p) => p.name).join(", ")}`)
     .option("--model <name>", "llm/hybrid: a .gguf path or 2b/4b/9b/27b from the models directory (default 4b); openai: the endpoint's model name")
-    .option("--threads <n>", "CPU threads for a local model engine (default: cores − 1)")
+    .option("--threads <n>", "CPU threads for a local model engine (default: measured on first use, cached per machine and model)")
     .option("--base-url <url>", "OpenAI-compatible endpoint (openai policy; API key from $OPENAI_API_KEY)")
     .option("--system <ids>", "only these systems (comma-separated)")
     .option("--category <list>", "only these categories: A..K, a list (A,C) or a range (B..E)")
@@ -287,10 +318,11 @@ export function registerBenchRunCommand(bench: Command): Command {
     .option("--judge <name>", `judge for the judged Tier 2 components: ${judgeNames().join(", ")} (judgments are cached in the database)`, "none")
     .option("--judge-model <name>", "judge llm: a .gguf path or 2b/4b/9b/27b (default 4b); judge openai: the endpoint's model name")
     .option("--judge-base-url <url>", "judge openai: OpenAI-compatible endpoint (API key from $METRO_JUDGE_API_KEY or $OPENAI_API_KEY)")
-    .option("--judge-threads <n>", "judge llm: CPU threads (default: cores − 1)")
+    .option("--judge-threads <n>", "judge llm: CPU threads (default: measured on first use, cached per machine and model)")
     .option("--no-score", "store transcripts only, do not score")
     .option("--out <path>", "also write the reference runner's results format: a file for one system, else a directory of <system>.json")
     .option("--json", "print the run's summary as one JSON object on stdout (and no progress bar)")
+    .option("--trials <k>", "model policies: run the selection k times (k runs of one trial set) and report pass^k per category, τ-bench's consistency measure")
     .option("--resume <run>", "continue an interrupted run, skipping the cases already stored")
     .option("--db <file>", "bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
     .action(benchRunAction);

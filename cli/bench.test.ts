@@ -12,7 +12,7 @@ import { SYSTEM_IDS, type Case, type SystemId } from "../tools/data/schemas.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { toReferenceRecord } from "../runtime/session/record.ts";
 import { registerPolicyFactory } from "../bench/policies.ts";
-import { scoreResults } from "../bench/scorer/cli.ts";
+import { scoreResults } from "../bench/scorer/results.ts";
 import { summarizeRun, type ScoreLike } from "../bench/stats/index.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { UsageError } from "./context.ts";
@@ -112,15 +112,21 @@ describe("kiosk bench run", () => {
       expect(summary.overall.holdout.composite).toBe(expected.partitions.holdout.overall.composite_mean_of_system_means);
       expect(summary.systems["marta"]?.["full"]?.tier1).toBe(expected.partitions.full.systems.marta?.tier1_ref);
 
-      // --out: the reference runner's format, records = toReferenceRecord(transcript).
+      // --out: the reference runner's format, records = toReferenceRecord(transcript), and beside
+      // the reference fields the kiosk's verdict on each answer.
       const file = JSON.parse(readFileSync(out, "utf8")) as { results: Record<string, unknown>[] } & Record<string, unknown>;
       expect(Object.keys(file)).toEqual(["metadata", "model", "system", "thinking", "cases_total", "cases_succeeded", "cases_failed", "results"]);
       expect(file).toMatchObject({ model: "rule-based", system: "marta", thinking: false, cases_total: ids.length, cases_succeeded: ids.length, cases_failed: 0 });
       expect(file["metadata"]).toMatchObject({ run_id: run.id, policy: "rule-ref", system: "marta", cases_file: "cases/marta_cases.json", max_tool_rounds: 20 });
-      for (const [i, record] of file.results.entries()) {
+      for (const [i, { kiosk, ...record }] of file.results.entries()) {
         expect(Object.keys(record)).toEqual(REFERENCE_RECORD_KEYS);
         expect(record).toEqual(JSON.parse(JSON.stringify(toReferenceRecord(cases[i]!.record))));
+        const verdict = cases[i]!.record.kiosk.verdict!;
+        expect(kiosk).toEqual({ purchasable: verdict.purchasable, interlock_problems: verdict.interlockProblems, decided_by: "rule", fallback: cases[i]!.record.kiosk.fallback });
       }
+      // The reference baseline's MARTA-A-001 submission is one the kiosk's validator rejects (scored
+      // as submitted, a published quirk): the kiosk would have shown its safe fallback, no sale.
+      expect(file.results.find((r) => r["case_id"] === "MARTA-A-001")?.["kiosk"]).toEqual({ purchasable: false, interlock_problems: [], decided_by: "rule", fallback: true });
 
       // Fed to the scorer, the file scores exactly as stored — and as the reference scored the
       // reference rule agent's records for those cases.
@@ -263,8 +269,8 @@ describe("kiosk bench list", () => {
     const db = freshDb();
     await run("run", "--policy", "rule-ref", "--system", "beijing", "--category", "C", "--db", db, "--json");
     const { stdout } = await run("list", "--db", db);
-    expect(stdout.split("\n")[0]).toMatch(/^run +status +policy +model +judge +cases +scored +T1 held-out +T1 full +comp full +wall +started$/);
-    expect(stdout).toMatch(/^ +1 +finished +rule-ref +rule-based +none +\d+\/\d+ +\d+ /m);
+    expect(stdout.split("\n")[0]).toMatch(/^run +status +policy +model +judge +covers +cases +scored +T1 held-out +T1 full +comp full +wall +started$/);
+    expect(stdout).toMatch(/^ +1 +finished +rule-ref +rule-based +none +beijing · C +\d+\/\d+ +\d+ /m);
     const json = JSON.parse((await run("list", "--db", db, "--json")).stdout) as { runs: { id: number; tier1: { full: { n: number } } }[] };
     expect(json.runs.map((r) => r.id)).toEqual([1]);
     expect(json.runs[0]?.tier1.full.n).toBeGreaterThan(0);

@@ -4,13 +4,14 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { DataFetchError, fetchDataPack, packManifest, verifyPack } from "../tools/data/fetch.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 function formatMiB(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
 export function registerDataCommands(program: Command): void {
-  const data = program.command("data").description("find, check and fetch the MetroLLM-Bench data pack");
+  const data = program.command("data").description(commandDescription("data"));
   data
     .command("check")
     .description("load and validate every file of the data pack; print what was found")

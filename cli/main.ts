@@ -1,45 +1,69 @@
-// The `kiosk` command line: one program, a sub-command per job. Each command module registers
-// itself on the program; `--help` works on every level.
+// The `kiosk` command line: one program, a sub-command per job (cli/commands.ts). Only the module
+// of the command being run is loaded; `kiosk --help` lists the commands from the table alone.
 import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
-import { registerBenchCommands } from "./bench.ts";
-import { UsageError } from "./context.ts";
-import { registerDataCommands } from "./data.ts";
-import { registerFramebookCommands } from "./framebook.ts";
-import { registerModelCommands } from "./model.ts";
-import { registerOperatorCommands } from "./operator.ts";
-import { registerProbeCommand } from "./probe.ts";
-import { registerPromptCommand } from "./prompt.ts";
-import { registerServeCommand } from "./serve.ts";
-import { registerToolCommand } from "./tool.ts";
+import { COMMANDS, type CommandEntry } from "./commands.ts";
 
+/**
+ * The root command: global options and help settings, no sub-command yet (`registerCommands` or a
+ * command module's register function adds them).
+ */
 export function buildProgram(): Command {
-  const program = new Command("kiosk")
+  return new Command("kiosk")
     .description("Metro kiosk runtime: tools, policies, bench and kiosk app for MetroLLM-Bench systems")
     .option("--data <dir>", "benchmark data pack directory (else $METRO_DATA_DIR, ./data/metrollm-bench, ../shared/metrollm-bench)")
     .showHelpAfterError()
     .exitOverride();
-  registerDataCommands(program);
-  registerToolCommand(program);
-  registerPromptCommand(program);
-  registerBenchCommands(program);
-  registerFramebookCommands(program);
-  registerModelCommands(program);
-  registerProbeCommand(program);
-  registerOperatorCommands(program);
-  registerServeCommand(program);
-  return program;
+}
+
+/** Global options that take a value: skipped when looking for the command name. */
+const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--data"]);
+
+/** The command the arguments name (`kiosk [--data DIR] <command> …`, `kiosk help <command>`), if it is one of ours. */
+export function commandNamed(args: readonly string[]): CommandEntry | undefined {
+  const operands: string[] = [];
+  for (let i = 0; i < args.length && operands.length < 2; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg.startsWith("-")) {
+      if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    operands.push(arg);
+  }
+  const name = operands[0] === "help" ? operands[1] : operands[0];
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/**
+ * Register the commands `argv` needs: the named command's module only, or — for the program's
+ * own help, an unknown command or none — every command by name and description (so help lists
+ * them and a typo gets a suggestion) without loading any module. `"all"` loads every module.
+ */
+export async function registerCommands(program: Command, argv: readonly string[] | "all"): Promise<void> {
+  if (argv === "all") {
+    for (const entry of COMMANDS) (await entry.load())(program);
+    return;
+  }
+  const entry = commandNamed(argv.slice(2));
+  if (entry) {
+    (await entry.load())(program);
+    return;
+  }
+  for (const c of COMMANDS) program.command(c.name).description(c.description);
 }
 
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
   try {
+    await registerCommands(program, argv);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
       process.exitCode = err.exitCode;
       return;
     }
+    const { UsageError } = await import("./context.ts");
     if (err instanceof DataFileError || err instanceof DataPackNotFoundError || err instanceof UsageError) {
       process.stderr.write(`kiosk: ${err.message}\n`);
       process.exitCode = 2;

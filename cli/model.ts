@@ -9,6 +9,7 @@ import { ModelError } from "../models/errors.ts";
 import { sharedLlama } from "../models/llama.ts";
 import { ModelManager, resolveModelsDir, type PullProgress } from "../models/manager.ts";
 import { printJson, UsageError } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 interface ModelOptions {
   modelsDir?: string;
@@ -73,7 +74,7 @@ function progressReporter(): { update(p: PullProgress): void; stop(): void } {
 export function registerModelCommands(program: Command): void {
   const model = program
     .command("model")
-    .description(`download and inspect the kiosk's language model (GGUF; default ${DEFAULT_MODEL_ID}, stored in --models-dir, $METRO_MODELS_DIR or ./models/cache)`);
+    .description(commandDescription("model"));
 
   model
     .command("pull")

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { hashPin, OPERATOR_CONFIG_ENV, PIN_HASH_ENV, PIN_PATTERN, writeOperatorConfig } from "../runtime/operator/pin.ts";
 import { UsageError } from "./context.ts";
 import { DEFAULT_OPERATOR_CONFIG } from "./serve.ts";
+import { commandDescription } from "./commands.ts";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -48,7 +49,7 @@ export async function readNewPin(): Promise<string> {
 }
 
 export function registerOperatorCommands(program: Command): void {
-  const operator = program.command("operator").description("set up the PIN of the kiosk's operator and technician screens");
+  const operator = program.command("operator").description(commandDescription("operator"));
 
   operator
     .command("set-pin")

@@ -5,6 +5,7 @@ import type { DataPack } from "../tools/data/datapack.ts";
 import type { ToolDefinition } from "../tools/data/schemas.ts";
 import { buildCasePrompt, toolDefinitions } from "../runtime/prompt/index.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 interface PromptOptions {
   json?: boolean;
@@ -29,7 +30,7 @@ function unknownCase(pack: DataPack, caseId: string): UsageError {
 export function registerPromptCommand(program: Command): void {
   program
     .command("prompt")
-    .description("print what the model receives for a case: system prompt, user turns and tool definitions")
+    .description(commandDescription("prompt"))
     .argument("<case_id>", "a case id of the data pack, e.g. MARTA-A-001")
     .option("--json", 'print {"case_id", "system_prompt", "user_turns", "tools"} as JSON (tools: the full definitions)')
     .action((caseId: string, opts: PromptOptions, cmd: Command) => {

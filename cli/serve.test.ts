@@ -11,6 +11,7 @@ import {
   PurchaseResultSchema,
   SystemSummarySchema,
   SystemViewSchema,
+  type KioskStatus,
   type ProgressEvent,
 } from "../runtime/kiosk/bridge.ts";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
@@ -76,8 +77,9 @@ describe("kiosk serve: API", () => {
     const view = SystemViewSchema.parse(await marta.json());
     expect(view.stations.find((s) => s.id === "MARTA-AP")).toMatchObject({ name: "Airport", lat: expect.any(Number) });
     const unknown = await fetch(new URL("api/systems/atlantis", base));
-    expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ error: "unknown system 'atlantis'" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ field: "system", error: expect.stringMatching(/^invalid request: system: /) });
+    expect((await fetch(new URL("api/systems/%E0%A4%A", base))).status).toBe(400);
   });
 
   it("POST /api/ask streams progress on /api/progress, then POST /api/purchase sells, POST /api/sessions/:id/end ends", async () => {
@@ -100,7 +102,7 @@ describe("kiosk serve: API", () => {
     expect(serve.ledger?.sales()).toHaveLength(1);
 
     const end = await post(`api/sessions/${encodeURIComponent(answer.sessionId)}/end`, {});
-    expect(end.status).toBe(204);
+    expect([end.status, await end.json()]).toEqual([200, null]);
     const again = await post("api/ask", { ...askFromCase("MARTA-A-001"), sessionId: answer.sessionId });
     expect(again.status).toBe(404);
   });
@@ -123,7 +125,24 @@ describe("kiosk serve: API", () => {
   });
 
   it("GET /api/status", async () => {
-    expect(KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json())).toEqual({ assistant: "rule", benchRunning: false, message: null, salesAvailable: true });
+    const status = KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json());
+    expect(status).toEqual({ assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: serve.app.status().framebookVersions });
+    expect(Object.keys(status.framebookVersions)).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
+  });
+
+  it("WS /api/state: the present state first, then every change, pushed (a bench run starting and ending)", async () => {
+    const ws = new WebSocket(new URL("api/state", base.replace(/^http/, "ws")));
+    const states: KioskStatus[] = [];
+    ws.on("message", (data: Buffer) => states.push(KioskStatusSchema.parse(JSON.parse(data.toString()))));
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+    await expect.poll(() => states.length).toBe(1);
+    expect(states[0]).toEqual(serve.app.status());
+    expect(serve.server.pushClients("state")).toBe(1);
+    serve.app.setBenchRunning(true);
+    serve.app.setBenchRunning(false);
+    await expect.poll(() => states.map((s) => s.benchRunning)).toEqual([false, true, false]);
+    expect(states[1]?.message).toBe("A technician test is running. Please wait.");
+    ws.close();
   });
 
   it("rejects malformed bodies with 400 naming the field", async () => {

@@ -7,18 +7,15 @@ import type { Command } from "commander";
 import { z } from "zod";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
-import { technicianLatencyProbe } from "../bench/probe/index.ts";
-import { BenchTechnician } from "../bench/technician.ts";
-import { BenchStore, benchDbPath } from "../bench/store/store.ts";
-import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
-import { OperatorConsole } from "../runtime/operator/console.ts";
-import { loadPinHash, PinConfigError, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
-import { Ledger, ledgerPath, type SalesLedger } from "../runtime/kiosk/ledger.ts";
-import { SimulatedPaymentTerminal } from "../runtime/kiosk/payment.ts";
-import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/server.ts";
+import { benchDbPath } from "../bench/store/store.ts";
+import type { PassengerAssistantSpec } from "../host/assistant.ts";
+import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
+import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
+import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
+import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
+import { PinConfigError } from "../runtime/operator/pin.ts";
+import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
-import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistantSpec } from "../bench/model-policies.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -103,104 +100,47 @@ export interface ServeOptions {
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
   assistant?: PassengerAssistantSpec;
+  /** The service alert store (`kiosk alerts`); its alerts in force join every new session's conditions. */
+  alertsDb?: string | null;
 }
 
-export interface RunningServe {
+export interface RunningServe extends Omit<KioskRuntime, "close"> {
   server: RunningKioskServer;
-  app: KioskApp;
-  framebooks: FramebookStore;
-  operator: OperatorConsole;
-  technician: BenchTechnician | null;
-  ledger: Ledger | null;
-  ledgerFile: string;
   close(): Promise<void>;
 }
 
-/** Open the ledger, build the kiosk app and start the HTTP server. */
+/** Build the kiosk (host/runtime.ts) and start the HTTP server in front of it. */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const log = options.log ?? ((m: string) => console.error(`kiosk serve: ${m}`));
   const rendererDir = options.rendererDir === undefined ? DEFAULT_RENDERER_DIR : options.rendererDir;
   if (rendererDir !== null) checkRendererBuilt(rendererDir);
-  const ledgerFile = ledgerPath({ flag: options.ledger });
-  let ledger: Ledger | null = null;
-  let ledgerProblem: string | undefined;
-  try {
-    ledger = Ledger.open(ledgerFile);
-  } catch (err) {
-    ledgerProblem = (err as Error).message;
-    log(`${ledgerProblem} — ticket sales are disabled until this is fixed`);
-  }
   const conditions = options.conditions ?? {};
-  const operatorDir = options.operatorDir ?? DEFAULT_OPERATOR_DIR;
-  let pinHash: string | null;
+  let runtime: KioskRuntime;
   try {
-    pinHash = options.pinHash !== undefined ? options.pinHash : (loadPinHash({ file: options.operatorConfig, defaultFile: DEFAULT_OPERATOR_CONFIG })?.hash ?? null);
+    runtime = await createKioskRuntime({
+      pack: options.pack,
+      ledger: ledgerPath({ flag: options.ledger }),
+      operatorDir: options.operatorDir ?? DEFAULT_OPERATOR_DIR,
+      pin: options.pinHash !== undefined ? { hash: options.pinHash } : { file: options.operatorConfig, defaultFile: DEFAULT_OPERATOR_CONFIG },
+      benchDb: options.benchDb ?? null,
+      benchModel: options.benchModel ?? null,
+      assistant: options.assistant ?? null,
+      conditions: (system) => conditions[system] ?? { disruptions: [] },
+      alertsDb: options.alertsDb ?? null,
+      ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
+      ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      log,
+    });
   } catch (err) {
-    ledger?.close();
     if (err instanceof PinConfigError) throw new UsageError(err.message);
     throw err;
   }
-  if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
-  const framebooks = new FramebookStore(options.pack, operatorDir);
-  const assistant = options.assistant ? await loadPassengerAssistant(options.assistant, log) : null;
-  const app = new KioskApp({
-    ...(assistant ? { primary: assistant.primary } : {}),
-    ...(assistant?.router ? { router: assistant.router } : {}),
-    ...(options.assistant?.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.assistant.modelDeadlineMs } : {}),
-    pack: options.pack,
-    operatorDir,
-    framebooks,
-    ledger: ledger as SalesLedger | null,
-    ...(ledgerProblem ? { ledgerProblem } : {}),
-    payment: new SimulatedPaymentTerminal(),
-    conditions: (system) => conditions[system] ?? { disruptions: [] },
-    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    log,
-  });
-  try {
-    app.preload();
-  } catch (err) {
-    ledger?.close();
-    throw err;
-  }
-  let benchStore: BenchStore | null = null;
-  if (options.benchDb) {
-    try {
-      benchStore = BenchStore.open(options.benchDb);
-    } catch (err) {
-      log(`the bench database cannot be opened (${(err as Error).message}) — the technician's bench is unavailable`);
-    }
-  }
-  const technician = benchStore
-    ? new BenchTechnician({
-        pack: options.pack,
-        store: benchStore,
-        setBenchRunning: (running) => app.setBenchRunning(running),
-        model: options.benchModel ?? null,
-        probe: technicianLatencyProbe(options.pack),
-        log,
-      })
-    : null;
-  // The PIN lockout is stored beside the operator config, so a restart gives no fresh guesses (a
-  // PIN hash handed in directly — tests, embedding — keeps it where pinStateFile says, else in memory).
-  const stateFile = options.pinStateFile ?? (options.pinHash === undefined ? pinStateFileFor(options.operatorConfig ?? DEFAULT_OPERATOR_CONFIG) : undefined);
-  const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
-  const operator = new OperatorConsole({ framebooks, pin, systems: options.pack.systemIds, bench: technician, log });
-  const closeAll = async (): Promise<void> => {
-    if (technician) {
-      technician.stop();
-      await technician.idle();
-    }
-    benchStore?.close();
-    ledger?.close();
-    await assistant?.unload();
-  };
   let server: RunningKioskServer;
   try {
     server = await startKioskServer({
-      backend: app,
-      operator,
+      backend: runtime.backend,
+      operator: runtime.operator,
       staticDir: rendererDir,
       host: options.host ?? "127.0.0.1",
       port: options.port ?? 8787,
@@ -208,23 +148,18 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       log,
     });
   } catch (err) {
-    await closeAll();
+    await runtime.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") throw new UsageError(`port ${options.port ?? 8787} is already in use (choose another with --port)`);
     if (code === "EACCES" || code === "EADDRNOTAVAIL") throw new UsageError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port ?? 8787} (${code})`);
     throw err;
   }
   return {
+    ...runtime,
     server,
-    app,
-    framebooks,
-    operator,
-    technician,
-    ledger,
-    ledgerFile,
     close: async () => {
       await server.close();
-      await closeAll();
+      await runtime.close();
     },
   };
 }
@@ -248,6 +183,7 @@ interface ServeCommandOptions extends GlobalOptions {
   threads?: string;
   modelDeadlineMs?: string;
   warmState?: string;
+  alertsDb?: string;
 }
 
 function portNumber(text: string): number {
@@ -256,7 +192,7 @@ function portNumber(text: string): number {
   return n;
 }
 
-function assistantSpec(opts: ServeCommandOptions, pack: DataPack): NonNullable<ServeOptions["assistant"]> {
+function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
   const mode = opts.assistant ?? "hybrid";
   if (mode !== "hybrid" && mode !== "llm") throw new UsageError(`--assistant must be hybrid or llm (got '${mode}')`);
   const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
@@ -268,7 +204,7 @@ function assistantSpec(opts: ServeCommandOptions, pack: DataPack): NonNullable<S
     model: opts.model as string,
     ...(threads !== undefined ? { threads } : {}),
     ...(deadline !== undefined ? { modelDeadlineMs: deadline } : {}),
-    ...(opts.warmState ? { warmState: { file: opts.warmState, prefix: kioskWarmPrefix(pack, pack.systemIds[0] as SystemId) } } : {}),
+    ...(opts.warmState ? { warmStateFile: opts.warmState } : {}),
   };
 }
 
@@ -291,9 +227,10 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
     .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or llm (the model answers everything)", "hybrid")
-    .option("--threads <n>", "CPU threads for the model (default: cores - 1)")
+    .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
+    .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")
     .addHelpText(
       "after",
       [
@@ -333,8 +270,9 @@ export function registerServeCommand(program: Command): void {
           ...(fixedNow ? { clock: () => new Date(fixedNow) } : {}),
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
+          alertsDb: alertsDbPath(opts.alertsDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
-          ...(opts.model ? { assistant: assistantSpec(opts, pack) } : {}),
+          ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

@@ -6,6 +6,7 @@ import { LINE_ORDERS, type LineOrder } from "../tools/network/expanded.ts";
 import { parseJsonKeepingFloats } from "../tools/py/json.ts";
 import { TOOL_INPUT_SCHEMAS, TOOL_NAMES, TOOL_SUMMARIES, ToolSession, isToolName, type ToolName } from "../tools/tools/index.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
+import { commandDescription } from "./commands.ts";
 
 interface ToolCommandOptions extends GlobalOptions {
   system?: string;
@@ -87,7 +88,7 @@ function readDisruptions(file: string): unknown[] {
 export function registerToolCommand(program: Command): void {
   program
     .command("tool")
-    .description("run one transit tool (route_planner, fare_calculator, …) in a fresh session and print its JSON result")
+    .description(commandDescription("tool"))
     .argument("<name>", `tool name: ${TOOL_NAMES.join(", ")}`)
     .option("--system <id>", "metro system id (marta, bart, cta, taipei, beijing, doha)")
     .option("--args <json>", "tool arguments as a JSON object", "{}")

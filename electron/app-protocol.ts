@@ -4,8 +4,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { SECURITY_HEADERS } from "../runtime/kiosk/csp.ts";
 import { APP_HOST, APP_SCHEME } from "./security.ts";
-import { contentTypeOf } from "../runtime/kiosk/content-types.ts";
-import { isSourceMap } from "../runtime/kiosk/http-guards.ts";
+import { contentTypeOf } from "../runtime/kiosk/node/content-types.ts";
+import { isSourceMap } from "../runtime/kiosk/node/http-guards.ts";
 
 
 /** The file a kiosk://app/… URL maps to inside the renderer folder, or null (wrong host, outside, missing). */

@@ -1,6 +1,7 @@
 // Bundle the Electron main process and preload for Electron (CommonJS):
-//   dist/electron/main.cjs     — main process (runtime included; native/heavy modules external)
-//   dist/electron/preload.cjs  — sandboxed preload (must be self-contained: only `electron` is external)
+//   dist/electron/main.cjs          — main process (runtime included; native/heavy modules external)
+//   dist/electron/model-worker.cjs  — the model process (models/worker/main.ts, a utilityProcess)
+//   dist/electron/preload.cjs       — sandboxed preload (must be self-contained: only `electron` is external)
 // Run: npx tsx electron/build.ts [--watch] [--minify]
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +33,18 @@ export function buildOptions(options: { minify?: boolean } = {}): BuildOptions[]
       external: MAIN_EXTERNALS,
       // ESM modules that locate files beside themselves (bench/run/environment.ts) read
       // import.meta.url, which a CommonJS bundle lacks: give them the bundle's own file URL.
+      define: { "import.meta.url": "__kiosk_import_meta_url" },
+      banner: { js: 'const __kiosk_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+    },
+    {
+      // The model process (an Electron utilityProcess): node-llama-cpp is loaded here, never in main.
+      ...common,
+      entryPoints: { "model-worker": path.join(ROOT, "models", "worker", "main.ts") },
+      outExtension: { ".js": ".cjs" },
+      outdir: OUT_DIR,
+      platform: "node",
+      target: "node22",
+      external: MAIN_EXTERNALS,
       define: { "import.meta.url": "__kiosk_import_meta_url" },
       banner: { js: 'const __kiosk_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
     },

@@ -2,7 +2,7 @@
 // with a stand-in `electron` module (no Electron binary here): the window, protocol and IPC wiring,
 // the runtime inside the bundle (data pack, rule policy, ledger via the external better-sqlite3)
 // and the preload bundle's shape are all exercised.
-import { spawnSync } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -75,6 +75,9 @@ setTimeout(async () => {
   result.ask = { ok: ask.ok, purchasable: ask.value && ask.value.purchasable };
   result.purchase = await call("kiosk:purchase", { sessionId: ask.value.sessionId, paymentMethod: "breeze_card" });
   result.bad = await call("kiosk:ask", { system: "marta" });
+  // Typed words go through the passenger-language layer (riders in words: words-to-numbers).
+  const typed = await call("kiosk:ask", { system: "marta", events: [{ type: "freetext_input", text: "Two adults from Airport to Five Points please" }] });
+  result.typed = { ok: typed.ok, error: typed.ok ? null : typed.error };
   result.login = await call("kiosk:operator:login", { operator: "Op", pin: "2580" });
   result.badLogin = await call("kiosk:operator:login", { operator: "Op", pin: "x" });
   const res = await protocolHandler({ url: "kiosk://app/index.html" });
@@ -118,8 +121,9 @@ describe("Electron bundles", () => {
     expect(result.badLogin).toMatchObject({ ok: false, error: { kind: "rejected", code: "rejected" } });
     expect(result.window).toMatchObject({ url: "kiosk://app/index.html", kiosk: true, webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: false } });
     expect(result.window.webPreferences.preload).toBe(path.join(out, "preload.cjs"));
-    expect(result.status).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null, salesAvailable: true } });
+    expect(result.status).toMatchObject({ ok: true, value: { assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true } });
     expect(result.ask).toEqual({ ok: true, purchasable: true });
+    expect(result.typed).toEqual({ ok: true, error: null });
     expect(result.purchase).toMatchObject({ ok: true, value: { ok: true, ticket: { origin: "Airport", destination: "Five Points", total: 2.5 } } });
     expect(result.bad).toMatchObject({ ok: false, error: { kind: "rejected" } });
     expect(result.index).toEqual({ status: 200, csp: KIOSK_CSP, body: "<!doctype html><title>kiosk</title>" });
@@ -127,6 +131,24 @@ describe("Electron bundles", () => {
     // Kiosk mode: no application menu (no Ctrl+W / Ctrl+Q accelerators), window close refused (Alt+F4).
     expect(result.menu).toBe("none");
     expect(result.closeRefused).toBe(true);
+  });
+
+  it("model-worker.cjs is the model process compiled: run as a child process, it answers the kiosk's protocol", async () => {
+    const worker = fork(path.join(out, "model-worker.cjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_PATH: path.join(REPO_ROOT, "node_modules") } });
+    const replies: unknown[] = [];
+    worker.on("message", (m) => replies.push(m));
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    worker.send({ id: 1, type: "ping" });
+    worker.send({ id: 2, type: "complete", request: { prompt: "x" } });
+    await expect.poll(() => replies.length, { timeout: 20_000 }).toBe(2);
+    expect(replies).toEqual([
+      { id: 1, ok: true, value: "pong" },
+      { id: 2, ok: false, error: { name: "Error", message: "the model is not loaded in this process" } },
+    ]);
+    worker.send({ id: 3, type: "unload" });
+    expect(await exited).toBe(0);
+    // The model runtime is in the worker bundle (loaded on first use, like everywhere).
+    expect(readFileSync(path.join(out, "model-worker.cjs"), "utf8")).toContain('require("node-llama-cpp")');
   });
 
   it("preload.cjs is self-contained: it requires nothing but electron", () => {

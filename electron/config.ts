@@ -1,5 +1,8 @@
-// The Electron shell's settings, from command-line switches and environment variables. Pure.
+// The Electron shell's settings, from command-line switches and environment variables, and the
+// kiosk runtime's config they make (host/runtime.ts). Pure.
 import path from "node:path";
+import type { KioskRuntimeConfig } from "../host/runtime.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
 
 export interface ShellConfig {
   /** Full-screen kiosk mode (no window chrome, no way out but the operator's). Default on. */
@@ -80,6 +83,21 @@ export function shellConfig(
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
     assistant: (flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT) === "llm" ? "llm" : "hybrid",
     warmState: flagValue(argv, "warm-state") ?? env.KIOSK_WARM_STATE ?? (flagValue(argv, "model") ?? env.KIOSK_MODEL ? path.join(defaults.userData, "model-warm.state") : undefined),
+  };
+}
+
+/** The kiosk the shell runs (host/runtime.ts builds it, as it does for `kiosk serve`). */
+export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (message: string) => void = (m) => console.error(`kiosk: ${m}`)): KioskRuntimeConfig {
+  return {
+    pack,
+    ledger: shell.ledger,
+    operatorDir: shell.operatorDir,
+    framebookStore: shell.framebookStore,
+    pin: { file: shell.operatorConfig },
+    benchDb: shell.benchDb,
+    benchModel: shell.benchModel ?? null,
+    assistant: shell.model ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) } : null,
+    log,
   };
 }
 

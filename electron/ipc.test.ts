@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { IpcMainInvokeEvent } from "electron";
 import { AskResultSchema, type ProgressEvent } from "../runtime/kiosk/bridge.ts";
 import { askFromCase, testApp } from "../runtime/kiosk/testing.ts";
-import { INVOKE_CHANNELS, PROGRESS_CHANNEL, type IpcEnvelope } from "./channels.ts";
-import { forwardProgress, registerKioskIpc } from "./ipc.ts";
+import { INVOKE_CHANNELS, PROGRESS_CHANNEL, PUSH_CHANNELS, type IpcEnvelope } from "./channels.ts";
+import { forwardPushes, registerKioskIpc } from "./ipc.ts";
 
 type Handler = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<IpcEnvelope>;
 
@@ -24,7 +24,7 @@ function setup() {
 
 describe("IPC bridge (main side)", () => {
   it("registers exactly the bridge channels and answers each with an envelope", async () => {
-    const { handlers, invoke, unregister, ipcMain } = setup();
+    const { handlers, invoke, unregister, ipcMain, app } = setup();
     expect([...handlers.keys()].sort()).toEqual(Object.values(INVOKE_CHANNELS).sort());
     expect(await invoke("listSystems", [])).toMatchObject({ ok: true, value: expect.arrayContaining([expect.objectContaining({ id: "marta" })]) });
     expect(await invoke("systemView", ["doha"])).toMatchObject({ ok: true, value: { id: "doha" } });
@@ -33,7 +33,7 @@ describe("IPC bridge (main side)", () => {
     const answer = AskResultSchema.parse((asked as { value: unknown }).value);
     expect(await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }])).toMatchObject({ ok: true, value: { ok: true } });
     expect(await invoke("endSession", [answer.sessionId])).toEqual({ ok: true, value: null });
-    expect(await invoke("status", [])).toEqual({ ok: true, value: { assistant: "rule", benchRunning: false, message: null, salesAvailable: true } });
+    expect(await invoke("status", [])).toEqual({ ok: true, value: app.status() });
     unregister();
     expect(ipcMain.removeHandler).toHaveBeenCalledTimes(Object.keys(INVOKE_CHANNELS).length);
   });
@@ -102,10 +102,21 @@ describe("IPC bridge (main side)", () => {
     expect(over).toMatchObject({ ok: false, error: { kind: "rejected", message: expect.stringMatching(/start again/) } });
   });
 
+  it("forwards the kiosk's state to the window on its channel as it changes", () => {
+    const { app } = setup();
+    const contents = { send: vi.fn(), isDestroyed: vi.fn(() => false) };
+    const stop = forwardPushes(app, contents);
+    app.setBenchRunning(true);
+    expect(contents.send).toHaveBeenLastCalledWith(PUSH_CHANNELS.state, expect.objectContaining({ benchRunning: true, message: "A technician test is running. Please wait." }));
+    stop();
+    app.setBenchRunning(false);
+    expect(contents.send).toHaveBeenCalledTimes(1);
+  });
+
   it("forwards progress events to the window, validated", async () => {
     const { app } = setup();
     const contents = { send: vi.fn(), isDestroyed: vi.fn(() => false) };
-    const stop = forwardProgress(app, contents);
+    const stop = forwardPushes(app, contents);
     await app.ask(askFromCase("MARTA-A-001"));
     const sent = contents.send.mock.calls.map((c) => c as [string, ProgressEvent]);
     expect(sent.length).toBeGreaterThan(2);

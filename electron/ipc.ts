@@ -1,35 +1,24 @@
-// The main-process side of the bridge: one ipcMain.handle per KioskBridge method on the fixed
-// channel list. Every payload is validated with the bridge's zod schemas before the runtime sees
+// The main-process side of the bridge: one ipcMain.handle per passenger call on its channel (both
+// derived from KIOSK_METHODS), and the pushes forwarded to the window. Every payload is validated with the bridge's zod schemas before the runtime sees
 // it, and only the app's own main frame may call; a malformed or foreign call is answered with a
 // `rejected` envelope — never a crash, never a thrown error that would lose its kind.
 import type { IpcMainInvokeEvent, WebContents } from "electron";
-import { z } from "zod";
-import { SystemIdSchema } from "../tools/data/schemas.ts";
+import type { z } from "zod";
 import { KioskLimitError, KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
-import { AskRequestSchema, ProgressEventSchema, PurchaseRequestSchema, type ProgressEvent } from "../runtime/kiosk/bridge.ts";
-import type { KioskBackend } from "../runtime/kiosk/server.ts";
+import { KIOSK_PUSH_NAMES, KIOSK_PUSHES, subscriptionName, type KioskPush } from "../runtime/kiosk/bridge.ts";
+import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../runtime/operator/console.ts";
 import type { OperatorFailureCode, OperatorMethod } from "../runtime/kiosk/bridge.ts";
 import {
   INVOKE_CHANNELS,
   OPERATOR_CHANNELS,
-  PROGRESS_CHANNEL,
+  PUSH_CHANNELS,
   type InvokeMethod,
   type IpcEnvelope,
   type IpcFailureKind,
   type IpcOperatorEnvelope,
 } from "./channels.ts";
 import { isAppUrl } from "./security.ts";
-
-/** The argument list each method accepts (exactly these, nothing more). */
-export const IPC_ARGUMENT_SCHEMAS = {
-  listSystems: z.tuple([]),
-  systemView: z.tuple([SystemIdSchema]),
-  ask: z.tuple([AskRequestSchema]),
-  purchase: z.tuple([PurchaseRequestSchema]),
-  endSession: z.tuple([z.string().min(1).max(100)]),
-  status: z.tuple([]),
-} satisfies Record<InvokeMethod, z.ZodType>;
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown): void;
@@ -63,25 +52,10 @@ function describe(error: z.ZodError): string {
 
 /** Run one bridge call for an (already trusted) sender: validate, call, wrap. Exported for tests. */
 export async function dispatch(backend: KioskBackend, method: InvokeMethod, args: unknown[], log: (m: string) => void): Promise<IpcEnvelope> {
-  const parsed = IPC_ARGUMENT_SCHEMAS[method].safeParse(args);
-  if (!parsed.success) return failure("rejected", describe(parsed.error));
-  const a = parsed.data as unknown[];
+  const parsed = parseKioskArgs(method, args);
+  if (!parsed.ok) return failure("rejected", describe(parsed.error));
   try {
-    switch (method) {
-      case "listSystems":
-        return { ok: true, value: await backend.listSystems() };
-      case "systemView":
-        return { ok: true, value: await backend.systemView(a[0] as z.infer<typeof SystemIdSchema>) };
-      case "ask":
-        return { ok: true, value: await backend.ask(a[0] as z.infer<typeof AskRequestSchema>) };
-      case "purchase":
-        return { ok: true, value: await backend.purchase(a[0] as z.infer<typeof PurchaseRequestSchema>) };
-      case "endSession":
-        await backend.endSession(a[0] as string);
-        return { ok: true, value: null };
-      case "status":
-        return { ok: true, value: await backend.status() };
-    }
+    return { ok: true, value: await invokeKiosk(backend, method, parsed.args) };
   } catch (err) {
     if (err instanceof KioskRequestError) return failure("rejected", err.message);
     // A full session: the passenger is told to start again (the message says so).
@@ -110,13 +84,21 @@ export function registerKioskIpc(ipcMain: IpcMainLike, backend: KioskBackend, op
   };
 }
 
-/** Push progress events to the window (validated: only contract-shaped events leave the main side). */
-export function forwardProgress(backend: Pick<KioskBackend, "onProgress">, contents: Pick<WebContents, "send" | "isDestroyed">): () => void {
-  return backend.onProgress((event: ProgressEvent) => {
-    if (contents.isDestroyed()) return;
-    const parsed = ProgressEventSchema.safeParse(event);
-    if (parsed.success) contents.send(PROGRESS_CHANNEL, parsed.data);
-  });
+/**
+ * Forward every push (progress, …) to the window on its channel. Validated: only contract-shaped
+ * events leave the main side. Returns a function that stops forwarding.
+ */
+export function forwardPushes(backend: Pick<KioskBackend, `on${Capitalize<KioskPush>}`>, contents: Pick<WebContents, "send" | "isDestroyed">): () => void {
+  const stops = KIOSK_PUSH_NAMES.map((push) =>
+    backend[subscriptionName(push)]((event: unknown) => {
+      if (contents.isDestroyed()) return;
+      const parsed = (KIOSK_PUSHES[push].event as z.ZodType).safeParse(event);
+      if (parsed.success) contents.send(PUSH_CHANNELS[push], parsed.data);
+    }),
+  );
+  return () => {
+    for (const stop of stops) stop();
+  };
 }
 
 const OPERATOR_KIND: Readonly<Record<OperatorFailureCode, IpcFailureKind>> = {

@@ -1,15 +1,15 @@
 // The Electron shell: one full-screen kiosk window showing the renderer from kiosk://app/, the
-// bridge over IPC (ipc.ts), and the kiosk runtime (runtime-host.ts). Bundled to CommonJS by
+// bridge over IPC (ipc.ts), and the kiosk runtime (host/runtime.ts, as `kiosk serve` builds it). Bundled to CommonJS by
 // electron/build.ts (dist/electron/main.cjs); run with `electron dist/electron/main.cjs`.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { app, BrowserWindow, ipcMain, Menu, protocol, session } from "electron";
-import { appRootOf, shellConfig } from "./config.ts";
+import { appRootOf, kioskRuntimeConfig, shellConfig } from "./config.ts";
 import { lockKioskWindow, removeApplicationMenu } from "./kiosk-lock.ts";
 import { rendererResponse } from "./app-protocol.ts";
-import { forwardProgress, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
-import { createKioskRuntime, type KioskRuntime } from "./runtime-host.ts";
-import { kioskWarmPrefix, loadPassengerAssistant, type PassengerAssistant } from "../bench/model-policies.ts";
+import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
+import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
+import { bundledWorkerEntry, utilityProcessSpawner } from "./model-process.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
 
@@ -42,13 +42,12 @@ protocol.registerSchemesAsPrivileged([
 app.on("web-contents-created", (_event, contents) => lockWebContents(contents, { devTools: config.devTools }));
 
 let runtime: KioskRuntime | undefined;
-let assistant: PassengerAssistant | null = null;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
   lockKioskWindow(win, { kiosk: config.kiosk, quitting: () => quitting, log: (m) => console.error(`kiosk: ${m}`) });
-  const stopProgress = forwardProgress(runtime!.backend, win.webContents);
-  win.on("closed", stopProgress);
+  const stopPushes = forwardPushes(runtime!.backend, win.webContents);
+  win.on("closed", stopPushes);
   win.once("ready-to-show", () => win.show());
   void win.loadURL(APP_URL);
   return win;
@@ -71,13 +70,10 @@ if (!app.requestSingleInstanceLock()) {
     protocol.handle(APP_SCHEME, (request) => rendererResponse(config.rendererDir, request.url));
     // The passenger assistant's model, when one is configured; without it (or if it cannot be
     // loaded) the rule policy answers and the kiosk sells as usual.
-    if (config.model) {
-      const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
-      const warm = config.warmState ? { warmState: { file: config.warmState, prefix: kioskWarmPrefix(pack, pack.systemIds[0] ?? "marta") } } : {};
-      assistant = await loadPassengerAssistant({ mode: config.assistant, model: config.model, ...warm }, (m) => console.error(`kiosk: ${m}`));
-    }
     try {
-      runtime = createKioskRuntime(config, assistant ? { primary: assistant.primary, ...(assistant.router ? { router: assistant.router } : {}) } : {});
+      const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
+      // The model runs in a utility process (the bundled model worker), never in this main process.
+      runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);
@@ -91,7 +87,6 @@ if (!app.requestSingleInstanceLock()) {
   app.on("window-all-closed", () => app.quit());
   app.on("before-quit", () => {
     quitting = true;
-    runtime?.close();
-    void assistant?.unload();
+    void runtime?.close();
   });
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { OPERATOR_METHOD_NAMES } from "../runtime/kiosk/bridge.ts";
-import { INVOKE_CHANNELS, OPERATOR_CHANNELS, PROGRESS_CHANNEL } from "./channels.ts";
+import { KIOSK_METHOD_NAMES, KIOSK_PUSH_NAMES, OPERATOR_METHOD_NAMES, subscriptionName } from "../runtime/kiosk/bridge.ts";
+import { INVOKE_CHANNELS, OPERATOR_CHANNELS, PROGRESS_CHANNEL, PUSH_CHANNELS } from "./channels.ts";
 
 const exposed: Record<string, unknown> = {};
 const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
@@ -23,7 +23,9 @@ beforeEach(() => invoke.mockReset());
 describe("preload: window.kiosk", () => {
   it("exposes exactly the KioskBridge methods under `kiosk` and nothing else", () => {
     expect(Object.keys(exposed)).toEqual(["kiosk"]);
-    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "operator", "purchase", "status", "systemView"]);
+    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "onState", "operator", "purchase", "status", "systemView"]);
+    // Exactly the contract's table: its calls and one subscription per push.
+    expect(Object.keys(kiosk).filter((k) => k !== "operator").sort()).toEqual([...KIOSK_METHOD_NAMES, ...KIOSK_PUSH_NAMES.map(subscriptionName)].sort());
     const { operator, ...methods } = kiosk;
     expect(Object.values(methods).every((v) => typeof v === "function")).toBe(true);
     // The operator calls: exactly the contract's methods, each a function.
@@ -69,6 +71,19 @@ describe("preload: window.kiosk", () => {
     await expect(kiosk.status!()).rejects.toEqual({ kind: "network", message: "No handler registered for 'kiosk:status'" });
     invoke.mockResolvedValueOnce(undefined);
     await expect(kiosk.status!()).rejects.toMatchObject({ kind: "server" });
+  });
+
+  it("delivers the kiosk's state: the present one first (from status), then every push", async () => {
+    const state = { assistant: "model", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: {} };
+    invoke.mockResolvedValue({ ok: true, value: state });
+    const got: unknown[] = [];
+    const off = kiosk.onState!((e: unknown) => got.push(e)) as () => void;
+    expect(invoke).toHaveBeenCalledWith(INVOKE_CHANNELS.status);
+    await new Promise((r) => setTimeout(r, 0));
+    listeners.get(PUSH_CHANNELS.state)!({}, { ...state, benchRunning: true });
+    expect(got).toEqual([state, { ...state, benchRunning: true }]);
+    off();
+    expect(listeners.has(PUSH_CHANNELS.state)).toBe(false);
   });
 
   it("delivers progress events and unsubscribes", () => {

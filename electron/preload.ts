@@ -1,11 +1,22 @@
-// The preload: exposes `window.kiosk` — exactly the KioskBridge methods, nothing else (no raw
-// ipcRenderer, no Node) — each forwarding to ipcRenderer.invoke on its fixed channel, plus
+// The preload: exposes `window.kiosk` — exactly the KioskBridge calls and subscriptions (derived
+// from KIOSK_METHODS and KIOSK_PUSHES), nothing else (no raw ipcRenderer, no Node) — each call
+// forwarding to ipcRenderer.invoke on its channel, each subscription listening on its push channel, plus
 // `kiosk.operator`, the PIN-protected operator/technician calls (one channel each). Runs
 // sandboxed; bundled by electron/build.ts. Failures reject with a plain `{kind, message}` object
 // (the renderer's validatingBridge reads `kind`; Electron would drop properties of an Error).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from "electron";
-import type { AskRequest, KioskBridge, OperatorBridge, OperatorMethod, ProgressEvent, PurchaseRequest, SystemSummary } from "../runtime/kiosk/bridge.ts";
-import { INVOKE_CHANNELS, OPERATOR_CHANNELS, PROGRESS_CHANNEL, type InvokeMethod, type IpcEnvelope, type IpcOperatorEnvelope } from "./channels.ts";
+import {
+  KIOSK_METHOD_NAMES,
+  KIOSK_PUSH_NAMES,
+  pushCurrent,
+  subscriptionName,
+  type KioskBridge,
+  type KioskMethod,
+  type KioskPush,
+  type OperatorBridge,
+  type OperatorMethod,
+} from "../runtime/kiosk/bridge.ts";
+import { INVOKE_CHANNELS, OPERATOR_CHANNELS, PUSH_CHANNELS, type IpcEnvelope, type IpcOperatorEnvelope } from "./channels.ts";
 
 type IpcRendererLike = Pick<typeof ipcRenderer, "invoke" | "on" | "removeListener">;
 
@@ -27,10 +38,10 @@ export function createPreloadOperatorBridge(ipc: Pick<IpcRendererLike, "invoke">
 }
 
 export function createPreloadBridge(ipc: IpcRendererLike): KioskBridge {
-  async function call<T>(method: InvokeMethod, ...args: unknown[]): Promise<T> {
-    let envelope: IpcEnvelope<T>;
+  async function call(method: KioskMethod, args: unknown[]): Promise<unknown> {
+    let envelope: IpcEnvelope;
     try {
-      envelope = (await ipc.invoke(INVOKE_CHANNELS[method], ...args)) as IpcEnvelope<T>;
+      envelope = (await ipc.invoke(INVOKE_CHANNELS[method], ...args)) as IpcEnvelope;
     } catch (err) {
       return Promise.reject({ kind: "network", message: err instanceof Error ? err.message : String(err) });
     }
@@ -38,23 +49,20 @@ export function createPreloadBridge(ipc: IpcRendererLike): KioskBridge {
     const error = envelope && envelope.ok === false ? envelope.error : { kind: "server", message: "malformed answer from the kiosk service" };
     return Promise.reject({ kind: error.kind, message: error.message });
   }
-  return {
-    listSystems: () => call("listSystems"),
-    systemView: (system: SystemSummary["id"]) => call("systemView", system),
-    ask: (request: AskRequest) => call("ask", request),
-    purchase: (request: PurchaseRequest) => call("purchase", request),
-    endSession: (sessionId: string) => call("endSession", sessionId),
-    status: () => call("status"),
-    operator: createPreloadOperatorBridge(ipc),
-    onProgress(listener: (event: ProgressEvent) => void): () => void {
-      if (typeof listener !== "function") throw new TypeError("onProgress needs a function");
-      const handler = (_event: IpcRendererEvent, payload: ProgressEvent): void => listener(payload);
-      ipc.on(PROGRESS_CHANNEL, handler);
-      return () => {
-        ipc.removeListener(PROGRESS_CHANNEL, handler);
-      };
-    },
-  };
+  function subscribe(push: KioskPush, listener: unknown): () => void {
+    if (typeof listener !== "function") throw new TypeError(`${subscriptionName(push)} needs a function`);
+    const handler = (_event: IpcRendererEvent, payload: unknown): void => (listener as (event: unknown) => void)(payload);
+    ipc.on(PUSH_CHANNELS[push], handler);
+    // A push with a current value (the kiosk state) starts with it, as the WebSocket does.
+    const current = pushCurrent(push);
+    if (current) call(current, []).then((value) => (listener as (event: unknown) => void)(value), () => undefined);
+    return () => {
+      ipc.removeListener(PUSH_CHANNELS[push], handler);
+    };
+  }
+  const calls = Object.fromEntries(KIOSK_METHOD_NAMES.map((method) => [method, (...args: unknown[]) => call(method, args)]));
+  const pushes = Object.fromEntries(KIOSK_PUSH_NAMES.map((push) => [subscriptionName(push), (listener: unknown) => subscribe(push, listener)]));
+  return { ...calls, ...pushes, operator: createPreloadOperatorBridge(ipc) } as unknown as KioskBridge;
 }
 
 contextBridge.exposeInMainWorld("kiosk", createPreloadBridge(ipcRenderer));

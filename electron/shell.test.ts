@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
 import { rendererFileFor, rendererResponse } from "./app-protocol.ts";
-import { shellConfig } from "./config.ts";
+import { kioskRuntimeConfig, shellConfig } from "./config.ts";
+import { testPack } from "../runtime/kiosk/testing.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-shell-"));
 const dist = path.join(dir, "dist");
@@ -36,6 +37,19 @@ describe("shell configuration", () => {
   it("takes the passenger assistant's model and mode from switches or the environment", () => {
     expect(shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults)).toMatchObject({ model: "4b", assistant: "llm" });
     expect(shellConfig([], { KIOSK_MODEL: "/m/student.gguf" }, defaults)).toMatchObject({ model: "/m/student.gguf", assistant: "hybrid", warmState: "/home/k/.config/kiosk/model-warm.state" });
+  });
+  it("makes the kiosk runtime's config: the same host as kiosk serve, with the shell's files", () => {
+    const shell = shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults);
+    const config = kioskRuntimeConfig(shell, testPack(), () => undefined);
+    expect(config).toMatchObject({
+      ledger: shell.ledger,
+      operatorDir: "/opt/kiosk/framebooks",
+      framebookStore: "/opt/kiosk/framebooks",
+      pin: { file: "/home/k/.config/kiosk/operator.json" },
+      benchDb: "/home/k/.config/kiosk/bench.sqlite",
+      assistant: { mode: "llm", model: "4b", warmStateFile: "/home/k/.config/kiosk/model-warm.state" },
+    });
+    expect(kioskRuntimeConfig(shellConfig([], {}, defaults), testPack()).assistant).toBeNull();
   });
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });

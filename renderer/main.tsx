@@ -4,6 +4,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBridge } from "./bridge/selectBridge.ts";
 import { KioskApp } from "./app/KioskApp.tsx";
+import "./styles/fonts.ts";
 import "./styles/kiosk.css";
 import "./styles/safety.css";
 

@@ -4,6 +4,7 @@
 // (open the page with ?bridge=http).
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { trimFontCss } from "./styles/trimFontCss.ts";
 
 const root = import.meta.dirname;
 
@@ -24,6 +25,17 @@ function devCspNonce(nonce: string): Plugin {
   };
 }
 
+/** The shipped fonts without what the kiosk never shows (styles/trimFontCss.ts). */
+function fontSubsets(): Plugin {
+  return {
+    name: "kiosk:font-subsets",
+    enforce: "pre",
+    transform(code, id) {
+      return /@fontsource[\\/].*\.css$/.test(id) ? trimFontCss(code, id) : null;
+    },
+  };
+}
+
 export default defineConfig(({ command }) => {
   const nonce = globalThis.crypto.randomUUID().replace(/-/g, "");
   const serveUrl = process.env.KIOSK_SERVE_URL;
@@ -31,7 +43,7 @@ export default defineConfig(({ command }) => {
   return {
     root,
     base: "./",
-    plugins: [react(), devCspNonce(nonce)],
+    plugins: [fontSubsets(), react(), devCspNonce(nonce)],
     html: command === "serve" ? { cspNonce: nonce } : {},
     build: {
       outDir: "dist",

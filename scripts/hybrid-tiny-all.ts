@@ -1,6 +1,6 @@
 // Policy hybrid over all 955 cases with the tiny generated GGUF as its model: shows that a full
 // hybrid run completes and how the router splits the benchmark (what CI checks on one system's
-// held-out cases, bench/model-run.model.test.ts). The tiny model's answers are gibberish, so every
+// held-out cases, cli/bench-model.model.test.ts). The tiny model's answers are gibberish, so every
 // case the router sends to the model ends with the rule policy (fallback); the figures that carry
 // over to a real model are the routing shares and the rule path's Tier 1.
 //
@@ -80,9 +80,9 @@ try {
           {
             n: part.n,
             routed_rule: { n: part.overall.paths.rule.n, share_pct: part.overall.paths.rule.sharePct, tier1: part.overall.paths.rule.tier1, e2e_ms: part.overall.paths.rule.e2eMs },
-            routed_llm: { n: part.overall.paths.llm.n, share_pct: part.overall.paths.llm.sharePct, tier1: part.overall.paths.llm.tier1, e2e_ms: part.overall.paths.llm.e2eMs },
+            routed_model: { n: part.overall.paths.model.n, share_pct: part.overall.paths.model.sharePct, tier1: part.overall.paths.model.tier1, e2e_ms: part.overall.paths.model.e2eMs },
             answered_deterministically: { n: part.answeredBy.deterministic.n, share_pct: part.answeredBy.deterministic.sharePct, tier1: part.answeredBy.deterministic.tier1 },
-            answered_by_model: { n: part.answeredBy.llm.n, tier1: part.answeredBy.llm.tier1 },
+            answered_by_model: { n: part.answeredBy.model.n, tier1: part.answeredBy.model.tier1 },
             fallbacks: part.overall.fallbacks,
             tier1_overall: report.partitions[p].overall.tier1,
           },

@@ -1,79 +1,97 @@
-// Wall time of the on-device bench: replaying all 955 cases with a policy and scoring them
-// (no judge), in-process, against the reference Python pipeline on this machine (~25 s: the rule
-// agent over HTTP ~13.6 s + the scorer ~11 s).
+// Wall time of the on-device bench as a technician runs it, beside the reference pipeline on the
+// same machine: both whole processes, storage and results files included.
 //
-//   npx tsx scripts/perf-bench.ts [--reps N] [--policies rule-ref,rule] [--reference-s 25] [--no-db]
+//   npm run perf:bench -- [--reps 3] [--policies rule-ref,rule]
+//                         [--reference DIR --python PY | --reference-s SECONDS] [--in-process]
 //
-// Per policy and repetition: replay (runCase for every case), score (scoreCaseNoJudge), and the
-// whole `kiosk bench run` path (startRun into a fresh SQLite file: replay + score + store). The
-// first repetition includes the JIT warm-up (a fresh CLI process pays it); best and median show the
-// steady state.
-import { mkdtempSync, rmSync } from "node:fs";
+// Ours: `node bin/kiosk.js bench run --policy P --db <fresh file> --out <dir> --json` over all 955
+// cases (the compiled CLI: start-up, data-pack loading and validation, replay, scoring, SQLite
+// storage and the reference-format results files). Reference: scripts/reference-pipeline.sh over
+// a checkout of github:continker/metrollm-bench kept outside this repository (its mock tool server,
+// its rule agent over HTTP and its scorer, per system); docs/PERFORMANCE.md gives the exact
+// commands to get the checkout and its Python packages. With both, the runs alternate (ours,
+// reference, ours, …) so that both see the same machine load. --in-process adds the replay and
+// scoring times inside one warm process (no start-up, no storage).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { DataPack } from "../tools/data/datapack.ts";
-import type { Case } from "../tools/data/schemas.ts";
-import { runCase } from "../runtime/session/case.ts";
-import { toReferenceRecord, type SessionRecord } from "../runtime/session/record.ts";
-import { createPolicy } from "../bench/policies.ts";
-import { startRun } from "../bench/run/execute.ts";
-import { scoreCaseNoJudge } from "../bench/scorer/index.ts";
-import { BenchStore } from "../bench/store/store.ts";
 import { hardwareInfo } from "../bench/run/environment.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const KIOSK = path.join(ROOT, "bin", "kiosk.js");
 
 const { values } = parseArgs({
   options: {
-    reps: { type: "string", default: "5" },
+    reps: { type: "string", default: "3" },
     policies: { type: "string", default: "rule-ref,rule" },
-    "reference-s": { type: "string", default: "25" },
-    "no-db": { type: "boolean", default: false },
+    reference: { type: "string" },
+    python: { type: "string" },
+    "reference-s": { type: "string" },
+    "in-process": { type: "boolean", default: false },
     data: { type: "string" },
   },
 });
 const REPS = Number(values.reps);
 if (!Number.isInteger(REPS) || REPS < 1) throw new Error(`--reps must be a positive integer, got '${values.reps}'`);
-const REFERENCE_S = Number(values["reference-s"]);
 const POLICIES = values.policies.split(",").map((s) => s.trim()).filter(Boolean);
+const referenceDir = values.reference ?? process.env["METROLLM_REFERENCE_DIR"];
+if (referenceDir !== undefined && !existsSync(path.join(referenceDir, "harness", "rule_agent.py"))) {
+  throw new Error(`--reference ${referenceDir} is not a checkout of github:continker/metrollm-bench (no harness/rule_agent.py); see docs/PERFORMANCE.md`);
+}
+const givenReferenceS = values["reference-s"] !== undefined ? Number(values["reference-s"]) : undefined;
+if (givenReferenceS !== undefined && !(givenReferenceS > 0)) throw new Error(`--reference-s must be a positive number of seconds, got '${values["reference-s"]}'`);
 
-const pack = DataPack.locate({ flag: values.data });
-const loadStart = performance.now();
-pack.loadAll();
-const cases: Case[] = pack.allCases();
-const loadMs = performance.now() - loadStart;
-
-interface Rep {
-  replayMs: number;
-  scoreMs: number;
-  totalMs: number;
-  meanTier1: number;
+interface OurRun {
+  seconds: number;
+  tier1: number;
+  cases: number;
 }
 
-async function replayAndScore(policyName: string): Promise<Rep> {
-  const { handle } = await createPolicy(policyName, {});
-  const t0 = performance.now();
-  const records: SessionRecord[] = [];
-  for (const kase of cases) records.push(await runCase(pack, kase, handle.policy));
-  const t1 = performance.now();
-  let tier1 = 0;
-  for (let i = 0; i < cases.length; i++) {
-    const kase = cases[i] as Case;
-    tier1 += scoreCaseNoJudge(kase, toReferenceRecord(records[i] as SessionRecord), pack.system(kase.system)).tier1_pct;
-  }
-  const t2 = performance.now();
-  return { replayMs: t1 - t0, scoreMs: t2 - t1, totalMs: t2 - t0, meanTier1: tier1 / cases.length };
-}
-
-async function benchRun(policyName: string): Promise<number> {
+/** One whole `kiosk bench run` process into a fresh database and results folder. */
+function ourRun(policy: string): OurRun {
   const dir = mkdtempSync(path.join(tmpdir(), "perf-bench-"));
-  const store = BenchStore.open(path.join(dir, "bench.sqlite"));
   try {
+    const args = [KIOSK, ...(values.data ? ["--data", values.data] : []), "bench", "run", "--policy", policy, "--db", path.join(dir, "bench.sqlite"), "--out", path.join(dir, "out"), "--json"];
     const t0 = performance.now();
-    await startRun({ pack, store, policy: policyName, selection: {} });
-    return performance.now() - t0;
+    const run = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const seconds = (performance.now() - t0) / 1000;
+    if (run.status !== 0) throw new Error(`kiosk bench run --policy ${policy} failed (${run.status}):\n${run.stderr}`);
+    const summary = JSON.parse(run.stdout) as { cases: { done: number }; overall: { full: { tier1: number } } };
+    return { seconds, tier1: summary.overall.full.tier1, cases: summary.cases.done };
   } finally {
-    store.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface ReferenceRun {
+  seconds: number;
+  /** Mean of the six systems' Tier 1 percentages, from the reference scorer's own output. */
+  tier1: number;
+  cases: number;
+}
+
+/** One whole reference pipeline (six systems) through scripts/reference-pipeline.sh. */
+function referenceRun(dir: string): ReferenceRun {
+  const out = mkdtempSync(path.join(tmpdir(), "perf-bench-reference-"));
+  try {
+    const env = { ...process.env, ...(values.python ? { PYTHON: values.python } : {}) };
+    const run = spawnSync("bash", [path.join(ROOT, "scripts", "reference-pipeline.sh"), dir, out], { encoding: "utf8", env });
+    const seconds = Number(/reference_total_s=([\d.]+)/.exec(run.stdout)?.[1]);
+    if (run.status !== 0 || !Number.isFinite(seconds)) throw new Error(`the reference pipeline failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+    let tier1 = 0;
+    let cases = 0;
+    const systems = ["marta", "doha", "bart", "taipei", "cta", "beijing"];
+    for (const system of systems) {
+      const scored = JSON.parse(readFileSync(path.join(out, `rule_${system}_scored.json`), "utf8")) as { scores: { tier1_pct: number }[] };
+      cases += scored.scores.length;
+      tier1 += scored.scores.reduce((n, s) => n + s.tier1_pct, 0) / scored.scores.length / systems.length;
+    }
+    return { seconds, tier1, cases };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
@@ -82,29 +100,65 @@ const median = (xs: readonly number[]): number => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
-const sec = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-const ratio = (ms: number): string => `${(REFERENCE_S / (ms / 1000)).toFixed(1)}× faster`;
+const sec = (s: number): string => `${s.toFixed(2)} s`;
 
 const hw = hardwareInfo();
-console.log(`perf-bench: ${cases.length} cases, ${REPS} repetition(s) per figure; ${hw.cpuModel} ×${hw.cpuCores}, node ${hw.node}`);
-console.log(`data pack loaded and validated in ${sec(loadMs)} (not counted below)`);
-console.log(`reference Python pipeline on this machine: ~${REFERENCE_S} s (rule agent over HTTP ~13.6 s + scorer ~11 s)\n`);
+console.log(`perf-bench: ${REPS} repetition(s) per figure; ${hw.cpuModel} ×${hw.cpuCores}, node ${hw.node}`);
+// Build dist/node now if needed, so that no timed run includes the one-time compilation.
+const warm = spawnSync(process.execPath, [KIOSK, "--help"], { encoding: "utf8" });
+if (warm.status !== 0) throw new Error(`kiosk --help failed:\n${warm.stderr}`);
 
-for (const policy of POLICIES) {
-  const reps: Rep[] = [];
-  for (let i = 0; i < REPS; i++) reps.push(await replayAndScore(policy));
-  const first = reps[0] as Rep;
-  const totals = reps.map((r) => r.totalMs);
-  const best = Math.min(...totals);
-  const med = median(totals);
-  console.log(`${policy}: replay + score of ${cases.length} cases (mean Tier 1 per case ${first.meanTier1.toFixed(2)})`);
-  console.log(`  first   ${sec(first.totalMs).padStart(8)}  (replay ${sec(first.replayMs)}, score ${sec(first.scoreMs)})  ${ratio(first.totalMs)}`);
-  console.log(`  best    ${sec(best).padStart(8)}  (replay ${sec(Math.min(...reps.map((r) => r.replayMs)))}, score ${sec(Math.min(...reps.map((r) => r.scoreMs)))})  ${ratio(best)}`);
-  console.log(`  median  ${sec(med).padStart(8)}  ${ratio(med)}`);
-  if (!values["no-db"]) {
-    const runs: number[] = [];
-    for (let i = 0; i < REPS; i++) runs.push(await benchRun(policy));
-    console.log(`  bench run (replay + score + SQLite store): first ${sec(runs[0] as number)}, best ${sec(Math.min(...runs))}, median ${sec(median(runs))}  (${ratio(median(runs))})`);
+const ours = new Map<string, OurRun[]>(POLICIES.map((p) => [p, []]));
+const reference: ReferenceRun[] = [];
+for (let i = 0; i < REPS; i++) {
+  for (const policy of POLICIES) ours.get(policy)?.push(ourRun(policy));
+  if (referenceDir !== undefined) reference.push(referenceRun(referenceDir));
+  process.stderr.write(`perf-bench: repetition ${i + 1}/${REPS} done\n`);
+}
+
+const referenceS = reference.length > 0 ? median(reference.map((r) => r.seconds)) : givenReferenceS;
+console.log("\nWhole 955-case bench, one process each (median of the repetitions; best in brackets):");
+const rows: string[][] = [["", "wall", "Tier 1 (all 955)", "cases", "vs reference"]];
+for (const [policy, runs] of ours) {
+  const m = median(runs.map((r) => r.seconds));
+  const best = Math.min(...runs.map((r) => r.seconds));
+  const first = runs[0] as OurRun;
+  rows.push([`ours: kiosk bench run --policy ${policy}`, `${sec(m)} [${sec(best)}]`, first.tier1.toFixed(2), String(first.cases), referenceS !== undefined ? `${(referenceS / m).toFixed(1)}× faster` : "–"]);
+}
+if (reference.length > 0) {
+  const first = reference[0] as ReferenceRun;
+  rows.push(["reference: mock server + rule agent + scorer", `${sec(referenceS as number)} [${sec(Math.min(...reference.map((r) => r.seconds)))}]`, first.tier1.toFixed(2), String(first.cases), "1.0×"]);
+} else if (referenceS !== undefined) {
+  rows.push(["reference (given with --reference-s)", sec(referenceS), "", "", "1.0×"]);
+}
+const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
+for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join("  "));
+if (referenceS === undefined) {
+  console.log("\nNo reference figure: pass --reference DIR (a checkout of github:continker/metrollm-bench; docs/PERFORMANCE.md) or --reference-s SECONDS.");
+}
+
+if (values["in-process"]) {
+  // Inside one process, after loading: the replay and the scoring alone, cold and warm.
+  const { DataPack } = await import("../tools/data/datapack.ts");
+  const { runCase } = await import("../runtime/session/case.ts");
+  const { toReferenceRecord } = await import("../runtime/session/record.ts");
+  const { createPolicy } = await import("../bench/policies.ts");
+  const { scoreCaseNoJudge } = await import("../bench/scorer/index.ts");
+  const pack = DataPack.locate({ flag: values.data });
+  pack.loadAll();
+  const cases = pack.allCases();
+  console.log(`\nIn one process (no start-up, no storage), ${cases.length} cases:`);
+  for (const policy of POLICIES) {
+    const { handle } = await createPolicy(policy, {});
+    const totals: number[] = [];
+    for (let i = 0; i < REPS; i++) {
+      const t0 = performance.now();
+      for (const kase of cases) {
+        const record = await runCase(pack, kase, handle.policy);
+        scoreCaseNoJudge(kase, toReferenceRecord(record), pack.system(kase.system));
+      }
+      totals.push((performance.now() - t0) / 1000);
+    }
+    console.log(`  ${policy}: replay + score first ${sec(totals[0] as number)}, best ${sec(Math.min(...totals))}, median ${sec(median(totals))}`);
   }
-  console.log("");
 }

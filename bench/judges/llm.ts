@@ -6,7 +6,7 @@
 import { ChatTemplateRenderer } from "../../runtime/model/render.ts";
 import type { CompletionBackend } from "../../runtime/model/backend.ts";
 import type { DisposableJudge, JudgeFactory } from "../judges.ts";
-import { loadLocalModel, modelSettings, type LocalModelOptions } from "../model-policies.ts";
+import { loadLocalModel, modelSettings, type LocalModelOptions } from "../../models/local.ts";
 import { parseJudgeReply, type JudgeRequest, type Judgment } from "../scorer/index.ts";
 
 /** Context size of the judge's engine: a rubric prompt with its response text fits easily. */

@@ -7,7 +7,7 @@
 //      tools block and the framebook's part of the system turn are reused from the KV cache);
 //      prefill tokens/s from the cold prompt;
 //   3. decode tokens/s: free generation of `decodeTokens` tokens after a cached prompt;
-//   4. every probe case as a full session (policy llm, or hybrid: the router in front of rule and
+//   4. every probe case as a full session (policy llm, or hybrid: the kiosk's answer pipeline, rule and
 //      the model), end-to-end latency per case → p50/p95 (nearest rank), per-round token counts;
 //   5. optionally `sustainedSeconds` of back-to-back fixed workloads (a fresh 256-token user turn
 //      on the cached system turn, then 32 decoded tokens), sampled over time to show thermal
@@ -16,15 +16,17 @@
 import { hardwareInfo } from "../run/environment.ts";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case } from "../../tools/data/schemas.ts";
-import { HybridPolicy } from "../../runtime/policies/hybrid.ts";
+import { answerCase } from "../../runtime/answer/case.ts";
+import { AnswerPipeline } from "../../runtime/answer/pipeline.ts";
 import { LlmPolicy, sharedPrefixLength, type LlmPolicyOptions } from "../../runtime/policies/llm.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { ChatTemplateRenderer } from "../../runtime/model/render.ts";
 import { eventsToUserMessage } from "../../runtime/prompt/index.ts";
 import { caseSetup, runCase } from "../../runtime/session/case.ts";
-import type { Policy } from "../../runtime/session/policy.ts";
 import type { LlamaEngine } from "../../models/engine.ts";
-import { loadLocalModel, type LocalModelInfo, type LocalModelOptions } from "../model-policies.ts";
+import { loadLocalModel, locateLocalModel, type LocalModelInfo, type LocalModelOptions } from "../../models/local.ts";
+import type { ThreadTable } from "../../models/threads.ts";
+import { projectAirM2, type AirProjection } from "./projection.ts";
 import { probeCases, PROBE_SET_IDS } from "./set.ts";
 
 export type ProbePolicy = "llm" | "hybrid";
@@ -42,8 +44,8 @@ export interface ProbeOptions extends LocalModelOptions {
   memorySampleMs?: number;
   /** Progress messages (for a terminal). */
   onProgress?: (message: string) => void;
-  /** Hybrid options for `policy: "hybrid"` (tests: fewer model rounds). */
-  hybrid?: { modelDeadlineMs?: number; maxModelRounds?: number };
+  /** Hybrid options for `policy: "hybrid"` (tests: a shorter model deadline). */
+  hybrid?: { modelDeadlineMs?: number };
   /** Options of the sessions' llm policy (tests: a small token budget per round). */
   llm?: Partial<Omit<LlmPolicyOptions, "backend">>;
 }
@@ -61,7 +63,7 @@ export interface ProbeCaseResult {
   /** Time to first token of the session's first model round (null: no model round). */
   firstTtftMs: number | null;
   /** Hybrid: the router's path and who answered. */
-  path?: "rule" | "llm";
+  path?: "rule" | "model";
   answeredBy?: string;
 }
 
@@ -115,9 +117,13 @@ export interface ProbeResult {
   cases: ProbeCaseResult[];
   caseLatency: LatencyStats;
   /** policy hybrid: the case latency by router path. */
-  byPath?: Record<"rule" | "llm", LatencyStats>;
+  byPath?: Record<"rule" | "model", LatencyStats>;
   /** Decode tok/s over every model round of the sessions (Σ tokens after the first / Σ decode time). */
   sessionDecodeTokS: number | null;
+  /** Decode speed per thread count on this machine (measured, or from the per-machine cache). */
+  threads: { table: ThreadTable; fromCache: boolean; used: number };
+  /** MacBook Air M2 projection from the measured tokens per model session (labelled as such). */
+  airProjection: AirProjection;
   peakRssMb: number;
   sustained?: SustainedResult;
   wallMs: number;
@@ -241,8 +247,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const startedAt = new Date().toISOString();
   const t0 = now();
   const memory = new RssSampler(options.memorySampleMs ?? 50);
+  // The thread table is part of the probe (measured once per machine and model, then cached).
+  const { file } = await locateLocalModel(options.model, options.modelsDir);
+  const { chooseThreads } = await import("../../models/threads.ts");
+  const threadChoice = await chooseThreads(file, { gpu: options.gpu ?? "auto", ...(onProgress ? { onProgress } : {}) });
   onProgress?.(`loading ${options.model ?? "4b"} …`);
-  const loaded = await loadLocalModel(options);
+  const loaded = await loadLocalModel({ ...options, threads: options.threads ?? threadChoice.threads });
   const { engine, info } = loaded;
   try {
     const template = engine.chatTemplate();
@@ -268,13 +278,17 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 
     // The probe cases as sessions.
     const llm = new LlmPolicy({ ...options.llm, backend: engine });
-    const policy: Policy = policyName === "hybrid" ? new HybridPolicy({ rule: rulePolicy, model: llm, ...options.hybrid }) : llm;
+    // Hybrid: the kiosk's own answer pipeline (router, provisional rule answer, the model's check).
+    const pipeline =
+      policyName === "hybrid"
+        ? new AnswerPipeline({ rule: rulePolicy, assistant: { mode: "hybrid", policy: () => llm, ...options.hybrid }, profile: pack.promptProfile(), log: () => undefined })
+        : null;
     const results: ProbeCaseResult[] = [];
     let decodeTokensSum = 0;
     let decodeMsSum = 0;
     for (const [i, kase] of cases.entries()) {
       onProgress?.(`case ${i + 1}/${cases.length}: ${kase.id} …`);
-      const record = await runCase(pack, kase, policy);
+      const record = pipeline ? await answerCase(pipeline, pack, kase) : await runCase(pack, kase, llm);
       const usages = record.kiosk.rounds.flatMap((r) => (r.usage ? [r.usage] : []));
       for (const u of usages) {
         if (u.completionTokens > 1 && u.decodeMs !== undefined) {
@@ -282,7 +296,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
           decodeMsSum += u.decodeMs;
         }
       }
-      const info = record.kiosk.policyInfo as { router?: { path?: "rule" | "llm" }; answeredBy?: string } | undefined;
+      const info = record.kiosk.policyInfo as { router?: { path?: "rule" | "model" }; answeredBy?: string } | undefined;
       results.push({
         id: kase.id,
         system: kase.system,
@@ -328,11 +342,16 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
         ? {
             byPath: {
               rule: latencyStats(results.filter((r) => r.path === "rule").map((r) => r.e2eMs)),
-              llm: latencyStats(results.filter((r) => r.path === "llm").map((r) => r.e2eMs)),
+              model: latencyStats(results.filter((r) => r.path === "model").map((r) => r.e2eMs)),
             },
           }
         : {}),
       sessionDecodeTokS: decodeMsSum > 0 ? decodeTokensSum / (decodeMsSum / 1000) : null,
+      threads: { table: threadChoice.table, fromCache: threadChoice.fromCache, used: info.threads },
+      airProjection: projectAirM2(
+        { bytes: info.bytes, parameters: info.parameters },
+        results.filter((r) => r.path !== "rule" && r.promptTokens > 0).map((r) => ({ prefillTokens: r.promptTokens - r.cachedPromptTokens, generatedTokens: r.completionTokens })),
+      ),
       peakRssMb: 0,
       ...(sustained ? { sustained } : {}),
       wallMs: 0,

@@ -24,6 +24,9 @@ import {
 } from "../stats/index.ts";
 import type { CasePartition, Hardware, RunSelection, RunStatus } from "../store/schema.ts";
 import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
+import { caseDifferences, type CaseDifferences } from "./case-diff.ts";
+import { trialsReport, type TrialsReport } from "./trials.ts";
+import { kioskVerdictReport, type KioskVerdictReport } from "./kiosk.ts";
 
 export const PARTITION_NAMES: readonly PartitionName[] = ["holdout", "train", "full"];
 export const PARTITION_LABELS: Readonly<Record<PartitionName, string>> = { holdout: "held-out", train: "train", full: "full" };
@@ -141,6 +144,8 @@ export interface Comparison {
   onlyInRun: number;
   onlyInBase: number;
   partitions: Record<PartitionName, ComparisonPartition>;
+  /** Case by case: which cases changed and which components moved. */
+  cases: CaseDifferences;
 }
 
 export interface BenchReport {
@@ -154,16 +159,20 @@ export interface BenchReport {
   comparison?: Comparison;
   /** Present when the run's sessions carry a router decision (policy hybrid). */
   hybrid?: HybridReport;
+  /** Present when the run is one of repeated trials (bench run --trials): pass^k per category. */
+  trials?: TrialsReport;
+  /** What the kiosk would have done with the answers (every run records the kiosk's verdict per case). */
+  kiosk?: KioskVerdictReport;
   notes: string[];
 }
 
 // ------------------------------------------------------------------------------------------------
 // Hybrid routing: where the router sent each case (policyInfo.router.path), and how each path did.
 
-export const HYBRID_PATHS = ["rule", "llm"] as const;
+export const HYBRID_PATHS = ["rule", "model"] as const;
 export type HybridPathName = (typeof HYBRID_PATHS)[number];
 /** Who produced the final state: the rule policy, the model, or rule after the model failed. */
-export const ANSWERED_BY = ["rule", "llm", "rule-fallback"] as const;
+export const ANSWERED_BY = ["rule", "model", "rule-fallback"] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 export interface PathStats {
@@ -231,7 +240,7 @@ function pathStats(cases: readonly RoutedCase[], total: number): PathStats {
 
 function hybridRow(key: string, cases: readonly RoutedCase[]): HybridRow {
   const paths = Object.fromEntries(HYBRID_PATHS.map((p) => [p, pathStats(cases.filter((c) => c.path === p), cases.length)])) as Record<HybridPathName, PathStats>;
-  return { key, n: cases.length, paths, fallbacks: cases.filter((c) => c.path === "llm" && c.answeredBy === "rule-fallback").length };
+  return { key, n: cases.length, paths, fallbacks: cases.filter((c) => c.path === "model" && c.answeredBy === "rule-fallback").length };
 }
 
 function countsByFrequency(values: readonly string[], limit = Infinity): Record<string, number> {
@@ -240,19 +249,25 @@ function countsByFrequency(values: readonly string[], limit = Infinity): Record<
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit));
 }
 
+/** Runs stored before the vocabulary was one ("model" everywhere) called the model's path "llm". */
+function legacyModel(value: unknown): unknown {
+  return value === "llm" ? "model" : value;
+}
+
 /** The hybrid section, or undefined when no stored session carries a router decision. */
 export function hybridReport(cases: readonly (StoredCase & { score?: CaseScore | null })[], policyInfo: ReadonlyMap<string, Record<string, unknown>>): HybridReport | undefined {
   const routed: RoutedCase[] = [];
   for (const c of cases) {
     const info = policyInfo.get(c.caseId);
     const router = info?.["router"] as { path?: unknown; reason?: unknown } | undefined;
-    if (!router || (router.path !== "rule" && router.path !== "llm")) continue;
-    const answered = info?.["answeredBy"];
+    const path = legacyModel(router?.path);
+    if (!router || (path !== "rule" && path !== "model")) continue;
+    const answered = legacyModel(info?.["answeredBy"]);
     routed.push({
       category: c.category,
       partition: c.partition,
-      path: router.path,
-      answeredBy: answered === "llm" || answered === "rule-fallback" ? answered : "rule",
+      path,
+      answeredBy: answered === "model" || answered === "rule-fallback" ? answered : "rule",
       reason: typeof router.reason === "string" ? router.reason : "unknown",
       fallbackReason: typeof info?.["fallbackReason"] === "string" ? (info["fallbackReason"] as string) : null,
       tier1: c.tier1Pct,
@@ -265,7 +280,7 @@ export function hybridReport(cases: readonly (StoredCase & { score?: CaseScore |
       const list = p === "full" ? routed : routed.filter((c) => c.partition === p);
       const categories = [...new Set(list.map((c) => c.category))].sort().map((cat) => hybridRow(cat, list.filter((c) => c.category === cat)));
       const answeredBy = Object.fromEntries(ANSWERED_BY.map((a) => [a, pathStats(list.filter((c) => c.answeredBy === a), list.length)])) as Record<AnsweredBy, PathStats>;
-      return [p, { partition: p, n: list.length, overall: hybridRow("overall", list), categories, answeredBy: { ...answeredBy, deterministic: pathStats(list.filter((c) => c.answeredBy !== "llm"), list.length) } }];
+      return [p, { partition: p, n: list.length, overall: hybridRow("overall", list), categories, answeredBy: { ...answeredBy, deterministic: pathStats(list.filter((c) => c.answeredBy !== "model"), list.length) } }];
     }),
   ) as Record<PartitionName, HybridPartition>;
   return {
@@ -539,6 +554,10 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
   };
   const hybrid = hybridReport(run.cases, store.casePolicyInfo(run.row.id));
   if (hybrid) report.hybrid = hybrid;
+  const trials = trialsReport(store, run.row);
+  if (trials) report.trials = trials;
+  const kiosk = kioskVerdictReport(run.cases, store.caseVerdicts(run.row.id));
+  if (kiosk) report.kiosk = kiosk;
 
   if (options.compareWith !== undefined) {
     const base = loadRun(store, store.requireRun(options.compareWith));
@@ -552,6 +571,7 @@ export function buildReport(store: BenchStore, runId: number | undefined, option
       onlyInRun: idsA.size - common.size,
       onlyInBase: idsB.size - common.size,
       partitions: Object.fromEntries(PARTITION_NAMES.map((p) => [p, comparisonPartition(run, base, common, p)])) as Record<PartitionName, ComparisonPartition>,
+      cases: caseDifferences(run.cases, base.cases, common),
     };
   }
   return report;

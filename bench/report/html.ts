@@ -5,7 +5,10 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import type { PartitionName } from "../stats/index.ts";
 import { HYBRID_PATHS, PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type HybridReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
 import { barChart, deltaChart, esc, PALETTE, type Series } from "./svg.ts";
+import type { CaseTrace } from "./trace.ts";
+import { caseDiffHtml, FAILED_ONLY_INPUT, TRACE_CSS, traceViewerHtml, trialsHtml } from "./trace-html.ts";
 import { f1, f2, formatBytes, formatMs, hybridAnsweredLine, hybridTableRows, terminationRows } from "./table.ts";
+import { KIOSK_VERDICT_HEADER, kioskVerdictNotes, kioskVerdictRows, type KioskVerdictReport } from "./kiosk.ts";
 
 const SERIES: readonly Series[] = [
   { name: "Tier 1", color: PALETTE.blue },
@@ -195,6 +198,26 @@ ${tables.join("\n")}
 <p class="caption">Router reasons: ${esc(reasons)}${hybrid.unrouted > 0 ? ` · ${hybrid.unrouted} case(s) without a router decision` : ""}</p>${fallbacks ? `<p class="caption">Why the model was replaced:</p><ul class="caption">${fallbacks}</ul>` : ""}`;
 }
 
+/** What the kiosk would have done with the answers: purchasable, blocked by the interlock, fallback, who answered. */
+function kioskSection(kiosk: KioskVerdictReport | undefined): string {
+  if (!kiosk) return "";
+  const rows = kioskVerdictRows(kiosk)
+    .map((cells) => {
+      const total = cells[0] === "overall";
+      return `<tr${total ? ' class="total"' : ""}><th scope="row">${esc(cells[0] ?? "")}</th>${cells
+        .slice(1)
+        .map((c) => `<td${c === "0" || c.startsWith("0 (") ? ' class="zero"' : ""}>${esc(c)}</td>`)
+        .join("")}</tr>`;
+    })
+    .join("");
+  const head = KIOSK_VERDICT_HEADER.slice(1).map((h) => `<th>${esc(h)}</th>`).join("");
+  return `<h2 id="kiosk">At the kiosk</h2>
+<table class="data wide kiosk-verdict"><thead><tr><th colspan="5"></th><th colspan="3" class="group">answered by</th></tr><tr><th>category</th>${head}</tr></thead><tbody>${rows}</tbody></table>
+${kioskVerdictNotes(kiosk)
+  .map((line) => `<p class="caption">${esc(line)}</p>`)
+  .join("\n")}`;
+}
+
 function detailList(entries: [string, string | undefined | null][]): string {
   return `<dl class="details">${entries
     .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== null && e[1] !== "")
@@ -296,7 +319,8 @@ export function reportStyleHash(): string {
   return `'sha256-${createHash("sha256").update(REPORT_CSS, "utf8").digest("base64")}'`;
 }
 
-export function renderReportHtml(report: BenchReport): string {
+export function renderReportHtml(report: BenchReport, extras: { traces?: readonly CaseTrace[] } = {}): string {
+  const traces = extras.traces ?? [];
   const run = report.run;
   const first: PartitionName = report.partitions.holdout.n > 0 ? "holdout" : "full";
   const tabs = PARTITION_NAMES.map((p) => `<label for="tab-${p}">${PARTITION_LABELS[p]}<span class="n">${report.partitions[p].n}</span></label>`).join("");
@@ -317,9 +341,10 @@ export function renderReportHtml(report: BenchReport): string {
 <meta name="color-scheme" content="light">
 <title>${esc(title)}</title>
 <style>${REPORT_CSS}</style>
+<style>${TRACE_CSS}</style>
 </head>
 <body>
-${radios}
+${radios}${traces.length > 0 ? FAILED_ONLY_INPUT : ""}
 <div class="page">
 <header>
 <h1>MetroLLM-Bench · run ${run.id}<span class="badge ${esc(run.status)}">${esc(run.status)}</span></h1>
@@ -334,6 +359,10 @@ ${panels}
 <h2 id="terminations">How cases ended</h2>
 ${terminationTable(report)}
 ${hybridSection(report.hybrid)}
+${trialsHtml(report.trials)}
+${caseDiffHtml(report)}
+${traceViewerHtml(traces)}
+${kioskSection(report.kiosk)}
 <h2 id="details">Run details</h2>
 <div class="detail-grid">${runDetails(run, `Run ${run.id}`)}${cmp ? runDetails(cmp.base, `Run ${cmp.base.id} (compared)`) : ""}</div>
 <footer>Generated ${esc(report.generatedAt)} by kiosk bench report. Bootstrap: ${esc(report.bootstrap.method)}.</footer>

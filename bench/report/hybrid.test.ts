@@ -1,13 +1,15 @@
-// The report's hybrid section on a synthetic run: HybridPolicy with the rule policy on both paths,
-// except that the "model" fails on every other case it is given (so the rule policy finishes those
-// as fallbacks). Shares, Tier 1 per path and latency per path are checked against the stored cases.
+// The report's hybrid section on a synthetic run: the kiosk's answer pipeline (kioskHybridHandle,
+// what `--policy hybrid` runs) with the rule policy standing in for the model, except that the
+// "model" answers with text instead of a state on every other case it is given (so the rule
+// policy's answer stands for those, as fallbacks). Shares, Tier 1 per path and latency per path are checked against the stored cases.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { decideRoute, HybridPolicy } from "../../runtime/policies/hybrid.ts";
+import { decideRoute } from "../../runtime/policies/hybrid.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { caseTurns } from "../../runtime/session/case.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
+import { kioskHybridHandle } from "../model-policies.ts";
 import { registerPolicyFactory } from "../policies.ts";
 import { startRun } from "../run/execute.ts";
 import { timingStats } from "../stats/index.ts";
@@ -24,7 +26,7 @@ let hybridRun: number;
 let ruleRun: number;
 const failed = new Set<string>();
 
-/** A stand-in model: the rule policy, failing on every second session it is given. */
+/** A stand-in model: the rule policy, ending without a state on every second session it is given. */
 function flakyModel(): Policy {
   let sessions = 0;
   return {
@@ -32,7 +34,7 @@ function flakyModel(): Policy {
     start: async (setup) => {
       if (sessions++ % 2 === 1) {
         failed.add(setup.sessionId);
-        return { next: () => Promise.reject(new Error("model crashed")) };
+        return { next: async () => ({ type: "message" as const, content: "I am not sure." }) };
       }
       return rulePolicy.start(setup);
     },
@@ -46,7 +48,7 @@ beforeAll(async () => {
     description: "test: hybrid over the rule policy and a flaky stand-in model",
     deterministic: false,
     accepts: [],
-    create: () => ({ policy: new HybridPolicy({ rule: rulePolicy, model: flakyModel() }), model: "fake-llm" }),
+    create: () => ({ ...kioskHybridHandle(flakyModel()), model: "fake-llm" }),
   });
   try {
     hybridRun = (await startRun({ pack, store, policy: "hybrid", selection })).runId;
@@ -96,11 +98,11 @@ describe("hybrid routing in the bench report", () => {
     }
     // Both paths occur, and half the model's sessions fell back.
     expect(full.overall.paths.rule.n).toBeGreaterThan(0);
-    expect(full.overall.paths.llm.n).toBeGreaterThan(0);
+    expect(full.overall.paths.model.n).toBeGreaterThan(0);
     expect(full.answeredBy["rule-fallback"].n).toBe(failed.size);
     expect(full.answeredBy.deterministic.n).toBe(full.overall.paths.rule.n + failed.size);
-    expect(full.answeredBy.llm.n + full.answeredBy.deterministic.n).toBe(full.n);
-    expect(Object.keys(hybrid.fallbackReasons)).toEqual(["model crashed"]);
+    expect(full.answeredBy.model.n + full.answeredBy.deterministic.n).toBe(full.n);
+    expect(Object.keys(hybrid.fallbackReasons)).toEqual(["text_reply"]);
     expect(Object.values(hybrid.reasons).reduce((a, b) => a + b, 0)).toBe(cases.length);
     // Held-out is the subset of the held-out cases.
     const holdout = pack.holdoutIds();
@@ -110,10 +112,30 @@ describe("hybrid routing in the bench report", () => {
     expect(JSON.parse(JSON.stringify(report)).hybrid).toEqual(JSON.parse(JSON.stringify(hybrid)));
   });
 
+  it("shows the kiosk's verdict per category: purchasable, blocked by the interlock, fallback, who answered", () => {
+    for (const runId of [hybridRun, ruleRun]) {
+      const report = buildReport(store, runId);
+      const kiosk = report.kiosk!;
+      const cases = store.casesWithRecords(runId);
+      const verdicts = cases.map((c) => c.record.kiosk.verdict!);
+      expect(kiosk.cases).toBe(cases.length);
+      expect(kiosk.missing).toBe(0);
+      expect(kiosk.overall.purchasable).toBe(verdicts.filter((v) => v.purchasable).length);
+      expect(kiosk.overall.purchasable).toBeGreaterThan(0);
+      expect(kiosk.overall.blocked).toBe(verdicts.filter((v) => v.interlockProblems.length > 0).length);
+      expect(kiosk.categories.map((r) => r.key)).toEqual(["A", "C", "F", "H"]);
+      expect(kiosk.categories.reduce((n, r) => n + r.n, 0)).toBe(cases.length);
+      if (runId === ruleRun) expect(kiosk.overall.decidedBy).toEqual({ rule: cases.length, model: 0, "rule-fallback": 0 });
+      else expect(kiosk.overall.decidedBy["rule-fallback"]).toBe(failed.size);
+      expect(renderReportTable(report)).toMatch(/^At the kiosk +answered by$/m);
+      expect(renderReportHtml(report)).toContain('<h2 id="kiosk">At the kiosk</h2>');
+    }
+  });
+
   it("renders the section in the terminal and the HTML page; runs without routing have none", () => {
     const report = buildReport(store, hybridRun);
     const text = renderReportTable(report);
-    expect(text).toMatch(/Hybrid routing · held-out +→ rule +→ llm/);
+    expect(text).toMatch(/Hybrid routing · held-out +→ rule +→ model/);
     expect(text).toMatch(/Hybrid routing · full/);
     expect(text).toMatch(/^ +n +share +Tier 1 +p50 +p95 +share +Tier 1 +p50 +p95 +fell back$/m);
     expect(text).toMatch(/^overall +\d+ +[\d.]+ % /m);

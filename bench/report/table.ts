@@ -15,6 +15,7 @@ import {
   type RunInfo,
   type TerminationReport,
 } from "./build.ts";
+import { KIOSK_VERDICT_HEADER, kioskVerdictNotes, kioskVerdictRows, type KioskVerdictReport } from "./kiosk.ts";
 
 type Align = "l" | "r";
 
@@ -261,7 +262,7 @@ export function hybridAnsweredLine(part: HybridPartition): string {
   const d = a.deterministic;
   return (
     `${PARTITION_LABELS[part.partition]}: ${d.n} of ${part.n} cases (${f1(d.sharePct)} %) answered deterministically (rule path ${a.rule.n}, model fallback ${a["rule-fallback"].n})` +
-    `${d.tier1 !== null ? `, Tier 1 ${f2(d.tier1)}` : ""}; ${a.llm.n} answered by the model${a.llm.tier1 !== null ? `, Tier 1 ${f2(a.llm.tier1)}` : ""}`
+    `${d.tier1 !== null ? `, Tier 1 ${f2(d.tier1)}` : ""}; ${a.model.n} answered by the model${a.model.tier1 !== null ? `, Tier 1 ${f2(a.model.tier1)}` : ""}`
   );
 }
 
@@ -288,6 +289,14 @@ export function hybridBlocks(hybrid: HybridReport | undefined): string[] {
   return out;
 }
 
+/** The kiosk's verdict section (none for a run stored without it). */
+export function kioskBlocks(kiosk: KioskVerdictReport | undefined): string[] {
+  if (!kiosk) return [];
+  const columns: Column[] = [{ align: "l" }, ...KIOSK_VERDICT_HEADER.slice(1).map(() => ({ align: "r" as const }))];
+  const groups: Group[] = [{ label: "At the kiosk", span: 5 }, { label: "answered by", span: 3 }];
+  return [renderTable(columns, KIOSK_VERDICT_HEADER, kioskVerdictRows(kiosk), groups), kioskVerdictNotes(kiosk).join("\n")];
+}
+
 /** The whole report for a terminal. */
 export function renderReportTable(report: BenchReport): string {
   const b = report.bootstrap;
@@ -300,6 +309,7 @@ export function renderReportTable(report: BenchReport): string {
       `95% CIs: percentile bootstrap, ${b.resamples.toLocaleString("en-US")} resamples, seed ${b.seed} (overall: resampled within each system).`,
     terminationBlock(report),
     ...hybridBlocks(report.hybrid),
+    ...kioskBlocks(report.kiosk),
     ...comparisonBlocks(report),
   ];
   if (report.notes.length > 0) blocks.push(report.notes.map((n) => `note: ${n}`).join("\n"));

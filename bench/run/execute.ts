@@ -10,7 +10,7 @@ import { createJudge, type DisposableJudge, type JudgeOptions } from "../judges.
 import { createPolicy, type PolicyHandle, type PolicyOptions } from "../policies.ts";
 import { noJudge } from "../scorer/index.ts";
 import type { RunStatus } from "../store/schema.ts";
-import type { BenchStore, RunRow } from "../store/store.ts";
+import type { BenchStore, NewRun, RunRow } from "../store/store.ts";
 import { gitRevision, hardwareInfo } from "./environment.ts";
 import { runCases, type CaseResult, type ScoringSetup } from "./runner.ts";
 import { partitioner, reloadSelection, selectCases, type SelectionSpec } from "./select.ts";
@@ -63,6 +63,8 @@ export interface StartRunOptions extends CommonOptions {
   judgeOptions?: JudgeOptions;
   /** Score cases as they finish (default true). */
   score?: boolean;
+  /** One of several repeated trials (bench run --trials). */
+  trial?: NewRun["trial"];
 }
 
 export interface ResumeRunOptions extends CommonOptions {
@@ -124,6 +126,7 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
       gitCommit: git.commit,
       gitDirty: git.dirty,
       hardware: hardwareInfo(),
+      ...(options.trial ? { trial: options.trial } : {}),
     });
     return await execute(options, store.requireRun(runId), selected.cases, handle, scoringSetup(pack, store, judge), "start", []);
   } finally {
@@ -206,19 +209,23 @@ async function execute(
   };
   options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
 
+  const writer = store.caseWriter(run.id);
   let outcome;
   try {
     outcome = await runCases({
       pack,
       cases: todo,
       policy: handle.policy,
+      ...(handle.answerCase ? { answerCase: handle.answerCase } : {}),
+      // Models are never marked deterministic (bench/model-policies.ts); the deterministic policies are rule policies.
+      decidedBy: run.deterministic ? "rule" : "model",
       concurrency,
       ...(options.signal ? { signal: options.signal } : {}),
       scoring: run.score ? scoring : null,
       ...(options.caseOptions ? { caseOptions: options.caseOptions } : {}),
       onResult: (result) => {
         const { kase, record, score } = result;
-        store.insertCase(run.id, {
+        writer.add({
           seq: seqOf.get(kase.id) ?? run.selection.selectedIds.length,
           sessionId,
           partition: partitionOf(kase.id),
@@ -240,9 +247,11 @@ async function execute(
       },
     });
   } catch (err) {
+    writer.flush();
     finish("failed", err instanceof Error ? err.message : String(err));
     throw err;
   }
+  writer.flush();
   const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
   const wallMs = finish(status, null);
   return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings };

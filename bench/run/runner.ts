@@ -4,9 +4,10 @@
 // records are dropped, so a resume runs them again from the start.
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case } from "../../tools/data/schemas.ts";
-import { runCase, type CaseRunOptions } from "../../runtime/session/case.ts";
+import { interlockOf, kioskVerdict } from "../../runtime/answer/verdict.ts";
+import { caseTurns, runCase, type CaseRunOptions } from "../../runtime/session/case.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
-import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type KioskVerdict, type SessionRecord } from "../../runtime/session/record.ts";
 import { noJudge, scoreCase, scoreCaseNoJudge, type CaseScore, type Judge, type JudgmentCache } from "../scorer/index.ts";
 import { missingAnswerKey } from "./select.ts";
 
@@ -26,10 +27,18 @@ export interface CaseResult {
   scoreMs: number;
 }
 
+/** Answers one case as a whole (the kiosk's answer pipeline: `--policy hybrid`). */
+export type CaseAnswerer = (pack: DataPack, kase: Case, options: { signal: AbortSignal }) => Promise<SessionRecord>;
+
 export interface RunCasesOptions {
   pack: DataPack;
   cases: readonly Case[];
+  /** The policy each case's session runs (the benchmark's loop) … */
   policy: Policy;
+  /** … unless the cases are answered as a whole: then this, and `policy` is not run directly. */
+  answerCase?: CaseAnswerer;
+  /** Who answers with `policy`, for the kiosk's verdict on its records (default: rule). */
+  decidedBy?: "rule" | "model";
   /** Cases in flight at once (default 1). */
   concurrency?: number;
   signal?: AbortSignal;
@@ -49,6 +58,16 @@ export interface RunCasesOutcome {
 }
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * What the kiosk would have done with a loop policy's answer (the pipeline's records carry their
+ * own): the same interlock on the case's system, context and turns.
+ */
+export function withKioskVerdict(pack: DataPack, kase: Case, record: SessionRecord, decidedBy: KioskVerdict["decidedBy"]): SessionRecord {
+  if (record.kiosk.verdict) return record;
+  const interlock = interlockOf({ setup: { system: pack.system(kase.system), context: kase.system_context }, turns: caseTurns(kase), record });
+  return { ...record, kiosk: { ...record.kiosk, verdict: kioskVerdict(interlock, record, decidedBy) } };
+}
 
 /** Score one record, or say why it is not scored. Never throws. */
 export async function scoreRecord(pack: DataPack, kase: Case, record: SessionRecord, scoring: ScoringSetup | null): Promise<{ score: CaseScore | null; scoreNote: string | null; scoreMs: number }> {
@@ -83,14 +102,17 @@ export async function runCases(options: RunCasesOptions): Promise<RunCasesOutcom
   let dropped = 0;
   let failure: { error: unknown } | undefined;
 
+  const answer = (kase: Case): Promise<SessionRecord> =>
+    options.answerCase ? options.answerCase(pack, kase, { signal: stop.signal }) : runCase(pack, kase, policy, { ...options.caseOptions, signal: stop.signal });
   const worker = async (): Promise<void> => {
     while (!stop.signal.aborted && next < cases.length) {
       const kase = cases[next++] as Case;
-      const record = await runCase(pack, kase, policy, { ...options.caseOptions, signal: stop.signal });
-      if (stop.signal.aborted && record.kiosk.termination === "aborted") {
+      const answered = await answer(kase);
+      if (stop.signal.aborted && answered.kiosk.termination === "aborted") {
         dropped++;
         continue;
       }
+      const record = withKioskVerdict(pack, kase, answered, options.decidedBy ?? "rule");
       const scored = await scoreRecord(pack, kase, record, options.scoring);
       await options.onResult({ kase, record, ...scored });
       completed++;

@@ -5,13 +5,11 @@ import type { SystemData } from "../../tools/data/system.ts";
 import { pyJsonDumps, pyTruthy } from "../../tools/py/index.ts";
 import { dget, dictAt, isDict, pyStr, type Dict } from "./pyvalues.ts";
 import type { ScorableRecord } from "./record.ts";
+import { JUDGE_FILL } from "./judge-fill.ts";
 
 const FULL_SUSPENSION_TYPES: ReadonlySet<string> = new Set(["hurricane_warning", "sandstorm_warning", "typhoon_warning", "polar_vortex"]);
 
-export interface Scored {
-  score: number;
-  reason: string;
-}
+export type { Scored } from "./reasons.ts";
 
 export class CaseContext {
   readonly id: string;
@@ -133,20 +131,21 @@ export class CaseContext {
 export function judgeTextOf(rec: ScorableRecord, flag: (message: string) => void = () => {}): string {
   const response = rec.response;
   if (!rec.hasResponse || response === null) return rec.rawContent;
+  const line = JUDGE_FILL.responseText;
   const parts: string[] = [];
   const reasoning = dget(response, "reasoning", "");
-  if (pyTruthy(reasoning)) parts.push(`Reasoning: ${pyStr(reasoning)}`);
+  if (pyTruthy(reasoning)) parts.push(line.reasoning(pyStr(reasoning)));
   const ui = rec.ui;
   const message = dget(ui, "assistant_message", "");
-  if (pyTruthy(message)) parts.push(`Message: ${pyStr(message)}`);
+  if (pyTruthy(message)) parts.push(line.message(pyStr(message)));
   for (const b of bannersOf(ui, flag)) {
-    parts.push(`Advisory [${pyStr(dget(b, "severity", "?"))}]: ${pyStr(dget(b, "title", ""))} — ${pyStr(dget(b, "body", ""))}`);
+    parts.push(line.advisory(pyStr(dget(b, "severity", line.unknown)), pyStr(dget(b, "title", "")), pyStr(dget(b, "body", ""))));
   }
   const outcome = dget(response, "outcome", "");
-  if (pyTruthy(outcome)) parts.push(`Outcome: ${pyStr(outcome)}`);
+  if (pyTruthy(outcome)) parts.push(line.outcome(pyStr(outcome)));
   const action = dget(response, "kiosk_action", {});
   if (pyTruthy(action)) {
-    if (isDict(action)) parts.push(`Kiosk action: ${pyStr(dget(action, "action", "?"))} (${pyStr(dget(action, "reason_code", "?"))})`);
+    if (isDict(action)) parts.push(line.kioskAction(pyStr(dget(action, "action", line.unknown)), pyStr(dget(action, "reason_code", line.unknown))));
     else flag("response.kiosk_action is not an object");
   }
   return parts.length > 0 ? parts.join("\n") : rec.rawContent;

@@ -2,7 +2,8 @@
 import { judgeTextOf } from "./context.ts";
 import { asScorable } from "./record.ts";
 
-export { plannedJudgeRequests, scoreCase, scoreCaseNoJudge, type BreakdownEntry, type CaseScore, type ScoreOptions } from "./score.ts";
+export { plannedJudgeRequests, scoreCase, scoreCaseNoJudge, toReferenceScore, type BreakdownEntry, type CaseScore, type ScoreOptions } from "./score.ts";
+export { REASON_CODES, type ReasonCode } from "./reasons.ts";
 export {
   buildJudgeRequest,
   fillTemplate,

@@ -10,6 +10,7 @@ import {
   judgmentKey,
   memoryJudgmentCache,
   noJudge,
+  NO_JUDGE_REASON,
   parseJudgeReply,
   parseJudgeRubrics,
   plannedJudgeRequests,
@@ -145,7 +146,7 @@ describe("scoring with a judge", () => {
     expect(judge.requests.map((r) => r.component).sort()).toEqual(["advisory_content_correct", "scope_adherence"]);
     const advisory = judge.requests.find((r) => r.rubric === "advisory_content");
     expect(advisory?.prompt).toContain("- Expected severity: warning\n- The advisory should mention: midtown, closed, water main");
-    expect(s.breakdown["advisory_content_correct"]).toMatchObject({ score: 10, reason: "Judge: ok" });
+    expect(s.breakdown["advisory_content_correct"]).toMatchObject({ score: 10, code: "judged", reason: "the judge gave 2 of 2: ok" });
     expect(s.breakdown["scope_adherence"]?.score).toBe(5);
     expect(cache.size).toBe(2);
 
@@ -173,6 +174,6 @@ describe("scoring with a judge", () => {
   it("a real judge needs the rubrics; noJudge does not", async () => {
     await expect(scoreCase(kase, record, system, { judge: recordingJudge(1) })).rejects.toThrow(/rubric prompts/);
     const s = await scoreCase(kase, record, system, { judge: noJudge });
-    expect(s.breakdown["advisory_content_correct"]).toMatchObject({ score: 0, reason: "tier-2 skipped (--no-judge)" });
+    expect(s.breakdown["advisory_content_correct"]).toMatchObject({ score: 0, code: "judge_skipped", reason: NO_JUDGE_REASON });
   });
 });

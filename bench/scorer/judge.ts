@@ -5,6 +5,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { z } from "zod";
 import { pyInt } from "./pyvalues.ts";
+import { because } from "./reasons.ts";
 
 /** The rubric prompts in prompt-profile/judge-rubrics.json. */
 export const RUBRIC_IDS = [
@@ -77,7 +78,8 @@ export interface Judge {
   judge(request: JudgeRequest): Promise<Judgment>;
 }
 
-export const NO_JUDGE_REASON = "tier-2 skipped (--no-judge)";
+/** The reason every judged component gets without a judge. */
+export const NO_JUDGE_REASON = because("judge_skipped").reason;
 
 /**
  * The reference's `--no-judge`: every judged component, its structural part and its blank-text

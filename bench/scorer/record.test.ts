@@ -99,7 +99,7 @@ describe("malformed records never throw", () => {
 
   it("a non-object response is scored as no response, with raw_content kept", () => {
     const s = score({ case_id: kase.id, response: "hello", raw_content: "hello", tool_calls_made: [] });
-    expect(s.breakdown["renderable_state_validity"]).toMatchObject({ score: 0, reason: "Response not valid JSON" });
+    expect(s.breakdown["renderable_state_validity"]).toMatchObject({ score: 0, code: "state_not_json" });
     expect(s.flags[0]).toMatch(/response is a string/);
   });
 

@@ -9,7 +9,6 @@ import {
   buildJudgeRequest,
   judgmentKey,
   noJudge,
-  NO_JUDGE_REASON,
   parseJudgeRubrics,
   type Judge,
   type JudgeRequest,
@@ -18,15 +17,18 @@ import {
 } from "./judge.ts";
 import { hasOwn, pyNum, pyStr } from "./pyvalues.ts";
 import { asScorable } from "./record.ts";
+import { scored, type ReasonCode } from "./reasons.ts";
 
 export interface BreakdownEntry {
   score: number;
   max: number;
+  /** Why, in our words (bench/scorer/reasons.ts); `code` says the same for programs. */
   reason: string;
   tier: 1 | 2;
+  code: ReasonCode;
 }
 
-/** One case's score, in the reference scorer's shape (plus `flags`). */
+/** One case's score, in the reference scorer's shape (plus `flags` and each component's reason `code`). */
 export interface CaseScore {
   case_id: string;
   /** Totals rounded to 1 decimal; the percentages are computed from the unrounded sums. */
@@ -77,7 +79,7 @@ function applicable(ctx: CaseContext): { def: ComponentDefinition; max: number }
 function evaluate(ctx: CaseContext, skipJudged: boolean): Pending[] {
   return applicable(ctx).map(({ def, max }) => {
     if (def.kind === "programmatic") return { def, max, result: def.score(ctx, max) };
-    if (skipJudged) return { def, max, result: { score: 0, reason: NO_JUDGE_REASON } };
+    if (skipJudged) return { def, max, result: scored(0, "judge_skipped") };
     return { def, max, result: def.plan(ctx, max) };
   });
 }
@@ -90,7 +92,7 @@ function assemble(ctx: CaseContext, scored: { def: ComponentDefinition; max: num
   let tier1Max = 0;
   for (const { def, max, result } of scored) {
     const score = Math.min(result.score, max);
-    breakdown[def.name] = { score, max, reason: result.reason, tier: def.tier };
+    breakdown[def.name] = { score, max, reason: result.reason, tier: def.tier, code: result.code };
     total += score;
     maxPossible += max;
     if (def.tier === 1) {
@@ -111,6 +113,12 @@ function assemble(ctx: CaseContext, scored: { def: ComponentDefinition; max: num
   };
 }
 
+/** A case score in the reference scorer's output shape: without `flags` and the reason codes. */
+export function toReferenceScore(s: CaseScore): Omit<CaseScore, "flags" | "breakdown"> & { breakdown: Record<string, Omit<BreakdownEntry, "code">> } {
+  const { flags: _flags, breakdown, ...totals } = s;
+  return { ...totals, breakdown: Object.fromEntries(Object.entries(breakdown).map(([name, { code: _code, ...entry }]) => [name, entry])) };
+}
+
 function isScored(result: Scored | JudgedPlan): result is Scored {
   return !("kind" in result);
 }
@@ -122,7 +130,7 @@ export function scoreCaseNoJudge(kase: Case, record: unknown, system: SystemData
 }
 
 async function resolvePlan(ctx: CaseContext, name: string, plan: JudgedPlan, judge: Judge, rubrics: JudgeRubrics, cache?: JudgmentCache): Promise<Scored> {
-  if (plan.kind === "final") return { score: plan.score, reason: plan.reason };
+  if (plan.kind === "final") return { score: plan.score, code: plan.code, reason: plan.reason };
   const key = judgmentKey(ctx.id, name, plan.text, judge.id);
   let judgment = cache?.get(key);
   if (!judgment) {

@@ -112,6 +112,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN judge_settings_json TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 3,
+    description: "repeated trials (bench run --trials k): a run's trial set (the first trial's id), its trial number and the set's size",
+    sql: `
+      ALTER TABLE runs ADD COLUMN trial_set INTEGER;
+      ALTER TABLE runs ADD COLUMN trial     INTEGER;
+      ALTER TABLE runs ADD COLUMN trials    INTEGER;
+      CREATE INDEX runs_trial_set ON runs(trial_set);
+    `,
+  },
+  {
+    version: 4,
+    description: "a case's transcript holds the reference record alone (written as is to --out files); our additions move to kiosk_json",
+    sql: `
+      ALTER TABLE run_cases ADD COLUMN kiosk_json TEXT NOT NULL DEFAULT '{}';
+      UPDATE run_cases SET kiosk_json = json_extract(transcript_json, '$.kiosk'), transcript_json = json_remove(transcript_json, '$.kiosk')
+        WHERE json_type(transcript_json, '$.kiosk') = 'object';
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);

@@ -3,9 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { startRun } from "../run/execute.ts";
 import { judgmentKey } from "../scorer/index.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
-import { benchDbPath, BenchStore, DEFAULT_BENCH_DB } from "./store.ts";
+import { benchDbPath, BenchStore, DEFAULT_BENCH_DB, type CaseInsert, type StoredCaseFull } from "./store.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,6 +47,41 @@ describe("BenchStore", () => {
     store.close();
   });
 
+  it("upgrades a v3 database: each transcript keeps the reference record, our additions move to kiosk_json", async () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const source = BenchStore.open(":memory:");
+    const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
+    const run = source.db.prepare("SELECT * FROM runs WHERE id = ?").get(runId) as Record<string, unknown>;
+    const row = source.db.prepare("SELECT * FROM run_cases WHERE run_id = ?").get(runId) as Record<string, unknown>;
+    // Generated columns are computed, not inserted.
+    delete row["holdout"];
+    delete row["tokens"];
+    const [stored] = source.casesWithRecords(runId);
+    source.close();
+    // The same case as a v3 kiosk wrote it (before kiosk_json): one transcript column holding the whole SessionRecord.
+    const file = path.join(dir, "v3.sqlite");
+    const db = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 3)) db.exec(m.sql);
+    db.pragma("user_version = 3");
+    const insert = (table: string, values: Record<string, unknown>): void => {
+      const cols = Object.keys(values);
+      db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).run(...cols.map((c) => values[c]));
+    };
+    insert("runs", run);
+    const { kiosk_json: _kiosk, ...v3Row } = row;
+    insert("run_cases", { ...v3Row, session_id: null, transcript_json: JSON.stringify(stored!.record) });
+    db.close();
+
+    const store = BenchStore.open(file);
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    const [upgraded] = store.casesWithRecords(runId);
+    expect(upgraded!.record).toEqual(stored!.record);
+    const [reference] = store.referenceRecordsJson(runId);
+    expect(JSON.parse(reference!.json)).not.toHaveProperty("kiosk");
+    expect(JSON.parse(reference!.json)).toMatchObject({ case_id: "MARTA-C-001", response: stored!.record.response });
+    store.close();
+  });
+
   it("refuses a database written by a newer kiosk", () => {
     const file = path.join(dir, "future.sqlite");
     const db = new Database(file);
@@ -62,6 +100,40 @@ describe("BenchStore", () => {
     expect(cache.size).toBe(1);
     expect(store.db.prepare("SELECT judge, component, case_id FROM judgments").get()).toEqual({ judge: "haiku", component: "advisory_content_correct", case_id: "MARTA-C-001" });
     store.close();
+  });
+
+  it("commits finished cases in batches of about commitEveryMs, and what is pending on flush or close", async () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const source = BenchStore.open(":memory:");
+    const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: pack.cases("marta").slice(0, 5).map((c) => c.id) } });
+    const done = source.casesWithRecords(runId);
+    const file = path.join(dir, "batches.sqlite");
+    const store = BenchStore.open(file);
+    const id = store.createRun(source.requireRun(runId));
+    source.close();
+    const reader = new Database(file, { readonly: true });
+    const committed = (): number => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number;
+    const insert = (c: StoredCaseFull): CaseInsert => ({ ...c, sessionId: null });
+    let clock = 0;
+    const writer = store.caseWriter(id, { commitEveryMs: 100, now: () => clock });
+    writer.add(insert(done[0]!));
+    clock = 60;
+    writer.add(insert(done[1]!));
+    expect(committed()).toBe(0);
+    clock = 100;
+    writer.add(insert(done[2]!));
+    expect(committed()).toBe(3);
+    writer.add(insert(done[3]!));
+    expect(committed()).toBe(3);
+    writer.flush();
+    expect(committed()).toBe(4);
+    writer.add(insert(done[4]!));
+    store.close();
+    expect(committed()).toBe(5);
+    reader.close();
+    const again = BenchStore.open(file);
+    expect(again.cases(id).map((c) => c.caseId)).toEqual(done.map((c) => c.caseId));
+    again.close();
   });
 
   it("explains a missing run", () => {

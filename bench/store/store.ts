@@ -1,10 +1,11 @@
 // The bench database (SQLite, WAL): every run's metadata, each start/resume session, and per case
-// the full transcript (SessionRecord), its score (CaseScore) and key columns for queries. Also the
-// judge's cache. Default file: $METRO_BENCH_DB, else ./var/bench.sqlite.
+// the full transcript (SessionRecord: the reference record in transcript_json, our additions in
+// kiosk_json), its score (CaseScore) and key columns for queries. Also the judge's cache.
+// Default file: $METRO_BENCH_DB, else ./var/bench.sqlite.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { SessionRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type KioskVerdict, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
 import { BenchError } from "../errors.ts";
@@ -50,9 +51,19 @@ export interface NewRun {
   gitCommit: string | null;
   gitDirty: boolean | null;
   hardware: Hardware;
+  /** One of `of` repeated trials (bench run --trials); `set` is the first trial's run id (null: this run is the first). */
+  trial?: { set: number | null; index: number; of: number } | null;
 }
 
-export interface RunRow extends NewRun {
+/** A run's place in a set of repeated trials. */
+export interface RunTrial {
+  set: number;
+  index: number;
+  of: number;
+}
+
+export interface RunRow extends Omit<NewRun, "trial"> {
+  trial: RunTrial | null;
   id: number;
   judgeOptions: Record<string, unknown>;
   judgeSettings: Record<string, unknown>;
@@ -214,6 +225,7 @@ function toRunRow(r: Row): RunRow {
     gitDirty: r["git_dirty"] === null ? null : r["git_dirty"] === 1,
     hardware: HardwareSchema.parse(json(r["hardware_json"])),
     error: optStr(r["error"]),
+    trial: r["trial_set"] === null || r["trial_set"] === undefined ? null : { set: num(r["trial_set"]), index: num(r["trial"]), of: num(r["trials"]) },
   };
 }
 
@@ -223,6 +235,9 @@ export class BenchStore {
   private constructor(readonly file: string) {
     if (file !== ":memory:") mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     this.db = new Database(file);
+    // A new database gets 16 KiB pages: a case's transcript (~15 KB) then spans one or two pages,
+    // not four or five. (No effect on an existing database.)
+    this.db.pragma("page_size = 16384");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
@@ -236,7 +251,10 @@ export class BenchStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Cases a caseWriter has not committed yet are kept.
+    if (this.db.inTransaction) this.db.exec("COMMIT");
+    this.db.close();
   }
 
   get schemaVersion(): number {
@@ -287,7 +305,14 @@ export class BenchStore {
         run.gitDirty === null ? null : run.gitDirty ? 1 : 0,
         JSON.stringify(run.hardware),
       );
-    return Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    if (run.trial) this.db.prepare("UPDATE runs SET trial_set = ?, trial = ?, trials = ? WHERE id = ?").run(run.trial.set ?? id, run.trial.index, run.trial.of, id);
+    return id;
+  }
+
+  /** The runs of a trial set, by trial number. */
+  trialRuns(set: number): RunRow[] {
+    return (this.db.prepare("SELECT * FROM runs WHERE trial_set = ? ORDER BY trial, id").all(set) as Row[]).map(toRunRow);
   }
 
   getRun(id: number): RunRow | undefined {
@@ -377,18 +402,19 @@ export class BenchStore {
   // ----------------------------------------------------------------------------------------------
   // Cases.
 
+  private insertCaseStatement?: Database.Statement;
+
   /** Store one finished case (replacing an earlier row for the same case). */
   insertCase(runId: number, c: CaseInsert): void {
     const r = c.record;
     const s = c.score;
-    this.db
-      .prepare(
-        `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
-           fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
-           total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, score_json, finished_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    this.insertCaseStatement ??= this.db.prepare(
+      `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
+         fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
+         total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, kiosk_json, score_json, finished_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertCaseStatement.run(
         runId,
         r.case_id,
         c.seq,
@@ -416,10 +442,39 @@ export class BenchStore {
         c.scoreNote,
         c.scoreMs,
         JSON.stringify(terminationCounts([r])),
-        JSON.stringify(r),
+        JSON.stringify(toReferenceRecord(r)),
+        JSON.stringify(r.kiosk),
         s ? JSON.stringify(s) : null,
         c.finishedAt,
       );
+  }
+
+  /**
+   * Store finished cases in transactions of about `commitEveryMs` of work each, not one per case
+   * (a commit per case was most of a fast run's storage time). `flush()` commits what is pending;
+   * the bench calls it when a run stops, so a crash loses at most the last uncommitted stretch,
+   * which a resume runs again.
+   */
+  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number } = {}): { add(c: CaseInsert): void; flush(): void } {
+    const commitEveryMs = options.commitEveryMs ?? 100;
+    const now = options.now ?? (() => performance.now());
+    let openedAt: number | null = null;
+    const flush = (): void => {
+      if (openedAt === null) return;
+      openedAt = null;
+      if (this.db.inTransaction) this.db.exec("COMMIT");
+    };
+    return {
+      add: (c) => {
+        if (openedAt === null && !this.db.inTransaction) {
+          this.db.exec("BEGIN");
+          openedAt = now();
+        }
+        this.insertCase(runId, c);
+        if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
+      },
+      flush,
+    };
   }
 
   storedCaseIds(runId: number): Set<string> {
@@ -435,13 +490,24 @@ export class BenchStore {
   /** The run's cases in run order with their transcripts and scores. */
   casesWithRecords(runId: number): StoredCaseFull[] {
     const rows = this.db
-      .prepare(`SELECT ${CASE_COLUMNS}, transcript_json, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`)
+      .prepare(`SELECT ${CASE_COLUMNS}, transcript_json, kiosk_json, score_json FROM run_cases WHERE run_id = ? ORDER BY seq`)
       .all(runId) as Row[];
     return rows.map((r) => ({
       ...toStoredCase(r),
-      record: json(r["transcript_json"]) as SessionRecord,
+      record: { ...(json(r["transcript_json"]) as ReferenceRecord), kiosk: json(r["kiosk_json"]) as SessionRecord["kiosk"] },
       score: r["score_json"] === null ? null : (json(r["score_json"]) as CaseScore),
     }));
+  }
+
+  /**
+   * The run's reference records (the reference runner's result format) in run order, as the JSON
+   * text stored, with the kiosk's verdict (JSON text) where the run recorded one: what --out files are made of, without parsing them.
+   */
+  referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean; verdict: string | null }[] {
+    const rows = this.db
+      .prepare("SELECT system, transcript_json, error, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? ORDER BY seq")
+      .all(runId) as Row[];
+    return rows.map((r) => ({ system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null, verdict: r["verdict"] === null ? null : str(r["verdict"]) }));
   }
 
   /** The run's cases in run order with their scores (no transcripts). */
@@ -458,11 +524,22 @@ export class BenchStore {
   casePolicyInfo(runId: number): Map<string, Record<string, unknown>> {
     const rows = this.db
       .prepare(
-        `SELECT case_id, json_extract(transcript_json, '$.kiosk.policyInfo') AS info FROM run_cases
-          WHERE run_id = ? AND json_type(transcript_json, '$.kiosk.policyInfo') = 'object' ORDER BY seq`,
+        `SELECT case_id, json_extract(kiosk_json, '$.policyInfo') AS info FROM run_cases
+          WHERE run_id = ? AND json_type(kiosk_json, '$.policyInfo') = 'object' ORDER BY seq`,
       )
       .all(runId) as Row[];
     return new Map(rows.map((r) => [str(r["case_id"]), json(r["info"]) as Record<string, unknown>]));
+  }
+
+  /** Per case id, the kiosk's verdict on the answer (SessionRecord.kiosk.verdict), read inside SQLite. */
+  caseVerdicts(runId: number): Map<string, KioskVerdict> {
+    const rows = this.db
+      .prepare(
+        `SELECT case_id, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases
+          WHERE run_id = ? AND json_type(kiosk_json, '$.verdict') = 'object' ORDER BY seq`,
+      )
+      .all(runId) as Row[];
+    return new Map(rows.map((r) => [str(r["case_id"]), json(r["verdict"]) as KioskVerdict]));
   }
 
   /** The scores of a run's scored cases, in run order. */

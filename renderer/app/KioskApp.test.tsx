@@ -7,7 +7,9 @@ import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { createFakeBridge, type FakeBridge } from "../bridge/fakeBridge.ts";
 import { ar } from "../i18n/ar.ts";
 import { en } from "../i18n/en.ts";
+import { es } from "../i18n/es.ts";
 import { zh } from "../i18n/zh.ts";
+import { zhHant } from "../i18n/zhHant.ts";
 import { createViewStore } from "../state/viewStore.ts";
 import { askResult, deferred, readyState } from "../test/fixtures.ts";
 import { KioskApp, type KioskAppProps } from "./KioskApp.tsx";
@@ -30,7 +32,7 @@ async function start(): Promise<void> {
 }
 
 async function chooseStation(field: "From" | "To", query: string, option: RegExp): Promise<void> {
-  fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${field}:`) }));
+  fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${field} ?:`) }));
   fireEvent.change(screen.getByLabelText(en.picker.search, { selector: "input" }), { target: { value: query } });
   fireEvent.click(await screen.findByRole("button", { name: option }));
 }
@@ -61,6 +63,7 @@ describe("KioskApp: a passenger buys a ticket", () => {
         { type: "passenger_count_changed", adults: 1, children: 1 },
         { type: "payment_method_selected", method: "breeze_card" },
       ],
+      language: "en",
     });
     expect(screen.getByTestId("fare-total").textContent).toBe("$3.75");
 
@@ -168,8 +171,8 @@ describe("KioskApp: a passenger buys a ticket", () => {
     await chooseStation("From", "airport", /^Select Airport/);
     fireEvent.click(screen.getByRole("button", { name: en.journey.swap }));
     expect(store.getState().journey).toMatchObject({ origin: null, destination: "M-AP" });
-    expect(screen.getByRole("button", { name: "To: Airport" })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: /^From:/ }));
+    expect(screen.getByRole("button", { name: /^To ?: ?Airport$/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /^From ?:/ }));
     expect(screen.getByRole("heading", { name: en.picker.origin })).toBeTruthy();
     fireEvent.keyDown(document, { key: "Escape" });
     expect(await screen.findByRole("heading", { level: 1, name: en.journey.title })).toBeTruthy();
@@ -186,17 +189,23 @@ describe("KioskApp: languages and display modes", () => {
     expect(html.getAttribute("lang")).toBe("ar");
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(ar.journey.title);
     expect(screen.getByRole("button", { name: ar.journey.find })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "中文" }));
+    fireEvent.click(screen.getByRole("button", { name: "简体中文" }));
     expect(html.getAttribute("dir")).toBe("ltr");
-    expect(html.getAttribute("lang")).toBe("zh");
+    expect(html.getAttribute("lang")).toBe("zh-Hans");
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(zh.journey.title);
     expect(screen.getByRole("button", { name: zh.common.startOver })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "繁體中文" }));
+    expect(html.getAttribute("lang")).toBe("zh-Hant");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(zhHant.journey.title);
+    fireEvent.click(screen.getByRole("button", { name: "Español" }));
+    expect(html.getAttribute("lang")).toBe("es");
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(es.journey.title);
   });
 
   it("starts in the system's primary language when the screen has it", async () => {
     renderApp(createFakeBridge({ systems: [DEMO_BEIJING] }));
     expect(await screen.findByRole("heading", { level: 1, name: zh.attract.title })).toBeTruthy();
-    expect(html.getAttribute("lang")).toBe("zh");
+    expect(html.getAttribute("lang")).toBe("zh-Hans");
   });
 
   it("toggles high contrast (7:1 palette) and large text", async () => {
@@ -222,21 +231,54 @@ describe("KioskApp: station search by local names", () => {
     fireEvent.click(await screen.findByRole("button", { name: zh.attract.touchToStart }));
     fireEvent.click(await screen.findByRole("button", { name: new RegExp(`^${zh.journey.from}`) }));
     fireEvent.change(screen.getByLabelText(zh.picker.search, { selector: "input" }), { target: { value: "西直门" } });
-    fireEvent.click(await screen.findByRole("button", { name: "选择 Xizhimen (西直门)" }));
+    fireEvent.click(await screen.findByRole("button", { name: /^选择 西直门 \(Xizhimen/ }));
     expect(store.getState().journey.origin).toBe("B-XZM");
+  });
+
+  it("types Chinese with pinyin on the on-screen keyboard: candidates, more candidates, live pinyin search", async () => {
+    const { store } = renderApp(createFakeBridge({ systems: [DEMO_BEIJING] }));
+    fireEvent.click(await screen.findByRole("button", { name: zh.attract.touchToStart }));
+    fireEvent.click(await screen.findByRole("button", { name: new RegExp(`^${zh.journey.from}`) }));
+    const keyboard = screen.getByRole("group", { name: zh.keyboard.label });
+    expect(keyboard.getAttribute("data-layout")).toBe("pinyin");
+    const press = (keys: string): void => {
+      for (const key of keys) fireEvent.click(within(keyboard).getByRole("button", { name: key }));
+    };
+    const search = () => (screen.getByLabelText(zh.picker.search, { selector: "input" }) as HTMLInputElement).value;
+    press("xizhimen");
+    // The pinyin being typed already finds the station by its (pinyin) English name.
+    expect(screen.getByRole("button", { name: /^选择 西直门 \(Xizhimen/ })).toBeTruthy();
+    expect(within(keyboard).getByText("xi'zhi'men")).toBeTruthy();
+    fireEvent.click(within(keyboard).getByRole("button", { name: "西" }));
+    expect(search()).toBe("西");
+    expect(within(keyboard).queryByRole("button", { name: "直" })).toBeNull();
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.moreCandidates }));
+    fireEvent.click(within(keyboard).getByRole("button", { name: "直" }));
+    fireEvent.click(within(keyboard).getByRole("button", { name: "门" }));
+    expect(search()).toBe("西直门");
+    // Space takes the first candidate; Delete takes back a letter, then a character.
+    press("bei");
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.space }));
+    expect(search()).toBe("西直门北");
+    fireEvent.click(within(keyboard).getByRole("button", { name: zh.keyboard.backspace }));
+    expect(search()).toBe("西直门");
+    fireEvent.click(screen.getByRole("button", { name: /^选择 西直门 \(Xizhimen/ }));
+    expect(store.getState().journey.origin).toBe("B-XZM");
+    // The Chinese screen names the station in Chinese first.
+    expect(screen.getByRole("button", { name: new RegExp(`^${zh.journey.from} ?: ?西直门 ?Xizhimen`) }).querySelector("bdi")?.textContent).toBe("西直门");
   });
 
   it("finds stations by Arabic names typed on the Arabic on-screen keyboard", async () => {
     const { store } = renderApp(createFakeBridge({ systems: [DEMO_DOHA] }));
     await start();
     fireEvent.click(screen.getByRole("button", { name: "العربية" }));
-    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.to}:`) }));
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.to} ?:`) }));
     const keyboard = screen.getByRole("group", { name: ar.keyboard.label });
     expect(keyboard.getAttribute("data-layout")).toBe("arabic");
     for (const key of "مشيرب") fireEvent.click(within(keyboard).getByRole("button", { name: key }));
     expect((screen.getByLabelText(ar.picker.search, { selector: "input" }) as HTMLInputElement).value).toBe("مشيرب");
     expect(screen.getByText(ar.picker.results_one)).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: /Msheireb \(مشيرب\)/ }));
+    fireEvent.click(screen.getByRole("button", { name: /Msheireb \(مشيرب/ }));
     expect(store.getState().journey.destination).toBe("D-MSH");
     expect(screen.getByText("مشيرب")).toBeTruthy();
   });
@@ -250,7 +292,7 @@ describe("KioskApp: idle warning and reset (simulated clock)", () => {
     await start();
     fireEvent.click(screen.getByRole("button", { name: "العربية" }));
     fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.common.highContrast}`) }));
-    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.from}:`) }));
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${ar.journey.from} ?:`) }));
     fireEvent.click(await screen.findByRole("button", { name: /^اختيار Airport/ }));
 
     act(() => clock.increment(60_000));

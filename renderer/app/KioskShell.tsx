@@ -17,9 +17,12 @@ import { PaymentScreen } from "../screens/PaymentScreen.tsx";
 import { ResultScreen } from "../screens/ResultScreen.tsx";
 import { TicketScreen } from "../screens/TicketScreen.tsx";
 import { WorkingScreen } from "../screens/WorkingScreen.tsx";
-import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
+import { useAudioGuide } from "./useAudioGuide.ts";
+import { OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
+import { useFramebookRefresh } from "./useFramebookRefresh.ts";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
 function useDocumentSettings(): void {
@@ -46,13 +49,9 @@ function useDocumentSettings(): void {
 
 function useActivityReporting(): void {
   const send = useKioskSend();
-  const store = useViewStoreApi();
   useEffect(() => {
-    const report = (event: Event): void => {
-      send({ type: "ACTIVITY" });
-      // Cancel on a keypad/keyboard closes an open station picker or chat panel.
-      if (event instanceof KeyboardEvent && event.key === "Escape") store.getState().openPanel("none");
-    };
+    // (Back on the keypad — Escape — closing a panel is the audio guide's: useAudioGuide.)
+    const report = (): void => send({ type: "ACTIVITY" });
     const options = { capture: true, passive: true } as const;
     document.addEventListener("pointerdown", report, options);
     document.addEventListener("keydown", report, options);
@@ -60,10 +59,10 @@ function useActivityReporting(): void {
       document.removeEventListener("pointerdown", report, options);
       document.removeEventListener("keydown", report, options);
     };
-  }, [send, store]);
+  }, [send]);
 }
 
-/** Moves focus to the new screen's heading so screen readers announce the change. */
+/** Moves focus to the new screen's heading so screen readers (and the audio guide) announce it. */
 function useFocusOnScreenChange(screen: string): void {
   const first = useRef(true);
   useEffect(() => {
@@ -83,13 +82,18 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   const result = useKiosk((s) => s.context.result);
   const ticket = useKiosk((s) => s.context.ticket);
   const paying = useKiosk((s) => s.matches({ session: { flow: { payment: "processing" } } }));
+  // A payment that fails stays on the payment screen but is a new screen for the passenger.
+  const paymentFailed = useKiosk((s) => s.matches({ session: { flow: { payment: "failed" } } }));
   const chooseSystem = useSystemLoader(preferredSystem);
+  const outOfService = useKiosk((s) => s.context.status?.benchRunning === true);
+  useFramebookRefresh(chooseSystem);
   const operatorBridge = useBridge().operator;
   const systems = useView((s) => s.systems);
   const operator = useOperatorEntry(screen === "attract" && operatorBridge !== undefined);
   useDocumentSettings();
   useActivityReporting();
-  useFocusOnScreenChange(screen);
+  useFocusOnScreenChange(paymentFailed ? "payment-failed" : screen);
+  useAudioGuide();
 
   if (operator.open && operatorBridge) {
     return (
@@ -136,7 +140,11 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
           </button>
         ) : null}
       </header>
-      <main className="kiosk-main">{body}</main>
+      <main className="kiosk-main">
+        {/* Pushed by the kiosk: a bench run started while a passenger is here (the attract screen says it itself). */}
+        {outOfService && (screen === "journey" || screen === "result") ? <OutOfServiceNotice /> : null}
+        {body}
+      </main>
       <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>
       <IdleWarning />
     </div>

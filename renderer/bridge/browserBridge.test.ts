@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ProgressEvent } from "../../runtime/kiosk/bridge.ts";
 import { askResult, readyState } from "../test/fixtures.ts";
-import { createBrowserBridge, progressSocketUrl, type WebSocketLike } from "./browserBridge.ts";
+import { createBrowserBridge, progressSocketUrl, pushSocketUrl, type WebSocketLike } from "./browserBridge.ts";
 import { DEMO_MARTA } from "./demoSystems.ts";
 import { BridgeError } from "./errors.ts";
 import { chooseBridge } from "./selectBridge.ts";
@@ -26,6 +26,8 @@ function fakeFetch(routes: Record<string, (call: Call) => Response | Promise<Res
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
 }
+
+const STATE = { assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: { marta: "fb-1" } } as const;
 
 const json = (value: unknown, status = 200): Response =>
   new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
@@ -52,8 +54,8 @@ describe("createBrowserBridge: HTTP", () => {
       "GET /kiosk/api/systems/marta": () => json(DEMO_MARTA),
       "POST /kiosk/api/ask": () => json(result),
       "POST /kiosk/api/purchase": () => json({ ok: true, ticket }),
-      "POST /kiosk/api/sessions/s%201/end": () => new Response(null, { status: 204 }),
-      "GET /kiosk/api/status": () => json({ assistant: "rule", benchRunning: false, message: null }),
+      "POST /kiosk/api/sessions/s%201/end": () => json(null),
+      "GET /kiosk/api/status": () => json(STATE),
     });
     const bridge = createBrowserBridge("http://127.0.0.1:8787/kiosk", { fetch });
     expect(await bridge.listSystems()).toHaveLength(1);
@@ -61,8 +63,8 @@ describe("createBrowserBridge: HTTP", () => {
     const request = { system: "marta" as const, events: [{ type: "freetext_input" as const, text: "hi" }] };
     expect(await bridge.ask(request)).toEqual(result);
     expect(await bridge.purchase({ sessionId: "s-1", paymentMethod: "contactless" })).toEqual({ ok: true, ticket });
-    await bridge.endSession("s 1");
-    expect(await bridge.status()).toEqual({ assistant: "rule", benchRunning: false, message: null });
+    expect(await bridge.endSession("s 1")).toBeNull();
+    expect(await bridge.status()).toEqual(STATE);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       "GET http://127.0.0.1:8787/kiosk/api/systems",
       "GET http://127.0.0.1:8787/kiosk/api/systems/marta",
@@ -108,7 +110,7 @@ describe("createBrowserBridge: HTTP", () => {
     expect(status.message).toContain("bench run in progress");
     expect((await rejection(bridge.listSystems())).kind).toBe("server");
     expect((await rejection(bridge.ask({ system: "marta", sessionId: "x", events: [{ type: "freetext_input", text: "x" }] }))).kind).toBe("rejected");
-    await expect(bridge.endSession("gone")).resolves.toBeUndefined();
+    expect((await rejection(bridge.endSession("gone"))).kind).toBe("rejected");
 
     const offline = createBrowserBridge("http://localhost:1/", { fetch: (() => Promise.reject(new TypeError("Failed to fetch"))) as typeof globalThis.fetch });
     expect((await rejection(offline.status())).kind).toBe("network");
@@ -217,6 +219,32 @@ describe("createBrowserBridge: progress WebSocket", () => {
     offB();
     expect(sockets[1]?.closed).toBe(true);
     expect(timers).toHaveLength(1);
+  });
+});
+
+describe("createBrowserBridge: the kiosk's state WebSocket", () => {
+  it("opens /api/state for onState listeners and delivers the validated states", () => {
+    const sockets: FakeSocket[] = [];
+    const invalid = vi.fn();
+    const bridge = createBrowserBridge("http://127.0.0.1:8787", {
+      fetch: vi.fn() as unknown as typeof fetch,
+      webSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      onInvalidMessage: invalid,
+    });
+    const states: unknown[] = [];
+    const off = bridge.onState((state) => states.push(state));
+    expect(sockets.map((s) => s.url)).toEqual([pushSocketUrl("http://127.0.0.1:8787", "state")]);
+    expect(sockets[0]?.url).toBe("ws://127.0.0.1:8787/api/state");
+    sockets[0]?.push({ ...STATE, benchRunning: true });
+    sockets[0]?.push({ assistant: "sentient" });
+    expect(states).toEqual([{ ...STATE, benchRunning: true }]);
+    expect(invalid).toHaveBeenCalledTimes(1);
+    off();
+    expect(sockets[0]?.closed).toBe(true);
   });
 });
 

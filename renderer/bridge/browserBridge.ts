@@ -1,28 +1,26 @@
 // KioskBridge over `kiosk serve`'s HTTP/WebSocket API (for a browser, or Electron pointed at a
-// server). Wire format, relative to `baseUrl` (the server root):
-//   GET  api/systems            → SystemSummary[]
-//   GET  api/systems/:id        → SystemView
-//   POST api/ask                  AskRequest → AskResult
-//   POST api/purchase             PurchaseRequest → PurchaseResult
-//   POST api/sessions/:id/end   → any 2xx (404 counts as already ended)
-//   GET  api/status             → KioskStatus
-//   GET  api/tickets/:id        → TicketLookupResult
-//   WS   api/progress?client=ID ← ProgressEvent JSON messages of this page's own sessions (its asks
-//                                 carry the header x-kiosk-client: ID; ID is random per bridge)
-//   POST api/operator/<method>     the operator/technician calls (operatorBridge.ts)
-// Every response is validated with the contract's zod schemas; failures reject with BridgeError.
+// server). The wire format is derived from the contract's tables (runtime/kiosk/bridge.ts),
+// relative to `baseUrl` (the server root):
+//   <verb> api/<path>             each call at its KIOSK_METHODS route (kioskHttpRequest), the
+//                                 arguments in the path and (POST) the last one as the JSON body
+//   WS   api/<push>               each push (KIOSK_PUSHES), one JSON event per message; the progress
+//                                 socket is api/progress?client=ID and carries this page's own
+//                                 sessions only (its asks send the header x-kiosk-client: ID; ID
+//                                 is random per bridge)
+//   POST api/operator/<method>    the operator/technician calls (operatorBridge.ts)
+// Every response and event is validated with the contract's zod schemas; failures reject with BridgeError.
 import type { z } from "zod";
 import {
-  AskResultSchema,
-  KioskStatusSchema,
-  ProgressEventSchema,
-  PurchaseResultSchema,
-  SystemSummarySchema,
-  SystemViewSchema,
-  type AskRequest,
+  KIOSK_METHOD_NAMES,
+  KIOSK_METHODS,
+  KIOSK_PUSH_NAMES,
+  KIOSK_PUSHES,
+  kioskHttpRequest,
+  subscriptionName,
+  type KioskArgs,
   type KioskBridge,
-  type ProgressEvent,
-  type PurchaseRequest,
+  type KioskMethod,
+  type KioskPush,
 } from "../../runtime/kiosk/bridge.ts";
 import { BridgeError, kindForStatus } from "./errors.ts";
 import { createHttpOperatorBridge } from "./operatorBridge.ts";
@@ -48,28 +46,32 @@ export interface BrowserBridgeOptions {
   reconnectDelayMs?: number;
   setTimeout?: (fn: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
-  /** Called with each progress message that is not a valid ProgressEvent (it is dropped). */
+  /** Called with each pushed message that does not match its push's schema (it is dropped). */
   onInvalidMessage?: (data: unknown, error: string) => void;
   /** This page's progress client id (default: random); the server sends it its own sessions' progress only. */
   clientId?: string;
 }
 
-const SystemListSchema = SystemSummarySchema.array();
 const MAX_RECONNECT_MS = 10_000;
 
 function rootUrl(baseUrl: string): string {
   return baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`;
 }
 
-/** The progress socket's URL: the HTTP base with a ws/wss scheme (and this page's client id). */
-export function progressSocketUrl(baseUrl: string, clientId?: string): string {
-  const url = new URL("api/progress", rootUrl(baseUrl));
+/** A push's socket URL: the HTTP base with a ws/wss scheme (and, for progress, this page's client id). */
+export function pushSocketUrl(baseUrl: string, push: KioskPush, clientId?: string): string {
+  const url = new URL(`api/${push}`, rootUrl(baseUrl));
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   if (clientId !== undefined) url.searchParams.set("client", clientId);
   return url.toString();
 }
 
-/** A random progress client id (server.ts accepts 16–64 of [A-Za-z0-9_-]). */
+/** The progress socket's URL (with this page's client id). */
+export function progressSocketUrl(baseUrl: string, clientId?: string): string {
+  return pushSocketUrl(baseUrl, "progress", clientId);
+}
+
+/** A random progress client id (node/server.ts accepts 16–64 of [A-Za-z0-9_-]). */
 export function newProgressClientId(): string {
   return globalThis.crypto.randomUUID().replace(/-/g, "");
 }
@@ -125,102 +127,95 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
     }
   }
 
-  async function request<T>(
-    schema: z.ZodType<T>,
-    method: "GET" | "POST",
-    path: string,
-    body?: unknown,
-    limitMs = timeoutMs,
-  ): Promise<T> {
-    const response = await send(method, path, body, limitMs);
+  /** Calls that may take long get their own limit: the assistant's answer, the payment terminal. */
+  const limits: Partial<Record<KioskMethod, number>> = { ask: options.askTimeoutMs ?? 60_000, purchase: options.purchaseTimeoutMs ?? 90_000 };
+
+  async function call<M extends KioskMethod>(method: M, args: KioskArgs<M>): Promise<unknown> {
+    const { verb, path, body } = kioskHttpRequest(method, args);
+    const where = `api/${path}`;
+    const response = await send(verb, where, body, limits[method] ?? timeoutMs);
     let payload: unknown;
     try {
       payload = await response.json();
     } catch (error) {
-      throw new BridgeError("invalid_response", `${method} /${path}: response is not JSON`, response.status, { cause: error });
+      throw new BridgeError("invalid_response", `${verb} /${where}: response is not JSON`, response.status, { cause: error });
     }
-    const parsed = schema.safeParse(payload);
+    const parsed = (KIOSK_METHODS[method].result as z.ZodType).safeParse(payload);
     if (!parsed.success) {
-      throw new BridgeError("invalid_response", `${method} /${path}: ${describeIssues(parsed.error)}`, response.status, { cause: parsed.error });
+      throw new BridgeError("invalid_response", `${verb} /${where}: ${describeIssues(parsed.error)}`, response.status, { cause: parsed.error });
     }
     return parsed.data;
   }
 
-  // --- progress socket: opened for the first listener, closed with the last, reconnects meanwhile.
-  const listeners = new Set<(event: ProgressEvent) => void>();
-  let socket: WebSocketLike | null = null;
-  let reconnectTimer: unknown = null;
-  let reconnectDelay = options.reconnectDelayMs ?? 500;
+  // --- push sockets: each opened for its first listener, closed with its last, reconnecting meanwhile.
+  function pushChannel(push: KioskPush): (listener: (event: unknown) => void) => () => void {
+    const listeners = new Set<(event: unknown) => void>();
+    const schema = KIOSK_PUSHES[push].event as z.ZodType;
+    let socket: WebSocketLike | null = null;
+    let reconnectTimer: unknown = null;
+    let reconnectDelay = options.reconnectDelayMs ?? 500;
 
-  function connect(): void {
-    const ws = openSocket(progressSocketUrl(baseUrl, clientId));
-    socket = ws;
-    ws.onopen = () => {
-      reconnectDelay = options.reconnectDelayMs ?? 500;
-    };
-    ws.onmessage = (message) => {
-      let data: unknown;
-      try {
-        data = typeof message.data === "string" ? JSON.parse(message.data) : message.data;
-      } catch {
-        options.onInvalidMessage?.(message.data, "not JSON");
-        return;
-      }
-      const parsed = ProgressEventSchema.safeParse(data);
-      if (!parsed.success) {
-        options.onInvalidMessage?.(data, describeIssues(parsed.error));
-        return;
-      }
-      for (const listener of [...listeners]) listener(parsed.data);
-    };
-    ws.onerror = () => {
-      // onclose follows and schedules the reconnect
-    };
-    ws.onclose = () => {
-      if (socket !== ws) return;
-      socket = null;
-      if (listeners.size === 0) return;
-      reconnectTimer = setTimer(() => {
-        reconnectTimer = null;
-        if (listeners.size > 0 && socket === null) connect();
-      }, reconnectDelay);
-      reconnectDelay = Math.min(reconnectDelay * 2, MAX_RECONNECT_MS);
-    };
-  }
-
-  function disconnect(): void {
-    if (reconnectTimer !== null) {
-      clearTimer(reconnectTimer);
-      reconnectTimer = null;
+    function connect(): void {
+      const ws = openSocket(pushSocketUrl(baseUrl, push, push === "progress" ? clientId : undefined));
+      socket = ws;
+      ws.onopen = () => {
+        reconnectDelay = options.reconnectDelayMs ?? 500;
+      };
+      ws.onmessage = (message) => {
+        let data: unknown;
+        try {
+          data = typeof message.data === "string" ? JSON.parse(message.data) : message.data;
+        } catch {
+          options.onInvalidMessage?.(message.data, "not JSON");
+          return;
+        }
+        const parsed = schema.safeParse(data);
+        if (!parsed.success) {
+          options.onInvalidMessage?.(data, describeIssues(parsed.error));
+          return;
+        }
+        for (const listener of [...listeners]) listener(parsed.data);
+      };
+      ws.onerror = () => {
+        // onclose follows and schedules the reconnect
+      };
+      ws.onclose = () => {
+        if (socket !== ws) return;
+        socket = null;
+        if (listeners.size === 0) return;
+        reconnectTimer = setTimer(() => {
+          reconnectTimer = null;
+          if (listeners.size > 0 && socket === null) connect();
+        }, reconnectDelay);
+        reconnectDelay = Math.min(reconnectDelay * 2, MAX_RECONNECT_MS);
+      };
     }
-    const ws = socket;
-    socket = null;
-    ws?.close();
-  }
 
-  return {
-    listSystems: () => request(SystemListSchema, "GET", "api/systems"),
-    systemView: (system) => request(SystemViewSchema, "GET", `api/systems/${encodeURIComponent(system)}`),
-    ask: (req: AskRequest) => request(AskResultSchema, "POST", "api/ask", req, options.askTimeoutMs ?? 60_000),
-    purchase: (req: PurchaseRequest) =>
-      request(PurchaseResultSchema, "POST", "api/purchase", req, options.purchaseTimeoutMs ?? 90_000),
-    async endSession(sessionId) {
-      try {
-        await send("POST", `api/sessions/${encodeURIComponent(sessionId)}/end`, undefined, timeoutMs);
-      } catch (error) {
-        if (error instanceof BridgeError && error.status === 404) return; // already ended
-        throw error;
+    function disconnect(): void {
+      if (reconnectTimer !== null) {
+        clearTimer(reconnectTimer);
+        reconnectTimer = null;
       }
-    },
-    status: () => request(KioskStatusSchema, "GET", "api/status"),
-    operator: createHttpOperatorBridge(root, { fetch: doFetch }),
-    onProgress(listener) {
+      const ws = socket;
+      socket = null;
+      ws?.close();
+    }
+
+    return (listener) => {
       listeners.add(listener);
       if (socket === null && reconnectTimer === null) connect();
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) disconnect();
       };
-    },
+    };
+  }
+
+  const calls = Object.fromEntries(KIOSK_METHOD_NAMES.map((method) => [method, (...args: unknown[]) => call(method, args as KioskArgs<typeof method>)]));
+  const pushes = Object.fromEntries(KIOSK_PUSH_NAMES.map((push) => [subscriptionName(push), pushChannel(push)]));
+  return {
+    ...(calls as unknown as KioskBridge),
+    ...(pushes as unknown as KioskBridge),
+    operator: createHttpOperatorBridge(root, { fetch: doFetch }),
   };
 }

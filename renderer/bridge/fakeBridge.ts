@@ -4,17 +4,19 @@ import type {
   AskRequest,
   AskResult,
   KioskBridge,
+  KioskMethod,
   KioskStatus,
   ProgressEvent,
   PurchaseRequest,
   PurchaseResult,
   SystemView,
+  Ticket,
 } from "../../runtime/kiosk/bridge.ts";
 import { demoAnswer, foldEvents } from "./demoPolicy.ts";
 import { DEMO_SYSTEMS } from "./demoSystems.ts";
 import { BridgeError, type BridgeFailureKind } from "./errors.ts";
 
-type Operation = "listSystems" | "systemView" | "ask" | "purchase" | "endSession" | "status";
+type Operation = KioskMethod;
 
 export interface FakeBridgeOptions {
   systems?: readonly SystemView[];
@@ -22,7 +24,8 @@ export interface FakeBridgeOptions {
   answer?: (request: AskRequest & { sessionId: string }, turn: number) => AskResult | Promise<AskResult>;
   /** Replaces the simulated payment terminal. */
   purchase?: (request: PurchaseRequest) => PurchaseResult | Promise<PurchaseResult>;
-  status?: KioskStatus;
+  /** The kiosk's state (merged into a serving kiosk's: model answering, sales open). */
+  status?: Partial<KioskStatus>;
   /** Pause between progress events (ms); 0 keeps everything in microtasks (tests). */
   stepDelayMs?: number;
   /** Make an operation fail with this kind (a BridgeError). */
@@ -39,6 +42,8 @@ export interface FakeBridge extends KioskBridge {
   };
   /** Push a progress event to the listeners (as the runtime would). */
   emitProgress(event: ProgressEvent): void;
+  /** Change the kiosk's state and push it to the listeners (a bench run starting, the model going down). */
+  setStatus(patch: Partial<KioskStatus>): void;
   readonly activeSessions: ReadonlySet<string>;
   setFailure(operation: Operation, kind: BridgeFailureKind | null): void;
 }
@@ -52,10 +57,14 @@ interface FakeSession {
 export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const systems = options.systems ?? DEMO_SYSTEMS;
   const listeners = new Set<(event: ProgressEvent) => void>();
+  const stateListeners = new Set<(state: KioskStatus) => void>();
+  let status: KioskStatus = { assistant: "model", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: {}, ...options.status };
   const sessions = new Map<string, FakeSession>();
   const failures = new Map<Operation, BridgeFailureKind>(Object.entries(options.failures ?? {}) as [Operation, BridgeFailureKind][]);
   const calls: FakeBridge["calls"] = { ask: [], purchase: [], endSession: [], systemView: [] };
   const active = new Set<string>();
+  /** Tickets issued, by id (a lookup finds them again, as the kiosk's ledger does). */
+  const issued = new Map<string, Ticket>();
   let counter = 0;
   const now = options.now ?? (() => new Date());
   const pause = (): Promise<void> =>
@@ -120,6 +129,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     calls,
     activeSessions: active,
     emitProgress: emit,
+    setStatus(patch) {
+      status = { ...status, ...patch };
+      for (const listener of [...stateListeners]) listener(status);
+    },
     setFailure(operation, kind) {
       if (kind) failures.set(operation, kind);
       else failures.delete(operation);
@@ -169,30 +182,41 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         return { ok: false, reason: "payment_declined", message: "The payment terminal declined the card" };
       }
       const quote = last.state.fare_quote;
-      return {
-        ok: true,
-        ticket: {
-          ticketId: `TKT-${request.sessionId.toUpperCase()}-${String(++counter).padStart(4, "0")}`,
-          system: session.system.id,
-          issuedAt: now().toISOString(),
-          origin: last.state.route.origin,
-          destination: last.state.route.destination,
-          riders: Object.fromEntries((quote.line_items ?? []).map((item) => [item.rider_type, item.count])),
-          total: quote.total,
-          currency: quote.currency,
-          paymentMethod: request.paymentMethod,
-        },
+      const ticket: Ticket = {
+        ticketId: `TKT-${request.sessionId.toUpperCase()}-${String(++counter).padStart(4, "0")}`,
+        system: session.system.id,
+        issuedAt: now().toISOString(),
+        origin: last.state.route.origin,
+        destination: last.state.route.destination,
+        riders: Object.fromEntries((quote.line_items ?? []).map((item) => [item.rider_type, item.count])),
+        total: quote.total,
+        currency: quote.currency,
+        paymentMethod: request.paymentMethod,
       };
+      issued.set(ticket.ticketId, ticket);
+      return { ok: true, ticket };
+    },
+    async ticket(ticketId) {
+      check("ticket");
+      const ticket = issued.get(ticketId);
+      return ticket ? { found: true, ticket, voided: false } : { found: false };
     },
     async endSession(sessionId) {
       calls.endSession.push(sessionId);
       check("endSession");
       sessions.delete(sessionId);
       active.delete(sessionId);
+      return null;
     },
     async status() {
       check("status");
-      return options.status ?? { assistant: "model", benchRunning: false, message: null };
+      return status;
+    },
+    onState(listener) {
+      stateListeners.add(listener);
+      // A new subscriber learns the present state first, as from the kiosk.
+      queueMicrotask(() => stateListeners.has(listener) && listener(status));
+      return () => stateListeners.delete(listener);
     },
   };
   return bridge;

@@ -4,7 +4,15 @@ import { useTranslation } from "react-i18next";
 import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
 import { formatFare } from "../lib/format.ts";
 import { BlockReasons } from "./BlockReasons.tsx";
+import type { AdvisoryBanner } from "../lib/types.ts";
 import { Icon } from "./Icon.tsx";
+
+const ALTERNATIVE = /(?:Alternative|Alternativa|替代方案|替代方案|البديل)\s*[:：]\s*([^.。]+[.。]?)/i;
+
+/** The alternative a suspension notice names ("Alternative: Free AC Transit bus bridge …"), if any. */
+export function alternativeOf(banner: AdvisoryBanner): string | null {
+  return ALTERNATIVE.exec(banner.body ?? "")?.[1]?.trim() ?? null;
+}
 
 export function ActionPanel(props: {
   system: SystemView;
@@ -20,7 +28,7 @@ export function ActionPanel(props: {
   const reasonText = reason !== "ok" ? <p className="action-reason">{t("result.reasonLabel", { reason: t(`reason.${reason}`) })}</p> : null;
   const secondary = (
     <div className="action-buttons">
-      <button type="button" className="button button-secondary" onClick={props.onEdit}>
+      <button type="button" className="button button-secondary" data-keypad-back onClick={props.onEdit}>
         {t("result.change")}
       </button>
       <button type="button" className="button button-secondary" onClick={props.onFollowUp}>
@@ -43,7 +51,7 @@ export function ActionPanel(props: {
           <Icon name="ticket" /> {t("result.buy", { total })}
         </button>
         {purchasable ? null : (
-          <p id="not-purchasable" className="action-note">
+          <p id="not-purchasable" className="action-note" data-announce>
             {t("result.notPurchasable")}
           </p>
         )}
@@ -59,19 +67,33 @@ export function ActionPanel(props: {
     display_info: { icon: "info-board", title: t("result.infoTitle"), body: t("result.infoBody") },
     refer_to_staff: { icon: "staff", title: t("result.staffTitle"), body: t("result.staffBody") },
   } as const;
-  const screen = screens[action];
+  // A critical notice on a trip that is not sold is a suspension: say so, and what to do instead,
+  // rather than "no ticket is needed".
+  const suspension = action !== "refer_to_staff" ? state.advisory_banners?.find((b) => b.severity === "critical") : undefined;
+  const alternative = suspension ? alternativeOf(suspension) : null;
+  const screen = suspension
+    ? { icon: "critical" as const, title: t("result.suspendedTitle"), body: t("result.suspendedBody") }
+    : screens[action];
   return (
     <section
       className={`action action-${action.replace(/_/g, "-")}`}
       data-action={action}
-      role={action === "block_purchase" ? "alert" : "status"}
+      role={action === "block_purchase" || suspension ? "alert" : "status"}
+      data-suspended={suspension ? true : undefined}
       aria-labelledby="action-title"
     >
-      <div className="action-head">
+      <div className="action-head" data-announce>
         <Icon name={screen.icon} className="icon-large" />
         <h2 id="action-title">{screen.title}</h2>
       </div>
-      <p className="action-body">{screen.body}</p>
+      <p className="action-body" data-announce>
+        {screen.body}
+      </p>
+      {suspension ? (
+        <p className="action-alternative" dir="auto" data-announce>
+          {alternative ? t("result.alternative", { text: alternative }) : `${suspension.title}: ${suspension.body}`}
+        </p>
+      ) : null}
       {reasonText}
       {secondary}
       <button type="button" className="button button-primary" onClick={props.onFinish}>

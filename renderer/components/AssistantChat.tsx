@@ -4,14 +4,18 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { Turn } from "../machines/kioskMachine.ts";
+import type { Language } from "../i18n/catalog.ts";
+import { isolate, stationNameById } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { dropLastCharacter, OnScreenKeyboard } from "./OnScreenKeyboard.tsx";
 
-function requestText(turn: Turn, system: SystemView, journey: (from: string, to: string) => string): string {
+/** What the passenger asked in a turn: their words, else the journey they chose. */
+export function requestText(turn: Turn, system: SystemView, language: Language, journey: (from: string, to: string) => string): string {
   const texts = turn.request.events.flatMap((e) => (e.type === "freetext_input" ? [e.text] : []));
   if (texts.length > 0) return texts.join(" ");
   const station = (field: "origin" | "destination"): string | undefined => {
     const event = turn.request.events.find((e) => e.type === "station_selected" && e.field === field);
-    return event?.type === "station_selected" ? (system.stations.find((s) => s.id === event.station_id)?.name ?? event.value) : undefined;
+    return event?.type === "station_selected" ? isolate(stationNameById(system, event.station_id ?? "", language, event.value)) : undefined;
   };
   const from = station("origin");
   const to = station("destination");
@@ -20,6 +24,7 @@ function requestText(turn: Turn, system: SystemView, journey: (from: string, to:
 
 export function Transcript({ turns, system }: { turns: readonly Turn[]; system: SystemView }) {
   const { t } = useTranslation();
+  const language = useView((s) => s.language);
   if (turns.length === 0) return null;
   const journey = (from: string, to: string): string => t("chat.journeyRequest", { from, to, arrow: t("common.arrow") });
   return (
@@ -28,7 +33,7 @@ export function Transcript({ turns, system }: { turns: readonly Turn[]; system: 
         <li key={i} className="turn">
           <p className="bubble bubble-passenger">
             <span className="visually-hidden">{t("chat.you")}: </span>
-            <span dir="auto">{requestText(turn, system, journey)}</span>
+            <span dir="auto">{requestText(turn, system, language, journey)}</span>
           </p>
           {turn.answer ? (
             <p className="bubble bubble-assistant">
@@ -65,7 +70,7 @@ export function ChatComposer(props: { value: string; onChange: (text: string) =>
         onInput={(text) => props.onChange(props.value + text)}
         onBackspace={() => props.onChange(dropLastCharacter(props.value))}
         onClear={() => props.onChange("")}
-        action={{ label: t("chat.send"), onPress: props.onSend, disabled: !props.canSend }}
+        action={{ label: t("chat.send"), onPress: props.onSend, disabled: !props.canSend, why: t("chat.needText") }}
       />
     </div>
   );

@@ -17,6 +17,7 @@ export function BannerList({ banners }: { banners: readonly AdvisoryBanner[] }) 
           className={`banner banner-${banner.severity}`}
           data-severity={banner.severity}
           role={banner.severity === "critical" ? "alert" : "status"}
+          data-announce
         >
           <Icon name={banner.severity} />
           <div className="banner-text">

@@ -8,6 +8,8 @@ export function DisplayToggles() {
   const largeText = useView((s) => s.largeText);
   const toggleHighContrast = useView((s) => s.toggleHighContrast);
   const toggleLargeText = useView((s) => s.toggleLargeText);
+  const headset = useView((s) => s.headset);
+  const toggleHeadset = useView((s) => s.toggleHeadset);
   return (
     <div className="display-toggles" role="group" aria-label={t("common.displayOptions")}>
       <button type="button" className="chip" aria-pressed={highContrast} onClick={toggleHighContrast}>
@@ -15,6 +17,9 @@ export function DisplayToggles() {
       </button>
       <button type="button" className="chip" aria-pressed={largeText} onClick={toggleLargeText}>
         <Icon name="text-size" /> {t("common.largeText")}
+      </button>
+      <button type="button" className="chip" aria-pressed={headset} onClick={toggleHeadset}>
+        <Icon name="speaker" /> {t("a11y.headset")}
       </button>
     </div>
   );

@@ -6,7 +6,7 @@ import { Icon } from "./Icon.tsx";
 export function FailureNotice({ failure }: { failure: BridgeFailure }) {
   const { t } = useTranslation();
   return (
-    <div className="notice notice-critical" role="alert" data-failure={failure.kind}>
+    <div className="notice notice-critical" role="alert" data-failure={failure.kind} data-announce>
       <Icon name="critical" />
       <p>{t(`failure.${failure.kind}`)}</p>
     </div>

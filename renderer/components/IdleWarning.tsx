@@ -26,6 +26,9 @@ export function IdleWarning() {
           <button ref={continueRef} type="button" className="button button-primary" onClick={() => send({ type: "CONTINUE" })}>
             {t("idle.continue")}
           </button>
+          <button type="button" className="button button-secondary" onClick={() => send({ type: "MORE_TIME" })}>
+            {t("idle.moreTime")}
+          </button>
           {paying ? null : (
             <button type="button" className="button button-secondary" onClick={() => send({ type: "START_OVER" })}>
               {t("common.startOver")}

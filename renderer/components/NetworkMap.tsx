@@ -5,6 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { lineColor } from "../lib/lineColors.ts";
 import { computeMapLayout, routeSegments, type Point } from "../lib/mapLayout.ts";
+import { lineName, stationName, stationNameById } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import type { RouteStop } from "../lib/types.ts";
 
 const WIDTH = 1000;
@@ -25,12 +27,13 @@ export const NetworkMap = memo(function NetworkMap(props: {
 }) {
   const { t } = useTranslation();
   const { system, route } = props;
+  const language = useView((s) => s.language);
   const layout = useMemo(() => computeMapLayout(system.stations, system.lines, WIDTH, HEIGHT), [system]);
   const onRoute = useMemo(() => new Set(route?.map((s) => s.station_id) ?? []), [route]);
   const highlighting = onRoute.size > 0;
   const origin = route?.[0]?.station_id ?? props.origin ?? null;
   const destination = route?.[route.length - 1]?.station_id ?? props.destination ?? null;
-  const nameOf = (id: string | null): string => system.stations.find((s) => s.id === id)?.name ?? id ?? "";
+  const nameOf = (id: string | null): string => (id ? stationNameById(system, id, language) : "");
   const colorOf = (lineId: string | undefined): string => lineColor(system.lines.find((l) => l.id === lineId)?.color);
   const segments = route ? routeSegments(route, layout.positions) : [];
   // Labels for the ends and the changes only: a label per stop would pile up in a dense centre.
@@ -91,7 +94,7 @@ export const NetworkMap = memo(function NetworkMap(props: {
                 <circle cx={p.x} cy={p.y} r={role === "origin" || role === "destination" ? 13 : role === "route" ? 8 : 5} />
                 {labelled.has(station.id) ? (
                   <text x={p.x + 16} y={p.y - 12} className="map-label">
-                    {station.name}
+                    {stationName(system, station, language)}
                   </text>
                 ) : null}
               </g>
@@ -105,7 +108,7 @@ export const NetworkMap = memo(function NetworkMap(props: {
         {system.lines.map((line) => (
           <span key={line.id} className="legend-item">
             <span className="legend-swatch" style={{ backgroundColor: lineColor(line.color) }} aria-hidden="true" />
-            {line.name}
+            <bdi>{lineName(system, line.id, language)}</bdi>
           </span>
         ))}
         {layout.mode === "schematic" ? <span className="legend-note">{t("map.schematic")}</span> : null}

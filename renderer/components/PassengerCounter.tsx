@@ -19,10 +19,17 @@ function Counter({ rider }: { rider: RiderType }) {
         className="button button-icon counter-button"
         aria-label={t("counter.decrease", { rider: label })}
         disabled={count <= 0}
+        aria-describedby={count <= 0 ? `counter-${rider}-min` : undefined}
         onClick={() => setPassengers(rider, count - 1)}
       >
         −
       </button>
+      {/* A disabled button says why. */}
+      {count <= 0 ? (
+        <span id={`counter-${rider}-min`} className="visually-hidden">
+          {t("counter.atZero")}
+        </span>
+      ) : null}
       <output className="counter-value" aria-live="polite" aria-label={t("counter.value", { rider: label, count })}>
         {count}
       </output>
@@ -31,10 +38,16 @@ function Counter({ rider }: { rider: RiderType }) {
         className="button button-icon counter-button"
         aria-label={t("counter.increase", { rider: label })}
         disabled={count >= MAX_PASSENGERS_PER_TYPE}
+        aria-describedby={count >= MAX_PASSENGERS_PER_TYPE ? `counter-${rider}-max` : undefined}
         onClick={() => setPassengers(rider, count + 1)}
       >
         +
       </button>
+      {count >= MAX_PASSENGERS_PER_TYPE ? (
+        <span id={`counter-${rider}-max`} className="visually-hidden">
+          {t("counter.atMax", { count: MAX_PASSENGERS_PER_TYPE })}
+        </span>
+      ) : null}
     </div>
   );
 }

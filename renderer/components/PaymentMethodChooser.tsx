@@ -1,6 +1,8 @@
 // Payment methods with the framebook's own names for them ("Breeze Card", "Yikatong Card", …).
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
+import { paymentLabel } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { Icon } from "./Icon.tsx";
 
 export function PaymentMethodChooser(props: {
@@ -10,6 +12,7 @@ export function PaymentMethodChooser(props: {
   legend?: string;
 }) {
   const { t } = useTranslation();
+  const language = useView((s) => s.language);
   const legend = props.legend ?? t("journey.payment");
   return (
     <div className="payment-methods" role="radiogroup" aria-label={legend}>
@@ -25,7 +28,7 @@ export function PaymentMethodChooser(props: {
           className="option"
           onClick={() => props.onChange(method.id)}
         >
-          <Icon name="card" /> {method.label}
+          <Icon name="card" /> <bdi>{paymentLabel(props.system, method.id, language)}</bdi>
         </button>
       ))}
     </div>

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AskResult } from "../../runtime/kiosk/bridge.ts";
-import { DEMO_BEIJING, DEMO_MARTA } from "../bridge/demoSystems.ts";
+import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { en } from "../i18n/en.ts";
 import type { AssistantState } from "../lib/types.ts";
 import { ResultView } from "../screens/ResultScreen.tsx";
@@ -215,5 +215,94 @@ describe("ResultView: hybrid provisional answers", () => {
   it("stays quiet when the check confirmed the provisional answer", () => {
     show({ ...askResult(readyState()), check: { decidedBy: "model" as const, reason: "free_text", changed: false, note: null } });
     expect(screen.queryByText(/Updated after the assistant/)).toBeNull();
+  });
+});
+
+describe("ResultView: wording for real passengers", () => {
+  it("says a disrupted trip is suspended and names the alternative, never 'no ticket is needed'", () => {
+    const state: AssistantState = {
+      ...stateFor("advisory_only", "display_info"),
+      advisory_banners: [
+        {
+          severity: "critical",
+          title: "Planned Maintenance",
+          body: "Transbay Tube closed this weekend. Alternative: Free AC Transit bus bridge between West Oakland and Embarcadero. Expected to resolve: Service resumes Tuesday 4:00 AM.",
+        },
+      ],
+    };
+    const { container } = show(askResult(state));
+    expect(screen.queryByText(en.result.infoBody)).toBeNull();
+    const action = container.querySelector(".action") as HTMLElement;
+    expect(action.getAttribute("role")).toBe("alert");
+    expect(within(action).getByRole("heading", { name: en.result.suspendedTitle })).toBeTruthy();
+    expect(within(action).getByText(en.result.suspendedBody)).toBeTruthy();
+    expect(within(action).getByText("Alternative: Free AC Transit bus bridge between West Oakland and Embarcadero.")).toBeTruthy();
+  });
+
+  it("keeps 'information only' for an answer without a critical notice", () => {
+    show(askResult({ ...stateFor("policy_answer_only", "display_info"), advisory_banners: [{ severity: "info", title: "Bikes", body: "Folded bikes only." }] }));
+    expect(screen.getByText(en.result.infoBody)).toBeTruthy();
+  });
+
+  it("drops zero-priced surcharge lines, says free children with their age limit, and states the rule", () => {
+    const system = { ...DEMO_MARTA, riderRules: { children: { qualifier: "under 5", free: true, maxPerAdult: 2 } } };
+    const fare: NonNullable<AssistantState["fare_quote"]> = {
+      passenger_summary: { adults: 2, children: 1, seniors: 0, disabled: 0, free_riders: 1 },
+      line_items: [
+        { rider_type: "adults", count: 2, unit_fare: 2.5, subtotal: 5, currency: "USD" },
+        { rider_type: "children", count: 1, unit_fare: 0, subtotal: 0, currency: "USD" },
+        { rider_type: "transbay tube crossing", count: 1, unit_fare: 0, subtotal: 0, currency: "USD" },
+      ],
+      total: 5,
+      currency: "USD",
+    };
+    const { container } = show(askResult(readyState({ fare_quote: fare })), system);
+    expect(container.querySelector(".fare-passengers")?.textContent).toBe("Passengers: 2 adults and 1 child (under 5, free)");
+    expect([...container.querySelectorAll(".fare-items td:first-child")].map((td) => td.textContent)).toEqual(["2 × Adults @ $2.50", "1 × Children · free"]);
+    expect(container.querySelector(".fare-rules")?.textContent).toBe("Children under 5 ride free (up to 2 per paying adult)");
+  });
+
+  it("shows the passenger's own question above the answer", () => {
+    const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn() };
+    const { container } = renderWithProviders(<ResultView system={DEMO_MARTA} result={askResult(readyState())} question="Airport to Midtown please" {...handlers} />);
+    const question = container.querySelector(".your-question") as HTMLElement;
+    expect(question.textContent).toBe(`${en.chat.youAsked} Airport to Midtown please`);
+    const answer = container.querySelector(".assistant-message") as HTMLElement;
+    expect(question.compareDocumentPosition(answer) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("names the route's ends in the screen's language, isolated, with the distance in km outside the US", () => {
+    // As the runtime's SystemView gives them: names by language, from the operator's file.
+    const doha = {
+      ...DEMO_DOHA,
+      distanceUnit: "km" as const,
+      stations: DEMO_DOHA.stations.map((s) => (s.localNames[0] ? { ...s, localized: { ar: s.localNames[0] } } : s)),
+    };
+    const route = { ...ROUTE, origin: "D-HIA", destination: "D-MSH", stops: [{ station_id: "D-HIA", line: "red" }, { station_id: "D-MSH", line: "red" }], distance_miles: 10 };
+    const { container } = show(askResult(readyState({ route })), doha, { language: "ar" });
+    const ends = container.querySelector(".route-ends") as HTMLElement;
+    expect([...ends.querySelectorAll("bdi")].map((b) => b.textContent)).toEqual(["مطار حمد الدولي", "مشيرب"]);
+    expect(ends.getAttribute("aria-label")).toBe("من مطار حمد الدولي إلى مشيرب");
+    expect(container.querySelector(".route-distance")?.textContent).toBe("16.1 كم");
+  });
+});
+
+describe("disabled buttons say why", () => {
+  it("the passenger counters, swap and Find route explain themselves", async () => {
+    const { KioskApp } = await import("../app/KioskApp.tsx");
+    const { createFakeBridge } = await import("../bridge/fakeBridge.ts");
+    const { render } = await import("@testing-library/react");
+    render(<KioskApp bridge={createFakeBridge({ systems: [DEMO_MARTA] })} />);
+    fireEvent.click(await screen.findByRole("button", { name: en.attract.touchToStart }));
+    const described = (el: HTMLElement): string => (el.getAttribute("aria-describedby") ?? "").split(" ").map((id) => document.getElementById(id)?.textContent ?? "").join(" ");
+    const fewerChildren = screen.getByRole("button", { name: `Remove one: ${en.riderType.children}` }) as HTMLButtonElement;
+    expect(fewerChildren.disabled).toBe(true);
+    expect(described(fewerChildren)).toBe(en.counter.atZero);
+    expect(described(screen.getByRole("button", { name: en.journey.swap }))).toBe(en.journey.swapDisabled);
+    expect(described(screen.getByRole("button", { name: en.journey.find }))).toBe(en.journey.needStations);
+    const moreAdults = screen.getByRole("button", { name: `Add one: ${en.riderType.adults}` }) as HTMLButtonElement;
+    for (let i = 0; i < 8; i++) fireEvent.click(moreAdults);
+    expect(moreAdults.disabled).toBe(true);
+    expect(described(moreAdults)).toBe("At most 9 of each type per purchase.");
   });
 });

@@ -8,7 +8,8 @@ import { DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { LANGUAGES, type Catalog } from "../i18n/catalog.ts";
 import { en } from "../i18n/en.ts";
 import { CATALOGS } from "../i18n/index.ts";
-import { safetyEs, safetyZhHant } from "../i18n/safety-more.ts";
+import { es } from "../i18n/es.ts";
+import { zhHant } from "../i18n/zhHant.ts";
 import { ResultView } from "../screens/ResultScreen.tsx";
 import { askResult, readyState } from "../test/fixtures.ts";
 import { renderWithProviders } from "../test/render.tsx";
@@ -33,7 +34,7 @@ describe("block reasons", () => {
     }
   });
 
-  it.each([["es", safetyEs], ["zh-Hant", safetyZhHant]] as const)("the %s safety texts (for that screen language's catalog) cover every key and keep the placeholders", (_name, section) => {
+  it.each([["es", es.safety], ["zh-Hant", zhHant.safety]] as const)("the %s safety texts cover every key and keep the placeholders", (_name, section) => {
     const english = texts(en.safety);
     const translated = texts(section);
     expect([...translated.keys()].sort()).toEqual([...english.keys()].sort());
@@ -46,7 +47,7 @@ describe("block reasons", () => {
 
   it("the Traditional Chinese safety texts use no Simplified-only characters", () => {
     const simplified = /[这为么没选择线网运时车确认击价额币围规则与终点发开关闭无阶营经设输让项单买卖费钱门]/u;
-    for (const [key, text] of texts(safetyZhHant)) expect(text.match(simplified)?.[0], key).toBeUndefined();
+    for (const [key, text] of texts(zhHant.safety)) expect(text.match(simplified)?.[0], key).toBeUndefined();
   });
 
   it.each(LANGUAGES)("a blocked offer lists its reasons (%s)", (language) => {

@@ -2,15 +2,24 @@
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createSpeaker, type Speaker, type SpeechState } from "../lib/speech.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { Icon } from "./Icon.tsx";
 
 /** The speech output the screen uses (tests provide a fake one); default: the platform's. */
 export const SpeakerContext = createContext<Speaker | null>(null);
 
+let platformSpeaker: Speaker | null = null;
+
+/** The screen's one speaker: the provided one, else the platform's speech synthesis. */
+export function useSpeaker(): Speaker {
+  const given = useContext(SpeakerContext);
+  return useMemo(() => given ?? (platformSpeaker ??= createSpeaker()), [given]);
+}
+
 export function SpeechControls({ text, lang }: { text: string; lang?: string }) {
   const { t, i18n } = useTranslation();
-  const given = useContext(SpeakerContext);
-  const speaker = useMemo(() => given ?? createSpeaker(), [given]);
+  const speaker = useSpeaker();
+  const volume = useView((s) => s.volume);
   const [state, setState] = useState<SpeechState>("idle");
   useEffect(() => () => speaker.cancel(), [speaker]);
   useEffect(() => {
@@ -21,7 +30,7 @@ export function SpeechControls({ text, lang }: { text: string; lang?: string }) 
   if (!speaker.available || !text) return null;
   const read = (): void => {
     setState("speaking");
-    speaker.speak(text, lang ?? i18n.language, () => setState("idle"));
+    speaker.speak(text, lang ?? i18n.language, () => setState("idle"), volume);
   };
   return (
     <div className="speech-controls" role="group" aria-label={t("speech.controls")}>

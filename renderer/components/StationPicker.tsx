@@ -1,9 +1,11 @@
 // Type-ahead station choice over names, ids and local names, with the on-screen keyboard.
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { searchStations } from "../lib/stationSearch.ts";
 import type { StationField } from "../state/viewStore.ts";
+import { stationName } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 import { LineChips } from "./LineChips.tsx";
 import { dropLastCharacter, OnScreenKeyboard } from "./OnScreenKeyboard.tsx";
 
@@ -15,14 +17,21 @@ export function StationPicker(props: {
 }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState("");
-  const matches = useMemo(() => searchStations(props.system.stations, query), [props.system, query]);
+  // Pinyin still being typed searches too: Beijing's and Taipei's English names are pinyin.
+  const [composition, setComposition] = useState("");
+  const search = query + composition;
+  const matches = useMemo(() => searchStations(props.system.stations, search), [props.system, search]);
+  const language = useView((s) => s.language);
+  const input = useRef<HTMLInputElement>(null);
+  // Keyboard and keypad users land in the search field (a physical keyboard types into it).
+  useEffect(() => input.current?.focus(), []);
   const inputId = useId();
   const headingId = useId();
   return (
     <section className="station-picker panel" aria-labelledby={headingId}>
       <div className="panel-head">
         <h2 id={headingId}>{t(`picker.${props.field}`)}</h2>
-        <button type="button" className="button button-secondary" onClick={props.onClose}>
+        <button type="button" className="button button-secondary" data-keypad-back onClick={props.onClose}>
           {t("common.close")}
         </button>
       </div>
@@ -30,6 +39,7 @@ export function StationPicker(props: {
         {t("picker.search")}
       </label>
       <input
+        ref={input}
         id={inputId}
         className="search-input"
         type="search"
@@ -41,28 +51,38 @@ export function StationPicker(props: {
         onChange={(event) => setQuery(event.target.value)}
       />
       <p className="result-count" aria-live="polite">
-        {matches.length === 0 ? t("picker.noMatches", { query }) : t("picker.results", { count: matches.length })}
+        {matches.length === 0 ? t("picker.noMatches", { query: search }) : t("picker.results", { count: matches.length })}
       </p>
       <ul className="station-results" aria-label={t("picker.search")}>
         {matches.map(({ station, matched }) => {
-          const local = station.localNames.length > 0 ? station.localNames.join(" · ") : null;
+          const shown = stationName(props.system, station, language);
+          const others = [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown);
+          const code = matched === station.id ? station.id : null;
+          // The button shows the name in the screen's language, which its accessible name starts with
+          // (WCAG 2.5.3, label in name); the other names, the code and the lines stand beside it and
+          // describe it.
+          const details = [...others, ...(code ? [code] : [])];
+          const detailsId = `${headingId}-${station.id}-details`;
           return (
             <li key={station.id}>
               <button
                 type="button"
                 className="station-option"
-                aria-label={t("picker.select", { station: local ? `${station.name} (${local})` : station.name })}
+                aria-label={t("picker.select", { station: details.length > 0 ? `${shown} (${details.join(", ")})` : shown })}
+                aria-describedby={detailsId}
                 onClick={() => props.onSelect(station.id)}
               >
-                <span className="station-name">{station.name}</span>
-                {local ? (
-                  <span className="station-local" lang={props.system.primaryLanguage} dir="auto">
-                    {local}
-                  </span>
-                ) : null}
-                {matched === station.id ? <span className="station-code">{station.id}</span> : null}
-                <LineChips system={props.system} lineIds={station.lines} />
+                <bdi className="station-name">{shown}</bdi>
               </button>
+              <span id={detailsId} className="station-option-details">
+                {others.length > 0 ? (
+                  <span className="station-local" dir="auto">
+                    {others.join(" · ")}
+                  </span>
+                ) : null}{" "}
+                {code ? <span className="station-code">{code}</span> : null}{" "}
+                <LineChips system={props.system} lineIds={station.lines} />
+              </span>
             </li>
           );
         })}
@@ -71,6 +91,7 @@ export function StationPicker(props: {
         onInput={(text) => setQuery((q) => q + text)}
         onBackspace={() => setQuery((q) => dropLastCharacter(q))}
         onClear={() => setQuery("")}
+        onCompose={setComposition}
       />
     </section>
   );

@@ -3,7 +3,9 @@ import { ar } from "./ar.ts";
 import type { Catalog } from "./catalog.ts";
 import { en } from "./en.ts";
 import { CATALOGS, createKioskI18n, directionOf } from "./index.ts";
+import { es } from "./es.ts";
 import { zh } from "./zh.ts";
+import { zhHant } from "./zhHant.ts";
 
 function flatten(value: object, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
@@ -20,16 +22,17 @@ const PLURAL = /_(zero|one|two|few|many|other)$/;
 describe("translation catalogs", () => {
   const english = flatten(en);
 
-  it.each([["zh", zh], ["ar", ar]] as const)("%s has every English key and no stray ones", (_name, catalog) => {
+  it.each([["zh-Hans", zh], ["zh-Hant", zhHant], ["ar", ar], ["es", es]] as const)("%s has every English key and no stray ones", (name, catalog) => {
     const keys = flatten(catalog);
-    for (const key of english.keys()) expect(keys.has(key), key).toBe(true);
+    // Spanish covers the passenger screens; the staff tools fall back to English.
+    for (const key of english.keys()) if (name !== "es" || !key.startsWith("operator.")) expect(keys.has(key), key).toBe(true);
     for (const key of keys.keys()) {
       const base = key.replace(PLURAL, "_other");
       expect(english.has(key) || english.has(base), key).toBe(true);
     }
   });
 
-  it.each([["zh", zh], ["ar", ar]] as const)("%s keeps the interpolation placeholders", (_name, catalog) => {
+  it.each([["zh-Hans", zh], ["zh-Hant", zhHant], ["ar", ar], ["es", es]] as const)("%s keeps the interpolation placeholders", (_name, catalog) => {
     for (const [key, text] of flatten(catalog)) {
       const source = english.get(key) ?? english.get(key.replace(PLURAL, "_other"))!;
       if (PLURAL.test(key)) expect(placeholders(source), key).toEqual(expect.arrayContaining(placeholders(text)));
@@ -50,14 +53,17 @@ describe("translation catalogs", () => {
   it("resolves typed keys and plurals per language", () => {
     expect(createKioskI18n("en").t("route.stops", { count: 1 })).toBe("1 stop");
     expect(createKioskI18n("en").t("route.stops", { count: 7 })).toBe("7 stops");
-    expect(createKioskI18n("zh").t("journey.from")).toBe("出发站");
+    expect(createKioskI18n("zh-Hans").t("journey.from")).toBe("出发站");
     const arabic = createKioskI18n("ar");
     expect(arabic.t("route.stops", { count: 2 })).toBe("محطتان");
     expect(arabic.t("route.stops", { count: 5 })).toBe("5 محطات");
     expect(arabic.t("route.stops", { count: 11 })).toBe("11 محطة");
+    expect(createKioskI18n("zh-Hant").t("journey.from")).toBe("出發站");
+    expect(createKioskI18n("es").t("route.stops", { count: 2 })).toBe("2 paradas");
+    expect(createKioskI18n("es").t("operator.title")).toBe(en.operator.title);
     expect(directionOf("ar")).toBe("rtl");
-    expect(directionOf("zh")).toBe("ltr");
-    expect(Object.keys(CATALOGS)).toEqual(["en", "zh", "ar"]);
+    expect(directionOf("zh-Hans")).toBe("ltr");
+    expect(Object.keys(CATALOGS)).toEqual(["en", "zh-Hans", "zh-Hant", "ar", "es"]);
   });
 
   it("rejects incomplete catalogs at compile time", () => {

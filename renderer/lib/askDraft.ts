@@ -1,7 +1,7 @@
 // The passenger's journey as the benchmark's event vocabulary. A first ask states everything chosen
 // so far; a follow-up in the same session states only what changed since the last ask.
 import type { AskDraft } from "../machines/kioskMachine.ts";
-import type { RiderType, SystemView } from "../../runtime/kiosk/bridge.ts";
+import type { PassengerLanguage, RiderType, SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { StationView } from "./types.ts";
 
 export interface JourneyDraft {
@@ -63,8 +63,10 @@ export function canAsk(system: SystemView, journey: JourneyDraft, previous: Jour
   return journey.origin !== null && journey.destination !== null;
 }
 
-export function askDraft(system: SystemView, journey: JourneyDraft, previous: JourneyDraft | null): AskDraft {
+/** The ask for this journey, in the language chosen on screen (the assistant answers in it). */
+export function askDraft(system: SystemView, journey: JourneyDraft, previous: JourneyDraft | null, language?: PassengerLanguage): AskDraft {
   const draft: AskDraft = { system: system.id, events: journeyEvents(system, journey, previous) };
+  if (language) draft.language = language;
   if (journey.stepFree) draft.accessibilityMode = true;
   return draft;
 }

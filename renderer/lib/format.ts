@@ -1,5 +1,6 @@
 // Money and passenger wording as the framebook wants them shown.
 import type { TFunction } from "i18next";
+import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { PassengerSummary } from "./types.ts";
 
 /**
@@ -27,18 +28,63 @@ export function isKnownRiderType(value: string): value is KnownRiderType {
   return (KNOWN_RIDER_TYPES as readonly string[]).includes(value);
 }
 
-/** "2 adults, 1 child and 1 senior" (in the UI language, list joined the locale's way). */
-export function passengersInWords(summary: Partial<PassengerSummary>, t: TFunction, language: string): string {
+export type RiderRules = NonNullable<SystemView["riderRules"]>;
+
+/** Numbers in the screen's language, always in Latin digits (as fares and signage show them). */
+export function numberLocale(language: string): string {
+  return `${language}-u-nu-latn`;
+}
+
+/** A fare qualifier of the pack ("under 5", "under 120cm") in the screen's language. */
+export function qualifierText(qualifier: string | null, t: TFunction): string {
+  if (!qualifier) return "";
+  const age = /^under\s+(\d+)$/i.exec(qualifier.trim());
+  if (age) return t("fare.underAge", { age: age[1] ?? "" });
+  const height = /^under\s+(\d+)\s*cm$/i.exec(qualifier.trim());
+  if (height) return t("fare.underHeight", { cm: height[1] ?? "" });
+  return qualifier;
+}
+
+/**
+ * "2 adults and 1 child (under 5, free)" in the UI language. Free riders are the passengers of a
+ * rider type that rides free, said next to that type — never as an extra person ("… and 1 rides
+ * free" read as a fourth traveller); only free riders no type explains get "of whom N ride free".
+ */
+export function passengersInWords(summary: Partial<PassengerSummary>, t: TFunction, language: string, rules?: RiderRules): string {
   const parts: string[] = [];
+  let unexplained = summary.free_riders ?? 0;
   for (const rider of KNOWN_RIDER_TYPES) {
     const count = summary[rider] ?? 0;
-    if (count > 0) parts.push(t(`riders.${rider}`, { count }));
+    if (count <= 0) continue;
+    const rule = rules?.[rider];
+    if (rule?.free && rider !== "adults" && unexplained > 0) {
+      const note = rule.qualifier ? t("riders.freeNote", { qualifier: qualifierText(rule.qualifier, t) }) : t("riders.freeNoteNoQualifier");
+      parts.push(`${t(`riders.${rider}`, { count })} (${note})`);
+      unexplained = Math.max(0, unexplained - count);
+    } else {
+      parts.push(t(`riders.${rider}`, { count }));
+    }
   }
-  if ((summary.free_riders ?? 0) > 0) parts.push(t("riders.free", { count: summary.free_riders ?? 0 }));
-  return new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(parts);
+  const list = new Intl.ListFormat(language, { style: "long", type: "conjunction" }).format(parts);
+  return unexplained > 0 ? `${list}, ${t("riders.ofWhomFree", { count: unexplained })}` : list;
+}
+
+/** The route's length in the system's unit ("8.8 miles", "14.2 km"). */
+export function formatDistance(miles: number, unit: "mi" | "km", t: TFunction, language: string): string {
+  const format = new Intl.NumberFormat(numberLocale(language), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return unit === "km" ? t("route.distanceKm", { km: format.format(miles * 1.609344) }) : t("route.distance", { miles: format.format(miles) });
+}
+
+const SINGULAR: Readonly<Record<string, KnownRiderType>> = { adult: "adults", child: "children", senior: "seniors", disabled_rider: "disabled" };
+
+/** A fare line's rider type as the screen's rider type ("adult" and "adults" are one type). */
+export function knownRiderType(riderType: string): KnownRiderType | null {
+  const key = riderType.trim().toLowerCase();
+  return isKnownRiderType(key) ? key : (SINGULAR[key] ?? null);
 }
 
 /** A rider type as a label ("adults" → "Adults"); unknown types are shown as given. */
 export function riderLabel(riderType: string, t: TFunction): string {
-  return isKnownRiderType(riderType) ? t(`riderType.${riderType}`) : riderType;
+  const known = knownRiderType(riderType);
+  return known ? t(`riderType.${known}`) : riderType;
 }

@@ -3,7 +3,7 @@ import { DEMO_BEIJING, DEMO_DOHA, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { createKioskI18n } from "../i18n/index.ts";
 import { contrastRatio, HIGH_CONTRAST, STANDARD, TEXT_PAIRS, cssVariables } from "../theme/palette.ts";
 import { askDraft, canAsk, emptyJourney, journeyEvents } from "./askDraft.ts";
-import { formatFare, passengersInWords } from "./format.ts";
+import { formatDistance, formatFare, passengersInWords, qualifierText, riderLabel } from "./format.ts";
 import { lineTextColor } from "./lineColors.ts";
 import { computeMapLayout, routeSegments } from "./mapLayout.ts";
 import { createSpeaker, scriptLanguage } from "./speech.ts";
@@ -30,11 +30,38 @@ describe("passengersInWords", () => {
   it("says the group in words in each language", () => {
     const summary = { adults: 2, children: 1, seniors: 0, disabled: 0, free_riders: 0 };
     expect(passengersInWords(summary, createKioskI18n("en").t, "en")).toBe("2 adults and 1 child");
-    expect(passengersInWords({ adults: 1, seniors: 2, free_riders: 1 }, createKioskI18n("en").t, "en")).toBe("1 adult, 2 seniors, and 1 rides free");
-    expect(passengersInWords(summary, createKioskI18n("zh").t, "zh")).toContain("2 名成人");
+    // A free rider no rule explains is one of the group, never an extra person.
+    expect(passengersInWords({ adults: 1, seniors: 2, free_riders: 1 }, createKioskI18n("en").t, "en")).toBe("1 adult and 2 seniors, of whom 1 rides free");
+    expect(passengersInWords(summary, createKioskI18n("zh-Hans").t, "zh-Hans")).toContain("2 名成人");
     const ar = passengersInWords({ adults: 2, children: 3 }, createKioskI18n("ar").t, "ar");
     expect(ar).toContain("بالغان");
     expect(ar).toContain("3 أطفال");
+  });
+});
+
+describe("fare wording", () => {
+  const en = createKioskI18n("en").t;
+  const rules = { children: { qualifier: "under 5", free: true, maxPerAdult: 2 }, seniors: { qualifier: null, free: false, maxPerAdult: null } };
+
+  it("says a free child with their age limit instead of counting a fourth person", () => {
+    expect(passengersInWords({ adults: 2, children: 1, free_riders: 1 }, en, "en", rules)).toBe("2 adults and 1 child (under 5, free)");
+    expect(passengersInWords({ adults: 2, children: 1, free_riders: 1 }, createKioskI18n("es").t, "es", rules)).toBe("2 adultos y 1 niño (menores de 5 años, gratis)");
+    expect(passengersInWords({ adults: 1, children: 1, free_riders: 1 }, createKioskI18n("zh-Hans").t, "zh-Hans", { children: { qualifier: "under 120cm", free: true, maxPerAdult: 2 } })).toContain("身高 120 厘米以下，免费");
+  });
+
+  it("reads the policies' singular rider types as the screen's types", () => {
+    expect(riderLabel("adult", en)).toBe("Adults");
+    expect(riderLabel("child", createKioskI18n("ar").t)).toBe("الأطفال");
+    expect(riderLabel("transbay tube crossing", en)).toBe("transbay tube crossing");
+  });
+
+  it("translates the pack's qualifiers and shows distances in the system's unit", () => {
+    expect(qualifierText("under 5", en)).toBe("under 5");
+    expect(qualifierText("under 120cm", en)).toBe("under 120 cm");
+    expect(qualifierText("students", en)).toBe("students");
+    expect(formatDistance(10, "mi", en, "en")).toBe("10.0 miles");
+    expect(formatDistance(10, "km", en, "en")).toBe("16.1 km");
+    expect(formatDistance(10, "km", createKioskI18n("ar").t, "ar")).toBe("16.1 كم");
   });
 });
 
@@ -77,6 +104,8 @@ describe("journey events", () => {
     ]);
     expect(askDraft(DEMO_MARTA, { ...journey, stepFree: true }, null).accessibilityMode).toBe(true);
     expect(askDraft(DEMO_MARTA, journey, null).accessibilityMode).toBeUndefined();
+    expect(askDraft(DEMO_MARTA, journey, null, "ar").language).toBe("ar");
+    expect(askDraft(DEMO_MARTA, journey, null).language).toBeUndefined();
   });
 
   it("sends only what changed in a follow-up (including a count back to zero)", () => {
@@ -182,11 +211,15 @@ describe("speech", () => {
       { speak: (u) => spoken.push(u), cancel: () => void cancelled++, pause: () => {}, resume: () => {} },
       Utterance as unknown as new (text: string) => SpeechSynthesisUtterance,
     );
-    speaker.speak("你好", "zh", () => {});
+    speaker.speak("你好", "zh-Hans", () => {});
     expect(spoken[0]).toMatchObject({ text: "你好", lang: "zh-CN", volume: 1 });
     expect(cancelled).toBe(1);
+    speaker.speak("台北車站", "zh-Hant", () => {}, 0.4);
+    expect(spoken[1]).toMatchObject({ lang: "zh-TW", volume: 0.4 });
     expect(scriptLanguage("Take the Red line")).toBe("en");
-    expect(scriptLanguage("乘坐1号线")).toBe("zh");
+    expect(scriptLanguage("Tome la línea roja", "es")).toBe("es");
+    expect(scriptLanguage("乘坐1号线")).toBe("zh-Hans");
+    expect(scriptLanguage("搭乘淡水信義線", "zh-Hant")).toBe("zh-Hant");
     expect(scriptLanguage("خذ الخط الأحمر")).toBe("ar");
   });
 });

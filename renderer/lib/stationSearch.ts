@@ -16,6 +16,8 @@ export function foldForSearch(text: string): string {
     .replace(/ة/g, "ه")
     .replace(/ؤ/g, "و")
     .replace(/ئ/g, "ي")
+    // Taiwan writes 臺 as 台 (台北): either finds the other.
+    .replace(/臺/g, "台")
     .toLowerCase()
     .replace(/[\s'’`\-_/.()]+/g, " ")
     .trim();

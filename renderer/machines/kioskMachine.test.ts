@@ -44,7 +44,7 @@ describe("kioskMachine: attract", () => {
     const k = start(bridge);
     expect(k.screen()).toBe("attract");
     await flush();
-    expect(k.context().status).toEqual({ assistant: "model", benchRunning: false, message: null });
+    expect(k.context().status).toMatchObject({ assistant: "model", benchRunning: false, message: null, salesAvailable: true });
     expect(status).toHaveBeenCalledTimes(1);
     k.clock.increment(DEFAULT_TIMING.statusPollMs);
     await flush();
@@ -64,6 +64,35 @@ describe("kioskMachine: attract", () => {
     await flush();
     k.actor.send({ type: "START" });
     expect(k.screen()).toBe("attract");
+  });
+
+  it("learns the kiosk's pushed state at once, without waiting for the poll: a bench run starting and ending", async () => {
+    const bridge = createFakeBridge();
+    const status = vi.spyOn(bridge, "status");
+    const k = start(bridge);
+    await flush();
+    const polls = status.mock.calls.length;
+    bridge.setStatus({ benchRunning: true, message: "A technician test is running. Please wait." });
+    expect(k.context().status).toMatchObject({ benchRunning: true });
+    k.actor.send({ type: "START" });
+    expect(k.screen()).toBe("attract");
+    bridge.setStatus({ benchRunning: false, message: null });
+    k.actor.send({ type: "START" });
+    expect(k.screen()).toBe("journey");
+    // No poll was needed for either change.
+    expect(status.mock.calls.length).toBe(polls);
+  });
+
+  it("sends no ask while the kiosk is out of service (a bench run started during the journey)", async () => {
+    const bridge = createFakeBridge();
+    const k = start(bridge);
+    await flush();
+    k.actor.send({ type: "START" });
+    bridge.setStatus({ benchRunning: true });
+    k.actor.send({ type: "ASK", request: DRAFT });
+    await flush();
+    expect(k.screen()).toBe("journey");
+    expect(bridge.calls.ask).toHaveLength(0);
   });
 
   it("START opens the journey screen with the idle timer running", () => {
@@ -301,6 +330,32 @@ describe("kioskMachine: idle warning and reset", () => {
     expect(k.idle()).toBe("active");
     k.clock.increment(30_000);
     expect(k.screen()).toBe("journey");
+  });
+
+  it("MORE_TIME (WCAG 2.2.1) extends the warning and waits five times longer for the rest of the session", async () => {
+    const bridge = createFakeBridge();
+    const k = start(bridge);
+    k.actor.send({ type: "START" });
+    k.clock.increment(60_000);
+    expect(k.idle()).toBe("warning");
+    k.actor.send({ type: "MORE_TIME" });
+    expect(k.idle()).toBe("active");
+    expect(k.context().moreTime).toBe(true);
+    k.clock.increment(299_999);
+    expect(k.idle()).toBe("active");
+    k.clock.increment(1);
+    expect(k.idle()).toBe("warning");
+    // Activity keeps the longer timeout; a new session starts with the standard one.
+    k.actor.send({ type: "ACTIVITY" });
+    k.clock.increment(120_000);
+    expect(k.idle()).toBe("active");
+    k.actor.send({ type: "START_OVER" });
+    await flush();
+    expect(k.screen()).toBe("attract");
+    k.actor.send({ type: "START" });
+    expect(k.context().moreTime).toBe(false);
+    k.clock.increment(60_000);
+    expect(k.idle()).toBe("warning");
   });
 
   it("the idle timer is paused while the assistant works", async () => {

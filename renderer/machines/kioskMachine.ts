@@ -4,7 +4,7 @@
 // with a countdown of `idleWarning`, after which the session is ended (bridge.endSession) and every
 // passenger datum is wiped. Timers are named delays read from the machine's input, so tests drive
 // them with xstate's SimulatedClock and deployments can tune them.
-import { assign, fromCallback, fromPromise, not, raise, setup, stateIn, type SnapshotFrom } from "xstate";
+import { and, assign, fromCallback, fromPromise, not, raise, setup, stateIn, type SnapshotFrom } from "xstate";
 import type {
   AskRequest,
   AskResult,
@@ -22,19 +22,22 @@ export interface KioskTiming {
   idleTimeoutMs: number;
   /** How long the warning counts down before the session is reset. */
   idleWarningMs: number;
+  /** "More time" (WCAG 2.2.1) multiplies the idle timeout by this for the rest of the session. */
+  moreTimeFactor: number;
   /** Countdown display granularity. */
   countdownTickMs: number;
   /** The assistant has this long to answer before the screen gives up. */
   askTimeoutMs: number;
   /** Reset waits this long at most for the runtime to end the session. */
   endSessionTimeoutMs: number;
-  /** How often the attract screen re-checks the kiosk status. */
+  /** How often the attract screen re-checks the kiosk status (a fallback: the kiosk pushes its state). */
   statusPollMs: number;
 }
 
 export const DEFAULT_TIMING: KioskTiming = {
   idleTimeoutMs: 60_000,
   idleWarningMs: 30_000,
+  moreTimeFactor: 5,
   countdownTickMs: 1_000,
   askTimeoutMs: 90_000,
   endSessionTimeoutMs: 5_000,
@@ -83,6 +86,8 @@ export interface KioskContext {
   ticket: Ticket | null;
   purchaseFailure: PurchaseFailure | null;
   countdownMs: number;
+  /** The passenger asked for more time: the idle timeout is `moreTimeFactor` times longer. */
+  moreTime: boolean;
 }
 
 export type KioskEvent =
@@ -97,10 +102,14 @@ export type KioskEvent =
   | { type: "DONE" }
   | { type: "START_OVER" }
   | { type: "CONTINUE" }
+  /** More time, on request (a key or the warning's button): longer idle timeout for this session. */
+  | { type: "MORE_TIME" }
   | { type: "IDLE.PAUSE" }
   | { type: "IDLE.RESUME" }
   /** Check the kiosk status now (e.g. the operator tools closed: a bench run may have started or ended). */
-  | { type: "REFRESH_STATUS" };
+  | { type: "REFRESH_STATUS" }
+  /** The kiosk pushed its state (a bench run, a framebook change, the model going down or coming back). */
+  | { type: "STATUS"; status: KioskStatus };
 
 export interface KioskInput {
   bridge: KioskBridge;
@@ -123,6 +132,7 @@ function sessionData(): Omit<KioskContext, "bridge" | "timing" | "status" | "sta
     ticket: null,
     purchaseFailure: null,
     countdownMs: 0,
+    moreTime: false,
   };
 }
 
@@ -144,6 +154,10 @@ export const kioskMachine = setup({
     }),
     progress: fromCallback<KioskEvent, { bridge: KioskBridge }>(({ input, sendBack }) =>
       input.bridge.onProgress((event) => sendBack({ type: "PROGRESS", event })),
+    ),
+    /** The kiosk's state as it is pushed, for as long as the screen runs. */
+    kioskState: fromCallback<KioskEvent, { bridge: KioskBridge }>(({ input, sendBack }) =>
+      input.bridge.onState((status) => sendBack({ type: "STATUS", status })),
     ),
     purchase: fromPromise<PurchaseResult, { bridge: KioskBridge; request: PurchaseRequest }>(({ input }) =>
       input.bridge.purchase(input.request),
@@ -198,6 +212,7 @@ export const kioskMachine = setup({
     storePurchaseFailure: assign((_, purchaseFailure: PurchaseFailure) => ({ purchaseFailure })),
     startCountdown: assign(({ context }) => ({ countdownMs: context.timing.idleWarningMs })),
     tickCountdown: assign(({ context }) => ({ countdownMs: Math.max(0, context.countdownMs - context.timing.countdownTickMs) })),
+    giveMoreTime: assign({ moreTime: true }),
     pauseIdle: raise({ type: "IDLE.PAUSE" }),
     resumeIdle: raise({ type: "IDLE.RESUME" }),
     wipeSession: assign(() => sessionData()),
@@ -213,7 +228,7 @@ export const kioskMachine = setup({
     paying: stateIn("#kiosk.session.flow.payment.processing"),
   },
   delays: {
-    idleTimeout: ({ context }) => context.timing.idleTimeoutMs,
+    idleTimeout: ({ context }) => context.timing.idleTimeoutMs * (context.moreTime ? context.timing.moreTimeFactor : 1),
     idleWarning: ({ context }) => context.timing.idleWarningMs,
     countdownTick: ({ context }) => context.timing.countdownTickMs,
     askTimeout: ({ context }) => context.timing.askTimeoutMs,
@@ -231,6 +246,9 @@ export const kioskMachine = setup({
     ...sessionData(),
   }),
   initial: "attract",
+  // Pushed, not polled: the screen knows the kiosk's state at once (the attract poll stays as a fallback).
+  invoke: { src: "kioskState", input: ({ context }) => ({ bridge: context.bridge }) },
+  on: { STATUS: { actions: assign({ status: ({ event }) => event.status, statusFailure: null }) } },
   states: {
     attract: {
       invoke: {
@@ -250,7 +268,8 @@ export const kioskMachine = setup({
           initial: "journey",
           states: {
             journey: {
-              on: { ASK: { guard: "hasEvents", target: "working", actions: "beginAsk" } },
+              // Out of service (a technician test started meanwhile): no request is sent; the screen says why.
+              on: { ASK: { guard: and(["hasEvents", "inService"]), target: "working", actions: "beginAsk" } },
             },
             working: {
               entry: "pauseIdle",
@@ -358,6 +377,7 @@ export const kioskMachine = setup({
               after: { idleTimeout: { target: "warning" } },
               on: {
                 ...Object.fromEntries(USER_EVENTS.map((type) => [type, { target: "active", reenter: true }])),
+                MORE_TIME: { target: "active", reenter: true, actions: "giveMoreTime" },
                 "IDLE.PAUSE": { target: "paused" },
               },
             },
@@ -373,6 +393,7 @@ export const kioskMachine = setup({
               on: {
                 ...Object.fromEntries(USER_EVENTS.map((type) => [type, { target: "active" }])),
                 CONTINUE: { target: "active" },
+                MORE_TIME: { target: "active", actions: "giveMoreTime" },
                 "IDLE.PAUSE": { target: "paused" },
               },
             },

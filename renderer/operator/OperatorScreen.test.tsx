@@ -35,6 +35,18 @@ function renderScreen(bridge: OperatorBridge, options: { language?: Language; on
   return { ...view, onClose };
 }
 
+/** The start button is disabled until the technician panel has loaded what it may run; a click before that is ignored. */
+async function findEnabledStart(): Promise<HTMLButtonElement> {
+  return waitFor(
+    () => {
+      const button = screen.getByRole("button", { name: en.operator.technician.start }) as HTMLButtonElement;
+      expect(button.disabled).toBe(false);
+      return button;
+    },
+    { timeout: 5000 },
+  );
+}
+
 function typePin(pin: string): void {
   const keypad = screen.getByRole("group", { name: en.operator.login.keypad });
   for (const digit of pin) fireEvent.click(within(keypad).getByRole("button", { name: digit }));
@@ -191,7 +203,7 @@ describe("technician tab", () => {
     renderScreen(bridge);
     await logIn();
     fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
-    fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.start }));
+    fireEvent.click(await findEnabledStart());
     fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.stop }));
     expect(await screen.findByText(en.operator.technician.interrupted)).toBeTruthy();
     expect(bridge.calls).toEqual(expect.arrayContaining(["startBench rule probe", "stopBench"]));
@@ -201,25 +213,28 @@ describe("technician tab", () => {
 describe("walk-away protection", () => {
   it("closes the tools after the idle time, but not while the technician watches a run", async () => {
     const bridge = createFakeOperatorBridge({ pin: PIN });
-    const { onClose } = renderScreen(bridge, { idleMs: 1000 });
+    // Long enough that a loaded CI machine finishes each step inside it; the wait below outlasts it.
+    const { onClose } = renderScreen(bridge, { idleMs: 2000 });
     // Touches (pointerdown) restart the walk-away timer; clicks in this test are not touches.
     const touch = (): boolean => fireEvent.pointerDown(document.body);
     await logIn();
     touch();
     fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
-    fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.start }));
+    const start = await findEnabledStart();
+    touch();
+    fireEvent.click(start);
     touch();
     await screen.findByRole("button", { name: en.operator.technician.stop });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(onClose).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole("button", { name: en.operator.technician.stop }));
     await screen.findByText(en.operator.technician.interrupted);
-    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 3000 });
+    await waitFor(() => expect(onClose).toHaveBeenCalled(), { timeout: 5000 });
   });
 });
 
 describe("languages", () => {
-  it.each([["zh", zh], ["ar", ar]] as const)("renders the login and tools in %s", async (language, catalog) => {
+  it.each([["zh-Hans", zh], ["ar", ar]] as const)("renders the login and tools in %s", async (language, catalog) => {
     renderScreen(createFakeOperatorBridge({ pin: PIN }), { language });
     expect(screen.getByRole("heading", { name: catalog.operator.login.title })).toBeTruthy();
     fireEvent.change(screen.getByLabelText(catalog.operator.login.name), { target: { value: "Ada" } });

@@ -336,6 +336,7 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
               <li key={run.runId}>
                 <span className="op-run-id">{t("operator.technician.run", { id: run.runId })}</span>
                 <span className="op-muted">{t("operator.technician.runLine", { policy: run.policy, done: run.casesDone, total: run.casesTotal, status: run.status in STATE_LABEL ? t(STATE_LABEL[run.status as BenchJob["state"]]) : run.status })}</span>
+                {run.covers ? <span className="op-muted op-run-covers">{run.covers}</span> : null}
                 <button type="button" className="op-button op-button-small op-button-secondary" disabled={run.casesDone === 0} onClick={() => void showReport(run.runId)}>
                   {t("operator.technician.viewReport")}
                 </button>

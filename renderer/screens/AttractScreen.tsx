@@ -1,6 +1,7 @@
 // The attract loop: touch to start, the system choice, and the kiosk's status.
 import { useTranslation } from "react-i18next";
 import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
+import { OutOfServiceNotice } from "../app/OutOfServiceNotice.tsx";
 import { FailureNotice } from "../components/FailureNotice.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { useView } from "../state/ViewStoreProvider.tsx";
@@ -21,13 +22,7 @@ export function AttractScreen({ onChooseSystem }: { onChooseSystem: (id: SystemS
       </h1>
       {system ? <p className="attract-org">{system.fullName}</p> : null}
       {outOfService ? (
-        <div className="notice notice-warning" role="alert">
-          <Icon name="warning" />
-          <div>
-            <p className="notice-title">{t("attract.outOfService")}</p>
-            <p>{t("attract.outOfServiceBody")}</p>
-          </div>
-        </div>
+        <OutOfServiceNotice />
       ) : (
         <button
           type="button"

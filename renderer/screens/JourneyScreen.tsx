@@ -29,7 +29,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
   const ask = (): void => {
     const state = store.getState();
     if (!canAsk(system, state.journey, state.asked)) return;
-    send({ type: "ASK", request: askDraft(system, state.journey, state.asked) });
+    send({ type: "ASK", request: askDraft(system, state.journey, state.asked, state.language) });
     state.markAsked();
   };
 
@@ -47,7 +47,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         {t("journey.title")}
       </h1>
       {failure ? <FailureNotice failure={failure} /> : null}
-      <div className="journey-grid">
+      <div className="journey-grid" hidden={panel === "chat"}>
         <div className="journey-form">
           <StationFields system={system} />
           <PassengerCounter system={system} />
@@ -69,7 +69,14 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         </div>
       </div>
       <section className="panel chat" aria-labelledby="chat-title">
-        <h2 id="chat-title">{t("chat.title")}</h2>
+        <div className="panel-head">
+          <h2 id="chat-title">{t("chat.title")}</h2>
+          {panel === "chat" ? (
+            <button type="button" className="button button-secondary chat-close" data-keypad-back onClick={() => openPanel("none")}>
+              {t("common.close")}
+            </button>
+          ) : null}
+        </div>
         <Transcript turns={turns} system={system} />
         {panel === "chat" ? (
           <ChatComposer value={journey.freetext} onChange={setFreetext} onSend={ask} canSend={journey.freetext.trim().length > 0} />
@@ -80,8 +87,12 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         )}
       </section>
       <div className="primary-action">
-        {ready ? null : <p className="hint">{asked ? t("journey.followUpHint") : t("journey.needStations")}</p>}
-        <button type="button" className="button button-primary button-hero" disabled={!ready} onClick={ask}>
+        {ready ? null : (
+          <p id="find-why" className="hint">
+            {asked ? t("journey.followUpHint") : t("journey.needStations")}
+          </p>
+        )}
+        <button type="button" className="button button-primary button-hero" disabled={!ready} aria-describedby={ready ? undefined : "find-why"} onClick={ask}>
           {t("journey.find")}
         </button>
       </div>

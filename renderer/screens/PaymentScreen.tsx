@@ -30,7 +30,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
       <h1 id="payment-title" tabIndex={-1}>
         {stage === "failed" ? t("payment.failedTitle") : t("payment.title")}
       </h1>
-      <p className="payment-amount">
+      <p className="payment-amount" data-announce>
         <span className="muted">{t("payment.amount")}</span>
         <strong className="amount">{total}</strong>
       </p>
@@ -51,18 +51,24 @@ export function PaymentScreen({ system }: { system: SystemView }) {
               type="button"
               className="button button-primary button-hero"
               disabled={!method}
+              aria-describedby={method ? undefined : "pay-why"}
               onClick={() => method && send({ type: "PAY", paymentMethod: method })}
             >
               <Icon name="card" /> {t("payment.pay", { total })}
             </button>
-            <button type="button" className="button button-secondary" onClick={() => send({ type: "EDIT" })}>
+            {method ? null : (
+              <p id="pay-why" className="hint">
+                {t("payment.needMethod")}
+              </p>
+            )}
+            <button type="button" className="button button-secondary" data-keypad-back onClick={() => send({ type: "EDIT" })}>
               {t("payment.back")}
             </button>
           </div>
         </>
       ) : null}
       {stage === "processing" ? (
-        <div className="terminal" role="status" aria-live="assertive" aria-busy="true">
+        <div className="terminal" role="status" aria-live="assertive" aria-busy="true" data-announce>
           <Icon name="card" className="icon-large terminal-icon" />
           <p className="terminal-text">{t("payment.processing")}</p>
           <p className="muted">{t("payment.processingHint")}</p>
@@ -72,14 +78,14 @@ export function PaymentScreen({ system }: { system: SystemView }) {
         <>
           {purchaseFailure.reason === "bridge" ? (
             <>
-              <div className="notice notice-critical" role="alert" data-reason="bridge">
+              <div className="notice notice-critical" role="alert" data-reason="bridge" data-announce>
                 <Icon name="critical" />
                 <p>{t("safety.purchaseUnknown")}</p>
               </div>
               <FailureNotice failure={purchaseFailure.failure} />
             </>
           ) : (
-            <div className="notice notice-critical" role="alert" data-reason={purchaseFailure.reason}>
+            <div className="notice notice-critical" role="alert" data-reason={purchaseFailure.reason} data-announce>
               <Icon name="critical" />
               <p>{t(`purchaseFailure.${purchaseFailure.reason}`)}</p>
             </div>
@@ -90,7 +96,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
                 {t("payment.retry")}
               </button>
             ) : null}
-            <button type="button" className="button button-secondary" onClick={() => send({ type: "EDIT" })}>
+            <button type="button" className="button button-secondary" data-keypad-back onClick={() => send({ type: "EDIT" })}>
               {t("payment.back")}
             </button>
           </div>

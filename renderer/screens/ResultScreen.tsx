@@ -2,7 +2,8 @@
 // request), banners, route, fare, map and the kiosk action.
 import { useTranslation } from "react-i18next";
 import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
-import { useKioskSend } from "../app/KioskActor.tsx";
+import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
+import { requestText } from "../components/AssistantChat.tsx";
 import { ActionPanel } from "../components/ActionPanel.tsx";
 import { BannerList } from "../components/BannerList.tsx";
 import { FareCard } from "../components/FareCard.tsx";
@@ -11,7 +12,7 @@ import { NetworkMap } from "../components/NetworkMap.tsx";
 import { RouteCard } from "../components/RouteCard.tsx";
 import { SpeechControls } from "../components/SpeechControls.tsx";
 import { scriptLanguage } from "../lib/speech.ts";
-import { useViewStoreApi } from "../state/ViewStoreProvider.tsx";
+import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 
 export function ResultView(props: {
   system: SystemView;
@@ -22,8 +23,11 @@ export function ResultView(props: {
   onFollowUp: () => void;
   /** A provisional answer the assistant is still checking: shown, never purchasable. */
   checking?: boolean;
+  /** What the passenger asked, shown above the answer. */
+  question?: string | undefined;
 }) {
   const { t } = useTranslation();
+  const language = useView((s) => s.language);
   const { system, result } = props;
   const { state } = result;
   const banners = state.advisory_banners ?? [];
@@ -80,10 +84,18 @@ export function ResultView(props: {
           <p>{t("result.fallback")}</p>
         </div>
       ) : null}
+      {props.question ? (
+        <p className="your-question" data-announce>
+          <span className="muted">{t("chat.youAsked")}</span>{" "}
+          <span dir="auto">{props.question}</span>
+        </p>
+      ) : null}
       <figure className="assistant-message">
         <figcaption className="muted">{t("result.message")}</figcaption>
-        <blockquote dir="auto">{state.assistant_message}</blockquote>
-        <SpeechControls text={spoken} lang={scriptLanguage(spoken)} />
+        <blockquote dir="auto" data-announce>
+          {state.assistant_message}
+        </blockquote>
+        <SpeechControls text={spoken} lang={scriptLanguage(spoken, language)} />
       </figure>
       <BannerList banners={banners} />
       <div className="result-grid">
@@ -102,13 +114,23 @@ export function ResultView(props: {
   );
 }
 
+/** The passenger's words (or chosen journey) of the last turn, for "You asked: …". */
+export function useLastQuestion(system: SystemView): string | undefined {
+  const { t } = useTranslation();
+  const language = useView((s) => s.language);
+  const turn = useKiosk((s) => s.context.turns.at(-1));
+  return turn ? requestText(turn, system, language, (from, to) => t("chat.journeyRequest", { from, to, arrow: t("common.arrow") })) : undefined;
+}
+
 export function ResultScreen({ system, result }: { system: SystemView; result: AskResult }) {
   const send = useKioskSend();
   const store = useViewStoreApi();
+  const question = useLastQuestion(system);
   return (
     <ResultView
       system={system}
       result={result}
+      question={question}
       onPurchase={() => send({ type: "PURCHASE" })}
       onEdit={() => send({ type: "EDIT" })}
       onFinish={() => send({ type: "START_OVER" })}

@@ -4,12 +4,15 @@ import type { SystemView, Ticket } from "../../runtime/kiosk/bridge.ts";
 import { useKioskSend } from "../app/KioskActor.tsx";
 import { QrCode } from "../components/QrCode.tsx";
 import { formatFare, passengersInWords } from "../lib/format.ts";
+import { paymentLabel, stationNameById } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 
 export function TicketScreen({ system, ticket }: { system: SystemView; ticket: Ticket }) {
   const { t, i18n } = useTranslation();
   const send = useKioskSend();
-  const name = (id: string): string => system.stations.find((s) => s.id === id)?.name ?? id;
-  const method = system.paymentMethods.find((m) => m.id === ticket.paymentMethod)?.label ?? ticket.paymentMethod;
+  const language = useView((s) => s.language);
+  const name = (id: string): string => stationNameById(system, id, language);
+  const method = paymentLabel(system, ticket.paymentMethod, language);
   const issued = new Date(ticket.issuedAt);
   const issuedText = Number.isNaN(issued.getTime())
     ? ticket.issuedAt
@@ -19,7 +22,7 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
       <h1 id="ticket-title" tabIndex={-1}>
         {t("ticket.title")}
       </h1>
-      <p className="ticket-thanks" role="status">
+      <p className="ticket-thanks" role="status" data-announce>
         {t("ticket.thanks")}
       </p>
       <div className="ticket card">
@@ -31,15 +34,17 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
           </dd>
           <dt>{t("ticket.journey")}</dt>
           <dd>
-            {name(ticket.origin)} <span aria-hidden="true">{t("common.arrow")}</span>
-            <span className="visually-hidden">{t("journey.to")}</span> {name(ticket.destination)}
+            <bdi>{name(ticket.origin)}</bdi> <span aria-hidden="true">{t("common.arrow")}</span>
+            <span className="visually-hidden">{t("journey.to")}</span> <bdi>{name(ticket.destination)}</bdi>
           </dd>
           <dt>{t("ticket.riders")}</dt>
-          <dd>{passengersInWords(ticket.riders, t, i18n.language)}</dd>
+          <dd>{passengersInWords(ticket.riders, t, i18n.language, system.riderRules)}</dd>
           <dt>{t("ticket.paid")}</dt>
           <dd className="amount">{formatFare(ticket.total, system.fareDisplayFormat, system.currencySymbol)}</dd>
           <dt>{t("ticket.method")}</dt>
-          <dd>{method}</dd>
+          <dd>
+            <bdi>{method}</bdi>
+          </dd>
           <dt>{t("ticket.issued")}</dt>
           <dd>{issuedText}</dd>
         </dl>

@@ -3,7 +3,7 @@ import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { useKiosk } from "../app/KioskActor.tsx";
 import { Transcript } from "../components/AssistantChat.tsx";
 import { WorkingIndicator } from "../components/WorkingIndicator.tsx";
-import { ResultView } from "./ResultScreen.tsx";
+import { ResultView, useLastQuestion } from "./ResultScreen.tsx";
 
 export function WorkingScreen({ system }: { system: SystemView }) {
   const { t } = useTranslation();
@@ -11,10 +11,11 @@ export function WorkingScreen({ system }: { system: SystemView }) {
   const submitted = useKiosk((s) => s.context.answerSubmitted);
   const turns = useKiosk((s) => s.context.turns);
   const provisional = useKiosk((s) => s.context.provisional);
+  const question = useLastQuestion(system);
   // A hybrid kiosk already has the deterministic answer: show it while the assistant checks it.
   if (provisional) {
     const ignore = (): void => undefined;
-    return <ResultView system={system} result={provisional} checking onPurchase={ignore} onEdit={ignore} onFinish={ignore} onFollowUp={ignore} />;
+    return <ResultView system={system} result={provisional} question={question} checking onPurchase={ignore} onEdit={ignore} onFinish={ignore} onFollowUp={ignore} />;
   }
   return (
     <section className="screen working-screen" aria-labelledby="working-title">

@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { RiderType, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { BridgeFailure } from "../bridge/errors.ts";
-import { isLanguage, type Language } from "../i18n/catalog.ts";
+import { screenLanguageOf, type Language } from "../i18n/catalog.ts";
 import { emptyJourney, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
 
 export type StationField = "origin" | "destination";
@@ -15,6 +15,12 @@ export interface ViewState {
   defaultLanguage: Language;
   highContrast: boolean;
   largeText: boolean;
+  /** Headset mode: everything is spoken (the passenger listens privately on the headset). */
+  headset: boolean;
+  /** The audio guide speaks each focus change and result: on with the headset or the keypad. */
+  audioGuide: boolean;
+  /** Speech volume, 0.2–1 (keypad + and −); reset with the session. */
+  volume: number;
 
   systems: SystemSummary[];
   system: SystemView | null;
@@ -28,6 +34,9 @@ export interface ViewState {
   setLanguage(language: Language): void;
   toggleHighContrast(): void;
   toggleLargeText(): void;
+  toggleHeadset(): void;
+  startAudioGuide(): void;
+  changeVolume(step: number): void;
   setSystems(systems: SystemSummary[]): void;
   setSystem(system: SystemView): void;
   setSystemFailure(failure: BridgeFailure | null): void;
@@ -53,6 +62,9 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     defaultLanguage: language,
     highContrast: initial.highContrast ?? false,
     largeText: initial.largeText ?? false,
+    headset: false,
+    audioGuide: false,
+    volume: 1,
     systems: [],
     system: null,
     systemFailure: null,
@@ -63,10 +75,12 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     setLanguage: (next) => set({ language: next }),
     toggleHighContrast: () => set((s) => ({ highContrast: !s.highContrast })),
     toggleLargeText: () => set((s) => ({ largeText: !s.largeText })),
+    toggleHeadset: () => set((s) => ({ headset: !s.headset, audioGuide: !s.headset || s.audioGuide })),
+    startAudioGuide: () => set({ audioGuide: true }),
+    changeVolume: (step) => set((s) => ({ volume: Math.round(Math.max(0.2, Math.min(1, s.volume + step)) * 10) / 10 })),
     setSystems: (systems) => set({ systems }),
     setSystem: (system) => {
-      const primary = system.primaryLanguage;
-      const defaultLanguage = isLanguage(primary) ? primary : get().defaultLanguage;
+      const defaultLanguage = screenLanguageOf(system.primaryLanguage) ?? get().defaultLanguage;
       const changed = get().system?.id !== system.id;
       set({
         system,
@@ -101,6 +115,9 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
         language: s.defaultLanguage,
         highContrast: false,
         largeText: false,
+        headset: false,
+        audioGuide: false,
+        volume: 1,
       })),
   }));
 }

@@ -11,6 +11,7 @@
 // - list / dict / model: the matching JSON container only.
 import { z } from "zod";
 import { PyFloat, hasKey } from "../../tools/py/index.ts";
+import { PYDANTIC_MESSAGES, type PydanticErrorType } from "../../tools/wire/messages.ts";
 
 /** One pydantic v2 error as FastAPI reports it (loc without the leading "body"). */
 export interface PydanticError {
@@ -20,21 +21,7 @@ export interface PydanticError {
   input: unknown;
 }
 
-const MESSAGES = {
-  missing: "Field required",
-  string_type: "Input should be a valid string",
-  int_type: "Input should be a valid integer",
-  int_parsing: "Input should be a valid integer, unable to parse string as an integer",
-  int_from_float: "Input should be a valid integer, got a number with a fractional part",
-  int_parsing_size: "Unable to parse input string as an integer, exceeded maximum size",
-  finite_number: "Input should be a finite number",
-  float_type: "Input should be a valid number",
-  float_parsing: "Input should be a valid number, unable to parse string as a number",
-  list_type: "Input should be a valid list",
-  dict_type: "Input should be a valid dictionary",
-  model_attributes_type: "Input should be a valid dictionary or object to extract fields from",
-} as const;
-type PyErrorType = keyof typeof MESSAGES;
+type PyErrorType = Exclude<PydanticErrorType, "greater_than_equal">;
 
 type Coerced = { ok: true; value: unknown } | { ok: false; type: PyErrorType };
 
@@ -124,7 +111,7 @@ function pyLeaf(coerce: (v: unknown) => Coerced) {
   return z.unknown().transform((v, ctx) => {
     const result: Coerced = v === undefined ? { ok: false, type: "missing" } : coerce(v);
     if (result.ok) return result.value;
-    ctx.issues.push({ code: "custom", message: MESSAGES[result.type], params: { pyType: result.type }, input: v });
+    ctx.issues.push({ code: "custom", message: PYDANTIC_MESSAGES[result.type], params: { pyType: result.type }, input: v });
     return z.NEVER;
   });
 }

@@ -7,6 +7,7 @@ import { hasKey, sha256hex12 } from "../../tools/py/index.ts";
 import { isPlainObject, parseLaxSubmission, type LaxSubmission, type PydanticError } from "./lax.ts";
 import { FARE_OUTCOMES, KIOSK_ACTIONS, OUTCOMES, REASON_CODES, ROUTE_OUTCOMES } from "./schema.ts";
 import { fastapiJson, pyReprScalar, pydanticDumpJson } from "./wire.ts";
+import { HTTP_BODIES, PYDANTIC_MESSAGES, SUBMISSION_MESSAGES } from "../../tools/wire/messages.ts";
 
 export type FieldError = { path: string; message: string };
 
@@ -26,9 +27,7 @@ export interface ValidateOptions {
 }
 
 /** Starlette's body for an unhandled exception in a route. */
-export const INTERNAL_SERVER_ERROR_BODY = "Internal Server Error";
-/** The example id the reference names in its stop error, whatever the system. */
-const STOP_ID_EXAMPLE = "MARTA-AP";
+export const INTERNAL_SERVER_ERROR_BODY = HTTP_BODIES.internalServerError;
 
 const VALID_OUTCOMES: ReadonlySet<string> = new Set(OUTCOMES);
 const VALID_ACTIONS: ReadonlySet<string> = new Set(KIOSK_ACTIONS);
@@ -79,10 +78,7 @@ function checkStops(stops: readonly unknown[], system: SystemData): SubmissionOu
   const invalid = ids.filter((id) => !(typeof id === "string" && system.hasStationId(id)));
   if (invalid.length === 0) return undefined;
   const shown = `[${invalid.slice(0, 5).map(pyReprScalar).join(", ")}]`;
-  return reject422(
-    "route.stops",
-    `Unknown station IDs in route.stops: ${shown}. Use station_id values from route_planner (e.g. ${STOP_ID_EXAMPLE}).`,
-  );
+  return reject422("route.stops", SUBMISSION_MESSAGES.unknownStopIds(shown));
 }
 
 /**
@@ -93,25 +89,25 @@ function checkStops(stops: readonly unknown[], system: SystemData): SubmissionOu
 export function validateSubmission(args: unknown, system: SystemData, options: ValidateOptions = {}): SubmissionOutcome {
   // FastAPI treats a null body as a missing one before the model sees it.
   if (args === null || args === undefined) {
-    return schemaRejection([{ type: "missing", loc: [], msg: "Field required", input: null }]);
+    return schemaRejection([{ type: "missing", loc: [], msg: PYDANTIC_MESSAGES.missing, input: null }]);
   }
   const body = options.caseId && isPlainObject(args) ? { ...args, case_id: options.caseId } : args;
   const parsed = parseLaxSubmission(body);
   if (!parsed.ok) return schemaRejection(parsed.errors);
   const req = parsed.value;
 
-  if (!VALID_OUTCOMES.has(req.outcome)) return reject422("outcome", `Invalid outcome: ${req.outcome}`);
+  if (!VALID_OUTCOMES.has(req.outcome)) return reject422("outcome", SUBMISSION_MESSAGES.invalidOutcome(req.outcome));
   if (!VALID_ACTIONS.has(req.kiosk_action.action)) {
-    return reject422("kiosk_action.action", `Invalid action: ${req.kiosk_action.action}`);
+    return reject422("kiosk_action.action", SUBMISSION_MESSAGES.invalidAction(req.kiosk_action.action));
   }
   if (!VALID_REASON_CODES.has(req.kiosk_action.reason_code)) {
-    return reject422("kiosk_action.reason_code", `Invalid reason_code: ${req.kiosk_action.reason_code}`);
+    return reject422("kiosk_action.reason_code", SUBMISSION_MESSAGES.invalidReasonCode(req.kiosk_action.reason_code));
   }
   if (ROUTE_OUTCOMES.has(req.outcome) && req.route === null) {
-    return reject422("route", `route required when outcome=${req.outcome}`);
+    return reject422("route", SUBMISSION_MESSAGES.routeRequired(req.outcome));
   }
   if (FARE_OUTCOMES.has(req.outcome) && req.fare_quote === null) {
-    return reject422("fare_quote", `fare_quote required when outcome=${req.outcome}`);
+    return reject422("fare_quote", SUBMISSION_MESSAGES.fareQuoteRequired(req.outcome));
   }
   if (req.route !== null && req.route.stops.length > 0) {
     const stopFailure = checkStops(req.route.stops, system);

@@ -24,6 +24,9 @@ function pyIntText(x: number): string {
  */
 export function pydanticFloatText(x: number): string {
   if (!Number.isFinite(x)) return "null";
+  // The usual magnitudes print as Python's repr does.
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) return pyFloatRepr(x);
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
   const [mantissa, expText] = x.toExponential().split("e") as [string, string];
   const exponent = Number(expText);

@@ -6,6 +6,7 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { KioskService } from "../kiosk/service.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 import { FramebookRejectedError, FramebookStore } from "./store.ts";
 import { formatIssues, framebookPolicyChange, validateFramebook } from "./validate.ts";
 
@@ -96,7 +97,7 @@ describe("framebook store: atomic apply, history, rollback, audit", () => {
   it("the next passenger session uses the new fare rule, a running one keeps its framebook", async () => {
     const store = new FramebookStore(pack, dir);
     // A Monday afternoon: inside service hours whenever the test runs.
-    const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
+    const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
     const events = [
       { type: "station_selected" as const, field: "origin" as const, value: "Airport", station_id: "MARTA-AP" },
       { type: "station_selected" as const, field: "destination" as const, value: "Five Points", station_id: "MARTA-FP" },

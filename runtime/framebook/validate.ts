@@ -5,6 +5,7 @@ import { parseFramebookText } from "../../tools/data/datapack.ts";
 import { locateInYaml } from "../../tools/data/parse.ts";
 import type { Framebook } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { systemFramebookIssues } from "./checks.ts";
 import { farePolicyIssues } from "./fare-bounds.ts";
 
 export interface FramebookIssue extends DataIssue {
@@ -92,6 +93,7 @@ export function validateFramebook(text: string, file: string, system: SystemData
       if (!lineKnown(name) && !system.lines.some((l) => l.name.startsWith(name))) at(path, `unknown line '${name}'`, "warning");
     }
   }
+  for (const issue of systemFramebookIssues(fb, system)) at(issue.path, issue.message);
   for (const bound of farePolicyIssues(fb, system, framebookPolicyChange(fb)?.text)) at(bound.path, bound.message);
   const ok = !issues.some((i) => i.severity === "error");
   return { ok, file, issues, ...(ok ? { framebook: fb, framebookPy: parsed.framebookPy } : {}) };

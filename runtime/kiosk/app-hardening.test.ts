@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LEDGER_RECHECK_MS } from "./app.ts";
-import { Ledger, LedgerError, type SalesLedger } from "./ledger.ts";
+import { Ledger, LedgerError } from "./node/ledger.ts";
+import type { SalesLedger } from "./sales.ts";
 import { KioskLimitError, MAX_LIVE_SESSIONS, MAX_SESSION_BYTES, MAX_TURNS_PER_SESSION, PURCHASABLE_SESSION_TTL_MS } from "./limits.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
 import { askFromCase, tamperingPolicy, testApp } from "./testing.ts";
@@ -204,7 +205,7 @@ describe("block codes in the operator log", () => {
     const daytime = (await testApp().app.ask(askFromCase("MARTA-A-001"))).state;
     const { app, ledger } = testApp({
       clock: () => new Date(2026, 2, 14, 3, 0, 0),
-      primary: { kind: "model", policy: () => tamperingPolicy(() => structuredClone(daytime) as unknown as Record<string, unknown>) },
+      assistant: { mode: "model", policy: () => tamperingPolicy(() => structuredClone(daytime) as unknown as Record<string, unknown>) },
     });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer.purchasable).toBe(false);

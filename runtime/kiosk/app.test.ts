@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type ProgressEvent } from "./bridge.ts";
-import type { SalesLedger } from "./ledger.ts";
+import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type KioskStatus, type ModelProcessView, type ProgressEvent } from "./bridge.ts";
+import type { SalesLedger } from "./sales.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
-import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp } from "./testing.ts";
+import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp, testPack } from "./testing.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
+import { packExtras } from "./node/pack-extras.ts";
 
 describe("KioskApp: systems", () => {
   it("lists the six systems and builds valid views with coordinates, local names and attribution", () => {
-    const { app } = testApp({ operatorDir: "framebooks" });
+    const { app } = testApp({ extras: packExtras(testPack().root, "framebooks") });
     expect(app.listSystems().map((s) => s.id)).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
     for (const { id } of app.listSystems()) {
       const view = SystemViewSchema.parse(app.systemView(id));
@@ -151,7 +152,7 @@ describe("KioskApp: the interlock guards against a hallucinating model", () => {
       (s.fare_quote as { total: number }).total = 0.5;
       return s;
     });
-    const { app, payment, ledger } = testApp({ primary: { kind: "model", policy: () => tampered } });
+    const { app, payment, ledger } = testApp({ assistant: { mode: "model", policy: () => tampered } });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer.state.fare_quote?.total).toBe(0.5);
     expect(answer).toMatchObject({ purchasable: false, interlock: { ok: false, problems: ["fare_mismatch: quoted 0.5, calculated 2.5"] } });
@@ -166,7 +167,7 @@ describe("KioskApp: the interlock guards against a hallucinating model", () => {
       route.stops = [route.stops[0], route.stops[route.stops.length - 1]];
       return s;
     });
-    const { app } = testApp({ primary: { kind: "model", policy: () => fake } });
+    const { app } = testApp({ assistant: { mode: "model", policy: () => fake } });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer.purchasable).toBe(false);
     expect(answer.interlock?.problems[0]).toMatch(/^not_a_path/);
@@ -177,8 +178,8 @@ describe("KioskApp: model crash → fallback", () => {
   it("answers with rule, shows 'assistant unavailable', keeps selling, and retries the model later", async () => {
     let now = Date.parse("2026-03-09T14:00:00Z");
     const model = crashingPolicy();
-    const { app, logs } = testApp({ primary: { kind: "model", policy: () => model }, fallback: rulePolicy, clock: () => new Date(now), primaryRetryMs: 30_000 });
-    expect(app.status()).toEqual({ assistant: "model", benchRunning: false, message: null, salesAvailable: true });
+    const { app, logs } = testApp({ assistant: { mode: "model", policy: () => model }, rule: rulePolicy, clock: () => new Date(now), modelRetryMs: 30_000 });
+    expect(app.status()).toMatchObject({ assistant: "model", benchRunning: false, message: null, model: null, salesAvailable: true });
 
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, fallback: false, policy: "rule", purchasable: true });
@@ -200,18 +201,62 @@ describe("KioskApp: model crash → fallback", () => {
     expect(model.starts).toBe(2);
 
     // The host can report the process crash directly, and its recovery.
-    app.primaryRestored();
-    app.primaryCrashed("utility process exited");
+    app.modelRestored();
+    app.modelCrashed("utility process exited");
     expect(app.status().assistant).toBe("unavailable");
-    app.primaryRestored();
+    app.modelRestored();
     expect(app.status().assistant).toBe("model");
   });
 
   it("logs why the model's answer was replaced when it timed out (no crash, so the status stays 'model')", async () => {
     const stalling = { id: "fake-model", start: () => ({ next: (): Promise<never> => new Promise(() => undefined) }) };
-    const { app, logs } = testApp({ primary: { kind: "model", policy: () => stalling }, fallback: rulePolicy, deadlineMs: 50 });
+    const { app, logs } = testApp({ assistant: { mode: "model", policy: () => stalling }, rule: rulePolicy, deadlineMs: 50 });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
     expect(answer).toMatchObject({ assistantUnavailable: true, policy: "rule", purchasable: true });
     expect(logs.join("\n")).toMatch(/assistant answer replaced by rule for session s-1: deadline \(deadline of 50 ms exceeded\)/);
+  });
+});
+
+describe("KioskApp: its state, pushed on every change", () => {
+  it("tells its listeners when a bench run starts and ends, the model goes down and comes back, a framebook changes", async () => {
+    const { FramebookStore } = await import("../framebook/store.ts");
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const dir = mkdtempSync(path.join(tmpdir(), "kiosk-state-"));
+    try {
+      const framebooks = new FramebookStore(testPack(), dir);
+      let health: ModelProcessView = { state: "ready", restarts: 0, lastFailure: null, nextStartAt: null };
+      const healthListeners = new Set<() => void>();
+      const { app } = testApp({
+        framebooks,
+        assistant: { mode: "hybrid", policy: () => rulePolicy },
+        modelHealth: { view: () => health, onChange: (l) => (healthListeners.add(l), () => healthListeners.delete(l)) },
+      });
+      const seen: KioskStatus[] = [];
+      app.onState((s) => seen.push(s));
+      app.setBenchRunning(true);
+      app.setBenchRunning(true); // no change, no push
+      app.setBenchRunning(false);
+      health = { state: "restarting", restarts: 1, lastFailure: "the model process exited (killed by SIGKILL)", nextStartAt: "2026-03-09T14:00:01.000Z" };
+      for (const l of healthListeners) l();
+      app.breaker.hold("model process restarting");
+      app.breaker.reset();
+      const before = app.status().framebookVersions.marta;
+      const text = readFileSync(path.join(testPack().root, "data/systems/marta/framebook.yaml"), "utf8").replace("cultural_notes: []", 'cultural_notes: ["operator note"]');
+      framebooks.apply("marta", text, "framebook.yaml", "alice");
+      expect(seen.map((s) => [s.benchRunning, s.assistant, s.model?.state])).toEqual([
+        [true, "model", "ready"],
+        [false, "model", "ready"],
+        [false, "model", "restarting"],
+        [false, "unavailable", "restarting"],
+        [false, "model", "restarting"],
+        [false, "model", "restarting"],
+      ]);
+      expect(seen.at(-1)?.framebookVersions.marta).not.toBe(before);
+      expect(seen.at(-1)?.framebookVersions.marta).toBe(app.systemView("marta").framebookVersion);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,17 +1,26 @@
-// KioskApp: the kiosk's runtime behind the KioskBridge — live passenger sessions (KioskService),
-// the system views the screen draws, the purchase safety interlock, payment, the sales ledger and
-// the assistant's health. No Electron and no HTTP here: the Electron main process (ipc.ts) and
-// `kiosk serve` (server.ts) are thin, validating adapters over this class, so the runtime can move
-// into an Electron utilityProcess unchanged.
+// KioskApp: the kiosk's runtime behind the KioskBridge — live passenger sessions (KioskService over
+// the answer pipeline), the system views the screen draws, the purchase safety interlock, payment,
+// the sales ledger and the assistant's health. No Electron and no HTTP here: the Electron main
+// process (electron/ipc.ts) and `kiosk serve` (node/server.ts) are thin, validating adapters over
+// this class; the host (host/) assembles it.
 //
-// Model crash → fallback: when the primary policy (a language model) throws — e.g. its process
-// died — the deterministic fallback policy answers that request (KioskService), the assistant is
-// marked unavailable for `primaryRetryMs`, and meanwhile every request goes straight to the
-// fallback. Ticket sales continue throughout; the status says "unavailable".
+// Node-free: the ledger, the system extras (files) and the HTTP server are adapters in node/.
+//
+// Model crash → rule: when the model fails with an error — e.g. its process died — the
+// deterministic policy answers that request, the model's breaker opens for `modelRetryMs` (or until
+// the model process is back), and meanwhile every request goes straight to the deterministic
+// policy. Ticket sales continue throughout; the status says "unavailable".
+//
+// The interlock's verdict on each answer comes from the pipeline (which checks it at the kiosk's
+// time now, with the screen's local station names); the app adds what only it knows — whether
+// the ledger can record a sale (sales_unavailable) — and the confirmation summary. A purchase is
+// re-checked here, at the time of payment, with the payment method chosen.
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Disruption, KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
+import { ModelBreaker } from "../answer/breaker.ts";
+import { AnswerPipeline, type Answer, type AnswerHooks, type ModelAssistant, type ProvisionalAnswer } from "../answer/pipeline.ts";
 import type { FramebookStore } from "../framebook/store.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
@@ -21,9 +30,10 @@ import type { SessionEvent } from "../session/session.ts";
 import type {
   AskRequest,
   AskResult,
-  InterlockCode,
   KioskStatus,
+  ModelProcessView,
   ProgressEvent,
+  InterlockCode,
   PurchaseConfirmation,
   PurchaseRequest,
   PurchaseResult,
@@ -33,15 +43,15 @@ import type {
   TicketLookupResult,
 } from "./bridge.ts";
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
-import type { SalesLedger, SessionLogEntry } from "./ledger.ts";
+import type { SystemExtrasSource } from "./extras.ts";
+import type { StationNames } from "./interlock/stations.ts";
 import { checkSessionRoom, eventBytes, evictionVictim, KioskLimitError, MAX_LIVE_SESSIONS } from "./limits.ts";
 import { confirmationOf, ticketOfSale } from "./purchase-facts.ts";
-import { loadOperatorLocalNames, loadStationGeo, readAttribution } from "./pack-extras.ts";
+import type { SalesLedger, SessionLogEntry } from "./sales.ts";
 import type { PaymentTerminal } from "./payment.ts";
-import { KioskService, localIsoMinute, type KioskServiceOptions, type LiveSessionResult } from "./service.ts";
+import { KioskService, localIsoMinute } from "./service.ts";
 import { buildSystemView, framebookVersion, systemSummary } from "./view.ts";
 
-export const DEFAULT_PRIMARY_RETRY_MS = 60_000;
 export { KioskLimitError, MAX_LIVE_SESSIONS };
 /** After a failed ledger write, sales stay off until a health check passes, at most this often. */
 export const LEDGER_RECHECK_MS = 30_000;
@@ -62,20 +72,11 @@ export class KioskUnavailableError extends Error {
   override name = "KioskUnavailableError";
 }
 
-/** Missed model deadlines in a row after which the model is treated as unavailable for a while. */
-export const MAX_CONSECUTIVE_MODEL_TIMEOUTS = 3;
-
-export interface PrimaryPolicy {
-  /** "model" for a language model (its failures make the assistant "unavailable"), "rule" otherwise. */
-  kind: "model" | "rule";
-  policy: (system: SystemId) => Policy;
-  /**
-   * An operator swapped a framebook (FramebookStore.onChange): drop whatever the policy caches per
-   * system prompt. The in-process llm engine needs nothing here — its KV prefix cache compares the
-   * prompt's own tokens, and the framebook is part of the system prompt, so a changed framebook
-   * never reuses a stale prefix.
-   */
-  onFramebookChange?: (system: SystemId, version: string) => void;
+/** The passenger model's process health, as the host reports it (models/worker/supervisor.ts). */
+export interface ModelHealth {
+  view(): ModelProcessView;
+  /** Every change of the process's state; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void;
 }
 
 export interface LiveConditionsInput {
@@ -86,33 +87,32 @@ export interface LiveConditionsInput {
 
 export interface KioskAppOptions {
   pack: DataPack;
-  /** Operator data folder with <system>/local-names.yaml files (e.g. ./framebooks). */
-  operatorDir?: string;
+  /** Station coordinates, operator local names and attribution (node/pack-extras.ts: packExtras). */
+  extras: SystemExtrasSource;
   /**
    * Operator framebooks: every new passenger session reads its system data through the store, so
    * an applied framebook takes effect for the next session without a restart; a session in
    * progress keeps the system data it started with.
    */
   framebooks?: FramebookStore;
-  /** The policy answering passengers; default: the deterministic `rule` policy. */
-  primary?: PrimaryPolicy;
-  /** The deterministic policy used when the primary fails; default: `rule`. */
-  fallback?: Policy;
+  /** The deterministic policy: answers alone without a model, provisionally and whenever the model cannot. Default `rule`. */
+  rule?: Policy;
+  /** A language model answering passengers (`model` mode) or checking the answers that need judgement (`hybrid`). */
+  assistant?: ModelAssistant;
+  /** The model's circuit breaker (the host shares it with the model process's supervisor). */
+  breaker?: ModelBreaker;
+  /** How long a crashed or repeatedly late model is left out (default 60 s; with `breaker`, its own). */
+  modelRetryMs?: number;
+  /** The model process's health (shown in the status, pushed with the kiosk's state). */
+  modelHealth?: ModelHealth;
   /** null: the ledger could not be opened — information works, sales are refused. */
   ledger: SalesLedger | null;
   /** Why the ledger is missing (shown in the status). */
   ledgerProblem?: string;
   payment: PaymentTerminal;
   conditions?: (system: SystemId) => LiveConditionsInput;
+  /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
   deadlineMs?: number;
-  /**
-   * Hybrid kiosk: route each request (see runtime/policies/hybrid.ts). Requests that need judgement
-   * get the deterministic answer at once (a "provisional" progress event) and the model's check
-   * within `modelDeadlineMs`.
-   */
-  router?: KioskServiceOptions["router"];
-  modelDeadlineMs?: number;
-  primaryRetryMs?: number;
   clock?: () => Date;
   /** Monotonic milliseconds. */
   now?: () => number;
@@ -151,11 +151,6 @@ function randomId(prefix: string): string {
   return `${prefix}-${globalThis.crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 }
 
-/** `{ [key]: value }` when the value is defined, else nothing (exactOptionalPropertyTypes). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
-}
-
 /** Problem codes without their details (for the audit log). */
 function problemCodes(problems: readonly string[]): string[] {
   return problems.map((p) => p.split(":")[0]!.trim());
@@ -163,14 +158,13 @@ function problemCodes(problems: readonly string[]): string[] {
 
 export class KioskApp {
   private readonly service: KioskService;
-  private readonly fallback: Policy;
-  private readonly primary: PrimaryPolicy;
+  private readonly pipeline: AnswerPipeline;
   private readonly sessions = new Map<string, AppSession>();
   private readonly listeners = new Set<(event: ProgressEvent) => void>();
+  private readonly stateListeners = new Set<(state: KioskStatus) => void>();
+  private lastState = "";
+  private readonly versions = new WeakMap<SystemData, string>();
   private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
-  private primaryDownUntil: number | null = null;
-  private consecutiveTimeouts = 0;
-  private primaryDownReason: string | null = null;
   private benchRunning = false;
   /** A ledger write failed: sales are off until a health check passes. */
   private ledgerFailure: { problem: string; atMs: number } | null = null;
@@ -179,27 +173,40 @@ export class KioskApp {
   private readonly log: (message: string) => void;
 
   constructor(private readonly options: KioskAppOptions) {
-    this.fallback = options.fallback ?? rulePolicy;
-    this.primary = options.primary ?? { kind: "rule", policy: () => this.fallback };
     this.clock = options.clock ?? (() => new Date());
     this.now = options.now ?? (() => performance.now());
     this.log = options.log ?? ((m) => console.error(`kiosk: ${m}`));
+    const breaker = options.breaker ?? new ModelBreaker({ ...(options.modelRetryMs !== undefined ? { retryMs: options.modelRetryMs } : {}), now: () => this.clock().getTime() });
+    this.pipeline = new AnswerPipeline({
+      rule: options.rule ?? rulePolicy,
+      assistant: options.assistant ?? null,
+      profile: options.pack.promptProfile(),
+      breaker,
+      ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
+      log: this.log,
+      now: this.now,
+    });
     this.service = new KioskService({
       pack: options.pack,
-      primary: (system) => (this.primaryIsDown() ? this.fallback : this.primary.policy(system)),
-      fallback: this.fallback,
+      pipeline: this.pipeline,
       conditions: (system) => this.conditionsFor(system),
       systemData: (system) => this.system(system),
       clock: this.clock,
-      ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
-      ...(options.router ? { router: options.router } : {}),
-      ...(options.modelDeadlineMs !== undefined ? { modelDeadlineMs: options.modelDeadlineMs } : {}),
     });
     options.framebooks?.onChange((system, version) => {
       this.views.delete(system);
-      this.primary.onFramebookChange?.(system, version);
+      options.assistant?.onFramebookChange?.(system, version);
       this.log(`framebook ${version} is active for ${system}: new passenger sessions use it`);
+      this.publishState();
     });
+    // What changes the kiosk's state: the model's breaker, its process, a bench run, a framebook.
+    breaker.onChange(() => this.publishState());
+    options.modelHealth?.onChange(() => this.publishState());
+  }
+
+  /** The model's circuit breaker (open: the deterministic policy answers). */
+  get breaker(): ModelBreaker {
+    return this.pipeline.breaker;
   }
 
   private conditionsFor(system: SystemId): { now: Date; disruptions: Disruption[] } {
@@ -224,12 +231,8 @@ export class KioskApp {
     // The store hands out one SystemData per framebook version: a new object means a new framebook.
     const cached = this.views.get(id);
     if (cached && cached.data === system) return cached.view;
-    const root = this.options.pack.root;
-    const view = buildSystemView(system, {
-      geo: loadStationGeo(root, id),
-      operatorNames: loadOperatorLocalNames(this.options.operatorDir, system),
-      attribution: readAttribution(root, id),
-    });
+    const { extras } = this.options;
+    const view = buildSystemView(system, { geo: extras.geo(system), operatorNames: extras.operatorNames(system), attribution: extras.attribution(system) });
     this.views.set(id, { data: system, view });
     return view;
   }
@@ -240,7 +243,7 @@ export class KioskApp {
    * The screen's local-language station names (the interlock finds stations typed in them), when
    * the passenger typed anything outside ASCII (building a system's view the first time is not free).
    */
-  private stationNames(id: SystemId, turns: readonly (readonly KioskEvent[])[]): Map<string, string[]> | undefined {
+  private stationNames(id: SystemId, turns: readonly (readonly KioskEvent[])[]): StationNames | undefined {
     if (!turns.some((t) => t.some((e) => e.type === "freetext_input" && typeof e.text === "string" && /[^ -~\s]/.test(e.text)))) return undefined;
     const view = this.systemView(id);
     let names = this.localNames.get(view);
@@ -282,35 +285,21 @@ export class KioskApp {
   // ---------------------------------------------------------------------------------------------
   // Assistant health
 
-  private primaryIsDown(): boolean {
-    if (this.primaryDownUntil === null) return false;
-    if (this.clock().getTime() >= this.primaryDownUntil) {
-      this.primaryDownUntil = null;
-      this.primaryDownReason = null;
-      return false;
-    }
-    return true;
+  /** The model failed with an error (e.g. its process died): the deterministic policy answers until the retry time. */
+  modelCrashed(reason: string): void {
+    if (!this.options.assistant) return;
+    this.pipeline.breaker.crashed(reason);
+    this.log(`assistant unavailable (${reason}); answering with ${this.pipeline.options.rule.id}`);
   }
 
-  /**
-   * The primary (model) crashed — called by the session path on a thrown policy error and by the
-   * host when the model process exits. Passengers are answered by the fallback until the retry time.
-   */
-  primaryCrashed(reason: string): void {
-    if (this.primary.kind !== "model") return;
-    this.primaryDownUntil = this.clock().getTime() + (this.options.primaryRetryMs ?? DEFAULT_PRIMARY_RETRY_MS);
-    this.primaryDownReason = reason;
-    this.log(`assistant unavailable (${reason}); answering with ${this.fallback.id}`);
-  }
-
-  /** The model process is back (host hook): try the primary again from the next request. */
-  primaryRestored(): void {
-    this.primaryDownUntil = null;
-    this.primaryDownReason = null;
+  /** The model is back (the host's model process is serving again): try it from the next request. */
+  modelRestored(): void {
+    this.pipeline.breaker.reset();
   }
 
   setBenchRunning(running: boolean): void {
     this.benchRunning = running;
+    this.publishState();
   }
 
   /**
@@ -325,20 +314,58 @@ export class KioskApp {
       if (health?.ok) {
         this.log("the ledger passed its health check again: ticket sales resume");
         this.ledgerFailure = null;
+        // The screen learns that sales are back (after this check's caller has its answer).
+        queueMicrotask(() => this.publishState());
       } else this.ledgerFailure = { problem: health?.problem ?? this.ledgerFailure.problem, atMs: this.now() };
     }
     return this.ledgerFailure?.problem ?? null;
   }
 
+  /** The kiosk's state (also pushed to every onState listener when it changes). */
   status(): KioskStatus {
     const problem = this.salesProblem();
     const salesProblem = problem === null ? null : `Ticket sales unavailable: ${problem}`;
-    const salesAvailable = problem === null;
-    if (this.benchRunning) return { assistant: this.primary.kind, benchRunning: true, message: "A technician test is running. Please wait.", salesAvailable };
-    if (this.primary.kind === "model" && this.primaryIsDown()) {
-      return { assistant: "unavailable", benchRunning: false, message: salesProblem ?? "Assistant unavailable — the standard kiosk is answering.", salesAvailable };
+    const assistant = !this.options.assistant ? "rule" : this.pipeline.breaker.isOpen ? "unavailable" : "model";
+    const message = this.benchRunning
+      ? "A technician test is running. Please wait."
+      : assistant === "unavailable"
+        ? (salesProblem ?? "Assistant unavailable — the standard kiosk is answering.")
+        : salesProblem;
+    return {
+      assistant,
+      benchRunning: this.benchRunning,
+      message,
+      model: this.options.modelHealth?.view() ?? null,
+      salesAvailable: problem === null,
+      framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
+    };
+  }
+
+  /** Every change of the kiosk's state, pushed to the screen; returns an unsubscribe function. */
+  onState(listener: (state: KioskStatus) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private publishState(): void {
+    const state = this.status();
+    const key = JSON.stringify(state);
+    if (key === this.lastState) return;
+    this.lastState = key;
+    for (const listener of this.stateListeners) {
+      try {
+        listener(state);
+      } catch {
+        // A closed socket must not stop the others from learning the news.
+      }
     }
-    return { assistant: this.primary.kind, benchRunning: false, message: salesProblem, salesAvailable };
+  }
+
+  /** The framebook version the screen's system view carries (one hash per framebook). */
+  private versionOf(system: SystemData): string {
+    let version = this.versions.get(system);
+    if (version === undefined) this.versions.set(system, (version = framebookVersion(system)));
+    return version;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -348,10 +375,21 @@ export class KioskApp {
     if (this.benchRunning) throw new KioskUnavailableError("The kiosk is running a technician test; passengers are served again shortly.");
     const t0 = this.now();
     const events = request.events as KioskEvent[];
-    const wasDown = this.primary.kind === "model" && this.primaryIsDown();
     let sessionId: string;
     let session: AppSession;
-    let result: LiveSessionResult;
+    let answer: Answer;
+    const hooks = (id: string, s: AppSession): AnswerHooks => {
+      const conditions = this.conditionsFor(s.system);
+      const stationNames = this.stationNames(s.system, s.turns);
+      return {
+        onEvent: this.progress(id),
+        onProvisional: this.provisional(id, s, t0),
+        disruptions: conditions.disruptions,
+        now: { iso: localIsoMinute(conditions.now) },
+        ...(stationNames ? { stationNames } : {}),
+        ...(signal ? { signal } : {}),
+      };
+    };
     if (request.sessionId !== undefined) {
       sessionId = request.sessionId;
       const existing = this.sessions.get(sessionId);
@@ -364,7 +402,7 @@ export class KioskApp {
       session.lastActiveMs = this.now();
       session.asking++;
       try {
-        result = await this.service.continue(sessionId, events, this.progress(sessionId), signal, this.provisional(sessionId, session, t0));
+        answer = await this.service.continue(sessionId, events, hooks(sessionId, session));
       } finally {
         session.asking--;
       }
@@ -385,11 +423,9 @@ export class KioskApp {
       };
       this.sessions.set(sessionId, session);
       try {
-        result = await this.service.start(
+        answer = await this.service.start(
           { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}) },
-          this.progress(sessionId),
-          signal,
-          this.provisional(sessionId, session, t0),
+          hooks(sessionId, session),
         );
       } catch (err) {
         this.sessions.delete(sessionId);
@@ -399,33 +435,17 @@ export class KioskApp {
         session.asking--;
       }
     }
-    const failure = result.primaryFailure;
-    if (failure?.termination === "policy_error") this.primaryCrashed(failure.error ?? "policy error");
-    // A timeout, an exhausted round or token budget, an answer without a valid state: the passenger
-    // got the fallback's answer, and the operator sees why in the log.
-    else if (failure) this.log(`assistant answer replaced by ${this.fallback.id} for session ${sessionId}: ${failure.termination}${failure.error ? ` (${failure.error.slice(0, 300)})` : ""}`);
-    // A model that keeps missing its deadline makes every passenger wait it out: after a few in a
-    // row it is treated as down (the standard kiosk answers at once) until the retry time.
-    if (failure?.termination === "deadline") {
-      this.consecutiveTimeouts++;
-      if (this.consecutiveTimeouts >= MAX_CONSECUTIVE_MODEL_TIMEOUTS) {
-        this.primaryCrashed(`the model missed its deadline ${this.consecutiveTimeouts} times in a row`);
-        this.consecutiveTimeouts = 0;
-      }
-    } else if (!failure) {
-      this.consecutiveTimeouts = 0;
-    }
 
-    const record = result.record;
-    const { answer: base, verdict, disruptions } = this.toAskResult(sessionId, session, record, t0);
+    const { record, verdict, disruptions } = answer;
     if (verdict.offered && !verdict.ok) this.log(`purchase interlock refused session ${sessionId}: ${verdict.problems.join("; ")}`);
     session.last = { record, verdict, disruptions };
-    session.confirmation = base.confirmation;
     session.sold = false;
-    const answer: AskResult = {
-      ...base,
-      assistantUnavailable: result.assistantUnavailable || wasDown,
-      ...(result.hybrid ? { check: result.hybrid } : {}),
+    const shown = this.toAskResult(sessionId, session, record, verdict, t0);
+    session.confirmation = shown.confirmation;
+    const result: AskResult = {
+      ...shown,
+      assistantUnavailable: answer.assistantUnavailable,
+      ...(answer.route ? { check: { decidedBy: answer.decidedBy, reason: answer.route.reason, changed: answer.changed, note: answer.note } } : {}),
     };
     this.audit({
       sessionId,
@@ -437,39 +457,29 @@ export class KioskApp {
       reasonCode: record.kiosk.state.kiosk_action.reason_code,
       policy: record.kiosk.policy,
       fallback: record.kiosk.fallback,
-      assistantUnavailable: answer.assistantUnavailable,
+      assistantUnavailable: result.assistantUnavailable,
       termination: record.kiosk.termination,
-      purchasable: answer.purchasable,
+      purchasable: result.purchasable,
       // The block codes the screen explains (sales_unavailable included), for the operator log.
-      problems: answer.interlock?.codes ?? [],
-      elapsedMs: answer.elapsedMs,
+      problems: result.interlock?.codes ?? [],
+      elapsedMs: result.elapsedMs,
       rounds: record.api_rounds,
       toolCalls: record.tool_calls_made.length,
     });
-    return answer;
+    return result;
   }
 
-  /** The screen's view of a record: the state, and whether the interlock lets it be bought. */
-  private toAskResult(sessionId: string, session: AppSession, record: SessionRecord, t0: number): { answer: AskResult; verdict: InterlockVerdict; disruptions: Disruption[] } {
-    const conditions = this.conditionsFor(session.system);
-    const disruptions = [...conditions.disruptions];
-    const verdict = checkInterlock({
-      system: session.data,
-      state: record.kiosk.state,
-      turns: session.turns,
-      disruptions,
-      toolCalls: record.tool_calls_made,
-      policyText: framebookPolicyChange(session.data.framebook)?.text ?? null,
-      now: { iso: localIsoMinute(conditions.now) },
-      accessibilityMode: session.accessibilityMode,
-      ...optional("stationNames", this.stationNames(session.system, session.turns)),
-    });
+  /**
+   * The screen's view of a record: the state, whether it can be bought — the interlock passed and
+   * the ledger can record the sale — and, when it can, the summary the passenger confirms.
+   */
+  private toAskResult(sessionId: string, session: AppSession, record: SessionRecord, verdict: InterlockVerdict, t0: number): AskResult {
     // No ticket can be sold without a working ledger: say so before the passenger tries to pay.
     const sales = verdict.offered ? this.salesProblem() : null;
     const problems = sales === null ? verdict.problems : [...verdict.problems, `sales_unavailable: ${sales}`];
     const codes: InterlockCode[] = sales === null ? verdict.codes : [...verdict.codes, "sales_unavailable"];
     const purchasable = verdict.ok && sales === null;
-    const answer: AskResult = {
+    return {
       sessionId,
       state: record.kiosk.state,
       fallback: record.kiosk.fallback,
@@ -481,17 +491,15 @@ export class KioskApp {
       ...(verdict.offered ? { interlock: { ok: purchasable, problems, codes } } : {}),
       ...(purchasable ? { confirmation: confirmationOf(session.data, sessionId, session.turns.length, record.kiosk.state, verdict) } : {}),
     };
-    return { answer, verdict, disruptions };
   }
 
   /**
    * Hybrid: the deterministic answer goes to the screen at once, marked provisional and not yet
    * purchasable (the assistant is still checking it).
    */
-  private provisional(sessionId: string, session: AppSession, t0: number): (record: SessionRecord) => void {
-    return (record) => {
-      const { answer } = this.toAskResult(sessionId, session, record, t0);
-      const { confirmation: _unconfirmed, ...shown } = answer;
+  private provisional(sessionId: string, session: AppSession, t0: number): (provisional: ProvisionalAnswer) => void {
+    return ({ record, verdict }) => {
+      const { confirmation: _unconfirmed, ...shown } = this.toAskResult(sessionId, session, record, verdict, t0);
       this.emit({ type: "provisional", sessionId, result: { ...shown, purchasable: false } });
     };
   }
@@ -569,6 +577,7 @@ export class KioskApp {
     // Re-check now, with the payment method actually chosen (its fare may differ from the quote's),
     // at the time of payment and under the conditions of both the answer and now.
     const current = this.conditionsFor(session.system);
+    const stationNames = this.stationNames(session.system, session.turns);
     const verdict = checkInterlock({
       system,
       state: record.kiosk.state,
@@ -579,7 +588,7 @@ export class KioskApp {
       policyText: framebookPolicyChange(system.framebook)?.text ?? null,
       now: { iso: localIsoMinute(current.now) },
       accessibilityMode: session.accessibilityMode,
-      ...optional("stationNames", this.stationNames(session.system, session.turns)),
+      ...(stationNames ? { stationNames } : {}),
     });
     if (!verdict.offered) return refuse("This answer does not offer a ticket.", ["not_offered"]);
     if (!verdict.ok) {
@@ -651,6 +660,7 @@ export class KioskApp {
         this.log(`ledger write failed, sale voided: ${(err as Error).message}`);
         // Every further sale would void too: off until the ledger passes a health check again.
         this.ledgerFailure = { problem: `the ledger could not record a sale (${(err as Error).message.slice(0, 200)})`, atMs: this.now() };
+        this.publishState();
         await this.safely(() => this.options.payment.void(authorization.authorizationId), "void after ledger failure");
         this.audit({ sessionId: request.sessionId, system: session.system, event: "sale_failed", problems: ["ledger_unavailable"] });
         return {
@@ -687,12 +697,14 @@ export class KioskApp {
   // ---------------------------------------------------------------------------------------------
   // Ending
 
-  endSession(sessionId: string): void {
+  /** End a passenger session (an unknown or already ended one is fine: nothing to forget). */
+  endSession(sessionId: string): null {
     const session = this.sessions.get(sessionId);
     this.service.end(sessionId);
-    if (!session) return;
+    if (!session) return null;
     this.sessions.delete(sessionId);
     this.audit({ sessionId, system: session.system, event: "end", turn: session.turns.length });
+    return null;
   }
 
   get activeSessions(): number {

@@ -17,6 +17,8 @@ export const StationViewSchema = z.object({
   /** WGS84 coordinates when the data pack has them (for the network map). */
   lat: z.number().nullable(),
   lon: z.number().nullable(),
+  /** The station's name by passenger language (e.g. "zh-Hans": "西直门"), where the pack or the operator has it. */
+  localized: z.record(z.string(), z.string()).optional(),
 });
 export type StationView = z.infer<typeof StationViewSchema>;
 
@@ -25,6 +27,8 @@ export const LineViewSchema = z.object({
   name: z.string(),
   color: z.string(),
   stations: z.array(z.string()),
+  /** The line's name by passenger language, from the operator's local-names file. */
+  localized: z.record(z.string(), z.string()).optional(),
 });
 
 export const SystemSummarySchema = z.object({
@@ -43,8 +47,14 @@ export const SystemViewSchema = SystemSummarySchema.extend({
   fareDisplayFormat: z.string(),
   terminology: z.record(z.string(), z.string().nullable()),
   /** Payment method keys with their display label from the framebook's terminology. */
-  paymentMethods: z.array(z.object({ id: z.string(), label: z.string() })),
+  paymentMethods: z.array(z.object({ id: z.string(), label: z.string(), localized: z.record(z.string(), z.string()).optional() })),
   riderTypes: z.array(RiderTypeSchema),
+  /** What the fare card states about a rider type: who qualifies ("under 5") and whether they ride free. */
+  riderRules: z
+    .record(z.string(), z.object({ qualifier: z.string().nullable(), free: z.boolean(), maxPerAdult: z.number().nullable() }))
+    .optional(),
+  /** How distances are shown: miles on the US systems, kilometres elsewhere. */
+  distanceUnit: z.enum(["mi", "km"]).optional(),
   operatingHours: z.record(z.string(), z.union([z.string(), z.number()])),
   stations: z.array(StationViewSchema),
   lines: z.array(LineViewSchema),
@@ -61,6 +71,18 @@ export type SystemView = z.infer<typeof SystemViewSchema>;
 export const PASSENGER_LANGUAGES = ["en", "zh-Hans", "zh-Hant", "ar", "es"] as const;
 export const PassengerLanguageSchema = z.enum(PASSENGER_LANGUAGES);
 export type PassengerLanguage = z.infer<typeof PassengerLanguageSchema>;
+
+/**
+ * The passenger language a BCP 47 tag (a framebook's `primary_language`, a local-names file's
+ * `language`) is written in: "zh"/"zh-CN" → simplified, "zh-TW"/"zh-HK" → traditional Chinese.
+ */
+export function passengerLanguageOf(tag: string): PassengerLanguage | null {
+  const lower = tag.trim().toLowerCase();
+  if (/^zh(-hant|-tw|-hk|-mo)\b/.test(lower)) return "zh-Hant";
+  if (/^zh\b/.test(lower)) return "zh-Hans";
+  const base = lower.split("-")[0];
+  return base === "en" || base === "ar" || base === "es" ? base : null;
+}
 
 /** A passenger request: the UI's events, exactly the benchmark's event vocabulary. */
 export const AskRequestSchema = z.object({
@@ -215,33 +237,139 @@ export const PurchaseResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(false), reason: z.enum(["not_purchasable", "payment_declined", "ledger_unavailable", "unknown_session"]), message: z.string() }),
 ]);
 
-/** An issued ticket fetched again (`kiosk serve`: GET /api/tickets/:id). */
+/** An issued ticket fetched again (KIOSK_METHODS.ticket; `kiosk serve`: GET /api/tickets/:ticketId). */
 export const TicketLookupResultSchema = z.discriminatedUnion("found", [z.object({ found: z.literal(true), ticket: TicketSchema, voided: z.boolean() }), z.object({ found: z.literal(false) })]);
 export type TicketLookupResult = z.infer<typeof TicketLookupResultSchema>;
 export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 
+/** The passenger model's process, as the operator sees it (models/worker/supervisor.ts). */
+export const ModelProcessViewSchema = z.object({
+  state: z.enum(["starting", "ready", "restarting", "stopped"]),
+  /** Restarts after a crash or a hang since the kiosk started. */
+  restarts: z.number().int().nonnegative(),
+  /** Why it last went down (null: never). */
+  lastFailure: z.string().nullable(),
+  /** While restarting: when the next start is due (ISO time). */
+  nextStartAt: z.string().nullable(),
+});
+export type ModelProcessView = z.infer<typeof ModelProcessViewSchema>;
+
+/**
+ * The kiosk's state: answered by `status()` and pushed to the screen on every change (the `state`
+ * push), so a bench run, a framebook change or the model going down reach the screen at once.
+ */
 export const KioskStatusSchema = z.object({
   assistant: z.enum(["model", "rule", "unavailable"]),
   /** A technician bench run is in progress: passengers are refused meanwhile. */
   benchRunning: z.boolean(),
   message: z.string().nullable(),
-  /** False when the sales ledger is missing, corrupt or failing: information only, no sales. */
-  salesAvailable: z.boolean().optional(),
+  /** The passenger model's process; null when the kiosk has no model. */
+  model: ModelProcessViewSchema.nullable(),
+  /** Tickets can be sold: false when the sales ledger is missing, corrupt or failing (information only, no sales). */
+  salesAvailable: z.boolean(),
+  /** The active framebook version of every system. */
+  framebookVersions: z.record(z.string(), z.string()),
 });
 export type KioskStatus = z.infer<typeof KioskStatusSchema>;
 
-/** The bridge the renderer codes against (Electron preload or the browser client implement it). */
-export interface KioskBridge {
-  listSystems(): Promise<SystemSummary[]>;
-  systemView(system: SystemSummary["id"]): Promise<SystemView>;
-  ask(request: AskRequest): Promise<AskResult>;
-  onProgress(listener: (event: ProgressEvent) => void): () => void;
-  purchase(request: PurchaseRequest): Promise<PurchaseResult>;
-  endSession(sessionId: string): Promise<void>;
-  status(): Promise<KioskStatus>;
+// =================================================================================================
+// The passenger calls. One table, KIOSK_METHODS, defines every call: its positional arguments and
+// its result. Everything else is derived from it: the KioskBridge type the screen codes against,
+// the Electron IPC channels, dispatch and preload, the HTTP routes of `kiosk serve`, and the
+// renderer's browser and validating bridges. Adding a call = a row here + the implementation
+// (KioskApp) + the fake (renderer/bridge/fakeBridge.ts); the compiler points at each.
+
+/** A passenger session id as the bridge carries it. */
+export const SessionIdSchema = z.string().min(1).max(100);
+
+/**
+ * How `kiosk serve` exposes a call: the HTTP verb and the path under /api/. `:name` segments take
+ * the call's arguments in order; a POST call's remaining argument (if any) is the JSON body.
+ */
+export interface KioskHttpRoute {
+  readonly verb: "GET" | "POST";
+  readonly path: string;
+}
+
+export const KIOSK_METHODS = {
+  listSystems: { args: z.tuple([]), result: z.array(SystemSummarySchema), http: { verb: "GET", path: "systems" } },
+  systemView: { args: z.tuple([SystemIdSchema]), result: SystemViewSchema, http: { verb: "GET", path: "systems/:system" } },
+  ask: { args: z.tuple([AskRequestSchema]), result: AskResultSchema, http: { verb: "POST", path: "ask" } },
+  purchase: { args: z.tuple([PurchaseRequestSchema]), result: PurchaseResultSchema, http: { verb: "POST", path: "purchase" } },
+  endSession: { args: z.tuple([SessionIdSchema]), result: z.null(), http: { verb: "POST", path: "sessions/:sessionId/end" } },
+  status: { args: z.tuple([]), result: KioskStatusSchema, http: { verb: "GET", path: "status" } },
+  /** An issued ticket fetched again (the screen lost the purchase's answer; a receipt reprint). */
+  ticket: { args: z.tuple([z.string().min(1).max(100)]), result: TicketLookupResultSchema, http: { verb: "GET", path: "tickets/:ticketId" } },
+} as const satisfies Record<string, { args: z.ZodTuple; result: z.ZodType; http: KioskHttpRoute }>;
+export type KioskMethod = keyof typeof KIOSK_METHODS;
+export const KIOSK_METHOD_NAMES = Object.keys(KIOSK_METHODS) as KioskMethod[];
+export type KioskArgs<M extends KioskMethod> = z.infer<(typeof KIOSK_METHODS)[M]["args"]>;
+export type KioskResult<M extends KioskMethod> = z.infer<(typeof KIOSK_METHODS)[M]["result"]>;
+
+/**
+ * What the kiosk pushes to the screen, unasked: live progress of an answer, and the kiosk's state
+ * on every change (`kiosk serve`: one WebSocket per push at /api/<name>; Electron: one IPC channel).
+ * `current`: the call whose answer is the push's present value — every new subscriber gets it first.
+ */
+export const KIOSK_PUSHES = {
+  progress: { event: ProgressEventSchema },
+  state: { event: KioskStatusSchema, current: "status" },
+} as const satisfies Record<string, { event: z.ZodType; current?: KioskMethod }>;
+export type KioskPush = keyof typeof KIOSK_PUSHES;
+export const KIOSK_PUSH_NAMES = Object.keys(KIOSK_PUSHES) as KioskPush[];
+export type KioskPushEvent<P extends KioskPush> = z.infer<(typeof KIOSK_PUSHES)[P]["event"]>;
+/** The subscription function of a push: `onProgress`, … */
+export type KioskSubscription<P extends KioskPush = KioskPush> = `on${Capitalize<P>}`;
+
+/** The call giving a push's present value, if it has one (see KIOSK_PUSHES). */
+export function pushCurrent(push: KioskPush): KioskMethod | undefined {
+  const entry: { event: z.ZodType; current?: KioskMethod } = KIOSK_PUSHES[push];
+  return entry.current;
+}
+
+/** `progress` → `onProgress`. */
+export function subscriptionName<P extends KioskPush>(push: P): KioskSubscription<P> {
+  return `on${push.charAt(0).toUpperCase()}${push.slice(1)}` as KioskSubscription<P>;
+}
+
+/** A call as an HTTP request: the path under api/ (arguments encoded) and the JSON body, if any. */
+export function kioskHttpRequest<M extends KioskMethod>(method: M, args: KioskArgs<M>): { verb: KioskHttpRoute["verb"]; path: string; body?: unknown } {
+  const route: KioskHttpRoute = KIOSK_METHODS[method].http;
+  const rest: unknown[] = [...args];
+  const path = route.path
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? encodeURIComponent(String(rest.shift())) : segment))
+    .join("/");
+  return rest.length > 0 ? { verb: route.verb, path, body: rest[0] } : { verb: route.verb, path };
+}
+
+/**
+ * The call an HTTP request names: its method, the raw (still percent-encoded) path arguments, and
+ * whether the JSON body is its last argument. "wrong_verb": the path exists for another verb.
+ */
+export function matchKioskRoute(verb: string, segments: readonly string[]): { method: KioskMethod; pathArgs: string[]; body: boolean } | "wrong_verb" | null {
+  let wrongVerb = false;
+  for (const method of KIOSK_METHOD_NAMES) {
+    const route: KioskHttpRoute = KIOSK_METHODS[method].http;
+    const pattern = route.path.split("/");
+    if (pattern.length !== segments.length || !pattern.every((p, i) => p.startsWith(":") || p === segments[i])) continue;
+    if (route.verb !== verb) {
+      wrongVerb = true;
+      continue;
+    }
+    const pathArgs = segments.filter((_, i) => pattern[i]!.startsWith(":"));
+    return { method, pathArgs, body: KIOSK_METHODS[method].args.def.items.length > pathArgs.length };
+  }
+  return wrongVerb ? "wrong_verb" : null;
+}
+
+/** The bridge the renderer codes against (the Electron preload or the browser client implement it). */
+export type KioskBridge = { [M in KioskMethod]: (...args: KioskArgs<M>) => Promise<KioskResult<M>> } & {
+  [P in KioskPush as KioskSubscription<P>]: (listener: (event: KioskPushEvent<P>) => void) => () => void;
+} & {
   /** Operator and technician tools (PIN-protected); absent when this kiosk offers none. */
   operator?: OperatorBridge;
-}
+};
 
 // =================================================================================================
 // Operator and technician tools, behind the operator PIN (`KioskBridge.operator`). One table,
@@ -450,6 +578,9 @@ export const BenchRunSummarySchema = z.object({
   casesDone: z.number().int().nonnegative(),
   casesScored: z.number().int().nonnegative(),
   systems: z.array(SystemIdSchema),
+  /** The categories its selection covered, and the coverage in a short form ("bart, cta · A–C, F"). */
+  categories: z.array(z.string()).optional(),
+  covers: z.string().optional(),
 });
 export type BenchRunSummary = z.infer<typeof BenchRunSummarySchema>;
 

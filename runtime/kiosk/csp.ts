@@ -4,16 +4,19 @@
 // covers the same-origin ws:// progress socket; the meta tag's bare `ws: wss:` would allow any
 // host). Both policies apply together, so the effective policy is never weaker than either.
 //
-// style-src also allows one inline style element by hash: the bench report's style sheet
-// (bench/report/html.ts REPORT_CSS). The technician screen shows the report in a sandboxed srcdoc
-// iframe (no scripts), which inherits this policy; nothing else inline is allowed. A test in
-// bench/report checks that the hash matches the report's CSS.
+// style-src also allows two inline style elements by hash: the bench report's style sheets
+// (bench/report/html.ts REPORT_CSS and its trace viewer's, bench/report/trace-html.ts TRACE_CSS).
+// The technician screen shows the report in a sandboxed srcdoc iframe (no scripts), which
+// inherits this policy; nothing else inline is allowed. A test in bench/ checks that the hashes
+// match the report's CSS.
 export const BENCH_REPORT_STYLE_HASH = "'sha256-vUo9kXs8t5D8j5reQ1iYJdJOZMvChPjj242dFwsAiPU='";
+/** The report's second style element: the trace viewer's (bench/report/trace-html.ts TRACE_CSS). */
+export const BENCH_TRACE_STYLE_HASH = "'sha256-vdxPcXsC7piAwHH4neOoLJkuOoK8DHtH2GlZchKGoLQ='";
 
 export const KIOSK_CSP_DIRECTIVES: Readonly<Record<string, string>> = {
   "default-src": "'none'",
   "script-src": "'self'",
-  "style-src": `'self' ${BENCH_REPORT_STYLE_HASH}`,
+  "style-src": `'self' ${BENCH_REPORT_STYLE_HASH} ${BENCH_TRACE_STYLE_HASH}`,
   "img-src": "'self'",
   "font-src": "'self'",
   "connect-src": "'self'",

@@ -75,12 +75,12 @@ describe("KioskApp with operator framebooks", () => {
     expect((await app.ask({ system: "marta", events: journey })).state.fare_quote?.total).toBe(2.5);
   });
 
-  it("tells the primary policy when a framebook changes (its prompt cache hook)", () => {
+  it("tells the model assistant when a framebook changes (its prompt cache hook)", () => {
     const store = new FramebookStore(testPack(), dir);
     const seen: string[] = [];
     const { logs } = testApp({
       framebooks: store,
-      primary: { kind: "rule", policy: () => rulePolicy, onFramebookChange: (system, version) => seen.push(`${system}@${version}`) },
+      assistant: { mode: "model", policy: () => rulePolicy, onFramebookChange: (system, version) => seen.push(`${system}@${version}`) },
     });
     const entry = store.apply("marta", SENIORS_FREE, "seniors.yaml", "alice");
     expect(seen).toEqual([`marta@${entry.version}`]);
@@ -118,7 +118,7 @@ describe("the model's prompt prefix after a framebook swap", () => {
     const store = new FramebookStore(testPack(), dir);
     const backend = new PrefixCachingBackend();
     const llm = new LlmPolicy({ backend });
-    const { app } = testApp({ framebooks: store, primary: { kind: "model", policy: () => llm } });
+    const { app } = testApp({ framebooks: store, assistant: { mode: "model", policy: () => llm } });
     const sharedPrefix = (r: { prompt: string; shared: number | undefined }): string => r.prompt.slice(0, r.shared ?? sharedPrefixLength(r.prompt));
 
     await app.ask({ system: "marta", events: journey });

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { AssistantState } from "../contract/index.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { INTERLOCK_CODES } from "./bridge.ts";
 import { checkInterlock, type InterlockInput } from "./interlock.ts";
@@ -20,7 +21,7 @@ const pack = testPack();
  */
 async function ignorantAnswer(caseId: string, events?: KioskEvent[]): Promise<InterlockInput> {
   const kase = caseById(caseId);
-  const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, conditions: () => ({ now: new Date(2026, 2, 9, 14, 0, 0), disruptions: [] }) });
+  const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), conditions: () => ({ now: new Date(2026, 2, 9, 14, 0, 0), disruptions: [] }) });
   const turns = [events ?? kase.events];
   const result = await service.start({ system: kase.system, events: turns[0]! });
   return {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AssistantState } from "../contract/index.ts";
 import { checkInterlock, checkRoute, type InterlockInput } from "./interlock.ts";
 import { KioskService } from "./service.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { caseById, testPack } from "./testing.ts";
 
@@ -12,8 +13,7 @@ async function ruleAnswer(caseId: string): Promise<InterlockInput> {
   const kase = caseById(caseId);
   const service = new KioskService({
     pack,
-    primary: () => rulePolicy,
-    fallback: rulePolicy,
+    pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }),
     conditions: () => ({ now: new Date(kase.system_context.current_time), disruptions: kase.system_context.active_disruptions }),
   });
   const result = await service.start({ system: kase.system, events: kase.events });

@@ -28,7 +28,7 @@ export class KioskLimitError extends Error {
 
 /** JSON size of a turn's events (what the session keeps and replays). */
 export function eventBytes(events: unknown): number {
-  return Buffer.byteLength(JSON.stringify(events), "utf8");
+  return new TextEncoder().encode(JSON.stringify(events)).length;
 }
 
 /** Refuse a follow-up that would take the session past its bounds. */

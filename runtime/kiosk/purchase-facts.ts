@@ -8,7 +8,7 @@ import type { AssistantState } from "../contract/index.ts";
 import { SystemIdSchema } from "../../tools/data/schemas.ts";
 import type { PurchaseConfirmation, Ticket } from "./bridge.ts";
 import type { InterlockVerdict } from "./interlock.ts";
-import type { SaleRow } from "./ledger.ts";
+import type { SaleRow } from "./sales.ts";
 
 /** The summary of a purchasable answer (the interlock passed, so route, riders and quote exist). */
 export function confirmationOf(system: SystemData, sessionId: string, turn: number, state: AssistantState, verdict: InterlockVerdict): PurchaseConfirmation {

@@ -8,8 +8,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ProgressEventSchema, TicketLookupResultSchema, type ProgressEvent } from "./bridge.ts";
-import { hostAllowed } from "./http-guards.ts";
-import { startKioskServer, type RunningKioskServer } from "./server.ts";
+import { hostAllowed } from "./node/http-guards.ts";
+import { startKioskServer, type RunningKioskServer } from "./node/server.ts";
 import { askFromCase, testApp } from "./testing.ts";
 
 const running: RunningKioskServer[] = [];
@@ -143,7 +143,7 @@ describe("progress WebSocket: scoped to the client's own sessions, with a socket
       open.push(s.ws);
     }
     expect(await socket(server.port, "client-cccccccccccc")).toBe("refused");
-    expect(server.progressClients()).toBe(4);
+    expect(server.pushClients("progress")).toBe(4);
     for (const ws of open) ws.close();
   });
 });

@@ -2,10 +2,9 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
-import { decideRoute } from "../policies/hybrid.ts";
+import { AnswerPipeline, type ProvisionalAnswer } from "../answer/pipeline.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy, PolicyStep } from "../session/policy.ts";
-import type { SessionRecord } from "../session/record.ts";
 import { KioskService } from "./service.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
@@ -43,40 +42,49 @@ function model(behaviour: "hang" | "throw" | "cheaper" | "same"): Policy & { cal
   return m;
 }
 
-function service(primary: Policy, modelDeadlineMs = 2_000): KioskService {
-  return new KioskService({ pack, primary: () => primary, fallback: rulePolicy, router: decideRoute, modelDeadlineMs, clock: monday });
+function service(model: Policy, modelDeadlineMs = 2_000): KioskService {
+  const pipeline = new AnswerPipeline({ rule: rulePolicy, assistant: { mode: "hybrid", policy: () => model, modelDeadlineMs }, profile: pack.promptProfile(), log: () => undefined });
+  return new KioskService({ pack, pipeline, clock: monday });
+}
+
+/** The parts of an answer the hybrid check is about. */
+const check = (a: { decidedBy: string; route: { reason: string } | null; changed: boolean; note: string | null }) => ({ decidedBy: a.decidedBy, reason: a.route?.reason, changed: a.changed, note: a.note });
+
+function ruleOnly(): KioskService {
+  return new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), clock: monday });
 }
 
 describe("hybrid kiosk service", () => {
   it("answers a structured request with rule alone: no provisional step, no model", async () => {
     const m = model("throw");
-    const provisional: SessionRecord[] = [];
-    const result = await service(m).start({ system: "marta", events: structured }, undefined, undefined, (r) => provisional.push(r));
+    const provisional: ProvisionalAnswer[] = [];
+    const result = await service(m).start({ system: "marta", events: structured }, { onProvisional: (r) => provisional.push(r) });
     expect(m.calls).toBe(0);
     expect(provisional).toHaveLength(0);
-    expect(result.hybrid).toEqual({ decidedBy: "rule", reason: "structured_request", changed: false, note: null });
+    expect(check(result)).toEqual({ decidedBy: "rule", reason: "structured_request", changed: false, note: null });
   });
 
   it("shows the deterministic answer first, then the model's, with a note when it differs", async () => {
-    const provisional: SessionRecord[] = [];
-    const result = await service(model("cheaper")).start({ system: "marta", events: typed }, undefined, undefined, (r) => provisional.push(r));
+    const provisional: ProvisionalAnswer[] = [];
+    const result = await service(model("cheaper")).start({ system: "marta", events: typed }, { onProvisional: (r) => provisional.push(r) });
     expect(provisional).toHaveLength(1);
-    expect(provisional[0]?.kiosk.state.fare_quote?.total).toBe(3.75);
-    expect(result.hybrid).toMatchObject({ decidedBy: "model", reason: "free_text", changed: true });
-    expect(result.hybrid?.note).toBe("The fare changed from $3.75 to $2.50.");
+    expect(provisional[0]?.record.kiosk.state.fare_quote?.total).toBe(3.75);
+    expect(provisional[0]?.verdict.ok).toBe(true);
+    expect(check(result)).toMatchObject({ decidedBy: "model", reason: "free_text", changed: true });
+    expect(result.note).toBe("The fare changed from $3.75 to $2.50.");
     expect(result.record.kiosk.state.fare_quote?.total).toBe(2.5);
   });
 
   it("says nothing changed when the model agrees", async () => {
     const result = await service(model("same")).start({ system: "marta", events: typed });
-    expect(result.hybrid).toMatchObject({ decidedBy: "model", changed: false, note: null });
+    expect(check(result)).toMatchObject({ decidedBy: "model", changed: false, note: null });
   });
 
   it("falls back to the deterministic answer with a banner when the model misses its deadline", async () => {
     const started = Date.now();
     const result = await service(model("hang"), 300).start({ system: "marta", events: typed });
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result.hybrid).toMatchObject({ decidedBy: "rule-fallback" });
+    expect(result.decidedBy).toBe("rule-fallback");
     expect(result.assistantUnavailable).toBe(false);
     expect(result.record.kiosk.state.advisory_banners?.at(-1)).toMatchObject({ title: "Standard answer" });
     expect(result.record.kiosk.state.fare_quote?.total).toBe(3.75);
@@ -85,14 +93,14 @@ describe("hybrid kiosk service", () => {
   it("reports the assistant unavailable when the model crashes, and still answers", async () => {
     const result = await service(model("throw")).start({ system: "marta", events: typed });
     expect(result.assistantUnavailable).toBe(true);
-    expect(result.primaryFailure).toMatchObject({ termination: "policy_error", error: "model process crashed" });
+    expect(result.modelFailure).toMatchObject({ termination: "policy_error", error: "model process crashed" });
     expect(result.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
   });
 });
 
 describe("live follow-ups", () => {
   it("answers many follow-ups in one passenger session, each with its own round budget", async () => {
-    const svc = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, clock: monday });
+    const svc = ruleOnly();
     const first = await svc.start({ system: "marta", events: structured });
     let origin = "MARTA-FP";
     let destination = "MARTA-AP";
@@ -112,7 +120,7 @@ describe("live follow-ups", () => {
 describe("hybrid kiosk app (what the screen receives)", () => {
   it("pushes the deterministic answer as a provisional, non-purchasable result, then the checked one", async () => {
     const { testApp } = await import("./testing.ts");
-    const { app } = testApp({ primary: { kind: "model", policy: () => model("cheaper") }, router: decideRoute, modelDeadlineMs: 2_000 });
+    const { app } = testApp({ assistant: { mode: "hybrid", policy: () => model("cheaper"), modelDeadlineMs: 2_000 } });
     const seen: { type: string; purchasable?: boolean; total?: number }[] = [];
     app.onProgress((e) => {
       if (e.type === "provisional") seen.push({ type: e.type, purchasable: e.result.purchasable, total: e.result.state.fare_quote?.total });
@@ -128,7 +136,7 @@ describe("a model that keeps timing out", () => {
   it("is marked unavailable after three missed deadlines in a row, so passengers stop waiting for it", async () => {
     const { testApp } = await import("./testing.ts");
     const slow = model("hang");
-    const { app, logs } = testApp({ primary: { kind: "model", policy: () => slow }, router: decideRoute, modelDeadlineMs: 100 });
+    const { app, logs } = testApp({ assistant: { mode: "hybrid", policy: () => slow, modelDeadlineMs: 100 } });
     for (let i = 0; i < 3; i++) await app.ask({ system: "marta", events: typed });
     expect(app.status().assistant).toBe("unavailable");
     expect(logs.some((l) => /missed its deadline 3 times in a row/.test(l))).toBe(true);
@@ -141,7 +149,7 @@ describe("a model that keeps timing out", () => {
 
 describe("events that slipped past the boundary", () => {
   it("never take the session down: the passenger still gets a renderable state", async () => {
-    const svc = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, clock: monday });
+    const svc = ruleOnly();
     const garbled = [{ type: "station_selected", field: "origin", value: ["not", "a", "string"] }] as unknown as KioskEvent[];
     const result = await svc.start({ system: "marta", events: garbled });
     expect(result.record.kiosk.state.kiosk_action.action).toBeDefined();

@@ -8,8 +8,9 @@ import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy, PolicyStep } from "../session/policy.ts";
 import { KioskApp, type KioskAppOptions } from "./app.ts";
 import type { AskRequest } from "./bridge.ts";
-import { Ledger } from "./ledger.ts";
+import { Ledger } from "./node/ledger.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
+import { packExtras } from "./node/pack-extras.ts";
 
 let sharedPack: DataPack | undefined;
 export function testPack(): DataPack {
@@ -90,6 +91,7 @@ export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: strin
   let n = 0;
   const app = new KioskApp({
     pack: testPack(),
+    extras: packExtras(testPack().root),
     ledger,
     payment,
     log: (m) => logs.push(m),

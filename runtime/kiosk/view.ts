@@ -2,8 +2,8 @@
 // plus the run-time extras (coordinates, local names, attribution). Pure.
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
-import type { RiderType, StationView, SystemSummary, SystemView } from "./bridge.ts";
-import type { OperatorLocalNames, StationGeoIndex } from "./pack-extras.ts";
+import { passengerLanguageOf, type RiderType, type StationView, type SystemSummary, type SystemView } from "./bridge.ts";
+import type { OperatorLocalNames, StationGeoIndex } from "./extras.ts";
 
 export interface ViewExtras {
   geo?: StationGeoIndex;
@@ -62,6 +62,29 @@ export function riderTypesOf(system: SystemData): RiderType[] {
   return out;
 }
 
+/** Who qualifies for each discounted rider type and whether they ride free (for the fare card). */
+export function riderRulesOf(system: SystemData): NonNullable<SystemView["riderRules"]> {
+  const d = (system.fares.discounts ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const keys: Record<string, string> = { children: "children", seniors: "senior_65_plus", disabled: "disabled" };
+  const out: NonNullable<SystemView["riderRules"]> = {};
+  for (const [rider, key] of Object.entries(keys)) {
+    const rule = d[key];
+    if (!rule) continue;
+    const qualifier = typeof rule.qualifier === "string" && rule.qualifier.trim() ? rule.qualifier.trim() : null;
+    const free = rule.fare === 0 || rule.multiplier === 0;
+    const maxPerAdult = typeof rule.max_per_adult === "number" ? rule.max_per_adult : null;
+    out[rider] = { qualifier, free, maxPerAdult };
+  }
+  return out;
+}
+
+/** Miles on the US systems (fares in USD), kilometres everywhere else; a framebook `distance_unit` wins. */
+export function distanceUnitOf(system: SystemData): "mi" | "km" {
+  const declared = (system.framebook as Record<string, unknown>).distance_unit;
+  if (declared === "mi" || declared === "km") return declared;
+  return system.framebook.currency_code === "USD" ? "mi" : "km";
+}
+
 function operatingHours(system: SystemData): Record<string, string | number> {
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(system.framebook.operating_hours as Record<string, unknown>)) {
@@ -81,9 +104,17 @@ function terminologyOf(system: SystemData): Record<string, string | null> {
 
 export function buildSystemView(system: SystemData, extras: ViewExtras): SystemView {
   const fb = system.framebook;
+  // The pack's native names are in the system's own language; the operator file says its language.
+  const packLanguage = passengerLanguageOf(fb.primary_language);
+  const operatorLanguage = extras.operatorNames ? passengerLanguageOf(extras.operatorNames.language) : null;
   const stations: StationView[] = system.stations.map((s) => {
     const geo = extras.geo?.lookup(s.name);
-    const localNames = [...(geo?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])];
+    const operatorNames = extras.operatorNames?.byStation.get(s.id) ?? [];
+    const localNames = [...(geo?.nativeNames ?? []), ...operatorNames];
+    const localized: Record<string, string> = {};
+    const native = geo?.nativeNames[0];
+    if (packLanguage && packLanguage !== "en" && native) localized[packLanguage] = native;
+    if (operatorLanguage && operatorNames[0]) localized[operatorLanguage] = operatorNames[0];
     return {
       id: s.id,
       name: s.name,
@@ -91,8 +122,13 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
       lines: [...s.lines],
       lat: geo?.lat ?? null,
       lon: geo?.lon ?? null,
+      ...(Object.keys(localized).length > 0 ? { localized } : {}),
     };
   });
+  const localizedBy = (map: ReadonlyMap<string, string> | undefined, id: string): { localized?: Record<string, string> } => {
+    const name = map?.get(id);
+    return operatorLanguage && name ? { localized: { [operatorLanguage]: name } } : {};
+  };
   let attribution = extras.attribution;
   if (extras.operatorNames) {
     attribution += ` Station names (${extras.operatorNames.language}): operator data, not from the data pack.`;
@@ -104,11 +140,13 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
     currencyCode: fb.currency_code,
     fareDisplayFormat: fb.fare_display_format,
     terminology: terminologyOf(system),
-    paymentMethods: paymentMethodsOf(system),
+    paymentMethods: paymentMethodsOf(system).map((m) => ({ ...m, ...localizedBy(extras.operatorNames?.byPaymentMethod, m.id) })),
     riderTypes: riderTypesOf(system),
+    riderRules: riderRulesOf(system),
+    distanceUnit: distanceUnitOf(system),
     operatingHours: operatingHours(system),
     stations,
-    lines: system.lines.map((l) => ({ id: l.id, name: l.name, color: l.color, stations: [...l.stations] })),
+    lines: system.lines.map((l) => ({ id: l.id, name: l.name, color: l.color, stations: [...l.stations], ...localizedBy(extras.operatorNames?.byLine, l.id) })),
     framebookVersion: framebookVersion(system),
     attribution,
   };

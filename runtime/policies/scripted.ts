@@ -29,6 +29,7 @@ export function scriptedRun(
   let turnsSeen = 0;
   let callsSeen = 0;
   return {
+    typedSteps: true,
     async next(input: PolicyInput): Promise<PolicyStep> {
       let feedback: ToolCallRecord[] = [];
       if (!generator || (options.restartOnNewTurn && input.turns.length > turnsSeen)) {

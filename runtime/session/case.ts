@@ -2,6 +2,7 @@
 // live kiosk interaction gets, with the case's turns scripted. Never reads the answer key.
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
+import { ensureLanguageData } from "../framebook/local-names.ts";
 import { buildCasePrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
 import type { Policy, SessionSetup } from "./policy.ts";
 import { runSession, type SessionOptions } from "./session.ts";
@@ -14,6 +15,7 @@ export function caseTurns(kase: Case): KioskEvent[][] {
 
 export function caseSetup(pack: DataPack, kase: Case): SessionSetup {
   const system = pack.system(kase.system);
+  ensureLanguageData(pack, system);
   const prompt = buildCasePrompt(kase, system, pack.promptProfile());
   return {
     sessionId: kase.id,

@@ -92,10 +92,17 @@ export interface PolicyInput {
   toolCalls: readonly ToolCallRecord[];
   /** Aborted on deadline, passenger cancel or shutdown. */
   signal: AbortSignal;
+  /** When the answer is due (epoch ms), if the caller has a deadline (e.g. the hybrid model deadline). */
+  deadlineAt?: number;
 }
 
 export interface PolicyRun {
   next(input: PolicyInput): Promise<PolicyStep>;
+  /**
+   * Its steps are typed PolicyStep values made by in-process code (a script), not decoded from a
+   * model or an endpoint, so the session does not validate them again.
+   */
+  readonly typedSteps?: true;
   /** Release per-session resources (e.g. a model context sequence). */
   dispose?(): void | Promise<void>;
   /** What the policy decided about this session (e.g. the hybrid router's path and reason). */

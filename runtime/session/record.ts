@@ -66,9 +66,23 @@ export interface SessionRecord extends ReferenceRecord {
     rejectedSubmissions: number;
     /** The policy's own account of the session (PolicyRun.describe), when it gives one. */
     policyInfo?: Record<string, unknown>;
+    /** What the kiosk would have done with this answer (runtime/answer/verdict.ts): bench runs record it per case. */
+    verdict?: KioskVerdict;
     rounds: RoundRecord[];
     startedAt: string;
   };
+}
+
+/** The kiosk's verdict on an answer: could the passenger buy it, what the interlock objected to, who answered. */
+export interface KioskVerdict {
+  /** The purchase button would be enabled (the state offers a purchase and the interlock confirmed it). */
+  purchasable: boolean;
+  /** The interlock's problems ("code: detail"), when the state offers a purchase it refuses. */
+  interlockProblems: string[];
+  /** rule, model, or rule-fallback (the deterministic policy answered because the model could not). */
+  decidedBy: "rule" | "model" | "rule-fallback";
+  /** The state shown is the safe fallback, not a policy's answer. */
+  fallback: boolean;
 }
 
 /** Strip our additions: the exact reference runner record (for `--out` files). */

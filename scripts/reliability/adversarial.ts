@@ -12,17 +12,17 @@
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { loadCaseFile } from "../../tools/data/datapack.ts";
 import type { Case, Disruption, KioskEvent } from "../../tools/data/schemas.ts";
-import { KioskApp, type PrimaryPolicy } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { KioskApp } from "../../runtime/kiosk/app.ts";
+import type { ModelAssistant } from "../../runtime/answer/pipeline.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import { framebookPolicyChange } from "../../runtime/framebook/validate.ts";
-import { HybridPolicy } from "../../runtime/policies/hybrid.ts";
-import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { caseTurns } from "../../runtime/session/case.ts";
 import { ADVERSARIAL_CASES_FILE, type ReliabilityExpectation } from "./adversarial-cases.ts";
 import { Examples, errorText, figure, info, type RunOptions, type SectionResult } from "./common.ts";
 import { CENT, fullFare, judgeSale, screenChoices } from "./independent.ts";
 import { injectedModel } from "./injected-model.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 
 type PathName = "rule" | "hybrid" | "model";
 
@@ -52,11 +52,9 @@ function expectationOf(kase: Case, system: ReturnType<DataPack["system"]>): Reli
   return expectation;
 }
 
-function primaryFor(path: PathName): PrimaryPolicy | undefined {
+function assistantFor(path: PathName): ModelAssistant | undefined {
   if (path === "rule") return undefined;
-  if (path === "model") return { kind: "model", policy: () => injectedModel };
-  const hybrid = new HybridPolicy({ rule: rulePolicy, model: injectedModel, id: "hybrid-injected" });
-  return { kind: "model", policy: () => hybrid };
+  return { mode: path === "model" ? "model" : "hybrid", policy: () => injectedModel };
 }
 
 export function loadAdversarialSuite(): Case[] {
@@ -80,20 +78,21 @@ export async function adversarialPassengers(pack: DataPack, options: RunOptions)
     const tally: PathTally = (tallies[path] = { cases: 0, purchasable: 0, gateWrong: 0, ticketsIssued: 0, discounted: 0, refusedPurchases: 0, errors: 0 });
     let live: { now: Date; disruptions: Disruption[] } = { now: new Date(2026, 2, 9, 14), disruptions: [] };
     const ledger = Ledger.open(":memory:");
-    const primary = primaryFor(path);
+    const assistant = assistantFor(path);
     const logs: string[] = [];
     let n = 0;
     const app = new KioskApp({
       pack,
+      extras: packExtras(pack.root),
       ledger,
       payment: new SimulatedPaymentTerminal(),
       conditions: () => live,
       clock: () => live.now,
       log: (m) => logs.push(m),
       newSessionId: () => `adv-${path}-${++n}`,
-      ...(primary ? { primary } : {}),
+      ...(assistant ? { assistant } : {}),
       // A model that "crashes" would switch the kiosk to rule for a minute; retry it at once here.
-      primaryRetryMs: 0,
+      modelRetryMs: 0,
     });
     try {
       for (const kase of cases) {

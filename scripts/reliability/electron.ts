@@ -13,7 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { IpcMainInvokeEvent } from "electron";
 import { KIOSK_CSP, KIOSK_CSP_DIRECTIVES, SECURITY_HEADERS } from "../../runtime/kiosk/csp.ts";
-import type { KioskBackend } from "../../runtime/kiosk/server.ts";
+import type { KioskBackend } from "../../runtime/kiosk/dispatch.ts";
 import { appRootOf, shellConfig } from "../../electron/config.ts";
 import { lockKioskWindow, removeApplicationMenu } from "../../electron/kiosk-lock.ts";
 import { rendererFileFor } from "../../electron/app-protocol.ts";
@@ -84,6 +84,7 @@ function recordingBackend(calls: string[]): KioskBackend {
 /** Malformed arguments per method (each must be refused before the runtime sees it). */
 const MALFORMED: Record<InvokeMethod, unknown[][]> = {
   listSystems: [["extra"], [{}]],
+  ticket: [[], [""], [42], ["x".repeat(101)], ["T-1", "extra"]],
   systemView: [[], ["atlantis"], [42], [{ toString: "marta" }], ["marta", "extra"]],
   ask: [
     [],

@@ -19,6 +19,7 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { AssistantStateSchema } from "../../runtime/contract/index.ts";
 import { FramebookRejectedError, FramebookStore } from "../../runtime/framebook/store.ts";
+import { AnswerPipeline } from "../../runtime/answer/pipeline.ts";
 import { KioskService } from "../../runtime/kiosk/service.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { Examples, errorText, figure, info, ms, Rng, type RunOptions, type SectionResult } from "./common.ts";
@@ -63,6 +64,9 @@ export function domainErrors(doc: unknown, system: SystemData): string[] {
   if (fb.secondary_languages !== undefined && !stringList(fb.secondary_languages)) errors.push("secondary_languages not a list of text");
   if (fb.ui_components_available !== undefined && !stringList(fb.ui_components_available)) errors.push("ui_components_available not a list of text");
   for (const key of ["advisory_severity_mapping", "accessibility_labels"]) if (fb[key] !== undefined && !stringMap(fb[key])) errors.push(`${key} not a map of text`);
+  const fold = (v: string): string => v.trim().toLowerCase().replace(/\s+/g, " ");
+  if (typeof fb.org_name === "string" && nonEmpty(fb.org_name) && fold(fb.org_name) !== fold(system.framebook.org_name)) errors.push(`org_name ${fb.org_name} is not ${system.id}'s operator`);
+  if (stringMap(fb.advisory_severity_mapping) && Object.values(fb.advisory_severity_mapping as Record<string, string>).some((v) => !["critical", "warning", "info"].includes(v))) errors.push("advisory severity outside critical/warning/info");
   if (!Array.isArray(fb.cultural_notes) || !fb.cultural_notes.every((n) => typeof n === "string")) errors.push("cultural_notes not a list of text");
   const hours = fb.operating_hours;
   if (!isObj(hours)) errors.push("operating_hours missing");
@@ -154,7 +158,9 @@ function valueMutant(rng: Rng, base: Json, system: SystemData): Mutant {
       doc.frame_book = fb;
     }],
     // Changes inside the domain: must be accepted.
-    ["valid: other org name", () => (fb.org_name = rng.pick(["Metro Test", "مترو", "北京地铁 Test", "A".repeat(300)]))],
+    ["unknown advisory severity", () => setIn(fb, ["advisory_severity_mapping", rng.pick(["major_delay", "service_suspended", "new_kind"])], rng.pick(["purple", "CRITICAL", "severe", ""]))],
+    ["org name of another operator", () => (fb.org_name = rng.pick(["Metro Test", "مترو", "北京地铁 Test", "A".repeat(300)]))],
+    ["valid: org name in other case and spacing", () => (fb.org_name = rng.pick([` ${system.framebook.org_name.toLowerCase()} `, system.framebook.org_name.toUpperCase()]))],
     ["valid: extra cultural note", () => (fb.cultural_notes = [...((fb.cultural_notes as string[]) ?? []), `Please offer your seat to those who need it. ${known}`])],
     ["valid: headway in range", () => setIn(fb, ["operating_hours", "late_night_headway_min"], rng.pick([1, 15, 30.5, 120]))],
     ["valid: other default hours", () => setIn(fb, ["operating_hours", "default"], rng.pick(["06:00-23:30", "00:00-23:59", "05:00-01:00"]))],
@@ -213,7 +219,7 @@ export async function framebookFuzz(pack: DataPack, options: RunOptions): Promis
   const rng = new Rng(`${options.seed}:framebook`);
   const dir = mkdtempSync(path.join(tmpdir(), "framebook-fuzz-"));
   const store = new FramebookStore(pack, dir);
-  const service = new KioskService({ pack, primary: () => rulePolicy, fallback: rulePolicy, systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
+  const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), systemData: (s) => store.systemData(s), clock: () => new Date(2026, 2, 9, 14) });
   let acceptedInvalid = 0;
   let crashes = 0;
   let changedByRejected = 0;

@@ -10,8 +10,10 @@ import { writeSync } from "node:fs";
 import { DataPack } from "../../tools/data/datapack.ts";
 import type { KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import { KioskApp } from "../../runtime/kiosk/app.ts";
-import { Ledger, type SaleRecord, type SalesLedger, type SessionLogEntry } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
+import type { SaleRecord, SalesLedger, SessionLogEntry } from "../../runtime/kiosk/sales.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 
 const [file, dataDir, generation] = process.argv.slice(2);
 if (!file || !dataDir || !generation) {
@@ -41,6 +43,7 @@ let n = 0;
 let nextTicket = "";
 const app = new KioskApp({
   pack,
+  extras: packExtras(pack.root),
   ledger: reporting,
   payment: new SimulatedPaymentTerminal(),
   // A Monday afternoon: inside every system's service hours, whatever the time of the run.

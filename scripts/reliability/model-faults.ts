@@ -18,12 +18,13 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import { AssistantStateSchema } from "../../runtime/contract/index.ts";
 import { KioskApp } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import type { CompletionBackend, CompletionRequest, CompletionResult } from "../../runtime/model/backend.ts";
 import { LlmPolicy } from "../../runtime/policies/llm.ts";
 import { LlamaEngine } from "../../models/engine.ts";
 import { Examples, errorText, figure, info, ms, type RunOptions, type SectionResult } from "./common.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 
 export const FAULT_KINDS = [
   "model_file_missing",
@@ -139,7 +140,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
   const reference = new Map<string, unknown>();
   {
     const ledger = Ledger.open(":memory:");
-    const app = new KioskApp({ pack, ledger, payment: new SimulatedPaymentTerminal(), conditions, clock: () => current.now, log: () => undefined });
+    const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), conditions, clock: () => current.now, log: () => undefined });
     for (const r of requests) {
       current = r;
       let answer = await app.ask({ system: r.system, events: r.turns[0]! });
@@ -164,9 +165,10 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
       const ledger = Ledger.open(":memory:");
       const app = new KioskApp({
         pack,
+        extras: packExtras(pack.root),
         ledger,
         payment: new SimulatedPaymentTerminal(),
-        primary: { kind: "model", policy: () => policy },
+        assistant: { mode: "model", policy: () => policy },
         conditions,
         clock: () => current.now,
         deadlineMs: FAULT_DEADLINE_MS,
@@ -176,7 +178,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
         for (const r of requests) {
           current = r;
           // Every injection reaches the model: clear the "unavailable" state a previous one left.
-          app.primaryRestored();
+          app.modelRestored();
           injected++;
           stats.injected++;
           const logsBefore = logs.length;
@@ -185,7 +187,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
           try {
             answer = await app.ask({ system: r.system, events: r.turns[0]! });
             for (const turn of r.turns.slice(1)) {
-              app.primaryRestored();
+              app.modelRestored();
               answer = await app.ask({ system: r.system, sessionId: answer.sessionId, events: turn });
             }
           } catch (err) {

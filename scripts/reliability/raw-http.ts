@@ -10,9 +10,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { KioskApp } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
-import { startKioskServer } from "../../runtime/kiosk/server.ts";
+import { startKioskServer } from "../../runtime/kiosk/node/server.ts";
 import { Examples, figure, info, type Rng, Rng as RngClass, type RunOptions, type SectionResult } from "./common.ts";
 
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "CONNECT", "G\u00c9T", "", "GET GET", "POST\t"];
@@ -139,7 +140,7 @@ export async function rawHttp(pack: DataPack, options: RunOptions): Promise<Sect
   writeFileSync(path.join(dir, "assets", "app.js.map"), "{}");
   const ledger = Ledger.open(":memory:");
   const logs: string[] = [];
-  const app = new KioskApp({ pack, ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: (m) => logs.push(m) });
+  const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: (m) => logs.push(m) });
   const server = await startKioskServer({ backend: app, staticDir: dir, port: 0, log: (m) => logs.push(m) });
   let uncaught = 0;
   const onUncaught = (): void => {

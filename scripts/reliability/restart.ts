@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { KioskApp } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { hashPin, PinGate } from "../../runtime/operator/pin.ts";
@@ -93,7 +94,7 @@ async function corruptLedgerTrial(pack: DataPack, rng: Rng, dir: string, trial: 
   const file = path.join(dir, `ledger-${trial}.sqlite`);
   const seedSales = rng.range(15, 40);
   const make = (ledger: Ledger | null, problem?: string): KioskApp =>
-    new KioskApp({ pack, ledger, ...(problem ? { ledgerProblem: problem } : {}), payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14), log: () => undefined });
+    new KioskApp({ pack, extras: packExtras(pack.root), ledger, ...(problem ? { ledgerProblem: problem } : {}), payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14), log: () => undefined });
   const ledger = Ledger.open(file);
   const app = make(ledger);
   for (let i = 0; i < seedSales; i++) {

@@ -14,7 +14,8 @@ import { AssistantStateSchema } from "../../runtime/contract/index.ts";
 import { AskRequestSchema } from "../../runtime/kiosk/bridge.ts";
 import { checkInterlock } from "../../runtime/kiosk/interlock.ts";
 import { localIsoMinute } from "../../runtime/kiosk/service.ts";
-import { DEFAULT_KIOSK_DEADLINE_MS, KioskService } from "../../runtime/kiosk/service.ts";
+import { AnswerPipeline, DEFAULT_KIOSK_DEADLINE_MS } from "../../runtime/answer/pipeline.ts";
+import { KioskService } from "../../runtime/kiosk/service.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
 import { adversarialStepPolicy, adversarialTextPolicy } from "./adversarial-model.ts";
@@ -75,10 +76,9 @@ export async function sessionFuzz(pack: DataPack, options: RunOptions): Promise<
       const turnCount = rng.weighted<number>([[6, 1], [3, 2], [1, 3]]);
       const service = new KioskService({
         pack,
-        primary: () => policy,
-        fallback: policy,
+        // No rescue by another policy: the policy under test is the only one answering.
+        pipeline: new AnswerPipeline({ rule: policy, profile: pack.promptProfile(), deadlineMs }),
         conditions: () => ({ now: draw.now, disruptions: draw.disruptions, ...(draw.policyChange ? { policyChange: draw.policyChange } : {}) }),
-        deadlineMs,
         newSessionId: () => `fuzz-${i}`,
       });
       const sent: KioskEvent[][] = [];

@@ -6,7 +6,8 @@
 // follow-ups, RSS growth, and ask latency (p50, p99, max — refusals included).
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { KioskApp, KioskLimitError } from "../../runtime/kiosk/app.ts";
-import { Ledger } from "../../runtime/kiosk/ledger.ts";
+import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
+import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import { figure, info, ms, percentile, Rng, type RunOptions, type SectionResult } from "./common.ts";
 
@@ -15,7 +16,7 @@ export async function sessionGrowth(pack: DataPack, options: RunOptions): Promis
   const rng = new Rng(`${options.seed}:growth`);
   const followUps = options.quick ? 300 : 1000;
   const ledger = Ledger.open(":memory:");
-  const app = new KioskApp({ pack, ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
+  const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
   const first = await app.ask({ system: "marta", events: [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }] });
   globalThis.gc?.();
   const rss0 = process.memoryUsage().rss;

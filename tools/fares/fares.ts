@@ -4,6 +4,7 @@
 import type { Fares, Surcharge } from "../data/schemas.ts";
 import { hasKey, pyTruthy } from "../py/text.ts";
 import { pyRound } from "../py/number.ts";
+import { FARE_MESSAGES } from "../wire/messages.ts";
 
 /** A failure the reference reports as HTTP 422 with this message as detail. */
 export class FareError extends Error {
@@ -84,7 +85,7 @@ export function calculateFare(
       return breakdown(fares, passengers, currency, exceptionRiders(fares, paymentMethod, route), []);
     case "distance": {
       if (route.distance_miles === undefined || route.distance_miles === null) {
-        throw new FareError("route_distance_miles required for distance fare model");
+        throw new FareError(FARE_MESSAGES.distanceNeeded);
       }
       const surcharges = matchSurcharges(fares, route.origin, route.destination);
       return breakdown(fares, passengers, currency, distanceRiders(fares, route.distance_miles, surcharges), surcharges);

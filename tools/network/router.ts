@@ -4,6 +4,7 @@
 import type { SystemData } from "../data/system.ts";
 import { pyRound } from "../py/number.ts";
 import { ExpandedGraph, NodeKind, type LineOrder, type TrackEdge } from "./expanded.ts";
+import { ROUTE_MESSAGES } from "../wire/messages.ts";
 
 /** A failure the reference reports to the caller as HTTP 404 with this message as detail. */
 export class RouteError extends Error {
@@ -44,6 +45,8 @@ interface LineShape {
   /** Stations in first-appearance order over the line's own edges. */
   nodes: string[];
   degree: Map<string, number>;
+  /** The line's own edges as [from, to], in graph.json order. */
+  edges: [string, string][];
 }
 
 const RESOLVE_MEMO_LIMIT = 10_000;
@@ -130,7 +133,7 @@ export class RouteEngine {
       id = this.system.resolveStation(input)?.id ?? null;
       this.resolved.set(input, id);
     }
-    if (id === null) throw new RouteError(`Unknown station: '${input}'`);
+    if (id === null) throw new RouteError(ROUTE_MESSAGES.unknownStation(input));
     return id;
   }
 
@@ -153,10 +156,10 @@ export class RouteEngine {
     const d = this.stationIndex.get(destId) as number;
     const source = this.graph.enterNode(o);
     const target = this.graph.exitNode(d);
-    if (source === -1) throw new RouteError(`Node '${originId}' is not in the expanded graph`);
-    if (target === -1) throw new RouteError(`Node '${destId}' is not in the expanded graph`);
+    if (source === -1) throw new RouteError(ROUTE_MESSAGES.notInGraph(originId));
+    if (target === -1) throw new RouteError(ROUTE_MESSAGES.notInGraph(destId));
     const nodes = this.graph.shortestPath(source, target);
-    if (!nodes) throw new RouteError(`No path found between '${originId}' and '${destId}'`);
+    if (!nodes) throw new RouteError(ROUTE_MESSAGES.noPath(originId, destId));
     return this.describe(this.graph, nodes);
   }
 
@@ -183,7 +186,7 @@ export class RouteEngine {
     ] as const) {
       const restriction = byStation.get(id);
       if (restriction === "closed" || restriction === "skip") {
-        throw new RouteError(`${label} station '${name}' is ${restriction} by disruption`);
+        throw new RouteError(ROUTE_MESSAGES.endpointRestricted(label, name, restriction));
       }
     }
 
@@ -209,7 +212,7 @@ export class RouteEngine {
 
     const graph = this.buildGraph({ closedPairs, closed, noEntryExit, noTransfer });
     const noPath = (): RouteError =>
-      new RouteError(`No path between '${origin}' and '${destination}' with current restrictions`);
+      new RouteError(ROUTE_MESSAGES.noPathWithRestrictions(origin, destination));
     const source = graph.enterNode(this.stationIndex.get(originId) as number);
     const target = graph.exitNode(this.stationIndex.get(destId) as number);
     if (source === -1 || target === -1) throw noPath();
@@ -219,42 +222,34 @@ export class RouteEngine {
   }
 
   /**
-   * Line closures as closed station pairs (every graph edge of the line between the kept
-   * stations). `line` must already be alias-resolved. Pairs are later closed for every line.
+   * Line closures as closed station pairs: per closure, the span of its line it takes out of
+   * service, then the line's own graph edges inside that span (graph.json order). The pairs are
+   * later closed for every line. `line` must already be alias-resolved.
    */
   expandLineClosures(closures: readonly LineClosure[]): [string, string][] {
-    const pairs: [string, string][] = [];
-    for (const c of closures) {
-      const lineId = c.line;
-      const line = lineId ? this.system.lineById(lineId) : undefined;
-      if (!line) throw new RouteError(`Unknown line: ${lineId}`);
-      const ordered = line.stations;
-      if (ordered.length === 0) throw new RouteError(`Line '${lineId}' has no stations defined`);
-      let keep: Set<string>;
-      if (c.from_station === undefined && c.to_station === undefined) {
-        keep = new Set(ordered);
-      } else if (c.from_station === undefined || c.to_station === undefined) {
-        throw new RouteError(`Partial closure on line '${lineId}' requires both from_station and to_station`);
-      } else {
-        if (this.isLoopLine(lineId)) {
-          throw new RouteError(
-            `Partial closure on loop line '${lineId}' is ambiguous — use whole-line closure or specify segments`,
-          );
-        }
-        const a = this.resolve(c.from_station);
-        const b = this.resolve(c.to_station);
-        const i = ordered.indexOf(a);
-        const j = ordered.indexOf(b);
-        if (i === -1 || j === -1) {
-          throw new RouteError(`Endpoints '${c.from_station}'/'${c.to_station}' are not on line '${lineId}'`);
-        }
-        keep = new Set(ordered.slice(Math.min(i, j), Math.max(i, j) + 1));
-      }
-      for (const e of this.system.edges) {
-        if (e.line === lineId && keep.has(e.from) && keep.has(e.to)) pairs.push([e.from, e.to]);
-      }
-    }
-    return pairs;
+    return closures.flatMap((closure) => {
+      const span = this.closedSpan(closure);
+      return this.lineShape(closure.line)
+        .edges.filter(([from, to]) => span.has(from) && span.has(to))
+        .map(([from, to]): [string, string] => [from, to]);
+    });
+  }
+
+  /**
+   * The stations a closure covers: its whole line, or the stretch between its two ends. Checks in
+   * the reference's order: the line, its stations, both ends given, not a loop, ends on the line.
+   */
+  private closedSpan({ line: lineId, from_station: from, to_station: to }: LineClosure): ReadonlySet<string> {
+    const stations = lineId ? this.system.lineById(lineId)?.stations : undefined;
+    if (!stations) throw new RouteError(ROUTE_MESSAGES.unknownLine(String(lineId)));
+    if (stations.length === 0) throw new RouteError(ROUTE_MESSAGES.lineWithoutStations(lineId));
+    if (from === undefined && to === undefined) return new Set(stations);
+    if (from === undefined || to === undefined) throw new RouteError(ROUTE_MESSAGES.partialClosureNeedsBothEnds(lineId));
+    if (this.isLoopLine(lineId)) throw new RouteError(ROUTE_MESSAGES.partialClosureOnLoop(lineId));
+    const ends = [this.resolve(from), this.resolve(to)].map((id) => stations.indexOf(id));
+    const [first, last] = [Math.min(...ends), Math.max(...ends)];
+    if (first === -1) throw new RouteError(ROUTE_MESSAGES.closureEndsNotOnLine(from, to, lineId));
+    return new Set(stations.slice(first, last + 1));
   }
 
   private lineShape(lineId: string): LineShape {
@@ -266,15 +261,17 @@ export class RouteEngine {
       if (!set) neighbours.set(s, (set = new Set()));
       return set;
     };
+    const edges: [string, string][] = [];
     for (const e of this.system.edges) {
       if (e.line !== lineId) continue;
       touch(e.from).add(e.to);
       touch(e.to).add(e.from);
+      edges.push([e.from, e.to]);
     }
     // Undirected simple graph degree: distinct neighbours, a self-loop counting twice.
     const degree = new Map<string, number>();
     for (const [s, set] of neighbours) degree.set(s, set.size + (set.has(s) ? 1 : 0));
-    shape = { nodes: [...neighbours.keys()], degree };
+    shape = { nodes: [...neighbours.keys()], degree, edges };
     this.lineShapes.set(lineId, shape);
     return shape;
   }

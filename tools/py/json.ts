@@ -56,32 +56,69 @@ function dumpNumber(value: number, asFloat: boolean): string {
   return String(value);
 }
 
-export function pyJsonDumps(value: unknown, options: PyJsonDumpsOptions = {}): string {
-  const itemSep = options.compact ? "," : ", ";
-  const keySep = options.compact ? ":" : ": ";
-  const ensureAscii = options.ensureAscii ?? true;
-  const floatKeys = options.floatKeys;
+interface DumpSettings {
+  itemSep: string;
+  keySep: string;
+  ensureAscii: boolean;
+  floatKeys: ReadonlySet<string> | undefined;
+}
 
-  const dump = (v: unknown, asFloat: boolean): string => {
-    if (v === null || v === undefined) return "null";
-    if (v === true) return "true";
-    if (v === false) return "false";
-    if (typeof v === "number") return dumpNumber(v, asFloat);
-    if (typeof v === "string") return pyJsonString(v, ensureAscii);
-    if (v instanceof PyFloat) return pyFloatRepr(v.value);
-    if (Array.isArray(v)) return `[${v.map((item) => dump(item, asFloat)).join(itemSep)}]`;
-    if (typeof v === "object") {
-      const parts: string[] = [];
-      for (const [key, item] of Object.entries(v as Record<string, unknown>)) {
-        if (item === undefined) continue;
-        const childFloat = floatKeys?.has(key) ?? false;
-        parts.push(`${pyJsonString(key, ensureAscii)}${keySep}${dump(item, childFloat)}`);
+/** Escaped object keys (they repeat endlessly); bounded, since keys can come from a model. */
+const keyTexts = [new Map<string, string>(), new Map<string, string>()] as const;
+const KEY_CACHE_LIMIT = 10_000;
+
+function dumpKey(key: string, ensureAscii: boolean): string {
+  const cache = keyTexts[ensureAscii ? 1 : 0];
+  let text = cache.get(key);
+  if (text === undefined) {
+    if (cache.size >= KEY_CACHE_LIMIT) cache.clear();
+    cache.set(key, (text = pyJsonString(key, ensureAscii)));
+  }
+  return text;
+}
+
+function dumpValue(v: unknown, asFloat: boolean, settings: DumpSettings): string {
+  switch (typeof v) {
+    case "string":
+      return pyJsonString(v, settings.ensureAscii);
+    case "number":
+      return dumpNumber(v, asFloat);
+    case "boolean":
+      return v ? "true" : "false";
+    case "undefined":
+      return "null";
+    case "object": {
+      if (v === null) return "null";
+      if (Array.isArray(v)) {
+        let out = "[";
+        for (let i = 0; i < v.length; i++) out += (i === 0 ? "" : settings.itemSep) + dumpValue(v[i], asFloat, settings);
+        return `${out}]`;
       }
-      return `{${parts.join(itemSep)}}`;
+      if (v instanceof PyFloat) return pyFloatRepr(v.value);
+      const record = v as Record<string, unknown>;
+      let out = "{";
+      let first = true;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        if (item === undefined) continue;
+        out += (first ? "" : settings.itemSep) + dumpKey(key, settings.ensureAscii) + settings.keySep;
+        out += dumpValue(item, settings.floatKeys?.has(key) ?? false, settings);
+        first = false;
+      }
+      return `${out}}`;
     }
-    throw new TypeError(`pyJsonDumps: cannot serialise a ${typeof v}`);
-  };
-  return dump(value, false);
+    default:
+      throw new TypeError(`pyJsonDumps: cannot serialise a ${typeof v}`);
+  }
+}
+
+export function pyJsonDumps(value: unknown, options: PyJsonDumpsOptions = {}): string {
+  return dumpValue(value, false, {
+    itemSep: options.compact ? "," : ", ",
+    keySep: options.compact ? ":" : ": ",
+    ensureAscii: options.ensureAscii ?? true,
+    floatKeys: options.floatKeys,
+  });
 }
 
 /**

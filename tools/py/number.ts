@@ -36,6 +36,12 @@ function exactFraction(x: number): { num: bigint; shift: bigint } {
  */
 export function pyRound(x: number, ndigits = 0): number {
   if (!Number.isFinite(x)) return x;
+  return roundAwayFromTies(x, ndigits) ?? pyRoundExact(x, ndigits);
+}
+
+/** pyRound by the exact method alone: big-integer arithmetic on the binary value. */
+export function pyRoundExact(x: number, ndigits = 0): number {
+  if (!Number.isFinite(x)) return x;
   const { num, shift } = exactFraction(x);
   const scale = 10n ** BigInt(Math.abs(ndigits));
   // value * 10^ndigits = num * scale / 2^shift   (ndigits >= 0)
@@ -56,6 +62,28 @@ export function pyRound(x: number, ndigits = 0): number {
   return result === 0 && (negative || Object.is(x, -0)) ? -0 : result;
 }
 
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/**
+ * pyRound without big integers for the usual case: x·10^n (n ≤ 15) far from a tie and small
+ * enough that the float product's error (< 1 ulp ≤ 2.3e-7 below 1e9) cannot move it across one.
+ * Then the nearest integer q is Python's, and q / 10^n — both exact doubles — is correctly
+ * rounded, as Python's result is. Undefined where the exact method must decide.
+ */
+function roundAwayFromTies(x: number, ndigits: number): number | undefined {
+  const scale = POWERS_OF_TEN[ndigits];
+  if (scale === undefined) return undefined;
+  const scaled = x * scale;
+  if (!(Math.abs(scaled) < 1e9)) return undefined;
+  const floor = Math.floor(scaled);
+  const fraction = scaled - floor;
+  if (Math.abs(fraction - 0.5) < 1e-6) return undefined;
+  const q = fraction > 0.5 ? floor + 1 : floor;
+  const result = q / scale;
+  // Python keeps the sign of zero: round(-0.4) == -0.0
+  return result === 0 && (x < 0 || Object.is(x, -0)) ? -0 : result;
+}
+
 /** The double nearest to q / 10^digits (correctly rounded through the decimal string). */
 function decimalToNumber(q: bigint, digits: number): number {
   if (digits === 0) return Number(q);
@@ -67,6 +95,18 @@ function decimalToNumber(q: bigint, digits: number): number {
 
 /** Python repr(float): shortest round-trip digits, fixed notation for 1e-4 <= |x| < 1e16. */
 export function pyFloatRepr(x: number): string {
+  // Where both print fixed notation, JS's shortest round-trip digits are Python's: only an
+  // integral value needs its ".0".
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    const text = String(x);
+    return text.includes(".") ? text : `${text}.0`;
+  }
+  return pyFloatReprFromDigits(x);
+}
+
+/** pyFloatRepr from the shortest digits and exponent alone (every finite value, NaN, infinities). */
+export function pyFloatReprFromDigits(x: number): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PyFloat, pyFloatRepr, pyRound } from "./number.ts";
+import { PyFloat, pyFloatRepr, pyFloatReprFromDigits, pyRound, pyRoundExact } from "./number.ts";
+import { mulberry32 } from "../util/random.ts";
 import { parseJsonKeepingFloats, pyJsonDumps, stripPyFloats } from "./json.ts";
 import { hasKey, pyReprString, pyReprStringList, pyTitle, pyTruthy, sha256hex12 } from "./text.ts";
 import { pySetOrder, pyStringHash } from "./pyhash.ts";
@@ -20,6 +21,29 @@ describe("pyRound (Python round: exact binary value, ties to even)", () => {
     [1234.5678, -2, 1200],
   ])("round(%d, %d) == %d", (x, n, expected) => {
     expect(pyRound(x, n)).toBe(expected);
+  });
+});
+
+describe("the float shortcuts agree with the exact methods", () => {
+  const random = mulberry32(20261201);
+  /** Values like the pack's: fares, miles, minutes, percentages, ties of every kind, both signs. */
+  const samples = (): number[] => {
+    const out: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 14 - 5);
+      const v = random() * magnitude * (random() < 0.3 ? -1 : 1);
+      out.push(v, Math.round(v * 100) / 100, Math.round(v * 8) / 8 + 0.005, Math.round(v) + 0.5);
+    }
+    return out;
+  };
+  it("pyRound equals the big-integer rounding for 0..6 digits", () => {
+    const wrong: string[] = [];
+    for (const x of samples()) for (let n = 0; n <= 6; n++) if (!Object.is(pyRound(x, n), pyRoundExact(x, n))) wrong.push(`round(${x}, ${n})`);
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+  it("pyFloatRepr equals the digits-and-exponent formatting", () => {
+    const wrong = samples().filter((x) => pyFloatRepr(x) !== pyFloatReprFromDigits(x));
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 // How tool failures reach the caller: the exact HTTP status and body text of the reference server.
 import { pyJsonDumps } from "../py/json.ts";
 import type { PydanticError } from "./pydantic.ts";
+import { HTTP_BODIES } from "../wire/messages.ts";
 
 /** An explicit failure (FastAPI HTTPException): status 404/422 with `{"detail": message}`. */
 export class HttpError extends Error {
@@ -23,5 +24,5 @@ export function detailBody(detail: string | readonly PydanticError[]): string {
 }
 
 /** The body Starlette sends for an unhandled exception. */
-export const INTERNAL_ERROR_BODY = "Internal Server Error";
-export const NOT_FOUND_BODY = detailBody("Not Found");
+export const INTERNAL_ERROR_BODY = HTTP_BODIES.internalServerError;
+export const NOT_FOUND_BODY = detailBody(HTTP_BODIES.notFound);

@@ -4,12 +4,13 @@ import { pyTruthy } from "../py/text.ts";
 import { HttpError } from "./errors.ts";
 import type { LineInfoEntry, LineInfoInput, LineInfoResult } from "./schemas.ts";
 import type { SessionState } from "./state.ts";
+import { INFO_MESSAGES } from "../wire/messages.ts";
 
 function describeLine(state: SessionState, requested: string): LineInfoEntry {
   const { system, engine } = state;
   const lineId = system.aliasLine(requested);
   const line = system.lineById(lineId);
-  if (!line) throw new HttpError(404, `Unknown line: ${requested}`);
+  if (!line) throw new HttpError(404, INFO_MESSAGES.unknownLine(requested));
   const ordered = line.stations;
   const terminals = engine.lineTerminals(lineId);
   return {
@@ -31,7 +32,7 @@ function describeLine(state: SessionState, requested: string): LineInfoEntry {
 
 export function lineInfo(state: SessionState, req: LineInfoInput): LineInfoResult {
   const requested = pyTruthy(req.lines) ? (req.lines as string[]) : pyTruthy(req.line) ? [req.line as string] : [];
-  if (requested.length === 0) throw new HttpError(422, "Provide line or lines");
+  if (requested.length === 0) throw new HttpError(422, INFO_MESSAGES.lineNeeded);
   const results = requested.map((r) => describeLine(state, r));
   if (results.length === 1 && !pyTruthy(req.lines)) return results[0] as LineInfoEntry;
   return { results };

@@ -18,6 +18,7 @@
 import type { z } from "zod";
 import { PyFloat } from "../py/number.ts";
 import { hasKey } from "../py/text.ts";
+import { PYDANTIC_MESSAGES } from "../wire/messages.ts";
 
 export type Loc = (string | number)[];
 
@@ -70,19 +71,6 @@ interface ZodDefLike {
 interface ZodLike {
   _zod: { def: ZodDefLike };
 }
-
-const MESSAGES: Record<string, string> = {
-  missing: "Field required",
-  string_type: "Input should be a valid string",
-  int_type: "Input should be a valid integer",
-  int_parsing: "Input should be a valid integer, unable to parse string as an integer",
-  int_from_float: "Input should be a valid integer, got a number with a fractional part",
-  finite_number: "Input should be a finite number",
-  list_type: "Input should be a valid list",
-  model_attributes_type: "Input should be a valid dictionary or object to extract fields from",
-  int_parsing_size: "Unable to parse input string as an integer, exceeded maximum size",
-  greater_than_equal: "Input should be greater than or equal to {ge}",
-};
 
 function unwrapField(schema: ZodLike): { plan: Plan; missing: FieldPlan["missing"] } {
   const def = schema._zod.def;
@@ -148,7 +136,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function error(type: string, at: LocNode | null, input: unknown, ctx?: Record<string, unknown>): PydanticError {
   const loc = materialise(at);
-  let msg = MESSAGES[type] ?? type;
+  let msg: string = (PYDANTIC_MESSAGES as Record<string, string>)[type] ?? type;
   for (const [k, v] of Object.entries(ctx ?? {})) msg = msg.replace(`{${k}}`, String(v));
   const e: PydanticError = { type, loc, msg, input };
   if (ctx) e.ctx = ctx;

@@ -6,6 +6,7 @@ import { HttpError } from "./errors.ts";
 import { pyGet } from "./pyops.ts";
 import { QUERY_TYPES, type StationInfoEntry, type StationInfoInput, type StationInfoResult } from "./schemas.ts";
 import type { SessionState } from "./state.ts";
+import { INFO_MESSAGES } from "../wire/messages.ts";
 
 const VALID = new Set<string>(QUERY_TYPES);
 
@@ -27,16 +28,13 @@ function subset(station: Station, queryType: string): Record<string, unknown> {
 
 export function stationInfo(state: SessionState, req: StationInfoInput): StationInfoResult {
   if (!VALID.has(req.query_type)) {
-    throw new HttpError(
-      422,
-      `Invalid query_type '${req.query_type}'. Must be one of: ${pyReprStringList([...QUERY_TYPES].sort())}`,
-    );
+    throw new HttpError(422, INFO_MESSAGES.invalidQueryType(req.query_type, pyReprStringList([...QUERY_TYPES].sort())));
   }
   const ids = pyTruthy(req.station_ids) ? (req.station_ids as string[]) : pyTruthy(req.station_id) ? [req.station_id as string] : [];
-  if (ids.length === 0) throw new HttpError(422, "Provide station_id or station_ids");
+  if (ids.length === 0) throw new HttpError(422, INFO_MESSAGES.stationIdNeeded);
   const results: StationInfoEntry[] = ids.map((sid) => {
     const station = state.system.resolveStation(sid);
-    if (!station) throw new HttpError(404, `Station '${sid}' not found`);
+    if (!station) throw new HttpError(404, INFO_MESSAGES.stationNotFound(sid));
     // A copy: callers may keep or change results without touching the system data.
     return { station_id: sid, data: structuredClone(subset(station, req.query_type)) };
   });

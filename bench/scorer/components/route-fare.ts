@@ -3,6 +3,7 @@ import { pyTruthy } from "../../../tools/py/index.ts";
 import type { CaseContext, Scored } from "../context.ts";
 import { dget, isDict, pyFloat, pyIter, pyNum, pyStr, type Dict } from "../pyvalues.ts";
 import { admitsRouteAndFare, tolerance } from "./shared.ts";
+import { NOTES, scored } from "../reasons.ts";
 
 function lowerSet(ctx: CaseContext, value: unknown, what: string): Set<string> {
   if (!pyTruthy(value)) return new Set();
@@ -31,28 +32,24 @@ function gtOrEmpty(ctx: CaseContext, key: string): Dict {
 
 export function routeCorrect(ctx: CaseContext, max: number): Scored {
   if (ctx.noService || ctx.temporalNoService) {
-    return pyTruthy(dget(ctx.ui, "route", null))
-      ? { score: 0, reason: "Should not include route during full suspension" }
-      : { score: max, reason: "Correctly omitted route (no service)" };
+    return pyTruthy(dget(ctx.ui, "route", null)) ? scored(0, "route_during_suspension") : scored(max, "route_rightly_omitted");
   }
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No parseable response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
 
   const routeValue = dget(ctx.ui, "route", {});
   const gtRoute = gtOrEmpty(ctx, "route");
   if (!pyTruthy(gtRoute)) {
-    if (pyTruthy(routeValue) && admitsRouteAndFare(ctx)) return { score: 10, reason: "OK (no GT route; admissible alt with route quoted)" };
-    if (pyTruthy(routeValue)) {
-      return { score: 0, reason: `Ground truth has no route (outcome=${pyStr(dget(ctx.gt, "expected_outcome", null))}) but response quoted one` };
-    }
-    return { score: 10, reason: "OK (no route expected)" };
+    if (pyTruthy(routeValue) && admitsRouteAndFare(ctx)) return scored(10, "route_alternative_quoted");
+    if (pyTruthy(routeValue)) return scored(0, "route_not_expected", { outcome: dget(ctx.gt, "expected_outcome", null) });
+    return scored(10, "route_none_expected");
   }
-  if (!pyTruthy(routeValue)) return { score: 0, reason: "No route in response" };
+  if (!pyTruthy(routeValue)) return scored(0, "route_missing");
   let route: Dict = {};
   if (isDict(routeValue)) route = routeValue;
   else ctx.flag("ui_updates.route is not an object (read as {})");
 
   let score = 0;
-  const reasons: string[] = [];
+  const notes: string[] = [];
 
   // Transfers: exact 5, off by one 3.
   const gtTransfers = pyNum(dget(gtRoute, "transfers", 0)) ?? NaN;
@@ -60,14 +57,14 @@ export function routeCorrect(ctx: CaseContext, max: number): Scored {
   const transfers = pyNum(respTransfers);
   if (respTransfers !== null && transfers === undefined) {
     ctx.flag(`route.transfers is not a number: ${pyStr(respTransfers)}`);
-    reasons.push("transfers not a number");
+    notes.push(NOTES.transfersNotANumber);
   } else if (transfers !== undefined && transfers === gtTransfers) {
     score += 5;
   } else if (transfers !== undefined && Math.abs(transfers - gtTransfers) <= 1) {
     score += 3;
-    reasons.push(`transfers off by ${Math.abs(transfers - gtTransfers)}`);
+    notes.push(NOTES.transfersOff(Math.abs(transfers - gtTransfers)));
   } else {
-    reasons.push("transfers incorrect or missing");
+    notes.push(NOTES.transfersWrong);
   }
 
   // Distance: distance_miles, else distance_km (no conversion), within tolerance.
@@ -79,14 +76,14 @@ export function routeCorrect(ctx: CaseContext, max: number): Scored {
     const d = pyNum(respDist);
     if (d === undefined) {
       ctx.flag(`route distance is not a number: ${pyStr(respDist)}`);
-      reasons.push("distance not a number");
+      notes.push(NOTES.distanceNotANumber);
     } else if (Math.abs(d - gtDist) <= tol) {
       score += 5;
     } else {
-      reasons.push(`distance ${pyStr(respDist)} vs expected ${pyStr(gtDist)}`);
+      notes.push(NOTES.distanceWrong(respDist, gtDist));
     }
   } else {
-    reasons.push("no distance in response");
+    notes.push(NOTES.distanceMissing);
   }
 
   // Lines: the lower-cased set of line_sequence (else lines, else [line]) equals the GT set.
@@ -96,34 +93,30 @@ export function routeCorrect(ctx: CaseContext, max: number): Scored {
   const respSet = lowerSet(ctx, respLines, "route.line_sequence");
   const gtSet = lowerSet(ctx, dget(gtRoute, "line_sequence", []), "ground_truth.route.line_sequence");
   if (respSet.size > 0 && sameSet(respSet, gtSet)) score += 5;
-  else if (respSet.size > 0) reasons.push(`lines ${pyStr(respLines)} vs expected ${pyStr(dget(gtRoute, "line_sequence", []))}`);
-  else reasons.push("no line sequence in response");
+  else if (respSet.size > 0) notes.push(NOTES.linesWrong(respLines, dget(gtRoute, "line_sequence", [])));
+  else notes.push(NOTES.linesMissing);
 
-  return { score, reason: reasons.length === 0 ? "OK" : reasons.join("; ") };
+  return scored(score, "route_checked", { notes });
 }
 
 export function fareCorrect(ctx: CaseContext, max: number): Scored {
   if (ctx.noService || ctx.temporalNoService) {
-    return pyTruthy(dget(ctx.ui, "fare_quote", null))
-      ? { score: 0, reason: "Should not include fare during full suspension" }
-      : { score: max, reason: "Correctly omitted fare (no service)" };
+    return pyTruthy(dget(ctx.ui, "fare_quote", null)) ? scored(0, "fare_during_suspension") : scored(max, "fare_rightly_omitted");
   }
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No parseable response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
 
   const fare = ctx.uiDict("fare_quote");
   const gtFare = gtOrEmpty(ctx, "fare");
   const respTotal = dget(fare, "total", null);
   if (!pyTruthy(gtFare)) {
     const quoted = pyTruthy(fare) && respTotal !== null;
-    if (quoted && admitsRouteAndFare(ctx)) return { score: 15, reason: "OK (no GT fare; admissible alt with fare quoted)" };
-    if (quoted) {
-      return { score: 0, reason: `Ground truth has no fare (outcome=${pyStr(dget(ctx.gt, "expected_outcome", null))}) but response quoted one` };
-    }
-    return { score: 15, reason: "OK (no fare expected)" };
+    if (quoted && admitsRouteAndFare(ctx)) return scored(15, "fare_alternative_quoted");
+    if (quoted) return scored(0, "fare_not_expected", { outcome: dget(ctx.gt, "expected_outcome", null) });
+    return scored(15, "fare_none_expected");
   }
 
   const tol = tolerance(ctx, "fare", tolerance(ctx, "fare_usd", 0.5));
-  if (respTotal === null) return { score: 0, reason: "No fare total in response" };
+  if (respTotal === null) return scored(0, "fare_total_missing");
 
   const symbol = ctx.system.framebook.currency_symbol;
   const total =
@@ -131,12 +124,12 @@ export function fareCorrect(ctx: CaseContext, max: number): Scored {
       ? pyFloat(respTotal.replaceAll(symbol, "").replaceAll("$", "").replaceAll(",", "").trim())
       : pyFloat(respTotal);
   const gtTotal = pyFloat(dget(gtFare, "total", 0));
-  if (total === undefined || gtTotal === undefined) return { score: 0, reason: `Cannot parse fare total: ${pyStr(respTotal)}` };
+  if (total === undefined || gtTotal === undefined) return scored(0, "fare_total_unreadable", { total: respTotal });
 
   if (Math.abs(total - gtTotal) <= tol) {
     // 20 for an exact match, clamped to the component max by the framework.
-    if (total === gtTotal) return { score: 20, reason: "Exact match" };
-    return { score: 15, reason: `Within tolerance: ${symbol}${total} vs ${symbol}${gtTotal}` };
+    if (total === gtTotal) return scored(20, "fare_exact");
+    return scored(15, "fare_within_tolerance", { symbol, total, expected: gtTotal });
   }
-  return { score: 0, reason: `Fare incorrect: ${symbol}${total} vs expected ${symbol}${gtTotal} (tolerance ${symbol}${tol})` };
+  return scored(0, "fare_wrong", { symbol, total, expected: gtTotal, tolerance: tol });
 }

@@ -34,9 +34,3 @@ export function listAt(ctx: CaseContext, parent: Record<string, unknown>, key: s
 export function admitsRouteAndFare(ctx: CaseContext): boolean {
   return listAt(ctx, ctx.gt, "admissible_outcomes", "ground_truth").includes("route_and_fare_ready");
 }
-
-/** Python set repr of tool names, sorted for stable reasons ({'a', 'b'}; set() when empty). */
-export function setRepr(names: Iterable<string>): string {
-  const sorted = [...names].sort();
-  return sorted.length === 0 ? "set()" : `{${sorted.map((n) => `'${n}'`).join(", ")}}`;
-}

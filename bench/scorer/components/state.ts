@@ -2,13 +2,14 @@
 // purchase_gate_correct, fare_breakdown_correct, passenger_summary_correct (CONTRACT §9.3).
 import { pyRound, pyTruthy } from "../../../tools/py/index.ts";
 import type { CaseContext, Scored } from "../context.ts";
-import { dget, hasOwn, isDict, pyEq, pyFloat, pyIn, pyNum, pyRepr, pyStr, type Dict } from "../pyvalues.ts";
+import { dget, hasOwn, isDict, pyEq, pyFloat, pyIn, pyNum, pyStr, type Dict } from "../pyvalues.ts";
 import { listAt, tolerance } from "./shared.ts";
+import { NOTES, scored } from "../reasons.ts";
 
 export function renderableStateValidity(ctx: CaseContext): Scored {
   const response = ctx.response;
   if (response === null) {
-    return { score: 0, reason: ctx.rec.rawContent === "" ? "Empty response" : "Response not valid JSON" };
+    return ctx.rec.rawContent === "" ? scored(0, "state_empty") : scored(0, "state_not_json");
   }
   const hasOutcome = pyTruthy(dget(response, "outcome", null));
   const hasAction = pyTruthy(dget(response, "kiosk_action", null));
@@ -19,30 +20,30 @@ export function renderableStateValidity(ctx: CaseContext): Scored {
   if (passed === 4) {
     const outcome = dget(response, "outcome", "");
     if ((outcome === "route_and_fare_ready" || outcome === "advisory_only") && !pyTruthy(dget(ctx.ui, "route", null))) {
-      return { score: 3, reason: `Missing route for outcome=${pyStr(outcome)}` };
+      return scored(3, "state_route_missing", { outcome: pyStr(outcome) });
     }
     if (outcome === "route_and_fare_ready" && !pyTruthy(dget(ctx.ui, "fare_quote", null))) {
-      return { score: 3, reason: "Missing fare_quote for outcome=route_and_fare_ready" };
+      return scored(3, "state_fare_missing");
     }
-    return { score: 5, reason: "Valid renderable state" };
+    return scored(5, "state_renderable");
   }
   if (passed >= 2) {
-    const missing = [!hasOutcome && "outcome", !hasAction && "kiosk_action", !hasMessage && "assistant_message"].filter(Boolean);
-    return { score: 3, reason: `Partial state: missing ${missing.join(", ")}` };
+    const missing = [!hasOutcome && "outcome", !hasAction && "kiosk_action", !hasMessage && "assistant_message"].filter((m) => m !== false);
+    return scored(3, "state_incomplete", { missing });
   }
-  return { score: 1, reason: "Valid JSON but missing expected structure" };
+  return scored(1, "state_unstructured");
 }
 
 export function outcomeCorrect(ctx: CaseContext): Scored {
-  if (!ctx.rec.hasResponse || ctx.response === null) return { score: 0, reason: "No response" };
+  if (!ctx.rec.hasResponse || ctx.response === null) return scored(0, "no_response");
   const outcome = dget(ctx.response, "outcome", "");
   const expected = dget(ctx.gt, "expected_outcome", "");
   const admissible = dget(ctx.gt, "admissible_outcomes", null);
-  if (pyEq(outcome, expected)) return { score: 5, reason: `Correct outcome: ${pyStr(outcome)}` };
+  if (pyEq(outcome, expected)) return scored(5, "outcome_expected", { outcome });
   if (pyTruthy(admissible) && Array.isArray(admissible) && pyIn(outcome, admissible)) {
-    return { score: 5, reason: `Admissible outcome: ${pyStr(outcome)}` };
+    return scored(5, "outcome_admissible", { outcome });
   }
-  return { score: 0, reason: `Wrong outcome: ${pyRepr(outcome)}, expected ${pyRepr(expected)}` };
+  return scored(0, "outcome_wrong", { outcome, expected });
 }
 
 /** response.kiosk_action as a dict (`response.get("kiosk_action", {})`), flagged when malformed. */
@@ -52,7 +53,7 @@ export function kioskAction(ctx: CaseContext): Dict {
 }
 
 export function purchaseGateCorrect(ctx: CaseContext): Scored {
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
   const ka = kioskAction(ctx);
   const action = dget(ka, "action", "");
   const reasonCode = dget(ka, "reason_code", "");
@@ -60,35 +61,35 @@ export function purchaseGateCorrect(ctx: CaseContext): Scored {
   const expectedReason = dget(ctx.gt, "expected_reason_code", "");
   const admissible = dget(ctx.gt, "admissible_kiosk_actions", null);
   let score = 0;
-  const reasons: string[] = [];
+  const notes: string[] = [];
   if (pyEq(action, expectedAction)) {
     score += 2.5;
-    reasons.push("action OK");
+    notes.push(NOTES.actionMatches);
   } else if (pyTruthy(admissible) && Array.isArray(admissible) && pyIn(action, admissible)) {
     score += 2.5;
-    reasons.push("action OK (admissible)");
+    notes.push(NOTES.actionAdmissible);
   } else {
-    reasons.push(`action ${pyRepr(action)} != ${pyRepr(expectedAction)}`);
+    notes.push(NOTES.actionWrong(action, expectedAction));
   }
   if (pyEq(reasonCode, expectedReason)) {
     score += 2.5;
-    reasons.push("reason OK");
+    notes.push(NOTES.reasonCodeMatches);
   } else {
-    reasons.push(`reason ${pyRepr(reasonCode)} != ${pyRepr(expectedReason)}`);
+    notes.push(NOTES.reasonCodeWrong(reasonCode, expectedReason));
   }
-  return { score, reason: reasons.join("; ") };
+  return scored(score, "gate_checked", { notes });
 }
 
 export function fareBreakdownCorrect(ctx: CaseContext): Scored {
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
   const fareQuote = ctx.uiDict("fare_quote");
   const respItems = dget(fareQuote, "line_items", []);
   const expectedItems = listAt(ctx, ctx.gtDict("expected_fare_breakdown"), "line_items", "ground_truth.expected_fare_breakdown");
-  if (expectedItems.length === 0) return { score: 5, reason: "No expected breakdown (skipped)" };
-  if (!pyTruthy(respItems)) return { score: 0, reason: "No line_items in fare_quote" };
+  if (expectedItems.length === 0) return scored(5, "breakdown_not_expected");
+  if (!pyTruthy(respItems)) return scored(0, "breakdown_missing");
   if (!Array.isArray(respItems)) {
     ctx.flag("fare_quote.line_items is not a list");
-    return { score: 0, reason: "line_items is not a list" };
+    return scored(0, "breakdown_not_a_list");
   }
 
   const tol = tolerance(ctx, "fare", 0.5);
@@ -119,19 +120,19 @@ export function fareBreakdownCorrect(ctx: CaseContext): Scored {
     if (hit) matched++;
   }
   const score = pyRound((5 * matched) / expectedItems.length, 1);
-  if (matched === expectedItems.length) return { score, reason: `All ${matched} line items correct` };
-  return { score, reason: `${matched}/${expectedItems.length} line items correct` };
+  if (matched === expectedItems.length) return scored(score, "breakdown_all_found", { count: matched });
+  return scored(score, "breakdown_some_found", { found: matched, expected: expectedItems.length });
 }
 
 const PASSENGER_KEYS = ["adults", "children", "seniors", "disabled", "free_riders"] as const;
 
 export function passengerSummaryCorrect(ctx: CaseContext): Scored {
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
   const summaryValue = dget(ctx.uiDict("fare_quote"), "passenger_summary", null);
-  if (!pyTruthy(summaryValue)) return { score: 0, reason: "No passenger_summary in fare_quote" };
+  if (!pyTruthy(summaryValue)) return scored(0, "passengers_missing");
   if (!isDict(summaryValue)) {
     ctx.flag("fare_quote.passenger_summary is not an object");
-    return { score: 0, reason: "passenger_summary is not an object" };
+    return scored(0, "passengers_not_an_object");
   }
 
   // Expected: zeros, overlaid by each passenger_count_changed event (keys present only), then
@@ -166,8 +167,8 @@ export function passengerSummaryCorrect(ctx: CaseContext): Scored {
     counted++;
     if (pyEq(got, want)) correct++;
   }
-  if (counted === 0) return { score: 5, reason: "No passengers to check" };
-  if (correct === counted) return { score: 5, reason: `All ${correct} passenger fields correct` };
-  if (correct > 0) return { score: 3, reason: `${correct}/${counted} passenger fields correct` };
-  return { score: 0, reason: `No passenger fields correct (expected ${pyRepr(expected)})` };
+  if (counted === 0) return scored(5, "passengers_nothing_to_check");
+  if (correct === counted) return scored(5, "passengers_all_agree", { count: correct });
+  if (correct > 0) return scored(3, "passengers_some_agree", { agreeing: correct, counted });
+  return scored(0, "passengers_none_agree", { expected });
 }

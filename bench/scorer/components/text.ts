@@ -3,6 +3,7 @@
 import { bannersOf, type CaseContext, type Scored } from "../context.ts";
 import { dget, pyStr } from "../pyvalues.ts";
 import { listAt } from "./shared.ts";
+import { NOTES, scored } from "../reasons.ts";
 
 const FOREIGN_CARD_TERMS = ["metro card", "oyster", "octopus", "suica"];
 
@@ -11,23 +12,23 @@ const FOREIGN_CARD_TERMS = ["metro card", "oyster", "octopus", "suica"];
  * "¥") never matches and such a system tops out at 3 of 5: the reference behaves so.
  */
 export function framebookConformance(ctx: CaseContext): Scored {
-  if (!ctx.rec.hasResponse) return { score: 0, reason: "No response" };
+  if (!ctx.rec.hasResponse) return scored(0, "no_response");
   const fb = ctx.system.framebook;
-  const issues: string[] = [];
+  const notes: string[] = [];
   let score = 0;
   const symbol = fb.currency_symbol;
   if (ctx.dump.includes(symbol)) score += 2;
-  else issues.push(`missing ${symbol} currency symbol`);
+  else notes.push(NOTES.currencySymbolMissing(symbol));
   for (const term of FOREIGN_CARD_TERMS) {
     if (ctx.dumpLower.includes(term)) {
-      issues.push(`wrong term: ${term}`);
+      notes.push(NOTES.foreignCard(term));
       score -= 1;
     }
   }
   const smartcard = fb.terminology.smartcard;
   if (smartcard && ctx.dumpLower.includes(smartcard.toLowerCase())) score += 3;
-  else issues.push(`doesn't mention ${smartcard}`);
-  return { score: Math.max(0, Math.min(5, score)), reason: issues.length === 0 ? "OK" : issues.join("; ") };
+  else notes.push(NOTES.smartcardMissing(smartcard));
+  return scored(Math.max(0, Math.min(5, score)), "framebook_checked", { notes });
 }
 
 const FALSE_ALARMS = [
@@ -53,49 +54,49 @@ function accessibilityText(ctx: CaseContext): string {
 
 export function accessibilityAccuracy(ctx: CaseContext): Scored {
   let score = 0;
-  const reasons: string[] = [];
+  const notes: string[] = [];
   const checked = ctx.rec.calls.some((c) => c.name === "station_info" && c.args["query_type"] === "accessibility");
   if (checked) score += 5;
-  else reasons.push("did not call station_info with query_type=accessibility");
+  else notes.push(NOTES.accessibilityNotChecked);
 
   const issues = listAt(ctx, ctx.gtDict("accessibility"), "issues_on_route", "ground_truth.accessibility");
   const text = accessibilityText(ctx);
   if (issues.length === 0) {
     if (FALSE_ALARMS.some((phrase) => text.includes(phrase))) {
-      reasons.push("false alarm: mentioned accessibility problems when none exist");
+      notes.push(NOTES.accessibilityFalseAlarm);
     } else {
       score += 5;
     }
   } else {
-    const names: string[] = [];
+    const stations: string[] = [];
     for (const issue of issues) {
       const name = typeof issue === "object" && issue !== null ? (issue as Record<string, unknown>)["station_name"] : undefined;
       if (name === undefined) ctx.flag("an accessibility issue has no station_name (skipped)");
-      else names.push(pyStr(name));
+      else stations.push(pyStr(name));
     }
-    const matched = names.filter((n) => text.includes(n.toLowerCase()));
-    if (matched.length === names.length) {
+    const matched = stations.filter((n) => text.includes(n.toLowerCase()));
+    if (matched.length === stations.length) {
       score += 5;
-      reasons.push(`all issue stations mentioned: ${JSON.stringify(matched)}`);
+      notes.push(NOTES.accessibilityAllNamed(matched));
     } else if (matched.length > 0) {
       score += 3;
-      reasons.push(`partial: mentioned ${JSON.stringify(matched)}, missing ${JSON.stringify(names.filter((n) => !matched.includes(n)))}`);
+      notes.push(NOTES.accessibilitySomeNamed(matched, stations.filter((n) => !matched.includes(n))));
     } else {
-      reasons.push(`no issue stations mentioned, expected: ${JSON.stringify(names)}`);
+      notes.push(NOTES.accessibilityNoneNamed(stations));
     }
   }
-  return { score, reason: reasons.length === 0 ? "OK" : reasons.join("; ") };
+  return scored(score, "accessibility_checked", { notes });
 }
 
 export function culturalAccuracy(ctx: CaseContext, max: number): Scored {
   const keywords = listAt(ctx, ctx.gtDict("cultural_response"), "must_mention", "ground_truth.cultural_response").map(pyStr);
-  if (keywords.length === 0) return { score: max, reason: "No must_mention keywords specified" };
+  if (keywords.length === 0) return scored(max, "cultural_nothing_required");
   const text = ctx.judgeText.toLowerCase();
-  if (text.trim() === "") return { score: 0, reason: "No response" };
+  if (text.trim() === "") return scored(0, "no_response");
   const found = keywords.filter((k) => text.includes(k.toLowerCase()));
   const missing = keywords.filter((k) => !text.includes(k.toLowerCase()));
-  if (missing.length === 0) return { score: max, reason: `All ${keywords.length} must_mention keywords present` };
-  if (found.length === 0) return { score: 0, reason: `No must_mention keywords found (missing: ${JSON.stringify(missing)})` };
+  if (missing.length === 0) return scored(max, "cultural_all_present", { count: keywords.length });
+  if (found.length === 0) return scored(0, "cultural_none_present", { missing });
   // Partial credit in proportion, unrounded.
-  return { score: (max * found.length) / keywords.length, reason: `${found.length}/${keywords.length} present (missing: ${JSON.stringify(missing)})` };
+  return scored((max * found.length) / keywords.length, "cultural_some_present", { found: found.length, required: keywords.length, missing });
 }

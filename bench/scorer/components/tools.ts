@@ -2,7 +2,8 @@
 import { pyTruthy } from "../../../tools/py/index.ts";
 import type { CaseContext, Scored } from "../context.ts";
 import { dget, hasOwn } from "../pyvalues.ts";
-import { KNOWN_TOOLS, listAt, setRepr } from "./shared.ts";
+import { KNOWN_TOOLS, listAt } from "./shared.ts";
+import { names, scored } from "../reasons.ts";
 
 const PLANNING_TOOLS = ["route_planner", "fare_calculator", "station_info", "disruption_feed"];
 const SUBMIT = "submit_assistant_state";
@@ -47,7 +48,7 @@ function expectedTools(ctx: CaseContext): Set<string> {
 }
 
 export function toolCallsCorrect(ctx: CaseContext): Scored {
-  if (ctx.rec.calls.length === 0) return { score: 0, reason: "No tool calls made" };
+  if (ctx.rec.calls.length === 0) return scored(0, "no_tool_calls");
   const called = ctx.rec.calledNames;
   const acceptable = stringSet(listAt(ctx, ctx.gt, "acceptable_tools", "ground_truth"));
   const acceptedCalled = [...acceptable].filter((t) => called.has(t));
@@ -55,46 +56,46 @@ export function toolCallsCorrect(ctx: CaseContext): Scored {
   if (ctx.category === "H") {
     if (acceptable.size === 0) {
       const planning = PLANNING_TOOLS.filter((t) => called.has(t));
-      if (planning.length === 0) return { score: 10, reason: "Correctly abstained from tool calls" };
-      return { score: 3, reason: `Called unnecessary tools: ${setRepr(planning)}` };
+      if (planning.length === 0) return scored(10, "tools_rightly_none");
+      return scored(3, "tools_unneeded", { called: names(planning) });
     }
-    if (acceptedCalled.length > 0) return { score: 10, reason: `Used correct tools: ${setRepr(acceptedCalled)}` };
-    return { score: 5, reason: `Called ${setRepr(called)}, expected ${setRepr(acceptable)}` };
+    if (acceptedCalled.length > 0) return scored(10, "tools_acceptable", { used: names(acceptedCalled) });
+    return scored(5, "tools_other_than_expected", { called: names(called), expected: names(acceptable) });
   }
   if (ctx.category === "J") {
-    if (acceptedCalled.length > 0) return { score: 15, reason: `Used correct tools: ${setRepr(acceptedCalled)}` };
+    if (acceptedCalled.length > 0) return scored(15, "tools_acceptable", { used: names(acceptedCalled) });
     if (pyTruthy(dget(ctx.gt, "should_reject", null))) {
       const rest = withoutSubmit(called);
-      if (rest.every((n) => n === "knowledge_base")) return { score: 15, reason: "Correctly declined or used knowledge_base" };
-      return { score: 5, reason: `Should have declined, called: ${setRepr(called)}` };
+      if (rest.every((n) => n === "knowledge_base")) return scored(15, "tools_rightly_declined");
+      return scored(5, "tools_should_have_declined", { called: names(called) });
     }
-    return { score: 5, reason: `Called ${setRepr(called)}, expected ${setRepr(acceptable)}` };
+    return scored(5, "tools_other_than_expected", { called: names(called), expected: names(acceptable) });
   }
   if (ctx.category === "I" && !pyTruthy(dget(ctx.gtDict("temporal"), "service_available", true))) {
     const rest = withoutSubmit(called);
-    if (rest.length === 0) return { score: 10, reason: "Correctly used only submit_assistant_state (no service)" };
-    if (rest.every((n) => n === "route_planner")) return { score: 7, reason: "Called route_planner before recognizing no service" };
-    return { score: 3, reason: `Called ${setRepr(called)} when service unavailable` };
+    if (rest.length === 0) return scored(10, "tools_rightly_submit_only");
+    if (rest.every((n) => n === "route_planner")) return scored(7, "tools_planned_without_service");
+    return scored(3, "tools_called_without_service", { called: names(called) });
   }
 
   const expected = expectedTools(ctx);
   const hits = [...expected].filter((t) => called.has(t));
-  if (expected.size > 0 && hits.length === expected.size) return { score: 10, reason: `All expected tools called: ${setRepr(called)}` };
-  if (hits.length > 0) return { score: 5, reason: `Partial: called ${setRepr(called)}, expected ${setRepr(expected)}` };
-  return { score: 2, reason: `Called ${setRepr(called)}, expected ${setRepr(expected)}` };
+  if (expected.size > 0 && hits.length === expected.size) return scored(10, "tools_all_expected", { called: names(called) });
+  if (hits.length > 0) return scored(5, "tools_some_expected", { called: names(called), expected: names(expected) });
+  return scored(2, "tools_other_than_expected", { called: names(called), expected: names(expected) });
 }
 
 export function noToolHallucination(ctx: CaseContext, max: number): Scored {
   const traps = stringSet(listAt(ctx, ctx.gt, "hallucination_traps", "ground_truth"));
   if (traps.size > 0) {
     const trapped = ctx.rec.calls.filter((c) => traps.has(c.name)).map((c) => c.name);
-    if (trapped.length > 0) return { score: 0, reason: `Fell for hallucination traps: ${JSON.stringify(trapped)}` };
+    if (trapped.length > 0) return scored(0, "tools_trap_taken", { calls: trapped });
   }
   // Every call (not every distinct name) outside the known tools costs floor(max / 2).
   const hallucinated = ctx.rec.calls.filter((c) => !KNOWN_TOOLS.has(c.name)).map((c) => c.name);
   if (hallucinated.length > 0) {
     const penalty = Math.floor(max / 2) * hallucinated.length;
-    return { score: Math.max(0, max - penalty), reason: `Hallucinated: ${JSON.stringify(hallucinated)}` };
+    return scored(Math.max(0, max - penalty), "tools_unknown", { calls: hallucinated });
   }
-  return { score: max, reason: "No hallucinated tools" };
+  return scored(max, "tools_all_real");
 }

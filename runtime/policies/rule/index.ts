@@ -22,10 +22,11 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
-import { accessibilityNeed, classify, findStations, tripInText, type Intent } from "./freetext.ts";
+import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
+import { readTextRequest, ridersConflict, type Clarification, type TextRequest } from "./clarify.ts";
 
 type Json = Record<string, unknown>;
 
@@ -38,6 +39,8 @@ interface Submission {
   route?: Json;
   fareQuote?: Json;
   reasoning: string;
+  /** Kiosk extension (not scored): a question with tappable choices. */
+  clarification?: Clarification;
 }
 
 function submit(s: Submission): ToolCallStep {
@@ -50,6 +53,7 @@ function submit(s: Submission): ToolCallStep {
   if (s.route) args.route = s.route;
   if (s.fareQuote) args.fare_quote = s.fareQuote;
   if (s.banners && s.banners.length > 0) args.advisory_banners = s.banners;
+  if (s.clarification) args.clarification = s.clarification;
   return call("submit_assistant_state", args);
 }
 
@@ -187,12 +191,15 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const context = setup.context;
   const req = interpretEvents(turns.flat());
   const text = req.freetexts.join(" ");
-  const trip = text ? tripInText(system, text) : {};
   const selectedOrigin = resolveChoice(system, req.origin);
   const selectedDestination = resolveChoice(system, req.destination);
+  const understood: TextRequest = readTextRequest(system, req.freetexts, { origin: !!selectedOrigin, destination: !!selectedDestination });
+  const trip = understood.trip;
   const origin = selectedOrigin ?? trip.origin;
   const destination = selectedDestination ?? trip.destination;
-  const intent: Intent = text ? classify(text, trip, !!selectedOrigin && !!selectedDestination) : { kind: "trip" };
+  // Riders the passenger wrote count when the screen's counter was never touched.
+  if (!req.ridersGiven && understood.riders) req.riders = { ...understood.riders };
+  const intent: Intent = text ? classify(text, { ...trip, ...(origin ? { origin } : {}), ...(destination ? { destination } : {}) }, !!selectedOrigin && !!selectedDestination) : { kind: "trip" };
   // The kiosk's accessibility toggle, or what the passenger said about their needs.
   const accessibility = accessibilityNeed(req.freetexts) ?? !!context.accessibility_mode;
   const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
@@ -220,6 +227,19 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
 
   const infoIntent = intent.kind !== "trip";
+  // Ambiguous or unsure station names, or a trip without a start: ask instead of guessing.
+  const question = understood.question(intent.kind, !!origin, !!destination);
+  if (question) {
+    yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
+    return;
+  }
+  if (req.ridersGiven && understood.riders && origin && destination && !infoIntent) {
+    const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language);
+    if (conflict) {
+      yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: conflict.question, reasoning: "The passenger counter and the typed request disagree.", clarification: conflict });
+      return;
+    }
+  }
   if (!origin || !destination || infoIntent) {
     if (trip.unknownPlace && !destination) {
       yield declined("invalid_request", `I could not find "${trip.unknownPlace}" on the ${framebook.org_name} network. Please pick a station from the list.`, "Unknown destination.");
@@ -435,6 +455,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const message = [lead, describeRoute(system, route), fareText, outcome === "route_and_fare_ready" ? paymentHint(framebook) : "", ...notices.slice(0, 2)]
     .filter(Boolean)
     .join(" ");
+  const confirm = understood.confirm(origin, destination, req.riders, { origin: !!selectedOrigin, destination: !!selectedDestination, riders: req.ridersGiven }, describeRiders(req.riders));
   yield submit({
     outcome,
     action,
@@ -444,6 +465,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     route: stateRoute(route),
     fareQuote,
     reasoning: reasoning.join(" ") || "Route and fare from the tools.",
+    ...(confirm && outcome === "route_and_fare_ready" ? { clarification: confirm } : {}),
   });
 }
 

@@ -1,0 +1,75 @@
+// The `kiosk` sub-commands: name, one-line description, and the module that registers them. The
+// CLI loads only the module of the command it runs (`kiosk --help` loads none), so a command's
+// heavy dependencies (node-llama-cpp, SQLite, the kiosk server, the data-pack schemas) cost nothing
+// to the others. Adding a command: a row here and its module's register function.
+import type { Command } from "commander";
+import { DEFAULT_MODEL_ID } from "../models/catalog.ts";
+
+export interface CommandEntry {
+  readonly name: string;
+  /** Shown by `kiosk --help` and by the command's own help. */
+  readonly description: string;
+  /** Registers the command (with its sub-commands and options) on the program. */
+  load(): Promise<(program: Command) => unknown>;
+}
+
+export const COMMANDS = [
+  {
+    name: "data",
+    description: "find, check and fetch the MetroLLM-Bench data pack",
+    load: async () => (await import("./data.ts")).registerDataCommands,
+  },
+  {
+    name: "tool",
+    description: "run one transit tool (route_planner, fare_calculator, …) in a fresh session and print its JSON result",
+    load: async () => (await import("./tool.ts")).registerToolCommand,
+  },
+  {
+    name: "prompt",
+    description: "print what the model receives for a case: system prompt, user turns and tool definitions",
+    load: async () => (await import("./prompt.ts")).registerPromptCommand,
+  },
+  {
+    name: "bench",
+    description: "replay, score and report MetroLLM-Bench runs on this device",
+    load: async () => (await import("./bench.ts")).registerBenchCommands,
+  },
+  {
+    name: "framebook",
+    description: "validate, preview, apply and roll back operator framebooks",
+    load: async () => (await import("./framebook.ts")).registerFramebookCommands,
+  },
+  {
+    name: "model",
+    description: `download and inspect the kiosk's language model (GGUF; default ${DEFAULT_MODEL_ID}, stored in --models-dir, $METRO_MODELS_DIR or ./models/cache)`,
+    load: async () => (await import("./model.ts")).registerModelCommands,
+  },
+  {
+    name: "probe",
+    description:
+      "latency probe on this machine: model load, first-token time cold and warm (KV prefix reuse), prefill and decode tokens/s, per-case latency p50/p95 over a fixed set of held-out cases, peak memory, decode speed per thread count (measured once per machine and model), a MacBook Air M2 projection; optionally sustained throughput over time",
+    load: async () => (await import("./probe.ts")).registerProbeCommand,
+  },
+  {
+    name: "operator",
+    description: "set up the PIN of the kiosk's operator and technician screens",
+    load: async () => (await import("./operator.ts")).registerOperatorCommands,
+  },
+  {
+    name: "serve",
+    description: "serve the kiosk screen (renderer/dist) and its API over HTTP + WebSocket, for a browser",
+    load: async () => (await import("./serve.ts")).registerServeCommand,
+  },
+  {
+    name: "alerts",
+    description: "service alerts: list, add or edit, end, import GTFS-Realtime feeds (the next passenger session sees them)",
+    load: async () => (await import("./alerts.ts")).registerAlertsCommands,
+  },
+] as const satisfies readonly CommandEntry[];
+
+export type CommandName = (typeof COMMANDS)[number]["name"];
+
+/** The description of a command, for its module to register it with. */
+export function commandDescription(name: CommandName): string {
+  return (COMMANDS.find((c) => c.name === name) as CommandEntry).description;
+}

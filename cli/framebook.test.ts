@@ -1,0 +1,84 @@
+// `kiosk framebook` as an operator meets it: validate names what is wrong (another system's file, a
+// severity outside the vocabulary), apply and rollback record a named operator, history is readable.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { SHARED_DATA_DIR } from "../test/paths.ts";
+import { runKiosk } from "../test/cli.ts";
+import { DataPack } from "../tools/data/datapack.ts";
+import { SessionAuditStore } from "../runtime/audit/store.ts";
+import { recordSession, trip } from "../runtime/audit/testing.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "framebook-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  process.exitCode = undefined;
+  vi.restoreAllMocks();
+});
+
+const kiosk = runKiosk;
+
+const packFramebook = (system: string): string => readFileSync(path.join(SHARED_DATA_DIR, `data/systems/${system}/framebook.yaml`), "utf8");
+function file(name: string, text: string): string {
+  const f = path.join(dir, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+describe("kiosk framebook", () => {
+  it("validate rejects a severity outside critical/warning/info and another system's framebook", async () => {
+    const purple = file("purple.yaml", packFramebook("bart").replace("major_delay: warning", "major_delay: purple"));
+    const r1 = await kiosk("framebook", "validate", purple, "--system", "bart");
+    expect(r1.exitCode).toBe(1);
+    expect(r1.stdout).toMatch(/^error: .*purple\.yaml:\d+:\d+ at framebook\.advisory_severity_mapping\.major_delay: severity 'purple' for major_delay is not one of critical, warning, info$/m);
+    const marta = file("marta.yaml", packFramebook("marta"));
+    const r2 = await kiosk("framebook", "validate", marta, "--system", "bart");
+    expect(r2.exitCode).toBe(1);
+    expect(r2.stdout).toMatch(/at framebook\.org_name: org_name 'MARTA' is not bart's operator 'BART': is this the framebook of another system\?/);
+    expect((await kiosk("framebook", "validate", marta, "--system", "marta")).stdout).toBe(`${marta}: valid\n`);
+  });
+
+  it("apply and rollback need a named operator; history is a table (JSON with --json)", async () => {
+    const framebooks = path.join(dir, "fbs");
+    const edited = file("edited.yaml", packFramebook("marta").replace("late_night_headway_min: 20", "late_night_headway_min: 15"));
+    const anonymous = await kiosk("framebook", "--framebooks", framebooks, "apply", edited, "--system", "marta");
+    expect(anonymous.error?.message).toMatch(/--operator NAME is required: the audit log records who applied the framebook/);
+    expect((await kiosk("framebook", "--framebooks", framebooks, "history", "--system", "marta")).stdout).toMatch(/no changes recorded/);
+
+    const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", edited, "--system", "marta", "--operator", "Ada");
+    expect(applied.stdout).toMatch(/^1 change\(s\) applied to marta: version \w{12}/);
+    expect((await kiosk("framebook", "--framebooks", framebooks, "rollback", "--system", "marta")).error?.message).toMatch(/--operator NAME is required/);
+    const history = await kiosk("framebook", "--framebooks", framebooks, "history", "--system", "marta");
+    expect(history.stdout).toMatch(/^marta: active framebook \w{12} \(applied by an operator\)/);
+    expect(history.stdout).toMatch(/rollback restores \w{12} \(1 previous version kept\)/);
+    expect(history.stdout).toMatch(/when \(UTC\)\s+who\s+action\s+version\s+previous\n[─ ]+\n\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+Ada\s+apply\s+\w{12}\s+\w{12}\n$/);
+    expect(() => JSON.parse(history.stdout)).toThrow();
+    const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "history", "--system", "marta", "--json")).stdout) as { audit: { who: string }[] };
+    expect(json.audit.map((a) => a.who)).toEqual(["Ada"]);
+    expect((await kiosk("framebook", "--framebooks", framebooks, "rollback", "--system", "marta", "--operator", "Bea")).stdout).toMatch(/^rolled back marta/);
+  });
+
+  it("preview replays the stored sessions against a draft; apply --preview shows the same before applying", async () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const auditDb = path.join(dir, "audit.sqlite");
+    // Today, in service hours (older sessions would be past the audit's retention period).
+    const today = new Date();
+    const now = new Date(today.getFullYear(), today.getMonth(), today.getDate(), 14, 0);
+    const audit = SessionAuditStore.open(auditDb, { clock: () => now });
+    audit.put(await recordSession(pack, { sessionId: "adult", system: "marta", turns: [trip("MARTA-AP", "MARTA-FP")], now }));
+    audit.put(await recordSession(pack, { sessionId: "senior", system: "marta", turns: [trip("MARTA-AP", "MARTA-FP", { adults: 1, seniors: 1 })], now: new Date(now.getTime() + 60_000) }));
+    audit.close();
+    const draft = file("seniors.yaml", packFramebook("marta").replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "seniors_free"\n      text: "EFFECTIVE TODAY: Senior citizens (65+) ride free."'));
+    const framebooks = path.join(dir, "fbs-preview");
+    const preview = await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb);
+    expect(preview.stdout).toMatch(/^Replay of the last 2 passenger session\(s\) \(2 answers\) against .*seniors\.yaml: 2 answer\(s\) in 2 session\(s\) would change\.\nBy field: fare 1, banners 2\n/);
+    expect(preview.stdout).toContain("  fare: 3.75 USD  →  2.50 USD");
+    const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb, "--json")).stdout) as { changedTurns: number };
+    expect(json.changedTurns).toBe(2);
+    const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", draft, "--system", "marta", "--preview", "--audit-db", auditDb, "--operator", "Ada");
+    expect(applied.stdout).toMatch(/^Replay of the last 2 passenger session\(s\)[\s\S]*\n1 change\(s\) applied to marta: version \w{12}/);
+    // Applied: the same draft now changes nothing.
+    expect((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb)).stdout).toMatch(/: 0 answer\(s\) in 0 session\(s\) would change\./);
+  });
+});

@@ -1,0 +1,209 @@
+// The kiosk host: the one place the running kiosk is assembled — for the Electron shell
+// (electron/main.ts) and for `kiosk serve` (cli/serve.ts), which only add their own transport (IPC,
+// HTTP) on top. From a config it opens the sales ledger, the operator framebooks, the passenger
+// assistant's model, the kiosk app (KioskApp, behind the KioskBridge), the technician's bench and
+// the PIN-protected operator console, and closes them again in reverse order.
+//
+// Service alerts (live conditions) plug in here beside the ledger; a session audit and fleet
+// replication will too — each one more resource opened in createKioskRuntime and closed by close().
+import { technicianLatencyProbe } from "../bench/probe/index.ts";
+import { BenchStore } from "../bench/store/store.ts";
+import { BenchTechnician } from "../bench/technician.ts";
+import { FramebookStore } from "../runtime/framebook/store.ts";
+import { KioskApp, type LiveConditionsInput, type ModelHealth } from "../runtime/kiosk/app.ts";
+import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
+import { Ledger } from "../runtime/kiosk/node/ledger.ts";
+import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
+import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
+import { OperatorConsole } from "../runtime/operator/console.ts";
+import { loadPinHash, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
+import type { SystemId } from "../tools/data/schemas.ts";
+import type { WorkerSpawner } from "../models/worker/spawn.ts";
+import type { ModelProcess } from "../models/worker/supervisor.ts";
+import { ModelBreaker } from "../runtime/answer/breaker.ts";
+import { openAlertConditions } from "../runtime/alerts/conditions.ts";
+import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
+
+export interface KioskRuntimeConfig {
+  pack: DataPack;
+  /** The sales ledger file (":memory:" for tests). */
+  ledger: string;
+  /** The operator data folder (<system>/local-names.yaml). */
+  operatorDir: string;
+  /** Where framebooks applied from the operator screen are kept (versions and audit log); default operatorDir. */
+  framebookStore?: string;
+  /**
+   * The operator PIN: its scrypt hash (null: none set up, the operator screen stays locked), or the
+   * operator config file written by `kiosk operator set-pin` ($KIOSK_OPERATOR_PIN_HASH wins).
+   */
+  pin: { hash: string | null } | { file?: string | undefined; defaultFile?: string };
+  /**
+   * Where the PIN lockout (failed tries, lock expiry) is kept so a restart gives no fresh guesses:
+   * default operator-lockout.json beside the operator config when the PIN comes from it; with a
+   * PIN hash handed in directly (tests, embedding) this file, else memory only.
+   */
+  pinStateFile?: string;
+  /** The technician's bench database; null: this kiosk has no bench. */
+  benchDb: string | null;
+  /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
+  benchModel?: string | null;
+  /** Who answers passengers besides `rule`: a local model (hybrid or llm). */
+  assistant?: PassengerAssistantSpec | null;
+  /** Live conditions per system (disruptions, a fixed time). */
+  conditions?: (system: SystemId) => LiveConditionsInput;
+  /** The service alert store (`kiosk alerts`): its alerts in force join every new session's conditions; null: none. */
+  alertsDb?: string | null;
+  /** Time limit of one answer by the deterministic policy. */
+  deadlineMs?: number;
+  /** The kiosk's wall clock (default: the real time). */
+  clock?: () => Date;
+  payment?: PaymentTerminal;
+  /** How the model process is started (the Electron shell: a utilityProcess; default: a Node child process). */
+  spawnModel?: WorkerSpawner;
+  /** Model process settings (tests: restart delays; the tiny model's engine options). */
+  modelProcess?: PassengerAssistantOptions["process"];
+  log?: (message: string) => void;
+}
+
+export interface KioskRuntime {
+  pack: DataPack;
+  app: KioskApp;
+  /** What the transports (IPC, HTTP) call. */
+  backend: KioskBackend;
+  /** The PIN-protected operator and technician tools. */
+  operator: OperatorConsole;
+  technician: BenchTechnician | null;
+  framebooks: FramebookStore;
+  /** Null when the ledger could not be opened (information works, sales are refused). */
+  ledger: Ledger | null;
+  ledgerFile: string;
+  /** The passenger model, when one is configured and loaded. */
+  assistant: PassengerAssistant | null;
+  close(): Promise<void>;
+}
+
+/** The model process's health as the kiosk's status shows it. */
+function modelHealth(process: ModelProcess): ModelHealth {
+  return {
+    view: () => {
+      const { state, restarts, lastFailure, nextStartAt } = process.status;
+      return { state, restarts, lastFailure, nextStartAt: nextStartAt === null ? null : new Date(nextStartAt).toISOString() };
+    },
+    onChange: (listener) => process.onStatus(() => listener()),
+  };
+}
+
+/** Build the kiosk from its config. Throws (after closing what it opened) when the kiosk cannot start. */
+export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<KioskRuntime> {
+  const log = config.log ?? ((m: string) => console.error(`kiosk: ${m}`));
+  const { pack } = config;
+  // Closed in reverse order by close(), or right away when a later step fails.
+  const closers: (() => void | Promise<void>)[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        log(`shutdown: ${(err as Error).message}`);
+      }
+    }
+  };
+  try {
+    let ledger: Ledger | null = null;
+    let ledgerProblem: string | undefined;
+    try {
+      ledger = Ledger.open(config.ledger);
+      const opened = ledger;
+      closers.push(() => opened.close());
+    } catch (err) {
+      ledgerProblem = (err as Error).message;
+      log(`${ledgerProblem} — ticket sales are disabled until this is fixed`);
+    }
+
+    const pinHash = "hash" in config.pin ? config.pin.hash : (loadPinHash({ file: config.pin.file, ...(config.pin.defaultFile ? { defaultFile: config.pin.defaultFile } : {}) })?.hash ?? null);
+    if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
+
+    const framebooks = new FramebookStore(pack, config.framebookStore ?? config.operatorDir);
+    const alerts = config.alertsDb
+      ? openAlertConditions(config.alertsDb, { system: (s) => framebooks.systemData(s), base: (s) => config.conditions?.(s), clock: config.clock ?? (() => new Date()), log })
+      : null;
+    if (alerts) closers.push(() => alerts.close());
+    const conditions = alerts?.conditions ?? config.conditions;
+    // One breaker for the model: the answer pipeline opens it on failures, the model process's supervisor holds it while it is down.
+    const breaker = new ModelBreaker(config.clock ? { now: () => (config.clock as () => Date)().getTime() } : {});
+    const assistant = config.assistant
+      ? await startPassengerAssistant(pack, config.assistant, {
+          breaker,
+          log,
+          ...(config.spawnModel ? { spawn: config.spawnModel } : {}),
+          ...(config.modelProcess ? { process: config.modelProcess } : {}),
+        })
+      : null;
+    if (assistant) closers.push(() => assistant.close());
+
+    const app = new KioskApp({
+      pack,
+      extras: packExtras(pack.root, config.operatorDir),
+      framebooks,
+      ledger,
+      ...(ledgerProblem ? { ledgerProblem } : {}),
+      payment: config.payment ?? new SimulatedPaymentTerminal(),
+      ...(assistant ? { assistant: assistant.assistant, modelHealth: modelHealth(assistant.process) } : {}),
+      breaker,
+      ...(conditions ? { conditions } : {}),
+      ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
+      ...(config.clock ? { clock: config.clock } : {}),
+      log,
+    });
+    // Every system's data and operator files are checked now: fail at start-up, not mid-sale.
+    app.preload();
+
+    let benchStore: BenchStore | null = null;
+    if (config.benchDb) {
+      try {
+        benchStore = BenchStore.open(config.benchDb);
+        const opened = benchStore;
+        closers.push(() => opened.close());
+      } catch (err) {
+        log(`the bench database ${config.benchDb} cannot be opened (${(err as Error).message}) — the technician's bench is unavailable`);
+      }
+    }
+    const technician = benchStore
+      ? new BenchTechnician({
+          pack,
+          store: benchStore,
+          setBenchRunning: (running) => app.setBenchRunning(running),
+          model: config.benchModel ?? null,
+          probe: technicianLatencyProbe(pack),
+          log,
+        })
+      : null;
+    if (technician) {
+      closers.push(async () => {
+        technician.stop();
+        await technician.idle();
+      });
+    }
+    const pinFile = "hash" in config.pin ? undefined : (config.pin.file ?? config.pin.defaultFile);
+    const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
+    const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
+    const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, log });
+
+    return {
+      pack,
+      app,
+      backend: app,
+      operator,
+      technician,
+      framebooks,
+      ledger,
+      ledgerFile: config.ledger,
+      assistant,
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,259 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { DataPack } from "../../tools/data/datapack.ts";
+import type { SystemId } from "../../tools/data/schemas.ts";
+import { rulePolicy } from "../policies/rule/index.ts";
+import { KioskService } from "../kiosk/service.ts";
+import { activeDisruptions, alertStatus } from "./active.ts";
+import { alertText, formatAlertIssues, normaliseTime, validateAlert, type Alert, type AlertInput } from "./model.ts";
+import { AlertStore, AlertStoreError } from "./store.ts";
+import { DISRUPTION_TYPES, DISRUPTION_SEVERITIES } from "./vocabulary.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const systems = (id: SystemId) => pack.system(id);
+let counter = 0;
+const options = { system: systems, newId: () => `a-${++counter}` };
+
+function valid(input: AlertInput): Alert {
+  const v = validateAlert(input, options);
+  if (!v.ok) throw new Error(formatAlertIssues(v.issues));
+  return v.alert;
+}
+
+const tube: AlertInput = {
+  id: "tube",
+  system: "bart",
+  type: "planned_maintenance",
+  severity: "critical",
+  segment: { from_station: "West Oakland", to_station: "BART-EMBR" },
+  valid_from: "2026-03-09T06:00",
+  valid_until: "2026-03-10T04:00",
+  text: { en: "Transbay Tube closed: no service between West Oakland and Embarcadero.", es: "Tubo Transbay cerrado." },
+  alternative: "Free bus bridge",
+};
+
+describe("the alert vocabulary is the data pack's", () => {
+  it("lists every disruption type of the pack's events, cases and framebook severity mappings, and their severities", () => {
+    const types = new Set<string>();
+    const severities = new Set<string>();
+    for (const system of pack.systemIds) {
+      const events = YAML.parse(readFileSync(path.join(SHARED_DATA_DIR, `data/systems/${system}/events.yaml`), "utf8")) as unknown;
+      const walk = (v: unknown): void => {
+        if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === "object") {
+          const o = v as Record<string, unknown>;
+          if (typeof o.type === "string" && typeof o.severity === "string") {
+            types.add(o.type);
+            severities.add(o.severity);
+          }
+          Object.values(o).forEach(walk);
+        }
+      };
+      walk(events);
+      for (const c of pack.cases(system)) {
+        for (const d of c.system_context.active_disruptions) {
+          types.add(d.type);
+          severities.add(d.severity);
+        }
+      }
+      for (const [key, value] of Object.entries(pack.system(system).framebook.advisory_severity_mapping ?? {})) {
+        types.add(key);
+        severities.add(value);
+      }
+    }
+    expect([...types].filter((t) => !(DISRUPTION_TYPES as readonly string[]).includes(t))).toEqual([]);
+    expect([...severities].sort()).toEqual([...DISRUPTION_SEVERITIES].sort());
+  });
+});
+
+describe("alert validation names the field that is wrong", () => {
+  const bad: [string, unknown, RegExp][] = [
+    ["unknown type", { ...tube, type: "alien_invasion" }, /^alert\.type: Invalid option/],
+    ["unknown severity", { ...tube, severity: "purple" }, /^alert\.severity: Invalid option/],
+    ["unknown station", { ...tube, type: "station_closure", segment: null, stations: ["BART-EMBR", "Atlantis"] }, /^alert\.stations\[1\]: unknown station 'Atlantis' for bart$/],
+    ["unknown line", { ...tube, lines: ["purple"] }, /^alert\.lines\[0\]: unknown line 'purple' for bart \(known: /],
+    ["closure without stations", { ...tube, type: "station_closure", segment: null }, /^alert\.stations: a station_closure names the station\(s\) it concerns$/],
+    ["segment off the line", { ...tube, lines: ["yellow"], segment: { from_station: "BART-RICH", to_station: "BART-MONT" } }, /^alert\.segment: BART-RICH and BART-MONT are not two stations of line yellow$/],
+    ["segment end unknown", { ...tube, segment: { from_station: "BART-WOAK", to_station: "Nowhere" } }, /^alert\.segment\.to_station: unknown station 'Nowhere'/],
+    ["end before start", { ...tube, valid_until: "2026-03-09T05:00" }, /^alert\.valid_until: valid_until 2026-03-09T05:00:00 is not after valid_from 2026-03-09T06:00:00$/],
+    ["impossible time", { ...tube, valid_from: "2026-02-30T06:00" }, /^alert\.valid_from: expected a local time/],
+    ["no text", { ...tube, text: {} }, /^alert\.text: at least one language's text is needed$/],
+    ["blank text", { ...tube, text: { en: "   " } }, /^alert\.text\.en: must not be empty$/],
+    ["bad language tag", { ...tube, text: { English: "x" } }, /^alert\.text\.English: 'English' is not a language tag/],
+    ["unknown field", { ...tube, colour: "red" }, /^alert: unknown field\(s\): colour$/],
+    ["unknown system", { ...tube, system: "london" }, /^alert\.system: Invalid option/],
+    ["advisory with a segment", { ...tube, type: "earthquake_warning" }, /^alert\.segment: a earthquake_warning is an area-wide advisory/],
+  ];
+  it.each(bad)("%s", (_name, input, expected) => {
+    const v = validateAlert(input, options);
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(formatAlertIssues(v.issues)).toMatch(expected);
+  });
+
+  it("resolves names to ids, lists the segment's stations along the line and normalises the times", () => {
+    const alert = valid(tube);
+    expect(alert).toMatchObject({
+      id: "tube",
+      segment: { from_station: "BART-WOAK", to_station: "BART-EMBR", stations: ["BART-WOAK", "BART-EMBR"] },
+      valid_from: "2026-03-09T06:00:00",
+      valid_until: "2026-03-10T04:00:00",
+      source: { kind: "operator" },
+    });
+    const yellow = valid({ system: "bart", type: "line_suspension", lines: ["Yellow Line"], segment: { from_station: "Antioch", to_station: "Concord" }, text: { en: "x" } });
+    expect(yellow.lines).toEqual(["yellow"]);
+    expect(yellow.segment?.stations).toEqual(["BART-ANTC", "BART-PCTR", "BART-PITT", "BART-NOC", "BART-CONC"]);
+    expect(yellow.id).toMatch(/^a-\d+$/);
+  });
+
+  it("takes the severity from the framebook's advisory_severity_mapping when none is given", () => {
+    expect(valid({ system: "bart", type: "earthquake_warning", text: { en: "x" } }).severity).toBe("critical");
+    expect(valid({ system: "beijing", type: "crowd_advisory", text: { en: "x" } }).severity).toBe("warning");
+    expect(valid({ system: "bart", type: "crowd_advisory", text: { en: "x" } }).severity).toBe("info");
+  });
+
+  it("converts a time with a zone to local time and refuses what is not a time", () => {
+    const utc = new Date(Date.UTC(2026, 2, 9, 14, 30));
+    const pad = (n: number): string => String(n).padStart(2, "0");
+    expect(normaliseTime("2026-03-09T14:30:00Z")).toBe(`${utc.getFullYear()}-${pad(utc.getMonth() + 1)}-${pad(utc.getDate())}T${pad(utc.getHours())}:${pad(utc.getMinutes())}:00`);
+    expect(normaliseTime("tomorrow")).toBeNull();
+    expect(normaliseTime("2026-03-09T25:00")).toBeNull();
+  });
+
+  it("picks the passenger's language, then the system's, then English", () => {
+    const text = { en: "Closed", es: "Cerrado", "zh-TW": "關閉" };
+    expect(alertText({ text }, "es-MX", "en")).toBe("Cerrado");
+    expect(alertText({ text }, "zh-Hant", "zh-TW")).toBe("關閉");
+    expect(alertText({ text }, "ar", "en")).toBe("Closed");
+    expect(alertText({ text: { fr: "Fermé" } }, "ar", "en")).toBe("Fermé");
+  });
+});
+
+describe("active disruptions for a system at a time", () => {
+  const rec = (alert: Alert, ended_at: string | null = null) => ({ alert, ended_at });
+  const closure = valid({ id: "embr", system: "bart", type: "station_closure", stations: ["Embarcadero", "Montgomery St"], valid_until: "2026-03-09T18:00", text: { en: "Closed (police activity).", es: "Cerrada." } });
+  const tubeAlert = valid(tube);
+  const marta = valid({ id: "m", system: "marta", type: "crowd_advisory", text: { en: "Crowds" } });
+
+  it("gives the pack's disruption records: one per station of a closure, the segment as the pack writes it", () => {
+    const list = activeDisruptions([rec(closure), rec(tubeAlert), rec(marta)], { system: "bart", now: "2026-03-09T14:00:00", primaryLanguage: "en", language: "es" });
+    expect(list).toEqual([
+      { id: "embr#1", line: null, segment: null, type: "station_closure", severity: "critical", message: "Cerrada.", alternative: null, eta_resolution: null, valid_from: null, valid_until: "2026-03-09T18:00:00", station_id: "BART-EMBR" },
+      { id: "embr#2", line: null, segment: null, type: "station_closure", severity: "critical", message: "Cerrada.", alternative: null, eta_resolution: null, valid_from: null, valid_until: "2026-03-09T18:00:00", station_id: "BART-MONT" },
+      {
+        id: "tube",
+        line: null,
+        segment: { from_station: "BART-WOAK", to_station: "BART-EMBR", stations: ["BART-WOAK", "BART-EMBR"] },
+        type: "planned_maintenance",
+        severity: "critical",
+        message: "Tubo Transbay cerrado.",
+        alternative: "Free bus bridge",
+        eta_resolution: null,
+        valid_from: "2026-03-09T06:00:00",
+        valid_until: "2026-03-10T04:00:00",
+      },
+    ]);
+  });
+
+  it("expires by itself, announces what starts within a day, and drops what an operator ended", () => {
+    const at = (now: string, records = [rec(closure), rec(tubeAlert)]) => activeDisruptions(records, { system: "bart", now, primaryLanguage: "en" }).map((d) => d.id);
+    expect(at("2026-03-09T18:00:00")).toEqual(["tube"]);
+    expect(at("2026-03-10T04:00:00")).toEqual([]);
+    expect(at("2026-03-08T07:00:00")).toEqual(["embr#1", "embr#2", "tube"]); // the tube closure is announced
+    expect(at("2026-03-07T05:00:00")).toEqual(["embr#1", "embr#2"]);
+    expect(at("2026-03-09T14:00:00", [rec(closure, "2026-03-09T12:00:00.000Z"), rec(tubeAlert)])).toEqual(["tube"]);
+    expect(alertStatus(rec(tubeAlert), "2026-03-08T07:00:00")).toBe("upcoming");
+    expect(alertStatus(rec(tubeAlert), "2026-03-09T07:00:00")).toBe("active");
+    expect(alertStatus(rec(tubeAlert), "2026-03-11T07:00:00")).toBe("expired");
+  });
+});
+
+describe("the alert store: atomic, audited, the operator's name required", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "alerts-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("adds, edits and ends alerts, recording who did what", () => {
+    const file = path.join(dir, "alerts.sqlite");
+    const store = AlertStore.open(file);
+    store.add(valid(tube), "alice");
+    expect(() => store.add(valid(tube), "bob")).toThrow(/alert 'tube' already exists/);
+    store.replace(valid({ ...tube, valid_until: "2026-03-10T06:00" }), "bob");
+    store.end("tube", "carol", "work finished early");
+    expect(() => store.end("tube", "carol")).toThrow(/already ended/);
+    store.close();
+
+    // Another process opening the same file sees everything.
+    const again = AlertStore.open(file);
+    const record = again.get("tube")!;
+    expect(record).toMatchObject({ created_by: "alice", updated_by: "bob", ended_by: "carol", end_reason: "work finished early" });
+    expect(record.alert.valid_until).toBe("2026-03-10T06:00:00");
+    expect(again.auditLog("bart").map((a) => [a.action, a.who, a.alert_id])).toEqual([
+      ["add", "alice", "tube"],
+      ["edit", "bob", "tube"],
+      ["end", "carol", "tube"],
+    ]);
+    expect(again.current("bart")).toEqual([]);
+    // An ended id can be used again.
+    again.add(valid(tube), "dave");
+    expect(again.current("bart").map((r) => r.alert.id)).toEqual(["tube"]);
+    again.close();
+  });
+
+  it("refuses a change without an operator name and leaves no trace of it", () => {
+    const store = AlertStore.open(":memory:");
+    expect(() => store.add(valid(tube), "  ")).toThrow(AlertStoreError);
+    expect(() => store.add(valid(tube), "")).toThrow(/operator's name is required/);
+    expect(store.list()).toEqual([]);
+    expect(store.auditLog()).toEqual([]);
+    store.close();
+  });
+
+  it("a failing change in a transaction leaves the store as it was", () => {
+    const store = AlertStore.open(":memory:");
+    store.add(valid(tube), "alice");
+    const broken = { ...valid(tube), severity: "purple" } as unknown as Alert;
+    expect(() => store.replace(broken, "bob")).toThrow();
+    expect(store.get("tube")!.alert.severity).toBe("critical");
+    expect(store.auditLog().map((a) => a.action)).toEqual(["add"]);
+    store.close();
+  });
+
+  it("an alert in the store reaches the next passenger session: advisory and no sale across the closed tube; ended, sales resume", async () => {
+    const store = AlertStore.open(":memory:");
+    const now = new Date(2026, 2, 9, 14, 0);
+    const service = new KioskService({
+      pack,
+      pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }),
+      clock: () => now,
+      conditions: (system) => ({
+        now,
+        disruptions: activeDisruptions(store.current(system), { system, now: "2026-03-09T14:00:00", primaryLanguage: pack.system(system).framebook.primary_language }),
+      }),
+    });
+    const events = [
+      { type: "station_selected" as const, field: "origin" as const, value: "West Oakland", station_id: "BART-WOAK" },
+      { type: "station_selected" as const, field: "destination" as const, value: "Embarcadero", station_id: "BART-EMBR" },
+      { type: "passenger_count_changed" as const, adults: 1 },
+    ];
+    const before = await service.start({ system: "bart", events });
+    expect(before.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+
+    store.add(valid(tube), "alice");
+    const during = await service.start({ system: "bart", events });
+    expect(during.record.kiosk.state.kiosk_action.action).not.toBe("prompt_purchase");
+    expect((during.record.kiosk.state.advisory_banners ?? []).map((b) => b.body).join(" ")).toContain("Transbay Tube closed");
+    expect(during.record.tool_calls_made.some((t) => t.name === "disruption_feed" && JSON.stringify(t.result).includes("tube"))).toBe(true);
+
+    store.end("tube", "alice");
+    const after = await service.start({ system: "bart", events });
+    expect(after.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    store.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { passengerLanguageOf, SystemViewSchema } from "./bridge.ts";
+import { packExtras } from "./node/pack-extras.ts";
+import { testApp, testPack } from "./testing.ts";
+
+describe("SystemView: names in the passenger's language", () => {
+  const { app } = testApp({ extras: packExtras(testPack().root, "framebooks") });
+
+  it("maps framebook and local-names language tags to passenger languages", () => {
+    expect(passengerLanguageOf("zh")).toBe("zh-Hans");
+    expect(passengerLanguageOf("zh-CN")).toBe("zh-Hans");
+    expect(passengerLanguageOf("zh-TW")).toBe("zh-Hant");
+    expect(passengerLanguageOf("zh-Hant")).toBe("zh-Hant");
+    expect(passengerLanguageOf("ar")).toBe("ar");
+    expect(passengerLanguageOf("es-US")).toBe("es");
+    expect(passengerLanguageOf("fr")).toBeNull();
+  });
+
+  it("gives Beijing stations their simplified Chinese names from the pack, and lines and payments from the operator file", () => {
+    const view = SystemViewSchema.parse(app.systemView("beijing"));
+    expect(view.stations.find((s) => s.id === "BJM-XID")?.localized).toEqual({ "zh-Hans": "西单" });
+    expect(view.lines.find((l) => l.id === "1")?.localized).toEqual({ "zh-Hans": "1号线" });
+    expect(view.paymentMethods.find((m) => m.id === "yikatong")?.localized).toEqual({ "zh-Hans": "一卡通" });
+    expect(view.distanceUnit).toBe("km");
+    expect(view.riderRules?.children).toEqual({ qualifier: "under 120cm", free: true, maxPerAdult: 2 });
+  });
+
+  it("gives every Taipei station, line and payment method a traditional Chinese name", () => {
+    const view = app.systemView("taipei");
+    expect(view.stations.filter((s) => !s.localized?.["zh-Hant"]).map((s) => s.id)).toEqual([]);
+    expect(view.stations.find((s) => s.id === "TRTC-TPM")?.localized?.["zh-Hant"]).toBe("台北車站");
+    expect(view.lines.every((l) => l.localized?.["zh-Hant"])).toBe(true);
+    expect(view.paymentMethods.find((m) => m.id === "easycard")?.localized).toEqual({ "zh-Hant": "悠遊卡" });
+  });
+
+  it("gives Doha its Arabic names and lines, and keeps miles on the US systems", () => {
+    const doha = app.systemView("doha");
+    expect(doha.stations.find((s) => s.id === "DOHA-MSH")?.localized).toEqual({ ar: "مشيرب" });
+    expect(doha.lines.find((l) => l.id === "red")?.localized?.ar).toContain("الخط الأحمر");
+    expect(doha.paymentMethods.find((m) => m.id === "travel_card")?.localized).toEqual({ ar: "بطاقة السفر" });
+    expect(doha.distanceUnit).toBe("km");
+    expect(doha.riderRules?.children).toEqual({ qualifier: "under 5", free: true, maxPerAdult: 2 });
+    expect(app.systemView("marta").distanceUnit).toBe("mi");
+    expect(app.systemView("bart").distanceUnit).toBe("mi");
+    expect(app.systemView("marta").stations.every((s) => s.localized === undefined)).toBe(true);
+  });
+});
+
+describe("local-names.yaml: operator typos are errors naming the file and key", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "kiosk-local-names-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("rejects unknown line and payment method ids", () => {
+    mkdirSync(path.join(dir, "doha"), { recursive: true });
+    writeFileSync(
+      path.join(dir, "doha", "local-names.yaml"),
+      'language: ar\nnames: {}\nlines:\n  purple: "x"\npayment_methods:\n  bitcoin: "y"\n',
+    );
+    const { app } = testApp({ extras: packExtras(testPack().root, dir) });
+    expect(() => app.systemView("doha")).toThrow(/local-names\.yaml at lines\.purple: unknown line id 'purple'[\s\S]*payment_methods\.bitcoin: unknown payment method 'bitcoin'/);
+  });
+});

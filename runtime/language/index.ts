@@ -1,0 +1,58 @@
+// The passenger-language layer: what a typed request means — which stations (with confidence and
+// candidates), who travels, which language — for the rule policy and the hybrid router. Pure
+// domain code: no Node I/O (the host loads local names and registers them).
+import type { SystemData } from "../../tools/data/system.ts";
+import { lexiconFor } from "./lexicon.ts";
+import { freeChildAge, readRiders, type RiderReading } from "./riders.ts";
+import { detectLanguage } from "./text.ts";
+import { readTrip, type TripReading } from "./trip.ts";
+import type { PassengerLanguage, StationMatch } from "./types.ts";
+
+export { lexiconFor, registerLanguageData, hasLanguageData, StationLexicon } from "./lexicon.ts";
+export { detectLanguage, fold } from "./text.ts";
+export { readRiders, freeChildAge } from "./riders.ts";
+export { readTrip } from "./trip.ts";
+export { messages, type Messages } from "./messages.ts";
+export type { LanguageData, PassengerLanguage, RiderCounts, StationMatch } from "./types.ts";
+
+/** A station reading the kiosk may act on without asking: one candidate, confident enough. */
+export const SURE = 0.85;
+
+export interface Understanding {
+  trip: TripReading;
+  riders?: RiderReading;
+  language?: PassengerLanguage;
+  /** Words that look like a place the passenger wants but match no station. */
+  unknownPlace?: string;
+}
+
+const PLACE_AFTER = /\b(?:to|towards|for|a|hasta|para)\s+((?:the\s+)?[A-Z0-9][\w'’./-]*(?:\s+[A-Z0-9][\w'’./-]*)*)/gu;
+
+/** Read a passenger's typed request against a system's names and rider rules. */
+export function understand(system: SystemData, text: string): Understanding {
+  const lexicon = lexiconFor(system);
+  const mentions = lexicon.find(text);
+  const trip = readTrip(text, mentions);
+  const out: Understanding = { trip };
+  const riders = readRiders(text, freeChildAge(system.fares.discounts?.children?.qualifier));
+  if (riders) out.riders = riders;
+  const language = detectLanguage(text);
+  if (language) out.language = language;
+  if (!trip.destination) {
+    for (const m of text.matchAll(PLACE_AFTER)) {
+      const place = (m[1] ?? "").trim();
+      const at = (m.index ?? 0) + m[0].length - place.length;
+      const covered = mentions.some((x) => x.start <= at && x.end > at);
+      if (!covered && place.length > 2 && !lexicon.isLineWord(place.toLowerCase())) {
+        out.unknownPlace = place;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The single station a match stands for when it is unambiguous and sure enough. */
+export function sureStation(match: StationMatch | undefined): string | undefined {
+  return match && match.candidates.length === 1 && match.confidence >= SURE ? match.candidates[0] : undefined;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { ensureLanguageData } from "../framebook/local-names.ts";
+import { detectLanguage, messages, understand } from "./index.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const read = (system: string, text: string) => {
+  const data = pack.system(system);
+  ensureLanguageData(pack, data);
+  const u = understand(data, text);
+  return { o: u.trip.origin?.candidates, d: u.trip.destination?.candidates, riders: u.riders?.riders, u };
+};
+
+describe("passenger-language layer", () => {
+  it("resolves common names, codes, landmarks, local scripts and typos, with candidates", () => {
+    expect(read("bart", "Two adult tickets from Embarcadero to SFO please")).toMatchObject({ o: ["BART-EMBR"], d: ["BART-SFO"], riders: { adults: 2 } });
+    expect(read("cta", "Red Line from Howard to Wrigley Field please")).toMatchObject({ o: ["CTA-HOW"], d: ["CTA-ADD"] });
+    expect(read("taipei", "從淡水到台北101")).toMatchObject({ o: ["TRTC-TAM"], d: ["TRTC-T101"] });
+    expect(read("beijing", "我想从西直门去东直门")).toMatchObject({ o: ["BJM-XIZ"], d: ["BJM-DON2"] });
+    expect(read("doha", "من مطار حمد الدولي إلى مشيرب")).toMatchObject({ o: ["DOHA-HIA"], d: ["DOHA-MSH"] });
+    const typo = read("marta", "Fve Points to Buckhaed").u;
+    expect(typo.trip.origin).toMatchObject({ candidates: ["MARTA-FP"], kind: "fuzzy" });
+    expect(typo.trip.origin!.confidence).toBeLessThan(0.85);
+    expect(read("cta", "Howard to Kedzie").d!.length).toBeGreaterThan(1);
+  });
+
+  it("reads origin and destination in any order", () => {
+    expect(read("marta", "I need to be in Five Points by 9, I'm at the Airport now")).toMatchObject({ o: ["MARTA-AP"], d: ["MARTA-FP"] });
+    expect(read("bart", "Powell St from Fremont")).toMatchObject({ o: ["BART-FRMT"], d: ["BART-POWL"] });
+  });
+
+  it("reads riders from words and ages", () => {
+    expect(read("bart", "me and my husband plus our kids aged 1, 2, 3 and 4 - Embarcadero to Daly City").riders).toEqual({ adults: 2, children: 4, seniors: 0, disabled: 0 });
+    expect(read("bart", "I'm 72. Senior fare from Embarcadero to Daly City?").riders).toEqual({ adults: 0, children: 0, seniors: 1, disabled: 0 });
+    expect(read("marta", "Three adult tickets, Five Points to Airport").riders).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+  });
+
+  it("detects the passenger's language and has messages in all five", () => {
+    expect(detectLanguage("從淡水到台北101")).toBe("zh-Hant");
+    expect(detectLanguage("北京南站到王府井")).toBe("zh-Hans");
+    expect(detectLanguage("من الوكرة إلى مشيرب")).toBe("ar");
+    expect(detectLanguage("¿Cuánto cuesta de Embarcadero a Daly City?")).toBe("es");
+    for (const lang of ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const) expect(messages(lang).startFrom("X")).toContain("X");
+  });
+});

@@ -1,0 +1,280 @@
+// Station resolution over every name a passenger may use: official names and their parts, local-
+// language names, operator aliases and landmarks, pinyin of Chinese names, and — for what is left —
+// near spellings (fastest-levenshtein). Each match carries its candidates and a confidence; line
+// names and colours are never stations. Pure: the extra names come in as LanguageData.
+import { distance } from "fastest-levenshtein";
+import { pinyin } from "pinyin-pro";
+import type { SystemData } from "../../tools/data/system.ts";
+import { fold, foldArabic, foldLatin, hasArabic, hasCjk } from "./text.ts";
+import type { LanguageData, MatchKind, StationMatch } from "./types.ts";
+
+interface Entry {
+  key: string;
+  ids: string[];
+  kind: MatchKind;
+  confidence: number;
+}
+
+const COLOURS = ["red", "blue", "green", "gold", "yellow", "orange", "brown", "purple", "pink", "silver", "grey", "gray"];
+/** Words that are never (part of) a station mention on their own. */
+const STOP = new Set(
+  "a an the to from at in on of for and or is are am be i me my we us our you it this that there here go get going take want need please thanks ticket tickets one two three four five way trip ride train trains line metro station stop how much what when where can do does just now today tonight".split(" "),
+);
+/** Token spellings folded to one form before matching ("Powell Street" = "Powell St"). */
+const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
+const AIRPORT_WORDS = /\b(airport|jichang|hangzhanlou|terminal)\b/;
+
+function canon(folded: string): string {
+  return folded
+    .split(" ")
+    .filter(Boolean)
+    .map((t) => TOKEN_FORMS[t] ?? t)
+    .join(" ");
+}
+
+function pinyinKey(text: string): string {
+  return (pinyin(text, { toneType: "none", type: "array" }) as string[]).join("").toLowerCase().replace(/[^a-z]/g, "");
+}
+
+export class StationLexicon {
+  private readonly latin = new Map<string, Entry>();
+  private readonly cjk = new Map<string, Entry>();
+  private readonly arabic = new Map<string, Entry>();
+  private readonly pinyinIndex = new Map<string, string[]>();
+  private readonly lineWords = new Set<string>();
+  private maxTokens = 1;
+
+  constructor(
+    readonly system: SystemData,
+    data: LanguageData,
+  ) {
+    for (const c of COLOURS) this.lineWords.add(c);
+    for (const line of system.lines) {
+      const name = canon(foldLatin(line.name));
+      this.lineWords.add(name);
+      this.lineWords.add(name.replace(/ line$/, ""));
+      this.lineWords.add(`${foldLatin(line.id)} line`);
+      this.lineWords.add(`line ${foldLatin(line.id)}`);
+    }
+    for (const s of system.stations) {
+      this.add(s.name, s.id, "name", 1);
+      const open = s.name.indexOf("(");
+      if (open > 0) {
+        this.add(s.name.slice(0, open), s.id, "part", 0.9);
+        this.add(s.name.slice(open + 1).replace(/\).*$/, ""), s.id, "part", 0.9);
+      }
+      if (s.name.includes("/")) for (const part of s.name.replace(/\(.*\)/, "").split("/")) if (part.trim().length >= 4) this.add(part, s.id, "part", 0.85);
+      const key = foldLatin(s.name.replace(/\(.*\)/, "")).replace(/ /g, "");
+      if (key) this.pinyinIndex.set(key, [...(this.pinyinIndex.get(key) ?? []), s.id]);
+    }
+    for (const [id, names] of data.localNames) for (const n of names) this.add(n, id, "local", 0.95);
+    for (const [id, names] of data.aliases) for (const n of names) this.add(n, id, "alias", 0.9);
+    for (const [name, ids] of data.landmarks) for (const id of ids) this.add(name, id, "landmark", 0.85);
+    // "the airport": every station named or known as an airport.
+    const airports = new Set<string>();
+    for (const [key, e] of this.latin) if (AIRPORT_WORDS.test(key) && e.kind !== "landmark") for (const id of e.ids) airports.add(id);
+    for (const id of airports) this.addKey(this.latin, "airport", id, "group", airports.size === 1 ? 0.9 : 0.6);
+  }
+
+  private add(text: string, id: string, kind: MatchKind, confidence: number): void {
+    if (hasCjk(text)) {
+      this.addKey(this.cjk, text.replace(/\s+/g, ""), id, kind, confidence);
+      if (text.endsWith("站")) this.addKey(this.cjk, text.slice(0, -1), id, kind, confidence);
+      return;
+    }
+    if (hasArabic(text)) {
+      this.addKey(this.arabic, foldArabic(text), id, kind, confidence);
+      return;
+    }
+    const key = canon(foldLatin(text));
+    if (key.length < 2 || (kind === "part" && (this.lineWords.has(key) || STOP.has(key) || key.length < 3))) return;
+    this.addKey(this.latin, key, id, kind, confidence);
+  }
+
+  private addKey(map: Map<string, Entry>, key: string, id: string, kind: MatchKind, confidence: number): void {
+    if (!key) return;
+    const existing = map.get(key);
+    if (!existing) {
+      map.set(key, { key, ids: [id], kind, confidence });
+      if (map === this.latin) this.maxTokens = Math.max(this.maxTokens, key.split(" ").length);
+      return;
+    }
+    if (existing.ids.includes(id)) {
+      // The same station by a better kind of name (an official name beats a part of another).
+      if (confidence > existing.confidence) Object.assign(existing, { kind, confidence });
+      return;
+    }
+    // An exact official name stays first among the candidates.
+    if (kind === "name" && existing.kind !== "name") {
+      existing.ids.unshift(id);
+      Object.assign(existing, { kind, confidence });
+    } else existing.ids.push(id);
+  }
+
+  /** Is this (folded) phrase a line name or colour ("red", "red line", "line 1")? */
+  isLineWord(folded: string): boolean {
+    return this.lineWords.has(canon(folded));
+  }
+
+  /** Every station mention in the text, in text order, without overlaps. */
+  find(text: string): StationMatch[] {
+    const found: StationMatch[] = [];
+    if (hasCjk(text)) found.push(...this.findCjk(text));
+    if (hasArabic(text)) found.push(...this.findArabic(text));
+    found.push(...this.findLatin(text));
+    return found.sort((a, b) => a.start - b.start);
+  }
+
+  private findLatin(text: string): StationMatch[] {
+    const tokens = [...text.matchAll(/[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}'’.]*/gu)].map((m) => ({
+      raw: m[0],
+      start: m.index ?? 0,
+      end: (m.index ?? 0) + m[0].length,
+      key: canon(foldLatin(m[0])),
+    }));
+    const used = new Array<boolean>(tokens.length).fill(false);
+    const out: StationMatch[] = [];
+    const span = (i: number, n: number): string => tokens.slice(i, i + n).map((t) => t.key).filter(Boolean).join(" ");
+    const push = (i: number, n: number, e: Entry, confidence = e.confidence, kind = e.kind): void => {
+      for (let k = i; k < i + n; k++) used[k] = true;
+      const first = tokens[i]!;
+      const last = tokens[i + n - 1]!;
+      out.push({ candidates: [...e.ids], confidence, kind, start: first.start, end: last.end, words: text.slice(first.start, last.end) });
+    };
+    // Exact names, longest first.
+    for (let n = Math.min(this.maxTokens, 6); n >= 1; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const key = span(i, n);
+        const entry = this.latin.get(key);
+        if (!entry || (n === 1 && this.isLineWord(key) && entry.kind !== "name")) continue;
+        // "Red Line": a colour followed by "line" is the line, not a station named after it.
+        if (this.isLineWord(key) && /^line\b/i.test(tokens[i + n]?.raw ?? "")) continue;
+        push(i, n, entry);
+      }
+    }
+    // Glued or pinyin spellings ("Tiananmen dong" = "Tian'anmendong").
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const glued = tokens.slice(i, i + n).map((t) => t.key.replace(/ /g, "")).join("");
+        const ids = glued.length >= 5 ? this.pinyinIndex.get(glued) : undefined;
+        if (ids && n > 1) push(i, n, { key: glued, ids, kind: "pinyin", confidence: 0.85 });
+      }
+    }
+    // Near spellings of what is left.
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const words = tokens.slice(i, i + n).map((t) => t.key);
+        if (words.every((w) => STOP.has(w) || /^\d+$/.test(w))) continue;
+        if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
+        const key = words.join(" ");
+        if (key.length < 5) continue;
+        const match = this.nearest(key);
+        if (match) push(i, n, match, 0.7, "fuzzy");
+      }
+    }
+    return out;
+  }
+
+  /** The one entry within a small edit distance of `key` (none when two are equally near). */
+  private nearest(key: string): Entry | undefined {
+    const allowed = key.length >= 7 ? 2 : 1;
+    let best: Entry | undefined;
+    let bestD = Infinity;
+    let tie = false;
+    for (const e of this.latin.values()) {
+      if (e.kind === "group" || Math.abs(e.key.length - key.length) > allowed) continue;
+      const d = distance(key, e.key);
+      if (d < bestD) {
+        best = e;
+        bestD = d;
+        tie = false;
+      } else if (d === bestD && best && best.ids.join() !== e.ids.join()) tie = true;
+    }
+    return best && bestD <= allowed && bestD > 0 && !tie ? best : undefined;
+  }
+
+  private findCjk(text: string): StationMatch[] {
+    const out: StationMatch[] = [];
+    const taken = new Array<boolean>(text.length).fill(false);
+    const keys = [...this.cjk.keys()].sort((a, b) => b.length - a.length);
+    for (const key of keys) {
+      let from = 0;
+      for (;;) {
+        const at = text.indexOf(key, from);
+        if (at < 0) break;
+        from = at + 1;
+        if (taken.slice(at, at + key.length).some(Boolean)) continue;
+        for (let k = at; k < at + key.length; k++) taken[k] = true;
+        const e = this.cjk.get(key)!;
+        out.push({ candidates: [...e.ids], confidence: e.confidence, kind: e.kind, start: at, end: at + key.length, words: key });
+      }
+    }
+    // Chinese runs left over, read as pinyin ("西直门" = "Xizhimen").
+    for (const run of text.matchAll(/[\u3400-\u9fff]+/gu)) {
+      const start = run.index ?? 0;
+      const chars = run[0];
+      for (let len = Math.min(chars.length, 6); len >= 2; len--) {
+        for (let i = 0; i + len <= chars.length; i++) {
+          if (taken.slice(start + i, start + i + len).some(Boolean)) continue;
+          const sub = chars.slice(i, i + len).replace(/站$/, "");
+          const ids = sub.length >= 2 ? this.pinyinIndex.get(pinyinKey(sub)) : undefined;
+          if (!ids) continue;
+          for (let k = start + i; k < start + i + len; k++) taken[k] = true;
+          out.push({ candidates: [...ids], confidence: 0.8, kind: "pinyin", start: start + i, end: start + i + len, words: chars.slice(i, i + len) });
+        }
+      }
+    }
+    return out;
+  }
+
+  private findArabic(text: string): StationMatch[] {
+    const folded = ` ${foldArabic(text)} `;
+    const out: StationMatch[] = [];
+    const taken = new Array<boolean>(folded.length).fill(false);
+    const keys = [...this.arabic.keys()].sort((a, b) => b.length - a.length);
+    for (const key of keys) {
+      // Arabic attaches prepositions to the word ("لمشيرب"): allow a one-letter prefix.
+      const pattern = new RegExp(`(?<=[\\s]|^[\\s]?[بلو]?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=\\s)`, "gu");
+      for (const m of folded.matchAll(pattern)) {
+        const at = m.index ?? 0;
+        if (taken.slice(at, at + key.length).some(Boolean)) continue;
+        for (let k = at; k < at + key.length; k++) taken[k] = true;
+        const e = this.arabic.get(key)!;
+        // Positions in the folded text order mentions like the original (folding keeps word order).
+        out.push({ candidates: [...e.ids], confidence: e.confidence, kind: e.kind, start: at, end: at + key.length, words: key });
+      }
+    }
+    return out;
+  }
+
+  /** Entry lookup by a single name (for tests and the screen's search). */
+  lookup(name: string): string[] {
+    const key = hasCjk(name) ? name : hasArabic(name) ? foldArabic(name) : canon(fold(name));
+    return [...((hasCjk(name) ? this.cjk : hasArabic(name) ? this.arabic : this.latin).get(key)?.ids ?? [])];
+  }
+}
+
+const registry = new Map<string, LanguageData>();
+const lexicons = new WeakMap<SystemData, { lexicon: StationLexicon; data: LanguageData | undefined }>();
+
+/** The host registers the extra names of a system once (loaded outside this pure layer). */
+export function registerLanguageData(systemId: string, data: LanguageData): void {
+  registry.set(systemId, data);
+}
+
+export function hasLanguageData(systemId: string): boolean {
+  return registry.has(systemId);
+}
+
+/** The lexicon of a system (cached per SystemData). */
+export function lexiconFor(system: SystemData): StationLexicon {
+  const data = registry.get(system.id);
+  const cached = lexicons.get(system);
+  if (cached && cached.data === data) return cached.lexicon;
+  const lexicon = new StationLexicon(system, data ?? { localNames: new Map(), aliases: new Map(), landmarks: new Map() });
+  lexicons.set(system, { lexicon, data });
+  return lexicon;
+}

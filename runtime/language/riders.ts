@@ -1,0 +1,125 @@
+// Riders from the passenger's words: counts and types ("two adults", "me and my husband plus our
+// kids aged 3 and 4", "I'm 72", "my wife and I are both over 65", "wheelchair user"), counts in
+// words (words-to-numbers) and in Spanish, Chinese and Arabic. Ages map through the framebook's
+// rider rules: 65+ is a senior; a child under the free-child age counts as a child; other ages
+// pay the adult fare. Undefined when the text says nothing about who travels. Pure.
+import { wordsToNumbers } from "words-to-numbers";
+import type { RiderCounts } from "./types.ts";
+
+export interface RiderReading {
+  riders: RiderCounts;
+  /** How sure the reading is (a bare "me" is less sure than "two adults"). */
+  confidence: number;
+  /** The statement names the whole party ("just me"), set by callers that check for it. */
+  exclusive?: boolean;
+}
+
+const SENIOR_AGE = 65;
+const NUMBER_WORDS: Record<string, number> = {
+  un: 1, una: 1, uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5,
+  一: 1, 一位: 1, 一个: 1, 一個: 1, 两: 2, 兩: 2, 二: 2, 三: 3, 四: 4, 五: 5,
+  واحد: 1, شخصان: 2, اثنان: 2, ثلاثة: 3, أربعة: 4,
+  a: 1, an: 1, single: 1, couple: 2, pair: 2, twins: 2,
+};
+
+function toDigits(text: string): string {
+  let t = text;
+  try {
+    const converted = wordsToNumbers(t);
+    if (typeof converted === "string") t = converted;
+  } catch {
+    // words-to-numbers can fail on unusual input; the digits already there still count.
+  }
+  return t;
+}
+
+function num(word: string | undefined): number | undefined {
+  if (word === undefined) return undefined;
+  if (/^\d+$/.test(word)) return Number(word);
+  return NUMBER_WORDS[word.toLowerCase()];
+}
+
+/** The free-child age limit from the fare table's qualifier ("under 5" → 5; none → 0). */
+export function freeChildAge(qualifier: string | undefined): number {
+  const m = /under\s+(\d+)\s*(?:years?)?$/i.exec(qualifier ?? "");
+  return m ? Number(m[1]) : 0;
+}
+
+const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;
+const ADULT = String.raw`(?:adults?|grown[- ]?ups?|people|persons?|passengers?|tickets?|of us|adultos?|personas?|boletos?)`;
+const CHILD = String.raw`(?:kids?|children|child|toddlers?|babies|baby|little ones?|infants?|niños?|niñas?|hijos?)`;
+const SENIOR = String.raw`(?:seniors?|senior citizens?|pensioners?|elderly|jubilados?|mayores)`;
+const DISABLED = String.raw`(?:disabled(?: (?:riders?|passengers?|people|persons?))?|wheelchair users?|personas? con discapacidad)`;
+
+/** Read riders from one text; undefined when it names none. */
+export function readRiders(text: string, childAge: number): RiderReading | undefined {
+  const t = ` ${toDigits(text.toLowerCase())} `.replace(/[()]/g, " ");
+  const r: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };
+  let said = false;
+  let confidence = 0.9;
+  const count = (re: RegExp): number => {
+    let n = 0;
+    for (const m of t.matchAll(re)) n += num(m[1]?.replace(/ of$/, "").trim()) ?? 1;
+    return n;
+  };
+  const add = (key: keyof RiderCounts, n: number): void => {
+    if (n > 0) {
+      r[key] += n;
+      said = true;
+    }
+  };
+  add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${ADULT}(?!\s+(?:cards?))`, "giu")));
+  add("seniors", count(new RegExp(String.raw`\b${COUNT}\s+${SENIOR}`, "giu")));
+  add("disabled", count(new RegExp(String.raw`\b${COUNT}\s+${DISABLED}`, "giu")));
+  // Children: "kids aged 3 and 4", "three kids", "a toddler", "my 3 year old".
+  const aged = /\b(?:kids?|children|sons?|daughters?|little ones|twins)?\s*(?:aged|ages|age)\s+([\d ,and&]+)/giu;
+  let agesSeen = false;
+  for (const m of t.matchAll(aged)) {
+    const ages = (m[1] ?? "").match(/\d+/g)?.map(Number) ?? [];
+    for (const a of ages) addAge(a);
+    agesSeen = ages.length > 0;
+    if (/twins/.test(m[0]) && ages.length === 1) addAge(ages[0]!);
+  }
+  function addAge(age: number): void {
+    if (age >= SENIOR_AGE) add("seniors", 1);
+    else if (age < Math.max(childAge, 5) || age < 12) add("children", 1);
+    else add("adults", 1);
+  }
+  if (!agesSeen) {
+    add("children", count(new RegExp(String.raw`\b${COUNT}\s+(?:small |little |young )?${CHILD}`, "giu")));
+    for (const m of t.matchAll(/\b(\d+)[- ]?(?:year|yr)s?[- ]?old\b/giu)) addAge(Number(m[1]));
+    if (/\btwins\b/.test(t) && !/\b\d+\s+twins/.test(t)) add("children", 2);
+  }
+  // The speaker and companions.
+  const senior = /\b(?:i'?m|i am|me|she'?s|he'?s)\s*(?:\(|,)?\s*(6[5-9]|[7-9]\d|1[01]\d)\b|\bboth (?:over|above) 65\b|\b(?:we(?:'re| are)|both) seniors\b|\bsenior (?:fare|ticket)\b|\bi'?m a senior\b/iu;
+  const both = /\b(?:my (?:wife|husband|partner) and i|me and my (?:wife|husband|partner)|my (?:husband|wife) and me)\b/iu.test(t);
+  if (both) {
+    if (/\bboth (?:over|above) 65\b|\bboth seniors\b|\bwe(?:'re| are) (?:both )?seniors\b|both .*seniors/iu.test(t)) add("seniors", 2);
+    else if (!said || r.adults === 0) add("adults", 2);
+  }
+  const ageOfSpeaker = /\b(?:i'?m|i am|me)\s*(?:\(|,)?\s*(\d{2,3})\b(?!\s*(?:min|am|pm|:))/iu.exec(t);
+  if (!both && ageOfSpeaker) addAge(Number(ageOfSpeaker[1]));
+  else if (!both && senior.test(t) && r.seniors === 0) add("seniors", 1);
+  const companionAges = [...t.matchAll(/\bmy (?:\w+ ){0,2}\(?(?:she'?s|he'?s|aged)?\s*(\d{1,3})\)?/giu)];
+  for (const m of companionAges) if (!/year|yr/.test(m[0])) addAge(Number(m[1]));
+  if (/\b(?:i'?m|i am) (?:a )?wheelchair user|\bi(?:'m| am) (?:in a wheelchair|disabled)\b|\bdisabled rider\b|身心障礙|残疾人|残障/iu.test(text) && r.disabled === 0) add("disabled", 1);
+  if (/\b(?:my )?(?:friend|brother|sister|dad|mum|mom|mother|father) who is disabled\b/iu.test(t)) add("disabled", 1);
+  if (/\b(?:my )?(?:dad|mum|mom|mother|father|grandmother|grandfather|grandma|grandpa) who is a senior\b/iu.test(t)) add("seniors", 1);
+  // Chinese and Arabic counts.
+  for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:大人|成人)/gu)) add("adults", num(m[1]) ?? 1);
+  for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:小孩|儿童|兒童)/gu)) add("children", num(m[1]) ?? 1);
+  for (const m of text.matchAll(/(?:残疾人|身心障礙者)\s*([一两兩二三四五\d])\s*(?:个|個|位)/gu)) r.disabled = Math.max(r.disabled, num(m[1]) ?? 1);
+  if (/شخصان بالغان|بالغين اثنين/u.test(text)) add("adults", 2);
+  // "me and my son", "me plus 2 kids": the speaker is a rider too.
+  const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t);
+  const total = r.adults + r.children + r.seniors + r.disabled;
+  if (said && speaker && !both && r.adults === 0 && r.seniors === 0 && r.disabled === 0) add("adults", 1);
+  else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && r.adults + r.seniors + r.disabled === 0) add("adults", 1);
+  if (!said) {
+    if (/\b(?:just me|only me|me alone|by myself|for me|solo|just one|only one|just 1|only 1)\b|只有我|一个人/iu.test(t)) return { riders: { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.8 };
+    if (/\bme and my (?:son|daughter|friend|brother|sister|nephew|niece|colleague)\b|\bwith my (?:adult|grown[- ]up) (?:son|daughter)\b/iu.test(t)) return { riders: { adults: 2, children: 0, seniors: 0, disabled: 0 }, confidence: 0.6 };
+    return undefined;
+  }
+  if (total === 0) confidence = 0.5;
+  return { riders: r, confidence };
+}

@@ -1,0 +1,111 @@
+// The rule policy's reading of typed text through the passenger-language layer, and the questions
+// it asks instead of guessing: which of several stations, where the trip starts, who travels, and
+// a confirmation of a trip read from words (the tap turns it into on-screen choices).
+import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
+import type { SystemData } from "../../../tools/data/system.ts";
+import type { Clarification } from "../../contract/clarification.ts";
+import { freeChildAge, messages, readRiders, understand, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
+import type { TripInText } from "./freetext.ts";
+import type { Intent } from "./freetext.ts";
+
+export type { Clarification } from "../../contract/clarification.ts";
+
+const SURE = 0.85;
+/** Words that make a rider statement the whole party ("just me", "only two of us"). */
+const EXCLUSIVE = /\b(just|only|alone|by myself|solo)\b|只有|仅|僅|فقط|solo|sólo/iu;
+const MAX_CHOICES = 6;
+const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|cost|price|journey|heading|going)\b|到|去|票|多少钱|多少錢|إلى|تذكرة|boleto|cuánto|cuanto|ir a/iu;
+
+export interface TextRequest {
+  trip: TripInText;
+  riders?: RiderCounts;
+  /** The rider statement names the whole party ("just me"). */
+  ridersExclusive?: boolean;
+  language?: PassengerLanguage;
+  /** A question to ask before anything else (ambiguous, unsure or missing station), if any. */
+  question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean): Clarification | undefined;
+  /** A confirmation to show with a trip the passenger typed rather than chose on screen. */
+  confirm(origin: Station, destination: Station, riders: RiderCounts, onScreen: { origin: boolean; destination: boolean; riders: boolean }, ridersText: string): Clarification | undefined;
+}
+
+function stationEvent(system: SystemData, field: "origin" | "destination", id: string): KioskEvent {
+  return { type: "station_selected", field, value: system.stationById(id)?.name ?? id, station_id: id };
+}
+
+const sure = (m: StationMatch | undefined): boolean => !!m && m.candidates.length === 1 && m.confidence >= SURE;
+
+export function readTextRequest(system: SystemData, texts: readonly string[], selected: { origin: boolean; destination: boolean }): TextRequest {
+  const text = texts.join(" ");
+  if (!text) return { trip: {}, question: () => undefined, confirm: () => undefined };
+  const u = understand(system, text);
+  // Who travels: the latest text that says so wins ("3 adults" … "no wait, just 1").
+  const childAge = freeChildAge(system.fares.discounts?.children?.qualifier);
+  for (const t of texts) {
+    const r = readRiders(t, childAge);
+    if (r) u.riders = { ...r, exclusive: EXCLUSIVE.test(t) };
+  }
+  const { origin: om, destination: dm } = u.trip;
+  const stationOf = (m: StationMatch | undefined): Station | undefined => (sure(m) ? system.stationById(m!.candidates[0]!) : undefined);
+  const trip: TripInText = { mentioned: u.trip.mentions.flatMap((m) => (m.candidates.length === 1 ? [system.stationById(m.candidates[0]!)!] : [])) };
+  const o = stationOf(om);
+  const d = stationOf(dm);
+  if (o) trip.origin = o;
+  if (d) trip.destination = d;
+  if (u.unknownPlace) trip.unknownPlace = u.unknownPlace;
+  const say = messages(u.language);
+  const ask = (field: "origin" | "destination", m: StationMatch): Clarification => {
+    const ids = m.candidates.slice(0, MAX_CHOICES);
+    const names = ids.map((id) => system.stationById(id)?.name ?? id);
+    return { kind: "station", question: say.whichStation(field, names), choices: ids.map((id, i) => ({ label: names[i]!, events: [stationEvent(system, field, id)] })) };
+  };
+  return {
+    trip,
+    ...(u.riders && u.riders.confidence >= 0.6 ? { riders: u.riders.riders, ridersExclusive: !!u.riders.exclusive } : {}),
+    ...(u.language ? { language: u.language } : {}),
+    question(intent, hasOrigin, hasDestination) {
+      if (intent === "out_of_scope" || intent === "manipulation" || intent === "contradictory") return undefined;
+      // A station the text names but cannot pin down (several candidates, or a near spelling).
+      if (!selected.origin && om && !sure(om)) return ask("origin", om);
+      if (!selected.destination && dm && !sure(dm) && !(intent !== "trip" && !hasOrigin)) return ask("destination", dm);
+      // A trip or fare request with a destination and no start: ask where from.
+      if (hasDestination && !hasOrigin && !selected.origin && dm && TRIP_WORDS.test(text) && (intent === "trip" || intent === "policy_question")) {
+        const name = system.stationById(dm.candidates[0]!)?.name ?? dm.words;
+        return { kind: "origin", question: say.startFrom(name), choices: [], select: "origin" };
+      }
+      return undefined;
+    },
+    confirm(originStation, destinationStation, riders, onScreen, ridersText) {
+      const fromWords = (!onScreen.origin && om?.kind !== "name") || (!onScreen.destination && dm?.kind !== "name");
+      if (!fromWords || (onScreen.origin && onScreen.destination)) return undefined;
+      const events: KioskEvent[] = [stationEvent(system, "origin", originStation.id), stationEvent(system, "destination", destinationStation.id)];
+      if (!onScreen.riders) events.push({ type: "passenger_count_changed", ...riders });
+      const label = say.confirmTrip(originStation.name, destinationStation.name, ridersText);
+      return { kind: "confirm", question: label, choices: [{ label, events }] };
+    },
+  };
+}
+
+const riderWords = (r: RiderCounts): string =>
+  (["adults", "children", "seniors", "disabled"] as const)
+    .filter((k) => r[k] > 0)
+    .map((k) => `${r[k]} ${k}`)
+    .join(", ") || "no passengers";
+
+/** The counter and the typed words disagree about who travels: ask which is right. */
+export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined): Clarification | undefined {
+  const keys = ["adults", "children", "seniors", "disabled"] as const;
+  const total = (r: RiderCounts): number => keys.reduce((n, k) => n + r[k], 0);
+  if (total(typed) === 0) return undefined;
+  // A partial mention ("my child is 4") agrees with a counter that has at least those riders.
+  const exceeds = keys.some((k) => typed[k] > screen[k]);
+  if (!exceeds && !(exclusive && total(typed) !== total(screen))) return undefined;
+  const say = messages(language);
+  return {
+    kind: "riders",
+    question: say.whoTravels(riderWords(screen), riderWords(typed)),
+    choices: [
+      { label: riderWords(screen), events: [{ type: "passenger_count_changed", ...screen }] },
+      { label: riderWords(typed), events: [{ type: "passenger_count_changed", ...typed }] },
+    ],
+  };
+}

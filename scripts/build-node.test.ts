@@ -1,0 +1,106 @@
+// The compiled CLI: scripts/build-node.ts bundles it with source maps, `kiosk --help` starts
+// without loading the heavy modules, code that locates files beside its source still finds them,
+// and bin/kiosk.js runs the bundle (no TypeScript loader) with stack traces mapped to the sources.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Metafile } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
+import { BUILD_INFO_FILE, buildNodeWithMetafile, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
+
+// Inside the repository, as dist/node is: the bundle resolves its external packages from node_modules.
+mkdirSync(path.join(REPO_ROOT, "dist"), { recursive: true });
+const outDir = mkdtempSync(path.join(REPO_ROOT, "dist", ".build-node-test-"));
+let info: BuildInfo;
+let metafile: Metafile;
+
+beforeAll(async () => {
+  ({ info, metafile } = await buildNodeWithMetafile({ outDir, entryPoints: { ...NODE_ENTRY_POINTS, "entry-probe": "test/node-entry-probe.ts" } }));
+}, 120_000);
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const relOut = (file: string): string => path.relative(REPO_ROOT, path.join(outDir, file)).split(path.sep).join("/");
+
+describe("scripts/build-node.ts", () => {
+  it("builds every entry point with a linked source map and records its inputs", () => {
+    for (const name of Object.keys(NODE_ENTRY_POINTS)) {
+      const file = path.join(outDir, `${name}.js`);
+      expect(readFileSync(file, "utf8")).toContain(`//# sourceMappingURL=${name}.js.map`);
+      expect(existsSync(`${file}.map`)).toBe(true);
+    }
+    const written = JSON.parse(readFileSync(path.join(outDir, BUILD_INFO_FILE), "utf8")) as BuildInfo;
+    expect(written).toEqual(info);
+    expect(info.inputs).toEqual(expect.arrayContaining(["cli/main.ts", "cli/bench-run.ts", "bench/scorer/score.ts", "package-lock.json"]));
+    expect(info.inputs.some((i) => i.startsWith("node_modules/"))).toBe(false);
+    for (const output of info.outputs) expect(existsSync(path.join(outDir, output)), output).toBe(true);
+  });
+
+  it("starts `kiosk` without node-llama-cpp, SQLite, the kiosk server or the data-pack schemas", () => {
+    const start = staticClosure(metafile, relOut("kiosk.js"));
+    expect(start.inputs).toContain("cli/main.ts");
+    expect(start.externals.filter((e) => !e.startsWith("node:"))).toEqual([]);
+    const heavy = start.inputs.filter((i) => /node_modules\/(zod|yaml|ws)\/|runtime\/kiosk\/|tools\/data\/schemas\.ts|bench\/store\//.test(i));
+    expect(heavy).toEqual([]);
+    // The modules a command needs are still in the build, one import() away.
+    const all = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+    expect(all).toEqual(expect.arrayContaining(["node-llama-cpp", "better-sqlite3"]));
+  });
+
+  it("keeps import.meta.url pointing at each source file (the repository root and the pack manifest are found)", async () => {
+    const { main } = (await import(pathToFileURL(path.join(outDir, "kiosk.js")).href)) as { main(argv: string[]): Promise<void> };
+    const chunks: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => (chunks.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      // `data check` verifies the pack against the manifest that tools/data/fetch.ts finds beside itself.
+      await main(["node", "kiosk", "--data", SHARED_DATA_DIR, "data", "check"]);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(process.exitCode ?? 0).toBe(0);
+    const report = JSON.parse(chunks.join("")) as { cases: number; checksums: unknown };
+    expect(report.cases).toBe(955);
+    expect(report.checksums).toBe("all files match the pinned commit");
+  });
+});
+
+describe("tools/util/node-entry.ts", () => {
+  it("finds another entry point beside the compiled chunk, or its TypeScript source through tsx", () => {
+    const compiled = spawnSync(process.execPath, [path.join(outDir, "entry-probe.js")], { encoding: "utf8", timeout: 60_000 });
+    expect(compiled.status, compiled.stderr).toBe(0);
+    expect(JSON.parse(compiled.stdout)).toEqual({ url: pathToFileURL(path.join(outDir, "kiosk.js")).href, execArgv: [] });
+    const source = spawnSync(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "test", "node-entry-probe.ts")], { encoding: "utf8", timeout: 60_000, cwd: REPO_ROOT });
+    expect(source.status, source.stderr).toBe(0);
+    expect(JSON.parse(source.stdout)).toEqual({ url: pathToFileURL(path.join(REPO_ROOT, "cli", "main.ts")).href, execArgv: ["--import", "tsx"] });
+  });
+});
+
+describe("bin/kiosk.js", () => {
+  const kiosk = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(REPO_ROOT, "bin", "kiosk.js"), "--data", SHARED_DATA_DIR, ...args], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
+
+  it("runs the compiled CLI without a TypeScript loader", () => {
+    expect(readFileSync(path.join(REPO_ROOT, "bin", "kiosk.js"), "utf8")).not.toMatch(/tsx\/esm|register\(/);
+    const help = kiosk("--help");
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/Usage: kiosk/);
+    const map = JSON.parse(readFileSync(path.join(outDir, "kiosk.js.map"), "utf8")) as { sources: string[] };
+    expect(map.sources.map((s) => path.resolve(outDir, s))).toContain(path.join(REPO_ROOT, "cli", "main.ts"));
+  });
+
+  it("prints a crash's stack with the TypeScript sources' lines", () => {
+    const dir = mkdtempSync(path.join(outDir, "crash-"));
+    const db = path.join(dir, "bench.sqlite");
+    expect(kiosk("bench", "run", "--policy", "rule", "--cases", "MARTA-A-001", "--db", db, "--json").status).toBe(0);
+    // A report into a "folder" that is a file: mkdir fails inside cli/bench-report.ts.
+    const blocker = path.join(dir, "not-a-folder");
+    writeFileSync(blocker, "");
+    const crash = kiosk("bench", "report", "latest", "--db", db, "--html", path.join(blocker, "report.html"));
+    expect(crash.status).toBe(1);
+    expect(crash.stderr).toMatch(/EEXIST/);
+    expect(crash.stderr).toMatch(/cli[/\\]bench-report\.ts:\d+:\d+/);
+    expect(crash.stderr).not.toMatch(/dist[/\\]node[/\\][^\s]+\.js:\d+/);
+  });
+});

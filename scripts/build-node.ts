@@ -1,0 +1,224 @@
+// Compiles the Node programs (the `kiosk` CLI, and any process it starts) into dist/node/: ESM
+// bundles with source maps, split into chunks so a command loads only the code it runs (a lazy
+// `import()` becomes its own chunk: `kiosk --help` never loads node-llama-cpp or the kiosk server).
+// Users never transpile TypeScript at run time: bin/kiosk.js runs dist/node/kiosk.js and runs this
+// build once when dist is missing or older than a source file it was built from.
+//
+//   npm run build:node            (tsx scripts/build-node.ts [--minify false])
+//
+// To compile another Node program, add it to NODE_ENTRY_POINTS; its output is
+// dist/node/<name>.js (e.g. a model worker process: `"model-worker": "models/worker/main.ts"`).
+// Code that starts it finds it with tools/util/node-entry.ts: `nodeEntry("model-worker", new
+// URL("./worker/main.ts", import.meta.url))` gives dist/node/model-worker.js when running
+// compiled, the TypeScript source (with tsx) when running from the sources.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build, type Metafile, type OutputFile, type Plugin } from "esbuild";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Output name → entry source (relative to the repository root). */
+export const NODE_ENTRY_POINTS: Readonly<Record<string, string>> = {
+  kiosk: "cli/main.ts",
+};
+
+export const NODE_OUT_DIR = path.join(ROOT, "dist", "node");
+
+/** Written last by a build: what bin/kiosk.js reads to decide whether dist is current. */
+export const BUILD_INFO_FILE = "build-info.json";
+
+/**
+ * Packages loaded from node_modules at run time rather than bundled: native addons (and the model
+ * runtime, which locates its binaries beside itself), ws's optional native helpers, and Electron.
+ */
+export const NODE_EXTERNALS = [
+  "better-sqlite3",
+  "node-llama-cpp",
+  "bufferutil",
+  "utf-8-validate",
+  "electron",
+  // Compiled ClojureScript (clj-fuzzy, under words-to-numbers) finds its global through the
+  // module's top-level `this`, which is undefined once bundled as ESM: Node loads it as CommonJS.
+  "words-to-numbers",
+];
+
+/** Files outside the bundle's inputs whose change also makes dist stale. */
+const EXTRA_INPUTS = ["package.json", "package-lock.json", "scripts/build-node.ts"];
+
+/** Chunks a newer build no longer references are removed once they are this old (a running process may still load them). */
+const STALE_CHUNK_AGE_MS = 24 * 3600 * 1000;
+
+export interface BuildInfo {
+  /** Entry name → output file, relative to dist/node. */
+  entries: Record<string, string>;
+  /** Repository files the build read (project sources and EXTRA_INPUTS), relative to the root. */
+  inputs: string[];
+  /** Every file of this build, relative to dist/node. */
+  outputs: string[];
+}
+
+/**
+ * In a bundle `import.meta.url` would be the chunk's URL; code that finds files beside its source
+ * (the repository root, the pack manifest) gets its own source file's URL instead, computed from
+ * the chunk's location (all chunks sit directly in dist/node/).
+ */
+function sourceUrlPlugin(outDir: string): Plugin {
+  return {
+    name: "kiosk-source-import-meta-url",
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|tsx)$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const { readFile } = await import("node:fs/promises");
+        const text = await readFile(args.path, "utf8");
+        if (!text.includes("import.meta.url")) return undefined;
+        const relative = path.relative(outDir, args.path).split(path.sep).join("/");
+        const replaced = text.replaceAll("import.meta.url", `new URL(${JSON.stringify(relative)}, import.meta.url).href`);
+        return { contents: replaced, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
+      });
+    },
+  };
+}
+
+/**
+ * zod's `z` namespace object carries all of its ~60 locales (a quarter of a megabyte of code to
+ * load with every command) though only English is ever used (zod sets it up itself): the bundle's
+ * locales module exports English alone.
+ */
+function zodEnglishOnlyPlugin(): Plugin {
+  return {
+    name: "kiosk-zod-english-only",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+        contents: 'export { default as en } from "./en.js";',
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
+}
+
+function projectInputs(metafile: Metafile): string[] {
+  const inputs = Object.keys(metafile.inputs).filter((p) => !p.startsWith("node_modules/") && !p.includes(":"));
+  return [...new Set([...inputs, ...EXTRA_INPUTS])].sort();
+}
+
+/**
+ * What starting an entry loads before any `import()` runs: the bundled sources and the external
+ * packages reachable from its output through static imports.
+ */
+export function staticClosure(metafile: Metafile, outputFile: string): { inputs: string[]; externals: string[] } {
+  const inputs = new Set<string>();
+  const externals = new Set<string>();
+  const seen = new Set<string>();
+  const pending = [outputFile];
+  while (pending.length > 0) {
+    const file = pending.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const output = metafile.outputs[file];
+    if (!output) throw new Error(`${file} is not an output of this build`);
+    for (const input of Object.keys(output.inputs)) inputs.add(input);
+    for (const imp of output.imports) {
+      if (imp.kind !== "import-statement") continue;
+      if (imp.external) externals.add(imp.path);
+      else pending.push(imp.path);
+    }
+  }
+  return { inputs: [...inputs].sort(), externals: [...externals].sort() };
+}
+
+/** Write a file atomically (a process starting meanwhile sees the old or the new one, never half). */
+function writeAtomic(file: string, contents: Uint8Array | string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, contents);
+  renameSync(temp, file);
+}
+
+function removeStaleChunks(outDir: string, keep: ReadonlySet<string>): void {
+  const now = Date.now();
+  for (const name of readdirSync(outDir)) {
+    if (keep.has(name) || name === BUILD_INFO_FILE) continue;
+    const file = path.join(outDir, name);
+    if (name.endsWith(".tmp") || now - statSync(file).mtimeMs > STALE_CHUNK_AGE_MS) rmSync(file, { force: true });
+  }
+}
+
+export interface BuildNodeOptions {
+  outDir?: string;
+  minify?: boolean;
+  entryPoints?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Build every entry point. Chunk names carry a content hash and are never overwritten, entries and
+ * build-info.json are replaced atomically: processes running an older build keep working and
+ * concurrent builds (parallel tests) cannot leave a half-written file.
+ */
+export async function buildNode(options: BuildNodeOptions = {}): Promise<BuildInfo> {
+  return (await buildNodeWithMetafile(options)).info;
+}
+
+/** `buildNode`, also returning esbuild's metafile (which output imports what). */
+export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Promise<{ info: BuildInfo; metafile: Metafile }> {
+  const outDir = options.outDir ?? NODE_OUT_DIR;
+  const entryPoints = options.entryPoints ?? NODE_ENTRY_POINTS;
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [name, path.join(ROOT, file)])),
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    entryNames: "[name]",
+    chunkNames: "[name]-[hash]",
+    sourcemap: "linked",
+    minify: options.minify ?? true,
+    // Bundled CommonJS packages call require() for Node's built-ins; tools/util/node-entry.ts finds
+    // the other entry points beside the running chunk.
+    banner: {
+      js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url); const __kioskChunkUrl = import.meta.url;',
+    },
+    external: NODE_EXTERNALS,
+    plugins: [sourceUrlPlugin(outDir), zodEnglishOnlyPlugin()],
+    metafile: true,
+    write: false,
+    legalComments: "linked",
+    logLevel: "warning",
+  });
+  mkdirSync(outDir, { recursive: true });
+  const entryFiles = new Set(Object.keys(entryPoints).flatMap((name) => [`${name}.js`, `${name}.js.map`]));
+  const outputs: OutputFile[] = result.outputFiles;
+  // Chunks first (content-hashed: an existing one is already right), entries after them.
+  for (const file of outputs) {
+    const name = path.relative(outDir, file.path);
+    if (entryFiles.has(name)) continue;
+    if (!existsSync(file.path)) writeAtomic(file.path, file.contents);
+  }
+  for (const file of outputs) if (entryFiles.has(path.relative(outDir, file.path))) writeAtomic(file.path, file.contents);
+  const info: BuildInfo = {
+    entries: Object.fromEntries(Object.keys(entryPoints).map((name) => [name, `${name}.js`])),
+    inputs: projectInputs(result.metafile),
+    outputs: outputs.map((f) => path.relative(outDir, f.path).split(path.sep).join("/")).sort(),
+  };
+  writeAtomic(path.join(outDir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
+  removeStaleChunks(outDir, new Set(info.outputs));
+  return { info, metafile: result.metafile };
+}
+
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  const minify = !process.argv.includes("--no-minify");
+  const started = performance.now();
+  buildNode({ minify }).then(
+    (info) => {
+      const ms = (performance.now() - started).toFixed(0);
+      process.stderr.write(`build-node: ${Object.keys(info.entries).join(", ")} → ${path.relative(process.cwd(), NODE_OUT_DIR) || "."} (${info.outputs.length} files, ${info.inputs.length} inputs, ${ms} ms)\n`);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
