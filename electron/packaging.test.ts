@@ -93,9 +93,11 @@ describe("electron-builder.yml", () => {
 
   it("references only files that exist or that `npm run build` produces", () => {
     expect(pkg.main).toBe("dist/electron/main.cjs");
-    // electron/build.ts writes main.cjs and preload.cjs into dist/electron; vite writes renderer/dist.
+    // electron/build.ts writes main.cjs, model-worker.cjs and preload.cjs into dist/electron; vite writes renderer/dist.
     const built = new Set(buildOptions().flatMap((o) => Object.keys(o.entryPoints as Record<string, string>).map((name) => path.relative(REPO_ROOT, path.join(OUT_DIR, `${name}.cjs`)).split(path.sep).join("/"))));
-    expect([...built].sort()).toEqual(["dist/electron/main.cjs", "dist/electron/preload.cjs"]);
+    expect([...built].sort()).toEqual(["dist/electron/main.cjs", "dist/electron/model-worker.cjs", "dist/electron/preload.cjs"]);
+    // Every bundle the shell loads ships in the app (the model process's too: main.ts forks it).
+    for (const file of built) expect(strings(config.files), file).toContain(file);
     expect(readFileSync(path.join(REPO_ROOT, "renderer", "vite.config.ts"), "utf8")).toMatch(/outDir: "dist"/);
     const produced = (pattern: string): boolean => built.has(pattern) || pattern.startsWith("renderer/dist/");
     for (const pattern of strings(config.files).filter((p) => !p.startsWith("!"))) {
