@@ -10,7 +10,7 @@ import { OperatorLoginResultSchema } from "../runtime/kiosk/bridge.ts";
 import { testPack } from "../runtime/kiosk/testing.ts";
 import { hashPin, pinStateFileFor, writeOperatorConfig } from "../runtime/operator/pin.ts";
 import { buildProgram } from "./main.ts";
-import { startServe, type RunningServe, type ServeOptions } from "./serve.ts";
+import { registerServeCommand, startServe, type RunningServe, type ServeOptions } from "./serve.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-serve-hardening-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,7 +65,9 @@ describe("kiosk serve: the PIN lockout survives a restart (finding 4)", () => {
 
 describe("kiosk serve --host 0.0.0.0 --allowed-host NAME", () => {
   it("parses the flag", () => {
+    // The program registers each command lazily (cli/commands.ts): register `serve` here.
     const program = buildProgram();
+    registerServeCommand(program);
     const serveCommand = program.commands.find((c) => c.name() === "serve")!;
     serveCommand.parseOptions(["--host", "0.0.0.0", "--allowed-host", "kiosk-7.station.local", "kiosk-8.station.local"]);
     expect(serveCommand.opts()).toMatchObject({ host: "0.0.0.0", allowedHost: ["kiosk-7.station.local", "kiosk-8.station.local"] });

@@ -31,7 +31,12 @@ describe("IPC bridge (main side)", () => {
     const asked = await invoke("ask", [askFromCase("MARTA-A-001")]);
     expect(asked.ok).toBe(true);
     const answer = AskResultSchema.parse((asked as { value: unknown }).value);
-    expect(await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }])).toMatchObject({ ok: true, value: { ok: true } });
+    const sold = await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }]);
+    expect(sold).toMatchObject({ ok: true, value: { ok: true } });
+    // The ticket can be fetched again over IPC (issue 13, finding 9: the screen lost the answer).
+    const ticket = (sold as { value: { ticket: { ticketId: string } } }).value.ticket;
+    expect(await invoke("ticket", [ticket.ticketId])).toEqual({ ok: true, value: { found: true, ticket, voided: false } });
+    expect(await invoke("ticket", ["T-NOT-ISSUED"])).toEqual({ ok: true, value: { found: false } });
     expect(await invoke("endSession", [answer.sessionId])).toEqual({ ok: true, value: null });
     expect(await invoke("status", [])).toEqual({ ok: true, value: app.status() });
     unregister();
