@@ -109,6 +109,30 @@ describe("a failing ledger (finding 13)", () => {
     expect((await app.ask(askFromCase("MARTA-A-001"))).purchasable).toBe(true);
   });
 
+  it("the screen is told at once: the pushed kiosk state turns salesAvailable off, and on again after a passing check", async () => {
+    let healthy = false;
+    let clock = 0;
+    const failing: SalesLedger = {
+      recordSale: () => {
+        throw new Error("disk I/O error");
+      },
+      voidSale: () => undefined,
+      logSession: () => undefined,
+      health: () => (healthy ? { ok: true, problem: null } : { ok: false, problem: "disk I/O error" }),
+    };
+    const { app } = testApp({ ledger: failing, now: () => clock });
+    const pushed: boolean[] = [];
+    app.onState((state) => pushed.push(state.salesAvailable));
+    const answer = await app.ask(askFromCase("MARTA-A-001"));
+    await app.purchase({ sessionId: answer.sessionId, paymentMethod: "breeze_card" });
+    expect(pushed).toEqual([false]);
+    healthy = true;
+    clock += LEDGER_RECHECK_MS;
+    await app.ask(askFromCase("MARTA-A-001")); // the next answer runs the health check
+    await Promise.resolve();
+    expect(pushed).toEqual([false, true]);
+  });
+
   it("a real ledger whose database went away stays off", async () => {
     let clock = 0;
     const { app, ledger } = testApp({ now: () => clock });
