@@ -76,18 +76,23 @@ describe("a corrupt ledger (finding 8)", () => {
   });
 });
 
+/** A ledger whose writes fail ("disk I/O error"); its health check passes once `healthy()` says so. */
+function failingLedger(healthy: () => boolean): SalesLedger {
+  return {
+    recordSale: () => {
+      throw new Error("disk I/O error");
+    },
+    voidSale: () => undefined,
+    logSession: () => undefined,
+    health: () => (healthy() ? { ok: true, problem: null } : { ok: false, problem: "disk I/O error" }),
+  };
+}
+
 describe("a failing ledger (finding 13)", () => {
   it("after a sale the ledger could not record, answers are not purchasable and the status is degraded", async () => {
     let healthy = false;
     let clock = 0;
-    const failing: SalesLedger = {
-      recordSale: () => {
-        throw new Error("disk I/O error");
-      },
-      voidSale: () => undefined,
-      logSession: () => undefined,
-      health: () => (healthy ? { ok: true, problem: null } : { ok: false, problem: "disk I/O error" }),
-    };
+    const failing = failingLedger(() => healthy);
     const payment = new SimulatedPaymentTerminal();
     const { app } = testApp({ ledger: failing, payment, now: () => clock });
     const answer = await app.ask(askFromCase("MARTA-A-001"));
@@ -112,14 +117,7 @@ describe("a failing ledger (finding 13)", () => {
   it("the screen is told at once: the pushed kiosk state turns salesAvailable off, and on again after a passing check", async () => {
     let healthy = false;
     let clock = 0;
-    const failing: SalesLedger = {
-      recordSale: () => {
-        throw new Error("disk I/O error");
-      },
-      voidSale: () => undefined,
-      logSession: () => undefined,
-      health: () => (healthy ? { ok: true, problem: null } : { ok: false, problem: "disk I/O error" }),
-    };
+    const failing = failingLedger(() => healthy);
     const { app } = testApp({ ledger: failing, now: () => clock });
     const pushed: boolean[] = [];
     app.onState((state) => pushed.push(state.salesAvailable));
