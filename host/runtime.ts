@@ -23,6 +23,8 @@ import type { WorkerSpawner } from "../models/worker/spawn.ts";
 import type { ModelProcess } from "../models/worker/supervisor.ts";
 import { ModelBreaker } from "../runtime/answer/breaker.ts";
 import { openAlertConditions } from "../runtime/alerts/conditions.ts";
+import type { SessionAuditStore } from "../runtime/audit/store.ts";
+import { openSessionAudit } from "./session-audit.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 
 export interface KioskRuntimeConfig {
@@ -48,6 +50,10 @@ export interface KioskRuntimeConfig {
   conditions?: (system: SystemId) => LiveConditionsInput;
   /** The service alert store (`kiosk alerts`): its alerts in force join every new session's conditions; null: none. */
   alertsDb?: string | null;
+  /** The session audit: every passenger session answered is kept here (retention applied at start); null: none. */
+  auditDb?: string | null;
+  /** How many days audited sessions are kept (default 30). */
+  auditRetentionDays?: number;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -72,6 +78,8 @@ export interface KioskRuntime {
   /** Null when the ledger could not be opened (information works, sales are refused). */
   ledger: Ledger | null;
   ledgerFile: string;
+  /** The session audit, when configured and it could be opened. */
+  audit: SessionAuditStore | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   close(): Promise<void>;
@@ -124,6 +132,10 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       : null;
     if (alerts) closers.push(() => alerts.close());
     const conditions = alerts?.conditions ?? config.conditions;
+    const audit = config.auditDb
+      ? openSessionAudit(config.auditDb, { ...(config.auditRetentionDays !== undefined ? { retentionDays: config.auditRetentionDays } : {}), ...(config.clock ? { clock: config.clock } : {}), log })
+      : null;
+    if (audit) closers.push(() => audit.close());
     // One breaker for the model: the answer pipeline opens it on failures, the model process's supervisor holds it while it is down.
     const breaker = new ModelBreaker(config.clock ? { now: () => (config.clock as () => Date)().getTime() } : {});
     const assistant = config.assistant
@@ -148,6 +160,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(conditions ? { conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
+      ...(audit ? { onSession: audit.record } : {}),
       log,
     });
     // Every system's data and operator files are checked now: fail at start-up, not mid-sale.
@@ -190,6 +203,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       framebooks,
       ledger,
       ledgerFile: config.ledger,
+      audit: audit?.store ?? null,
       assistant,
       close: closeAll,
     };
