@@ -16,6 +16,7 @@ import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
+import { OperatorLive } from "../runtime/operator/live.ts";
 import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
@@ -192,7 +193,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
         await technician.idle();
       });
     }
-    const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: pack.systemIds, bench: technician, log });
+    const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
+    const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: pack.systemIds, bench: technician, live, log });
 
     return {
       pack,
