@@ -448,7 +448,7 @@ export const en = {
       preview: "Preview against stored sessions",
       previewHeading: "Preview",
       previewEmpty: "No stored passenger session to replay yet: nothing to compare.",
-      previewSummary: "With this alert, {{changed}} of {{turns}} stored answers ({{sessions}} sessions) would change.",
+      previewSummary: "With this alert, {{changed}} of {{turns}} stored answers would change (sessions replayed: {{sessions}}).",
       problems: "Problems with this alert",
       added: "Alert {{id}} added: the next passenger session sees it.",
       ended: "Alert {{id}} ended: passengers no longer see it.",

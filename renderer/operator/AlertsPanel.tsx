@@ -168,7 +168,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
     </label>
   );
   const text = (key: keyof Draft, label: string, hint?: string) =>
-    field(key, label, <input className="op-input" value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} />);
+    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} />);
 
   const stationType = (STATION_DISRUPTION_TYPES as readonly string[]).includes(draft.type);
 
@@ -249,7 +249,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           {field(
             "type",
             t("operator.alerts.type"),
-            <select className="op-input" value={draft.type} onChange={set("type")} aria-invalid={invalid.has("type")}>
+            <select className="op-input" aria-label={t("operator.alerts.type")} value={draft.type} onChange={set("type")} aria-invalid={invalid.has("type")}>
               {DISRUPTION_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {type}
@@ -260,7 +260,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           {field(
             "severity",
             t("operator.alerts.severity"),
-            <select className="op-input" value={draft.severity} onChange={set("severity")}>
+            <select className="op-input" aria-label={t("operator.alerts.severity")} value={draft.severity} onChange={set("severity")}>
               <option value="">{t("operator.alerts.severityDefault")}</option>
               {DISRUPTION_SEVERITIES.map((s) => (
                 <option key={s} value={s}>
@@ -273,9 +273,9 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           {text("stations", stationType ? t("operator.alerts.stationsNeeded") : t("operator.alerts.stations"), t("operator.alerts.listHint"))}
           {text("from", t("operator.alerts.segmentFrom"))}
           {text("to", t("operator.alerts.segmentTo"))}
-          {field("validUntil", t("operator.alerts.validUntil"), <input className="op-input" type="datetime-local" value={draft.validUntil} onChange={set("validUntil")} aria-invalid={invalid.has("validUntil")} />)}
+          {field("validUntil", t("operator.alerts.validUntil"), <input className="op-input" type="datetime-local" aria-label={t("operator.alerts.validUntil")} value={draft.validUntil} onChange={set("validUntil")} aria-invalid={invalid.has("validUntil")} />)}
         </div>
-        {field("text", t("operator.alerts.text"), <textarea className="op-input" rows={3} value={draft.text} onChange={set("text")} aria-invalid={invalid.has("text")} />)}
+        {field("text", t("operator.alerts.text"), <textarea className="op-input" aria-label={t("operator.alerts.text")} rows={3} value={draft.text} onChange={set("text")} aria-invalid={invalid.has("text")} />)}
         {issues.length > 0 ? (
           <ul className="op-issues" role="alert" aria-label={t("operator.alerts.problems")}>
             {issues.map((i) => (
@@ -286,7 +286,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           </ul>
         ) : null}
         {preview ? (
-          <div className="op-notice op-notice-info" role="status" aria-label={t("operator.alerts.previewHeading")}>
+          <div className="op-notice op-notice-info op-preview" role="status" aria-label={t("operator.alerts.previewHeading")}>
             <p>{preview.sessions === 0 ? t("operator.alerts.previewEmpty") : t("operator.alerts.previewSummary", { changed: preview.changedTurns, turns: preview.turns, sessions: preview.sessions })}</p>
             {preview.first.length > 0 ? (
               <ul>

@@ -60,7 +60,7 @@ export function AuditPanel() {
         ))}
         <label className="op-field op-field-inline">
           {t("operator.audit.outcome")}
-          <select className="op-input" value={filter.outcome ?? ""} onChange={(e) => setFilter((f) => ({ ...f, outcome: e.target.value || undefined }))}>
+          <select className="op-input" aria-label={t("operator.audit.outcome")} value={filter.outcome ?? ""} onChange={(e) => setFilter((f) => ({ ...f, outcome: e.target.value || undefined }))}>
             <option value="">{t("operator.audit.any")}</option>
             {OUTCOMES.map((o) => (
               <option key={o} value={o}>
@@ -71,7 +71,7 @@ export function AuditPanel() {
         </label>
         <label className="op-field op-field-inline">
           {t("operator.audit.language")}
-          <select className="op-input" value={filter.language ?? ""} onChange={(e) => setFilter((f) => ({ ...f, language: e.target.value || undefined }))}>
+          <select className="op-input" aria-label={t("operator.audit.language")} value={filter.language ?? ""} onChange={(e) => setFilter((f) => ({ ...f, language: e.target.value || undefined }))}>
             <option value="">{t("operator.audit.any")}</option>
             {PASSENGER_LANGUAGES.map((l) => (
               <option key={l} value={l}>

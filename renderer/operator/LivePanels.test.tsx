@@ -53,7 +53,7 @@ describe("the Service alerts tab", () => {
     fireEvent.change(screen.getByLabelText(A.text), { target: { value: "Embarcadero is closed (police activity)." } });
     fireEvent.click(screen.getByRole("button", { name: A.preview }));
     const preview = await screen.findByRole("status", { name: A.previewHeading });
-    expect(preview.textContent).toMatch(/With this alert, 2 of 2 stored answers \(2 sessions\) would change\./);
+    expect(preview.textContent).toMatch(/With this alert, 2 of 2 stored answers would change \(sessions replayed: 2\)\./);
     expect(preview.textContent).toContain("action prompt_purchase → display_info");
 
     fireEvent.click(screen.getByRole("button", { name: A.add }));
