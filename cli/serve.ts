@@ -15,6 +15,7 @@ import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
 import { PinConfigError } from "../runtime/operator/pin.ts";
 import { alertsDbPath } from "../runtime/alerts/store.ts";
+import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -98,6 +99,8 @@ export interface ServeOptions {
   assistant?: PassengerAssistantSpec;
   /** The service alert store (`kiosk alerts`); its alerts in force join every new session's conditions. */
   alertsDb?: string | null;
+  /** The session audit every passenger session is kept in (the command passes --audit-db, $METRO_AUDIT_DB or ./var/audit.sqlite). */
+  auditDb?: string | null;
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -123,6 +126,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       assistant: options.assistant ?? null,
       conditions: (system) => conditions[system] ?? { disruptions: [] },
       alertsDb: options.alertsDb ?? null,
+      auditDb: options.auditDb ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -170,6 +174,7 @@ interface ServeCommandOptions extends GlobalOptions {
   modelDeadlineMs?: string;
   warmState?: string;
   alertsDb?: string;
+  auditDb?: string;
 }
 
 function portNumber(text: string): number {
@@ -216,6 +221,7 @@ export function registerServeCommand(program: Command): void {
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
     .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")
+    .option("--audit-db <file>", "session audit: every passenger session is kept here for the operator screen and previews (else $METRO_AUDIT_DB, else ./var/audit.sqlite)")
     .addHelpText(
       "after",
       [
@@ -255,6 +261,7 @@ export function registerServeCommand(program: Command): void {
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
           alertsDb: alertsDbPath(opts.alertsDb),
+          auditDb: auditDbPath(opts.auditDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
           ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
         });
