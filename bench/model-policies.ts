@@ -62,7 +62,7 @@ function llmPolicyOn(engine: LlamaEngine, overrides: LocalFactoryOverrides): { p
 export function llmPolicyFactory(overrides: LocalFactoryOverrides = {}): PolicyFactory {
   return {
     name: "llm",
-    description: `the student model in-process (--model PATH or 2b/4b/9b/27b, default ${DEFAULT_LOCAL_MODEL}; --threads N, default cores − 1)`,
+    description: `the student model in-process (--model PATH or 2b/4b/9b/27b, default ${DEFAULT_LOCAL_MODEL}; --threads N, default measured on first use)`,
     deterministic: false,
     accepts: ["model", "threads"],
     create: async (options): Promise<PolicyHandle> => {

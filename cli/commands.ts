@@ -47,7 +47,7 @@ export const COMMANDS = [
   {
     name: "probe",
     description:
-      "latency probe on this machine: model load, first-token time cold and warm (KV prefix reuse), prefill and decode tokens/s, per-case latency p50/p95 over a fixed set of held-out cases, peak memory; optionally sustained throughput over time",
+      "latency probe on this machine: model load, first-token time cold and warm (KV prefix reuse), prefill and decode tokens/s, per-case latency p50/p95 over a fixed set of held-out cases, peak memory, decode speed per thread count (measured once per machine and model), a MacBook Air M2 projection; optionally sustained throughput over time",
     load: async () => (await import("./probe.ts")).registerProbeCommand,
   },
   {

@@ -57,6 +57,15 @@ describe("kiosk model inspect", () => {
     expect(stdout).toMatch(/chat template: +embedded/);
     expect(stdout).toMatch(/→ fits/);
   });
+  it("recognises the student's qwen35 hybrid layout", async () => {
+    const q = makeTinyModel({ architecture: "qwen35" });
+    try {
+      const { stdout } = await run("inspect", q.file, "--estimate", "formula");
+      expect(stdout).toMatch(/^model: +tiny-qwen35-test \(qwen35, hybrid\/recurrent\)$/m);
+    } finally {
+      q.cleanup();
+    }
+  });
   it("user errors are UsageErrors", async () => {
     await expect(run("inspect", "nope.gguf", "--models-dir", emptyDir)).rejects.toThrow(UsageError);
     await expect(run("inspect", "4b", "--models-dir", emptyDir)).rejects.toThrow(/kiosk model pull 4b/);

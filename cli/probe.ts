@@ -1,5 +1,5 @@
 // `kiosk probe`: the latency probe a technician runs on the target machine (bench/probe).
-//   kiosk probe [--model PATH|4b] [--threads N] [--gpu auto|off|metal|cuda|vulkan] [--policy llm|hybrid]
+//   kiosk probe [--model PATH|4b|synthetic-4b] [--threads N] [--gpu auto|off|metal|cuda|vulkan] [--policy llm|hybrid]
 //               [--cases N] [--sustained SECONDS] [--json] [--out FILE] [--models-dir DIR]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { probeJson, renderProbeTable } from "../bench/probe/format.ts";
 import { runProbe, type ProbePolicy } from "../bench/probe/probe.ts";
 import { PROBE_SET_SIZE } from "../bench/probe/set.ts";
 import type { GpuSetting } from "../models/llama.ts";
+import { dataPackCorpus, ensureSynthetic4b, SYNTHETIC_4B_SPEC } from "../models/synthetic-gguf.ts";
 import { positiveInt } from "./bench-run.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 import { commandDescription } from "./commands.ts";
@@ -41,8 +42,8 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
   return program
     .command("probe")
     .description(commandDescription("probe"))
-    .option("--model <model>", "a .gguf path or 2b/4b/9b/27b from the models directory", "4b")
-    .option("--threads <n>", "CPU threads (default: cores − 1)")
+    .option("--model <model>", `a .gguf path, 2b/4b/9b/27b from the models directory, or ${SYNTHETIC_4B_SPEC} (a 4B-shaped qwen35 Q4_K_M with random weights, generated once into the cache: realistic speed and memory, gibberish answers)`, "4b")
+    .option("--threads <n>", "CPU threads (default: the fastest in the thread table, measured on first use and cached)")
     .option("--gpu <backend>", "auto, off, metal, cuda or vulkan", "auto")
     .option("--policy <name>", "llm (every case through the model) or hybrid (router: rule or model; latency split by path)", "llm")
     .option("--cases <n>", `run only the first N probe cases (1..${PROBE_SET_SIZE})`, String(PROBE_SET_SIZE))
@@ -59,6 +60,10 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
       const sustained = opts.sustained !== undefined ? positiveInt(opts.sustained, "--sustained") : 0;
       const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
       const progress = !opts.json && process.stderr.isTTY === true;
+      if (opts.model === SYNTHETIC_4B_SPEC) {
+        if (!opts.json) process.stderr.write(`${SYNTHETIC_4B_SPEC}: generating (or reusing) the 4B-shaped random-weight model in the cache …\n`);
+        opts.model = ensureSynthetic4b({ chatTemplate: pack.chatTemplate(), corpus: dataPackCorpus(pack) }).file;
+      }
       let result;
       try {
         result = await runProbe({

@@ -213,7 +213,7 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
     .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
-    .option("--threads <n>", "CPU threads for the model (default: cores - 1)")
+    .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
     .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")

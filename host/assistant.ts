@@ -96,7 +96,10 @@ export async function startPassengerAssistant(pack: DataPack, spec: PassengerAss
       log(`assistant: the model process is back (pid ${status.pid}, restart ${status.restarts})`);
     } else if (status.state !== "stopped") breaker.hold(reason);
   });
-  const policy = new LlmPolicy({ backend: modelProcess });
+  // A hybrid kiosk's model thinks only for what its deadline buys at this machine's measured decode
+  // speed (imported here only: models/threads.ts reads node-llama-cpp's types module).
+  const thinkingBudget = spec.mode === "hybrid" ? (await import("../models/thinking-budget.ts")).deadlineThinkingBudget(info.file, info.gpu, info.threads) : undefined;
+  const policy = new LlmPolicy({ backend: modelProcess, ...(thinkingBudget ? { thinkingBudget } : {}) });
   return {
     assistant: { mode: spec.mode, policy: () => policy, ...(spec.modelDeadlineMs !== undefined ? { modelDeadlineMs: spec.modelDeadlineMs } : {}) },
     process: modelProcess,

@@ -10,12 +10,24 @@
 //
 // KV prefix reuse: every request compares its tokens with the sequence's and keeps the common
 // prefix (node-llama-cpp erases the rest), so consecutive rounds of a session and the next
-// session on the same framebook skip the shared system turn. Hybrid/recurrent models (Qwen3.5 is
-// one) cannot erase KV cells; for them a checkpoint is taken at the end of the shared prefix and
-// at the end of every prompt. A warm-boot state file saves the evaluated shared prefix.
+// session on the same framebook skip the shared system turn. Hybrid models (the qwen35 student:
+// Gated DeltaNet layers with a recurrent state, every 4th layer full attention) cannot cut their
+// recurrent state at an arbitrary token: node-llama-cpp restores the nearest earlier checkpoint and
+// evaluates the rest again. The engine takes three kinds of checkpoint (recurrent state only, about
+// 53 MB each for the 4B): the ends of the shared prefixes — the tools block every session shares,
+// and the system turn the sessions of one framebook and live context share — (named checkpoints
+// that survive the sessions' own), the end of every prompt but its last token (the next round of
+// the session starts there) and the end of every generation (reused when the next prompt
+// re-renders the output token for token). A llama-architecture model reuses any common prefix; a
+// hybrid one only what ends at a checkpoint. Tokens evaluated again after a restore are reported as checkpointReplayTokens,
+// not as cached. A warm-boot state file saves the evaluated shared prefix.
+//
+// Message text (passenger input, tool results, framebook text) never becomes a control token:
+// see models/prompt-tokens.ts.
 import { availableParallelism } from "node:os";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import {
+  InputLookupTokenPredictor,
   LlamaGrammarEvaluationState,
   LlamaLogLevel,
   type Llama,
@@ -25,11 +37,12 @@ import {
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult } from "../runtime/model/backend.ts";
-import { ModelError, ModelNotLoadedError } from "./errors.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type TextRange } from "../runtime/model/backend.ts";
+import { ModelContextOverflowError, ModelError, ModelNotLoadedError } from "./errors.ts";
 import { inspectGgufFile } from "./gguf.ts";
 import { sharedLlama, type GpuSetting } from "./llama.ts";
 import { Mutex } from "./lock.ts";
+import { specialTokenTexts, tokenizePrompt, type PromptTokenizer } from "./prompt-tokens.ts";
 
 export type { GpuSetting };
 
@@ -39,12 +52,27 @@ export interface LlamaEngineOptions {
   threads?: number;
   /** GPU backend: "auto" (default) falls back to CPU when none works; false forces CPU. */
   gpu?: GpuSetting;
-  /** Context size in tokens (default 16384, the reference's setting for the 4B; capped by the model). */
+  /**
+   * Context size in tokens (default 16384, the reference's setting for the 4B and about twice the
+   * paper's p99 conversation of 8,747 tokens; capped by the model). When that much does not fit in
+   * memory, the engine falls back to the largest size down to `minContextSize` that does, and says so
+   * in `info.contextFallback`.
+   */
   contextSize?: number;
+  /** Smallest context accepted by the memory fallback (default 4096). */
+  minContextSize?: number;
   batchSize?: number;
   /** Parallel sequences (sessions decoding at once). Default 1. */
   sequences?: number;
   logLevel?: LlamaLogLevel;
+  /**
+   * Token prediction (speculative evaluation whose guesses greedy sampling then validates, so the
+   * output is unchanged): "input-lookup" predicts the continuation by finding the last generated
+   * tokens in the prompt (tool arguments copy station names, route ids…). Default "off".
+   */
+  tokenPrediction?: TokenPrediction;
+  /** Hybrid models: checkpoints kept per sequence besides the shared-prefix one (default 4). */
+  maxCheckpoints?: number;
   /**
    * Test-only: the first generated tokens of every round are forced to this text (tokenized with
    * special tokens, counted as completion tokens). A random-weight test model cannot otherwise be
@@ -52,6 +80,11 @@ export interface LlamaEngineOptions {
    */
   forcedOutputPrefix?: string;
 }
+
+export type TokenPrediction = "off" | "input-lookup";
+
+/** Name of the hybrid models' shared-prefix checkpoint (kept apart from the rolling ones). */
+const SHARED_PREFIX_CHECKPOINT = "metro-kiosk:shared-prefix";
 
 export interface EngineState {
   loaded: boolean;
@@ -71,6 +104,9 @@ export interface EngineInfo {
   /** Hybrid/recurrent model: prefix reuse relies on checkpoints. */
   needsCheckpoints: boolean;
   vocabularyType: string;
+  tokenPrediction: TokenPrediction;
+  /** Why the context is smaller than asked (memory), when it is. */
+  contextFallback?: string;
 }
 
 interface SequenceSlot {
@@ -129,6 +165,8 @@ export class LlamaEngine implements CompletionBackend {
   private readonly grammarCache = new Map<string, Promise<LlamaGrammar>>();
   private current: EngineState;
   private gpuInUse: string | false = false;
+  private contextFallback: string | undefined;
+  private promptTokenizer: PromptTokenizer<Token> | undefined;
   readonly threads: number;
 
   constructor(readonly options: LlamaEngineOptions) {
@@ -162,6 +200,8 @@ export class LlamaEngine implements CompletionBackend {
       sequences: this.slots.length,
       needsCheckpoints: this.slots[0]?.sequence.needsCheckpoints ?? false,
       vocabularyType: String(model.vocabularyType),
+      tokenPrediction: this.options.tokenPrediction ?? "off",
+      ...(this.contextFallback ? { contextFallback: this.contextFallback } : {}),
     };
   }
 
@@ -180,16 +220,16 @@ export class LlamaEngine implements CompletionBackend {
           gpuLayers: this.gpuInUse === false ? 0 : "auto",
           onLoadProgress: (progress) => this.setState({ progress }),
         });
-        const trainContext = this.model.trainContextSize;
-        const contextSize = Math.min(this.options.contextSize ?? 16384, trainContext > 0 ? trainContext : Number.MAX_SAFE_INTEGER);
-        const sequences = this.options.sequences ?? 1;
-        this.context = await this.model.createContext({
-          contextSize,
-          sequences,
-          threads: this.threads,
-          batchSize: this.options.batchSize,
-        });
-        this.slots = Array.from({ length: sequences }, () => ({ sequence: (this.context as LlamaContext).getSequence(), lock: new Mutex() }));
+        this.context = await this.createContext(this.model);
+        const context = this.context;
+        const prediction = this.options.tokenPrediction ?? "off";
+        this.slots = Array.from({ length: context.totalSequences }, () => ({
+          sequence: context.getSequence({
+            checkpoints: { max: this.options.maxCheckpoints ?? 4, interval: false },
+            ...(prediction === "input-lookup" ? { tokenPredictor: new InputLookupTokenPredictor() } : {}),
+          }),
+          lock: new Mutex(),
+        }));
         this.setState({ loaded: true, loading: false, progress: 1 });
       } catch (err) {
         await this.disposeAll();
@@ -209,8 +249,26 @@ export class LlamaEngine implements CompletionBackend {
     });
   }
 
+  /** The asked context size, or — when memory does not allow it — the largest that fits (≥ minContextSize). */
+  private async createContext(model: LlamaModel): Promise<LlamaContext> {
+    const trainContext = model.trainContextSize;
+    const wanted = Math.min(this.options.contextSize ?? 16384, trainContext > 0 ? trainContext : Number.MAX_SAFE_INTEGER);
+    const base = { sequences: this.options.sequences ?? 1, threads: this.threads, batchSize: this.options.batchSize };
+    try {
+      return await model.createContext({ ...base, contextSize: wanted });
+    } catch (err) {
+      const min = Math.min(this.options.minContextSize ?? 4096, wanted);
+      if (min >= wanted) throw err;
+      const context = await model.createContext({ ...base, contextSize: { min, max: wanted } });
+      this.contextFallback = `a context of ${wanted} tokens did not fit (${err instanceof Error ? err.message : String(err)}); using ${context.contextSize}`;
+      return context;
+    }
+  }
+
   private async disposeAll(): Promise<void> {
     this.grammarCache.clear();
+    this.promptTokenizer = undefined;
+    this.contextFallback = undefined;
     await this.context?.dispose();
     await this.model?.dispose();
     // The Llama runtime is shared (models/llama.ts) and stays alive.
@@ -225,6 +283,19 @@ export class LlamaEngine implements CompletionBackend {
     return this.model;
   }
 
+  /** Token predictions checked so far over all sequences (node-llama-cpp's counters). */
+  tokenPredictionStats(): { used: number; unused: number; validated: number; refuted: number } {
+    const total = { used: 0, unused: 0, validated: 0, refuted: 0 };
+    for (const { sequence } of this.slots) {
+      const p = sequence.tokenPredictions;
+      total.used += p.used;
+      total.unused += p.unused;
+      total.validated += p.validated;
+      total.refuted += p.refuted;
+    }
+    return total;
+  }
+
   chatTemplate(): string | undefined {
     const template = this.requireModel().fileInfo.metadata.tokenizer?.chat_template;
     return typeof template === "string" ? template : undefined;
@@ -232,6 +303,23 @@ export class LlamaEngine implements CompletionBackend {
 
   tokenize(text: string, specialTokens = true): Token[] {
     return this.requireModel().tokenize(text, specialTokens);
+  }
+
+  /** A prompt's tokens; special-token text inside `literalRanges` stays plain text (models/prompt-tokens.ts). */
+  tokenizePrompt(prompt: string, literalRanges?: readonly TextRange[]): Token[] {
+    return tokenizePrompt(prompt, literalRanges, this.tokenizer()).tokens;
+  }
+
+  private tokenizer(): PromptTokenizer<Token> {
+    if (this.promptTokenizer) return this.promptTokenizer;
+    const model = this.requireModel();
+    const ggml = (model.fileInfo.metadata.tokenizer as unknown as { ggml?: { tokens?: readonly string[]; token_type?: readonly number[] } } | undefined)?.ggml;
+    const [tokens, types] = [ggml?.tokens ?? [], ggml?.token_type ?? []];
+    return (this.promptTokenizer = {
+      tokenize: (text, special) => model.tokenize(text, special),
+      specialTexts: specialTokenTexts(tokens, types),
+      controlTexts: specialTokenTexts(tokens, types, 3),
+    });
   }
 
   detokenize(tokens: readonly Token[], specialTokens = true): string {
@@ -265,9 +353,18 @@ export class LlamaEngine implements CompletionBackend {
 
   complete(request: CompletionRequest): Promise<CompletionResult> {
     const model = this.requireModel();
-    const tokens = model.tokenize(request.prompt, true);
+    const tokens = this.tokenizePrompt(request.prompt, request.literalRanges);
     const slot = this.pickSlot(tokens);
     return slot.lock.run(() => this.completeOn(slot.sequence, model, tokens, request));
+  }
+
+  /** The shared-prefix checkpoint of a hybrid sequence, unless one exists at this very position. */
+  private async checkpointSharedPrefix(sequence: LlamaContextSequence): Promise<void> {
+    // node-llama-cpp 3.21.1 keeps named checkpoints apart from the rolling ones (internal API); fall
+    // back to a plain checkpoint if a later version renames it.
+    const named = (sequence as unknown as { _takeNamedCheckpoint?: (name: string, max: number) => Promise<void> })._takeNamedCheckpoint;
+    if (typeof named === "function") await named.call(sequence, SHARED_PREFIX_CHECKPOINT, 4);
+    else await sequence.takeCheckpoint();
   }
 
   private async completeOn(sequence: LlamaContextSequence, model: LlamaModel, tokens: Token[], request: CompletionRequest): Promise<CompletionResult> {
@@ -275,46 +372,65 @@ export class LlamaEngine implements CompletionBackend {
     const signal = request.signal;
     if (signal?.aborted) throw abortError(signal);
     const contextSize = sequence.contextSize;
-    if (tokens.length >= contextSize) {
-      throw new ModelError(`Prompt of ${tokens.length} tokens does not fit the context (${contextSize} tokens); raise the context size`);
-    }
-    const maxTokens = Math.min(request.maxTokens ?? DEFAULT_MAX_TOKENS, contextSize - tokens.length);
+    if (tokens.length >= contextSize) throw new ModelContextOverflowError(tokens.length, contextSize);
+    const wantedTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+    const maxTokens = Math.min(wantedTokens, contextSize - tokens.length);
+    const hybrid = sequence.needsCheckpoints;
 
-    // Keep the common prefix (always re-evaluate at least the last prompt token to get logits).
+    // Keep the common prefix (always re-evaluate at least the last prompt token to get logits). A
+    // hybrid model restores its nearest checkpoint and replays the tokens after it (metered).
+    const prefillStart = now();
+    const evaluatedBefore = sequence.tokenMeter.usedInputTokens;
     const keep = Math.min(sequence.compareContextTokens(tokens).firstDifferentIndex, tokens.length - 1);
     if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
-    // (A hybrid model restores its nearest checkpoint and re-evaluates up to `keep`; that time
-    // counts in the time to first token.)
-    const cached = sequence.nextTokenIndex;
+    const replayed = sequence.tokenMeter.usedInputTokens - evaluatedBefore;
+    const cached = Math.max(0, sequence.nextTokenIndex - replayed);
 
-    // Hybrid models: checkpoint the end of the shared prefix so the next session can restore it.
-    if (sequence.needsCheckpoints && request.sharedPrefixChars !== undefined) {
-      const prefix = model.tokenize(request.prompt.slice(0, request.sharedPrefixChars), true);
-      const aligned = prefix.every((t, i) => tokens[i] === t);
-      if (aligned && prefix.length > sequence.nextTokenIndex && prefix.length < tokens.length) {
-        await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
+    if (hybrid) {
+      // Checkpoint the ends of the shared prefixes (tools block, system turn) so the next session
+      // can restore them…
+      for (const chars of [request.stablePrefixChars, request.sharedPrefixChars]) {
+        if (chars === undefined) continue;
+        const prefix = this.tokenizePrompt(
+          request.prompt.slice(0, chars),
+          request.literalRanges?.filter((r) => r.start < chars).map((r) => ({ start: r.start, end: Math.min(r.end, chars) })),
+        );
+        const aligned = prefix.every((t, i) => tokens[i] === t);
+        if (!aligned || prefix.length >= tokens.length || prefix.length < sequence.nextTokenIndex) continue;
+        if (prefix.length > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
+        await this.checkpointSharedPrefix(sequence);
+      }
+      // …and the prompt but its last token, where the next round of this session starts.
+      if (sequence.nextTokenIndex < tokens.length - 1) {
+        await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, tokens.length - 1));
         await sequence.takeCheckpoint();
       }
+      if (signal?.aborted) throw abortError(signal);
     }
 
     const out = new TextAccumulator(model);
     const generated: Token[] = [];
     let pending: Token[] = tokens.slice(sequence.nextTokenIndex);
-    const forced = this.options.forcedOutputPrefix ? model.tokenize(this.options.forcedOutputPrefix, true) : [];
-    for (const t of forced) {
-      generated.push(t);
-      out.push(t);
-    }
-    pending = [...pending, ...forced];
+    const force = (text: string): void => {
+      const forced = model.tokenize(text, true);
+      for (const t of forced) {
+        generated.push(t);
+        out.push(t);
+      }
+      pending = [...pending, ...forced];
+    };
+    if (this.options.forcedOutputPrefix) force(this.options.forcedOutputPrefix);
 
     const lazy = request.lazyGrammar;
+    const budget = request.reasoningBudget;
+    let reasoningTruncated = false;
     let firstTokenAt: number | undefined;
-    const prefillStart = now();
     const status: { finishReason: "stop" | "length" } = { finishReason: "stop" };
     let triggerAt = lazy ? lazy.findTrigger(out.text) : -1;
     let grammarMs = 0;
 
-    const run = async (evaluation: AsyncGenerator<Token, void, void | Token | Token[]>, watchTrigger: boolean): Promise<void> => {
+    /** "budget": the reasoning budget ran out (the caller closes the block and continues). */
+    const run = async (evaluation: AsyncGenerator<Token, void, void | Token | Token[]>, watchTrigger: boolean, watchBudget: boolean): Promise<"done" | "budget"> => {
       for await (const token of evaluation) {
         if (firstTokenAt === undefined) firstTokenAt = now();
         generated.push(token);
@@ -326,18 +442,35 @@ export class LlamaEngine implements CompletionBackend {
           const at = lazy.findTrigger(out.text, Math.max(0, before - lazy.maxTriggerLength + 1));
           if (at >= 0) {
             triggerAt = at;
-            return;
+            return "done";
           }
         }
         if (generated.length >= maxTokens) {
           status.finishReason = "length";
-          return;
+          return "done";
         }
+        if (watchBudget && budget && generated.length >= budget.tokens && !out.text.includes(budget.endMarker)) return "budget";
       }
+      return "done";
     };
 
     if (triggerAt < 0 && generated.length < maxTokens) {
-      await run(sequence.evaluate(pending, { temperature: 0 }), lazy !== undefined);
+      let watchBudget = budget !== undefined && !out.text.includes(budget.endMarker);
+      for (;;) {
+        const outcome = await run(sequence.evaluate(pending, { temperature: 0 }), lazy !== undefined, watchBudget);
+        if (outcome !== "budget" || !budget) break;
+        // Thinking ran out of budget: close the reasoning block as the model would, then go on.
+        reasoningTruncated = true;
+        watchBudget = false;
+        const beforeClose = out.text.length;
+        force(budget.endText);
+        if (lazy && triggerAt < 0) triggerAt = lazy.findTrigger(out.text, Math.max(0, beforeClose - lazy.maxTriggerLength + 1));
+        if (triggerAt >= 0) break;
+        if (generated.length >= maxTokens) {
+          status.finishReason = "length";
+          break;
+        }
+      }
     } else if (generated.length >= maxTokens) status.finishReason = "length";
 
     let grammarError: string | undefined;
@@ -352,11 +485,11 @@ export class LlamaEngine implements CompletionBackend {
         const grammar = await this.grammarFor(next.gbnf, next.rootRule);
         const state = new LlamaGrammarEvaluationState({ model, grammar });
         grammarMs = now() - g0;
-        await run(sequence.evaluate(pending, { temperature: 0, grammarEvaluationState: state }), false);
+        await run(sequence.evaluate(pending, { temperature: 0, grammarEvaluationState: state }), false, false);
       }
     }
 
-    if (sequence.needsCheckpoints) await sequence.takeCheckpoint();
+    if (hybrid) await sequence.takeCheckpoint();
     const end = now();
     const first = firstTokenAt ?? end;
     return {
@@ -364,10 +497,13 @@ export class LlamaEngine implements CompletionBackend {
       finishReason: status.finishReason,
       grammarTriggered: triggered,
       ...(grammarError !== undefined ? { grammarError } : {}),
+      ...(reasoningTruncated ? { reasoningTruncated } : {}),
+      ...(maxTokens < wantedTokens ? { contextLimited: true } : {}),
       usage: {
         promptTokens: tokens.length,
         completionTokens: generated.length,
         cachedPromptTokens: cached,
+        ...(hybrid ? { checkpointReplayTokens: replayed } : {}),
         ttftMs: first - t0,
         prefillMs: first - prefillStart,
         decodeMs: end - first,
@@ -381,16 +517,17 @@ export class LlamaEngine implements CompletionBackend {
    * Warm boot: evaluate `prefixText` (e.g. the shared system turn) on the first sequence and save
    * its state to `file` (+ `file.json` with the model's fingerprint).
    */
-  saveWarmState(file: string, prefixText: string): Promise<{ fileSize: number; tokens: number }> {
+  saveWarmState(file: string, prefixText: string, literalRanges?: readonly TextRange[]): Promise<{ fileSize: number; tokens: number }> {
     return this.lifecycle.run(async () => {
-      const model = this.requireModel();
+      this.requireModel();
       const slot = this.slots[0] as SequenceSlot;
       return slot.lock.run(async () => {
-        const tokens = model.tokenize(prefixText, true);
+        const tokens = this.tokenizePrompt(prefixText, literalRanges);
         const sequence = slot.sequence;
         const keep = sequence.compareContextTokens(tokens).firstDifferentIndex;
         if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
         if (sequence.nextTokenIndex < tokens.length) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex));
+        if (sequence.needsCheckpoints) await this.checkpointSharedPrefix(sequence);
         const { fileSize } = await sequence.saveStateToFile(file);
         const meta: WarmStateMeta = { model: this.fingerprint(), contextSize: sequence.contextSize, tokens: tokens.length };
         writeFileSync(`${file}.json`, JSON.stringify(meta, null, 2));
@@ -413,7 +550,12 @@ export class LlamaEngine implements CompletionBackend {
       }
       const fp = this.fingerprint();
       if (meta.model.size !== fp.size || meta.model.mtimeMs !== fp.mtimeMs || meta.tokens > slot.sequence.contextSize) return false;
-      await slot.lock.run(() => slot.sequence.loadStateFromFile(file, { acceptRisk: true }));
+      await slot.lock.run(async () => {
+        await slot.sequence.loadStateFromFile(file, { acceptRisk: true });
+        // A hybrid model needs a checkpoint here, or the first session's prompt would overwrite the
+        // restored recurrent state and the next session could not reuse it.
+        if (slot.sequence.needsCheckpoints) await this.checkpointSharedPrefix(slot.sequence);
+      });
       return true;
     });
   }

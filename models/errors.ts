@@ -44,3 +44,16 @@ export class ModelSpecError extends ModelError {
 export class ModelNotLoadedError extends ModelError {
   override name = "ModelNotLoadedError";
 }
+
+/** A prompt longer than the context (the conversation outgrew it); the caller falls back. */
+export class ModelContextOverflowError extends ModelError {
+  override name = "ModelContextOverflowError";
+  constructor(
+    readonly promptTokens: number,
+    readonly contextSize: number,
+  ) {
+    super(
+      `The conversation (${promptTokens} tokens) no longer fits the model's context of ${contextSize} tokens: this session cannot continue on the model (the kiosk falls back to its rule policy; a larger --context raises the limit at the cost of memory)`,
+    );
+  }
+}

@@ -38,7 +38,7 @@ export interface LocalModelInfo {
 export interface LocalModelOptions {
   /** A .gguf path, or a catalog id (2b, 4b, 9b, 27b) in the models directory. Default 4b. */
   model?: string;
-  /** CPU threads (always passed to node-llama-cpp). Default: cores − 1. */
+  /** CPU threads (always passed to node-llama-cpp). Default: measured on first use (models/threads.ts). */
   threads?: number;
   gpu?: GpuSetting;
   /** Models directory (default: $METRO_MODELS_DIR, else ./models/cache). */
@@ -87,9 +87,15 @@ export async function locateLocalModel(spec: string = DEFAULT_LOCAL_MODEL, model
 /** Locate, inspect and load a local model into one engine. Throws LocalModelError. */
 export async function loadLocalModel(options: LocalModelOptions = {}): Promise<LoadedLocalModel> {
   const { file, catalogId } = await locateLocalModel(options.model ?? DEFAULT_LOCAL_MODEL, options.modelsDir);
-  const [{ LlamaEngine, defaultThreads }, { inspectGgufFile }, { catalogEntry }] = await Promise.all([import("./engine.ts"), import("./gguf.ts"), import("./catalog.ts")]);
-  const threads = options.threads ?? defaultThreads();
+  const [{ LlamaEngine }, { inspectGgufFile }, { catalogEntry }, { chooseThreads }] = await Promise.all([
+    import("./engine.ts"),
+    import("./gguf.ts"),
+    import("./catalog.ts"),
+    import("./threads.ts"),
+  ]);
   try {
+    // Measured once per machine and model (decode tok/s for 1..N threads), then read from the cache.
+    const threads = options.threads ?? (await chooseThreads(file, { gpu: options.gpu ?? "auto" })).threads;
     const { inspection } = await inspectGgufFile(file);
     const contextSize = options.engine?.contextSize ?? (catalogId ? catalogEntry(catalogId)?.defaultContextSize : undefined) ?? 16384;
     const engine = new LlamaEngine({ gpu: options.gpu ?? "auto", ...options.engine, contextSize, modelPath: file, threads });

@@ -114,9 +114,12 @@ async function measurePrefixReuse(threads: number) {
   const engine = new LlamaEngine({ modelPath: modelPath as string, threads, gpu, contextSize: 2048 });
   await engine.load();
   try {
-    const shared = textOfTokens(engine, SHARED, "framebook system prompt");
-    const first = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session one user"), maxTokens: 1 });
-    const second = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session two user"), maxTokens: 1 });
+    // Ends at a line break, like the real shared prefix (a turn boundary), so that it tokenizes alike alone and in the prompt.
+    const shared = `${textOfTokens(engine, SHARED, "framebook system prompt")}\n`;
+    // The shared prefix is marked as the policy marks the tools block: a hybrid (recurrent) model can
+    // only resume from a checkpoint taken there, not from an arbitrary common prefix.
+    const first = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session one user"), maxTokens: 1, sharedPrefixChars: shared.length });
+    const second = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session two user"), maxTokens: 1, sharedPrefixChars: shared.length });
     return { first: first.usage, second: second.usage };
   } finally {
     await engine.unload();

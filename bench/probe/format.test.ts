@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { probeFigures, probeJson, renderProbeTable } from "./format.ts";
 import { latencyStats, nearestRank, type ProbeResult } from "./probe.ts";
+import { projectAirM2 } from "./projection.ts";
 
 const result: ProbeResult = {
   model: { file: "/m/Qwen3.5-4B-metro-v24-Q4_K_M.gguf", fileName: "Qwen3.5-4B-metro-v24-Q4_K_M.gguf", bytes: 2.6e9, quantization: "Q4_K_M", architecture: "qwen35", parameters: 4e9, catalogId: "4b", contextSize: 16384, threads: 7, gpu: "metal", recurrent: true, loadMs: 2100.25 },
@@ -29,6 +30,23 @@ const result: ProbeResult = {
   caseLatency: latencyStats([12.5, 20500]),
   byPath: { rule: latencyStats([12.5]), model: latencyStats([20500]) },
   sessionDecodeTokS: 19.5,
+  threads: {
+    used: 7,
+    fromCache: true,
+    table: {
+      best: 7,
+      results: [
+        { threads: 4, decodeTokS: 15.25, prefillTokS: 300 },
+        { threads: 7, decodeTokS: 20.5, prefillTokS: 410 },
+      ],
+      measuredAt: "2026-01-01T00:00:00.000Z",
+      seconds: 9.5,
+      machine: { cpuModel: "Apple M2", cores: 8, platform: "darwin", arch: "arm64" },
+      model: { path: "/m/x.gguf", size: 2.6e9, mtimeMs: 1 },
+      gpu: "metal",
+    },
+  },
+  airProjection: projectAirM2({ bytes: 2.6e9, parameters: 4e9 }, [{ prefillTokens: 1000, generatedTokens: 900 }]),
   peakRssMb: 4321.5,
   sustained: {
     seconds: 60,
@@ -73,6 +91,8 @@ describe("probe outputs", () => {
     expect(json.by_path).toEqual({ rule: { n: 1, p50_ms: 12.5, p95_ms: 12.5, mean_ms: 12.5, max_ms: 12.5 }, model: { n: 1, p50_ms: 20500, p95_ms: 20500, mean_ms: 20500, max_ms: 20500 } });
     expect(json.sustained).toMatchObject({ seconds: 60, decode_drop_pct: 25, samples: [{ t_s: 5 }, { t_s: 60 }] });
     expect(json.model).toMatchObject({ quantization: "Q4_K_M", threads: 7, gpu: "metal" });
+    expect(json.threads).toMatchObject({ used: 7, best: 7, from_cache: true, table: [{ threads: 4, decode_tok_s: 15.2 }, { threads: 7, decode_tok_s: 20.5 }] });
+    expect(json.air_m2_projection).toMatchObject({ kind: "projection", model_sessions: 1 });
   });
 
   it("renders the figures and the per-case table", () => {
@@ -88,12 +108,19 @@ describe("probe outputs", () => {
       "  routed to rule (1)",
       "  routed to model (1)",
       "peak memory (RSS)",
+      "threads",
+      "Air M2 (projection)",
       "sustained 60 s (2 samples)",
     ]);
+    expect(figures.find((f) => f.label === "threads")?.value).toBe("4: 15.3 tok/s · 7: 20.5 tok/s → 7 used");
     expect(figures.find((f) => f.label === "decode")?.value).toBe("21.0 tok/s");
     expect(figures.at(-1)?.value).toBe("decode 22.0 tok/s → 16.5 tok/s (−25.0 %) · prefill 500 tok/s → 400 tok/s");
     const text = renderProbeTable(result);
     expect(text).toMatch(/^MARTA-C-004 +20\.5 s +5 +26000 +25000 +900 +800 ms +submitted +model +model$/m);
     expect(text).toContain("peak memory (RSS)           4.22 GB");
+    // The thread table, and the Air projection labelled as one.
+    expect(text).toMatch(/^ +7 +20\.5 tok\/s +410 tok\/s +fastest, used$/m);
+    expect(text).toContain("PROJECTION (not measured): MacBook Air M2");
+    expect(text).toMatch(/per model session \(1\) +\d+\.\d s mean/);
   });
 });

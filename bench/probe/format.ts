@@ -62,6 +62,27 @@ export function probeJson(r: ProbeResult): Record<string, unknown> {
           },
         }
       : {}),
+    threads: {
+      used: r.threads.used,
+      best: r.threads.table.best,
+      from_cache: r.threads.fromCache,
+      measured_at: r.threads.table.measuredAt,
+      measure_seconds: r.threads.table.seconds,
+      table: r.threads.table.results.map((t) => ({ threads: t.threads, decode_tok_s: r1(t.decodeTokS), prefill_tok_s: r1(t.prefillTokS) })),
+    },
+    air_m2_projection: {
+      kind: r.airProjection.kind,
+      machine: r.airProjection.machine,
+      decode_tok_s: r1(r.airProjection.decodeTokS),
+      decode_ceiling_tok_s: r1(r.airProjection.decodeCeilingTokS),
+      prefill_tok_s: r1(r.airProjection.prefillTokS),
+      model_sessions: r.airProjection.sessions,
+      mean_prefill_tokens: r1n(r.airProjection.meanPrefillTokens),
+      mean_generated_tokens: r1n(r.airProjection.meanGeneratedTokens),
+      mean_session_s: r1n(r.airProjection.meanSessionSeconds),
+      max_session_s: r1n(r.airProjection.maxSessionSeconds),
+      assumptions: r.airProjection.assumptions,
+    },
     model: {
       file: r.model.file,
       bytes: r.model.bytes,
@@ -101,6 +122,10 @@ export function probeFigures(r: ProbeResult): { label: string; value: string }[]
     }
   }
   figures.push({ label: "peak memory (RSS)", value: mb(r.peakRssMb) });
+  figures.push({ label: "threads", value: r.threads.table.results.map((t) => `${t.threads}: ${tokS(t.decodeTokS)}`).join(" · ") + ` → ${r.threads.used} used` });
+  if (r.airProjection.meanSessionSeconds !== null) {
+    figures.push({ label: "Air M2 (projection)", value: `decode ${tokS(r.airProjection.decodeTokS)} · ${r.airProjection.meanSessionSeconds.toFixed(1)} s per model session` });
+  }
   if (r.sustained) {
     const s = r.sustained;
     figures.push({
@@ -129,6 +154,30 @@ export function renderProbeTable(r: ProbeResult): string {
   ]);
   const cases = renderTable(header.map((_, i) => ({ align: i === 0 || i >= 7 ? ("l" as const) : ("r" as const) })), header, rows);
   const blocks = [head, cases];
+  const t = r.threads;
+  blocks.push(
+    renderTable(
+      [{ align: "r" }, { align: "r" }, { align: "r" }, { align: "l" }],
+      ["threads", "decode", "prefill", `${t.fromCache ? "cached" : "measured"} ${t.table.measuredAt.slice(0, 10)} (${t.table.seconds} s)`],
+      t.table.results.map((m) => [String(m.threads), tokS(m.decodeTokS), tokS(m.prefillTokS), [m.threads === t.table.best ? "fastest" : "", m.threads === t.used ? "used" : ""].filter(Boolean).join(", ")]),
+    ),
+  );
+  const p = r.airProjection;
+  blocks.push(
+    renderTable(
+      [{ align: "l" }, { align: "l" }],
+      [`PROJECTION (not measured): ${p.machine}`, ""],
+      [
+        ["decode", `${tokS(p.decodeTokS)} (bandwidth ceiling ${tokS(p.decodeCeilingTokS)})`],
+        ["prefill", tokS(p.prefillTokS)],
+        [
+          `per model session (${p.sessions})`,
+          p.meanSessionSeconds === null ? "–" : `${p.meanSessionSeconds.toFixed(1)} s mean, ${(p.maxSessionSeconds as number).toFixed(1)} s max (${(p.meanPrefillTokens as number).toFixed(0)} prefilled + ${(p.meanGeneratedTokens as number).toFixed(0)} generated tokens)`,
+        ],
+        ...p.assumptions.map((a, i) => [i === 0 ? "assumptions" : "", a]),
+      ],
+    ),
+  );
   if (r.sustained && r.sustained.samples.length > 0) {
     const step = Math.max(1, Math.ceil(r.sustained.samples.length / 20));
     const series = r.sustained.samples.filter((_, i) => i % step === 0 || i === r.sustained!.samples.length - 1);

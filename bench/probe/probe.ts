@@ -24,7 +24,9 @@ import { ChatTemplateRenderer } from "../../runtime/model/render.ts";
 import { eventsToUserMessage } from "../../runtime/prompt/index.ts";
 import { caseSetup, runCase } from "../../runtime/session/case.ts";
 import type { LlamaEngine } from "../../models/engine.ts";
-import { loadLocalModel, type LocalModelInfo, type LocalModelOptions } from "../../models/local.ts";
+import { loadLocalModel, locateLocalModel, type LocalModelInfo, type LocalModelOptions } from "../../models/local.ts";
+import type { ThreadTable } from "../../models/threads.ts";
+import { projectAirM2, type AirProjection } from "./projection.ts";
 import { probeCases, PROBE_SET_IDS } from "./set.ts";
 
 export type ProbePolicy = "llm" | "hybrid";
@@ -118,6 +120,10 @@ export interface ProbeResult {
   byPath?: Record<"rule" | "model", LatencyStats>;
   /** Decode tok/s over every model round of the sessions (Σ tokens after the first / Σ decode time). */
   sessionDecodeTokS: number | null;
+  /** Decode speed per thread count on this machine (measured, or from the per-machine cache). */
+  threads: { table: ThreadTable; fromCache: boolean; used: number };
+  /** MacBook Air M2 projection from the measured tokens per model session (labelled as such). */
+  airProjection: AirProjection;
   peakRssMb: number;
   sustained?: SustainedResult;
   wallMs: number;
@@ -241,8 +247,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const startedAt = new Date().toISOString();
   const t0 = now();
   const memory = new RssSampler(options.memorySampleMs ?? 50);
+  // The thread table is part of the probe (measured once per machine and model, then cached).
+  const { file } = await locateLocalModel(options.model, options.modelsDir);
+  const { chooseThreads } = await import("../../models/threads.ts");
+  const threadChoice = await chooseThreads(file, { gpu: options.gpu ?? "auto", ...(onProgress ? { onProgress } : {}) });
   onProgress?.(`loading ${options.model ?? "4b"} …`);
-  const loaded = await loadLocalModel(options);
+  const loaded = await loadLocalModel({ ...options, threads: options.threads ?? threadChoice.threads });
   const { engine, info } = loaded;
   try {
     const template = engine.chatTemplate();
@@ -337,6 +347,11 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
           }
         : {}),
       sessionDecodeTokS: decodeMsSum > 0 ? decodeTokensSum / (decodeMsSum / 1000) : null,
+      threads: { table: threadChoice.table, fromCache: threadChoice.fromCache, used: info.threads },
+      airProjection: projectAirM2(
+        { bytes: info.bytes, parameters: info.parameters },
+        results.filter((r) => r.path !== "rule" && r.promptTokens > 0).map((r) => ({ prefillTokens: r.promptTokens - r.cachedPromptTokens, generatedTokens: r.completionTokens })),
+      ),
       peakRssMb: 0,
       ...(sustained ? { sustained } : {}),
       wallMs: 0,

@@ -1,24 +1,48 @@
-// Test support: writes a tiny but complete GGUF (a few hundred KB) that llama.cpp loads like a real
-// Qwen student — "llama" architecture with a couple of small layers, a byte-level BPE tokenizer
-// ("gpt2" model, "qwen2" pre-tokenizer) whose merges are learned here from a corpus, Qwen's special
-// tokens (<|im_start|>, <|im_end|>, <|endoftext|> as control tokens; <think>, </think>,
-// <tool_call>, </tool_call>, <tool_response>, </tool_response> as user-defined tokens, each a single
-// token) and a chat template embedded as tokenizer.chat_template. Weights are seeded random numbers.
+// Test support: writes a tiny but complete GGUF (a few hundred KB to ~1.3 MB) that llama.cpp loads
+// like a real Qwen student. Two architectures: "llama" (a couple of small plain layers) and
+// "qwen35", the student's own layout — Gated DeltaNet (linear attention with a recurrent state)
+// layers and every 4th layer full attention with a joint query+gate projection, Q/K norms and
+// multi-section RoPE (tensor names and metadata as llama.cpp's src/models/qwen35.cpp loads them).
+// Both have a byte-level BPE tokenizer ("gpt2" model; "qwen2" or, for qwen35, the student's "qwen35"
+// pre-tokenizer) whose merges are learned here from a corpus, Qwen's special tokens (<|im_start|>,
+// <|im_end|>, <|endoftext|> as control tokens; <think>, </think>, <tool_call>, </tool_call>,
+// <tool_response>, </tool_response> as user-defined tokens, each a single token) and a chat template
+// embedded as tokenizer.chat_template. Weights are seeded random numbers (F32). The container and
+// tokenizer are models/gguf-writer.ts.
 //
 // Steering (for tests only): `preferredTokens` gives chosen tokens a fixed logit bonus at every step.
 // Every embedding carries a constant component (dimension 0) that survives the final RMS norm, and
 // row 0 of output.weight holds the bonuses; the rest of the weights are random, so unpreferred
 // tokens compete by context-dependent noise (gibberish, as expected from random weights). Tests use
 // it to make grammar-constrained free text end (prefer "\n</parameter>\n", closing brackets, …).
-//
-// GGUF layout (v3): magic, version, tensor count, kv count, key/values, tensor infos, padding to
-// general.alignment (32), tensor data (each tensor aligned to 32). Dimensions are listed innermost
-// first (ne[0] = row length).
 import { writeFileSync } from "node:fs";
 import { mulberry32 } from "../../tools/util/random.ts";
+import {
+  buildVocabulary,
+  ggufHeader,
+  qwen35Kvs,
+  qwen35TensorShapes,
+  T,
+  tokenizerKvs,
+  type KvValue,
+  type Qwen35Dimensions,
+  type Vocabulary,
+} from "../gguf-writer.ts";
 
-export const QWEN_CONTROL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"] as const;
-export const QWEN_USER_DEFINED_TOKENS = ["<tool_call>", "</tool_call>", "<think>", "</think>", "<tool_response>", "</tool_response>"] as const;
+
+export type TinyArchitecture = "llama" | "qwen35";
+
+/** Gated DeltaNet (linear attention) geometry of a qwen35 model. */
+export interface Qwen35LinearGeometry {
+  /** ssm.state_size = linear key/value head dimension. */
+  stateSize: number;
+  /** ssm.group_count = linear key heads. */
+  keyHeads: number;
+  /** ssm.time_step_rank = linear value heads. */
+  valueHeads: number;
+  /** ssm.conv_kernel. */
+  convKernel: number;
+}
 
 export interface TinyGgufOptions {
   /** Embedded as tokenizer.chat_template. */
@@ -36,7 +60,24 @@ export interface TinyGgufOptions {
   contextLength?: number;
   /** Token text → logit bonus (in units of ~5 logits). Texts not in the vocabulary are added. */
   preferredTokens?: Record<string, number>;
+  /**
+   * Bonuses that apply only right after a given token: previous token text → (next token text →
+   * bonus). Each previous token gets an embedding dimension of its own that the output rows of its
+   * favoured successors read. Texts not in the vocabulary are added.
+   */
+  transitions?: Record<string, Record<string, number>>;
   name?: string;
+  /** "llama" (default) or "qwen35", the student's hybrid Gated DeltaNet + attention layout. */
+  architecture?: TinyArchitecture;
+  /** Attention head dimension (default embeddingLength / headCount). */
+  headDim?: number;
+  /**
+   * Scale of the layers' output projections (attn_output, ssm_out, ffn_down; default 1). Larger
+   * values let the context, not only the last token, decide the next token.
+   */
+  mixing?: number;
+  /** qwen35: the linear-attention geometry (default: state = head dimension, 2 key heads, 4 value heads, kernel 4). */
+  linear?: Qwen35LinearGeometry;
 }
 
 export interface TinyGguf {
@@ -45,152 +86,7 @@ export interface TinyGguf {
   /** Token id of each special token. */
   specialTokens: Record<string, number>;
   parameters: number;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Byte-level BPE (GPT-2 byte↔unicode mapping, Qwen2 pre-tokenizer regex)
-
-function byteToUnicode(): string[] {
-  const printable: number[] = [];
-  for (let b = 0x21; b <= 0x7e; b++) printable.push(b);
-  for (let b = 0xa1; b <= 0xac; b++) printable.push(b);
-  for (let b = 0xae; b <= 0xff; b++) printable.push(b);
-  const map: string[] = new Array<string>(256);
-  let extra = 0;
-  for (let b = 0; b < 256; b++) map[b] = printable.includes(b) ? String.fromCodePoint(b) : String.fromCodePoint(256 + extra++);
-  return map;
-}
-const BYTE_CHARS = byteToUnicode();
-const utf8 = new TextEncoder();
-const toByteLevel = (text: string): string => Array.from(utf8.encode(text), (b) => BYTE_CHARS[b] as string).join("");
-
-const QWEN2_PRETOKENIZE = /(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
-
-/** Learn `count` merges from a corpus (deterministic: ties go to the lexicographically smaller pair). */
-export function learnBpeMerges(corpus: string, count: number, reserved: readonly string[] = []): [string, string][] {
-  let text = corpus;
-  for (const special of reserved) text = text.split(special).join(" ");
-  const words = new Map<string, number>();
-  for (const m of text.matchAll(QWEN2_PRETOKENIZE)) {
-    const w = toByteLevel(m[0]);
-    words.set(w, (words.get(w) ?? 0) + 1);
-  }
-  const entries = [...words].map(([w, n]) => ({ syms: Array.from(w), n }));
-  const merges: [string, string][] = [];
-  for (let k = 0; k < count; k++) {
-    const pairs = new Map<string, number>();
-    for (const { syms, n } of entries) {
-      for (let i = 0; i + 1 < syms.length; i++) {
-        const key = `${syms[i]}\u0000${syms[i + 1]}`;
-        pairs.set(key, (pairs.get(key) ?? 0) + n);
-      }
-    }
-    let best: string | undefined;
-    let bestN = 1;
-    for (const [key, n] of pairs) if (n > bestN || (n === bestN && best !== undefined && key < best)) [best, bestN] = [key, n];
-    if (best === undefined) break;
-    const [a, b] = best.split("\u0000") as [string, string];
-    merges.push([a, b]);
-    for (const entry of entries) {
-      const out: string[] = [];
-      for (let i = 0; i < entry.syms.length; i++) {
-        if (entry.syms[i] === a && entry.syms[i + 1] === b) {
-          out.push(a + b);
-          i++;
-        } else out.push(entry.syms[i] as string);
-      }
-      entry.syms = out;
-    }
-  }
-  return merges;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Seeded random numbers
-
-
-function gaussian(rand: () => number): () => number {
-  return () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-}
-
-// ---------------------------------------------------------------------------------------------
-// GGUF writer
-
-const T = { U32: 4, I32: 5, F32: 6, BOOL: 7, STR: 8, ARR: 9 } as const;
-type KvValue =
-  | { t: typeof T.U32 | typeof T.I32 | typeof T.F32; v: number }
-  | { t: typeof T.BOOL; v: boolean }
-  | { t: typeof T.STR; v: string }
-  | { t: typeof T.ARR; of: typeof T.STR; v: string[] }
-  | { t: typeof T.ARR; of: typeof T.I32; v: number[] };
-
-class ByteSink {
-  private chunks: Uint8Array[] = [];
-  length = 0;
-  push(bytes: Uint8Array): void {
-    this.chunks.push(bytes);
-    this.length += bytes.length;
-  }
-  u32(v: number): void {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, v, true);
-    this.push(b);
-  }
-  i32(v: number): void {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setInt32(0, v, true);
-    this.push(b);
-  }
-  f32(v: number): void {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setFloat32(0, v, true);
-    this.push(b);
-  }
-  u64(v: number): void {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigUint64(0, BigInt(v), true);
-    this.push(b);
-  }
-  str(s: string): void {
-    const b = utf8.encode(s);
-    this.u64(b.length);
-    this.push(b);
-  }
-  pad(alignment: number): void {
-    const n = (alignment - (this.length % alignment)) % alignment;
-    if (n) this.push(new Uint8Array(n));
-  }
-  concat(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let at = 0;
-    for (const c of this.chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
-  }
-}
-
-function writeKv(sink: ByteSink, key: string, value: KvValue): void {
-  sink.str(key);
-  sink.u32(value.t);
-  switch (value.t) {
-    case T.U32:
-      return sink.u32(value.v);
-    case T.I32:
-      return sink.i32(value.v);
-    case T.F32:
-      return sink.f32(value.v);
-    case T.BOOL:
-      return sink.push(new Uint8Array([value.v ? 1 : 0]));
-    case T.STR:
-      return sink.str(value.v);
-    case T.ARR:
-      sink.u32(value.of);
-      sink.u64(value.v.length);
-      if (value.of === T.STR) for (const s of value.v as string[]) sink.str(s);
-      else for (const n of value.v as number[]) sink.i32(n);
-  }
+  architecture: TinyArchitecture;
 }
 
 interface Tensor {
@@ -199,126 +95,173 @@ interface Tensor {
   data: Float32Array;
 }
 
-// ---------------------------------------------------------------------------------------------
+function gaussian(rand: () => number): () => number {
+  return () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
+}
+
+type Fill = (n: number, std: number, f?: (i: number) => number | undefined) => Float32Array;
+
+const OUTPUT_STD = 0.02;
+
+interface Dimensions {
+  E: number;
+  L: number;
+  FF: number;
+  H: number;
+  HKV: number;
+  headDim: number;
+  V: number;
+}
+
+/**
+ * Embedding and output head; every embedding has a constant dimension 0, the output row 0 the
+ * bonuses; a transition's previous token owns dimension k ≥ 1, which its successors' rows read.
+ */
+function steeredHead(d: Dimensions, vocab: Vocabulary, fill: Fill, transitions: TinyGgufOptions["transitions"]): { embd: Float32Array; output: Float32Array } {
+  const embd = fill(d.E * d.V, 0.1, (i) => (i % d.E === 0 ? 1 : undefined));
+  const output = fill(d.E * d.V, 0.3, (i) => (i % d.E === 0 ? (vocab.preferred.get(Math.floor(i / d.E)) ?? 0) : undefined));
+  let dim = 1;
+  for (const [previous, nexts] of Object.entries(transitions ?? {})) {
+    const prev = vocab.idOf(previous);
+    if (prev === undefined || dim >= d.E) throw new Error(`transition from '${previous}': not in the vocabulary or no dimension left`);
+    for (let j = 1; j < d.E; j++) embd[prev * d.E + j] = j === dim ? 1 : 0;
+    for (const [next, bonus] of Object.entries(nexts)) {
+      const id = vocab.idOf(next);
+      if (id === undefined) throw new Error(`transition to '${next}': not in the vocabulary`);
+      output[id * d.E + dim] = bonus;
+    }
+    dim++;
+  }
+  return { embd, output };
+}
+
+function llamaModel(d: Dimensions, vocab: Vocabulary, fill: Fill, contextLength: number, mixing: number, transitions: TinyGgufOptions["transitions"]): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+  const ones = (n: number) => new Float32Array(n).fill(1);
+  const kvDim = d.HKV * d.headDim;
+  const { embd, output } = steeredHead(d, vocab, fill, transitions);
+  const tensors: Tensor[] = [
+    { name: "token_embd.weight", ne: [d.E, d.V], data: embd },
+    { name: "output_norm.weight", ne: [d.E], data: ones(d.E) },
+    { name: "output.weight", ne: [d.E, d.V], data: output },
+  ];
+  for (let l = 0; l < d.L; l++) {
+    tensors.push(
+      { name: `blk.${l}.attn_norm.weight`, ne: [d.E], data: ones(d.E) },
+      { name: `blk.${l}.attn_q.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, 0.05) },
+      { name: `blk.${l}.attn_k.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+      { name: `blk.${l}.attn_v.weight`, ne: [d.E, kvDim], data: fill(d.E * kvDim, 0.05) },
+      { name: `blk.${l}.attn_output.weight`, ne: [d.E, d.E], data: fill(d.E * d.E, OUTPUT_STD * mixing) },
+      { name: `blk.${l}.ffn_norm.weight`, ne: [d.E], data: ones(d.E) },
+      { name: `blk.${l}.ffn_gate.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
+      { name: `blk.${l}.ffn_up.weight`, ne: [d.E, d.FF], data: fill(d.E * d.FF, 0.05) },
+      { name: `blk.${l}.ffn_down.weight`, ne: [d.FF, d.E], data: fill(d.FF * d.E, OUTPUT_STD * mixing) },
+    );
+  }
+  const kvs: [string, KvValue][] = [
+    ["llama.context_length", { t: T.U32, v: contextLength }],
+    ["llama.embedding_length", { t: T.U32, v: d.E }],
+    ["llama.block_count", { t: T.U32, v: d.L }],
+    ["llama.feed_forward_length", { t: T.U32, v: d.FF }],
+    ["llama.attention.head_count", { t: T.U32, v: d.H }],
+    ["llama.attention.head_count_kv", { t: T.U32, v: d.HKV }],
+    ["llama.rope.dimension_count", { t: T.U32, v: d.headDim }],
+    ["llama.rope.freq_base", { t: T.F32, v: 1000000 }],
+    ["llama.attention.layer_norm_rms_epsilon", { t: T.F32, v: 1e-6 }],
+    ["llama.vocab_size", { t: T.U32, v: d.V }],
+  ];
+  return { tensors, kvs };
+}
+
+/** The student's qwen35 layout (models/gguf-writer.ts) with small random F32 weights. */
+function qwen35Model(d: Dimensions, g: Qwen35LinearGeometry, vocab: Vocabulary, fill: Fill, contextLength: number, mixing: number, transitions: TinyGgufOptions["transitions"]): { tensors: Tensor[]; kvs: [string, KvValue][] } {
+  const dims: Qwen35Dimensions = {
+    embedding: d.E,
+    layers: d.L,
+    feedForward: d.FF,
+    heads: d.H,
+    kvHeads: d.HKV,
+    headDim: d.headDim,
+    stateSize: g.stateSize,
+    linearKeyHeads: g.keyHeads,
+    linearValueHeads: g.valueHeads,
+    convKernel: g.convKernel,
+    contextLength,
+    ropeFreqBase: 10_000_000,
+  };
+  const { embd, output } = steeredHead(d, vocab, fill, transitions);
+  const tensors = qwen35TensorShapes(dims, d.V, true).map((shape): Tensor => {
+    const n = shape.ne.reduce((a, b) => a * b, 1);
+    switch (shape.role) {
+      case "token_embd":
+        return { ...shape, data: embd };
+      case "output":
+        return { ...shape, data: output };
+      case "norm":
+        return { ...shape, data: new Float32Array(n).fill(1) };
+      case "ssm_a": // -exp(A_log), as the converter stores it: a negative decay rate per value head
+        return { ...shape, data: new Float32Array(n).fill(-0.5) };
+      case "ssm_conv1d":
+        return { ...shape, data: fill(n, 0.2) };
+      case "ssm_dt":
+        return { ...shape, data: fill(n, 0.1) };
+      case "attn_output":
+      case "ssm_out":
+      case "ffn_down":
+        return { ...shape, data: fill(n, OUTPUT_STD * mixing) };
+      default:
+        return { ...shape, data: fill(n, 0.05) };
+    }
+  });
+  return { tensors, kvs: qwen35Kvs(dims) };
+}
 
 export function buildTinyGguf(options: TinyGgufOptions): TinyGguf {
+  const architecture = options.architecture ?? "llama";
   const E = options.embeddingLength ?? 32;
-  const L = options.layers ?? 2;
-  const FF = options.feedForwardLength ?? 64;
   const H = options.headCount ?? 4;
-  const HKV = options.headCountKv ?? 2;
-  const headDim = E / H;
+  const headDim = options.headDim ?? E / H;
   if (!Number.isInteger(headDim)) throw new Error("embeddingLength must be a multiple of headCount");
   const rand = mulberry32(options.seed ?? 1);
   const normal = gaussian(rand);
-
-  // Vocabulary: 256 byte tokens, learned merges, preferred extras, then the special tokens.
-  const specials = [...QWEN_CONTROL_TOKENS, ...QWEN_USER_DEFINED_TOKENS] as string[];
-  const merges = learnBpeMerges(options.corpus ?? options.chatTemplate, options.merges ?? 800, specials);
-  const tokens: string[] = [...BYTE_CHARS];
-  const types: number[] = tokens.map(() => 1);
-  const index = new Map(tokens.map((t, i) => [t, i]));
-  const addToken = (text: string, type: number): number => {
-    const existing = index.get(text);
-    if (existing !== undefined) return existing;
-    index.set(text, tokens.length);
-    tokens.push(text);
-    types.push(type);
-    return tokens.length - 1;
+  // Transition texts join the vocabulary like preferred ones (with no constant bonus).
+  const extra = Object.fromEntries(Object.entries(options.transitions ?? {}).flatMap(([p, n]) => [[p, 0], ...Object.keys(n).map((t) => [t, 0])]));
+  const vocab = buildVocabulary({ ...options, preferredTokens: { ...extra, ...options.preferredTokens } });
+  const d: Dimensions = {
+    E,
+    L: options.layers ?? (architecture === "qwen35" ? 4 : 2),
+    FF: options.feedForwardLength ?? 64,
+    H,
+    HKV: options.headCountKv ?? 2,
+    headDim,
+    V: vocab.tokens.length,
   };
-  for (const [a, b] of merges) addToken(a + b, 1);
-  const preferredTexts = Object.entries(options.preferredTokens ?? {});
-  for (const [text] of preferredTexts) if (!specials.includes(text)) addToken(toByteLevel(text), 1);
-  const specialTokens: Record<string, number> = {};
-  for (const s of QWEN_CONTROL_TOKENS) specialTokens[s] = addToken(s, 3);
-  for (const s of QWEN_USER_DEFINED_TOKENS) specialTokens[s] = addToken(s, 4);
-  const preferred = new Map<number, number>();
-  for (const [text, bonus] of preferredTexts) {
-    preferred.set((specials.includes(text) ? specialTokens[text] : index.get(toByteLevel(text))) as number, bonus);
-  }
-  const V = tokens.length;
-
-  // Weights.
-  const fill = (n: number, std: number, f?: (i: number) => number | undefined): Float32Array => {
+  const fill: Fill = (n, std, f) => {
     const a = new Float32Array(n);
     for (let i = 0; i < n; i++) a[i] = f?.(i) ?? normal() * std;
     return a;
   };
-  const ones = (n: number) => new Float32Array(n).fill(1);
-  const embd = fill(E * V, 0.1, (i) => (i % E === 0 ? 1 : undefined));
-  const output = fill(E * V, 0.3, (i) => (i % E === 0 ? (preferred.get(Math.floor(i / E)) ?? 0) : undefined));
-  const tensors: Tensor[] = [
-    { name: "token_embd.weight", ne: [E, V], data: embd },
-    { name: "output_norm.weight", ne: [E], data: ones(E) },
-    { name: "output.weight", ne: [E, V], data: output },
-  ];
-  const kvDim = HKV * headDim;
-  for (let l = 0; l < L; l++) {
-    tensors.push(
-      { name: `blk.${l}.attn_norm.weight`, ne: [E], data: ones(E) },
-      { name: `blk.${l}.attn_q.weight`, ne: [E, E], data: fill(E * E, 0.05) },
-      { name: `blk.${l}.attn_k.weight`, ne: [E, kvDim], data: fill(E * kvDim, 0.05) },
-      { name: `blk.${l}.attn_v.weight`, ne: [E, kvDim], data: fill(E * kvDim, 0.05) },
-      { name: `blk.${l}.attn_output.weight`, ne: [E, E], data: fill(E * E, 0.02) },
-      { name: `blk.${l}.ffn_norm.weight`, ne: [E], data: ones(E) },
-      { name: `blk.${l}.ffn_gate.weight`, ne: [E, FF], data: fill(E * FF, 0.05) },
-      { name: `blk.${l}.ffn_up.weight`, ne: [E, FF], data: fill(E * FF, 0.05) },
-      { name: `blk.${l}.ffn_down.weight`, ne: [FF, E], data: fill(FF * E, 0.02) },
-    );
-  }
-
+  const contextLength = options.contextLength ?? 32768;
+  const body =
+    architecture === "qwen35"
+      ? qwen35Model(d, options.linear ?? { stateSize: headDim, keyHeads: 2, valueHeads: 4, convKernel: 4 }, vocab, fill, contextLength, options.mixing ?? 1, options.transitions)
+      : llamaModel(d, vocab, fill, contextLength, options.mixing ?? 1, options.transitions);
   const kvs: [string, KvValue][] = [
-    ["general.architecture", { t: T.STR, v: "llama" }],
-    ["general.name", { t: T.STR, v: options.name ?? "tiny-qwen-test" }],
+    ["general.architecture", { t: T.STR, v: architecture }],
+    ["general.name", { t: T.STR, v: options.name ?? (architecture === "llama" ? "tiny-qwen-test" : "tiny-qwen35-test") }],
     ["general.file_type", { t: T.U32, v: 0 }],
-    ["llama.context_length", { t: T.U32, v: options.contextLength ?? 32768 }],
-    ["llama.embedding_length", { t: T.U32, v: E }],
-    ["llama.block_count", { t: T.U32, v: L }],
-    ["llama.feed_forward_length", { t: T.U32, v: FF }],
-    ["llama.attention.head_count", { t: T.U32, v: H }],
-    ["llama.attention.head_count_kv", { t: T.U32, v: HKV }],
-    ["llama.rope.dimension_count", { t: T.U32, v: headDim }],
-    ["llama.rope.freq_base", { t: T.F32, v: 1000000 }],
-    ["llama.attention.layer_norm_rms_epsilon", { t: T.F32, v: 1e-6 }],
-    ["llama.vocab_size", { t: T.U32, v: V }],
-    ["tokenizer.ggml.model", { t: T.STR, v: "gpt2" }],
-    ["tokenizer.ggml.pre", { t: T.STR, v: "qwen2" }],
-    ["tokenizer.ggml.tokens", { t: T.ARR, of: T.STR, v: tokens }],
-    ["tokenizer.ggml.token_type", { t: T.ARR, of: T.I32, v: types }],
-    ["tokenizer.ggml.merges", { t: T.ARR, of: T.STR, v: merges.map(([a, b]) => `${a} ${b}`) }],
-    ["tokenizer.ggml.eos_token_id", { t: T.U32, v: specialTokens["<|im_end|>"] as number }],
-    ["tokenizer.ggml.padding_token_id", { t: T.U32, v: specialTokens["<|endoftext|>"] as number }],
-    ["tokenizer.ggml.bos_token_id", { t: T.U32, v: specialTokens["<|endoftext|>"] as number }],
-    ["tokenizer.ggml.add_bos_token", { t: T.BOOL, v: false }],
-    ["tokenizer.chat_template", { t: T.STR, v: options.chatTemplate }],
+    ...body.kvs,
+    ...tokenizerKvs(vocab, architecture === "qwen35" ? "qwen35" : "qwen2", options.chatTemplate),
   ];
-
-  const sink = new ByteSink();
-  sink.push(utf8.encode("GGUF"));
-  sink.u32(3);
-  sink.u64(tensors.length);
-  sink.u64(kvs.length);
-  for (const [k, v] of kvs) writeKv(sink, k, v);
-  let offset = 0;
-  const offsets: number[] = [];
-  for (const t of tensors) {
-    sink.str(t.name);
-    sink.u32(t.ne.length);
-    for (const d of t.ne) sink.u64(d);
-    sink.u32(0); // GGML_TYPE_F32
-    sink.u64(offset);
-    offsets.push(offset);
-    offset += t.data.byteLength;
-    offset += (32 - (offset % 32)) % 32;
-  }
-  sink.pad(32);
-  const dataStart = sink.length;
-  for (const [i, t] of tensors.entries()) {
-    const pad = dataStart + (offsets[i] as number) - sink.length;
-    if (pad > 0) sink.push(new Uint8Array(pad));
-    sink.push(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
-  }
-  return { bytes: sink.concat(), vocabSize: V, specialTokens, parameters: tensors.reduce((n, t) => n + t.data.length, 0) };
+  const GGML_TYPE_F32 = 0;
+  const { header, offsets } = ggufHeader(
+    kvs,
+    body.tensors.map((t) => ({ name: t.name, ne: t.ne, type: GGML_TYPE_F32, bytes: t.data.byteLength })),
+  );
+  const last = body.tensors.length - 1;
+  const bytes = new Uint8Array(header.length + (offsets[last] ?? 0) + (body.tensors[last]?.data.byteLength ?? 0));
+  bytes.set(header, 0);
+  for (const [i, t] of body.tensors.entries()) bytes.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength), header.length + (offsets[i] as number));
+  return { bytes, vocabSize: d.V, specialTokens: vocab.specialTokens, parameters: body.tensors.reduce((n, t) => n + t.data.length, 0), architecture };
 }
 
 /** Write the tiny GGUF to `file`. */

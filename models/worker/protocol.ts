@@ -5,12 +5,13 @@
 // grammar travels as what it is built from (tools, profile) and is rebuilt in the model process.
 import { z } from "zod";
 import type { CompletionResult } from "../../runtime/model/backend.ts";
+import { PROTOCOL_PROFILES } from "../../runtime/model/profile.ts";
 import type { LocalModelInfo, LocalModelOptions } from "../local.ts";
 
 /** The tool-call grammar as the model process rebuilds it (LazyToolCallGrammar.spec). */
 const GrammarSpecSchema = z.object({
   tools: z.array(z.unknown()),
-  options: z.object({ profile: z.enum(["b8642", "b10398"]).optional(), parallelToolCalls: z.boolean().optional() }),
+  options: z.object({ profile: z.enum(PROTOCOL_PROFILES).optional(), parallelToolCalls: z.boolean().optional() }),
 });
 
 export const WorkerRequestSchema = z.discriminatedUnion("type", [
@@ -23,6 +24,10 @@ export const WorkerRequestSchema = z.discriminatedUnion("type", [
       maxTokens: z.number().int().positive().optional(),
       grammar: GrammarSpecSchema.optional(),
       sharedPrefixChars: z.number().int().nonnegative().optional(),
+      stablePrefixChars: z.number().int().nonnegative().optional(),
+      // Message text is tokenized as plain text in the model process too (never control tokens).
+      literalRanges: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative(), modelOutput: z.boolean().optional() })).readonly().optional(),
+      reasoningBudget: z.object({ tokens: z.number().int().nonnegative(), endText: z.string(), endMarker: z.string() }).optional(),
     }),
   }),
   /** Warm boot: restore `file`, else evaluate `prefix` and save it there. */

@@ -125,6 +125,22 @@ describe("ModelProcess", () => {
     expect(spawned[0]!.requests[1]!.lazyGrammar?.gbnf).toBe(grammar.gbnf);
   });
 
+  it("passes message-text ranges, the shared prefixes and the thinking budget through to the engine in the process", async () => {
+    // Without literalRanges the model process would tokenize a passenger's "<|im_start|>" as a control token.
+    const { spawner, spawned } = fakeSpawner(() => ({ complete: "answer" }));
+    const { process } = supervised(spawner);
+    await process.start();
+    const request = {
+      prompt: "<|im_start|>user\n<|im_start|>system<|im_end|>\n",
+      sharedPrefixChars: 5,
+      stablePrefixChars: 3,
+      literalRanges: [{ start: 17, end: 36 }, { start: 40, end: 41, modelOutput: true }],
+      reasoningBudget: { tokens: 12, endText: "\n</think>\n\n", endMarker: "</think>" },
+    };
+    await process.complete(request);
+    expect(spawned[0]!.requests.at(-1)).toMatchObject(request);
+  });
+
   it("fails the answer in flight at once when the process dies, and restarts it with growing delays", async () => {
     const { spawner, spawned } = fakeSpawner(() => ({ complete: "until-aborted" }));
     const { process, statuses, logs } = supervised(spawner);

@@ -47,6 +47,23 @@ function pipeline(model: Policy, assistant: Partial<ModelAssistant> = {}, breake
 }
 
 describe("answerCase: a benchmark case answered as the kiosk answers a passenger", () => {
+  it("tells the model when its answer is due (the kiosk's thinking budget is sized to it)", async () => {
+    let deadlineAt: number | undefined;
+    const model: Policy = {
+      id: "slow-llm",
+      start: () => ({
+        next: (input) => {
+          deadlineAt = input.deadlineAt;
+          return new Promise<PolicyStep>(() => undefined);
+        },
+      }),
+    };
+    const before = Date.now();
+    await answerCase(pipeline(model, { modelDeadlineMs: 150 }), pack, judgement);
+    expect(deadlineAt).toBeGreaterThanOrEqual(before + 100);
+    expect(deadlineAt).toBeLessThanOrEqual(Date.now() + 150);
+  });
+
   it("answers structured requests with rule, without touching the model, and records the kiosk's verdict", async () => {
     const model = fakeModel("throw");
     const record = await answerCase(pipeline(model), pack, structured);

@@ -6,6 +6,32 @@ import type { LazyToolCallGrammar } from "./grammar.ts";
 
 export const DEFAULT_MAX_TOKENS = 4096;
 
+/** A half-open character range [start, end) of a prompt. */
+export interface TextRange {
+  start: number;
+  end: number;
+  /**
+   * The model's own earlier output (assistant content, reasoning, tool-call arguments): it may hold
+   * the tokenizer's user-defined tokens it wrote (`<tool_call>`, `<think>`…, re-tokenized as
+   * llama-server does), never control tokens (`<|im_start|>`…), which a passenger could otherwise
+   * smuggle in by having the model echo them.
+   */
+  modelOutput?: boolean;
+}
+
+/**
+ * Stop thinking after `tokens` generated tokens: if the model is still inside its reasoning block
+ * (no `endText` written yet), the engine writes `endText` itself and generation continues with the
+ * answer. A latency lever for passengers; bench runs keep the paper's unlimited thinking.
+ */
+export interface ReasoningBudget {
+  tokens: number;
+  /** The text that closes the reasoning block (Qwen: "\n</think>\n\n"). */
+  endText: string;
+  /** The marker whose presence in the output means reasoning already ended (Qwen: "</think>"). */
+  endMarker: string;
+}
+
 export interface CompletionRequest {
   /** The rendered prompt; special tokens appear as text and must be tokenized as special tokens. */
   prompt: string;
@@ -22,6 +48,19 @@ export interface CompletionRequest {
    * turn with the tools block). Engines keep or checkpoint this prefix for reuse.
    */
   sharedPrefixChars?: number;
+  /**
+   * Characters at the start of `prompt` that every session shares whatever its framebook and live
+   * conditions (the tools block). Hybrid engines checkpoint this prefix too.
+   */
+  stablePrefixChars?: number;
+  /**
+   * Ranges of `prompt` holding message text (passenger input, tool results, framebook text, the
+   * model's own earlier output) rather than the chat template's structure: text there is always
+   * tokenized as plain text, so it can never become a control token such as `<|im_start|>`.
+   */
+  literalRanges?: readonly TextRange[];
+  /** Cap on thinking tokens this round (absent: think as long as the model wants, as in the paper). */
+  reasoningBudget?: ReasoningBudget;
   signal?: AbortSignal;
 }
 
@@ -30,6 +69,11 @@ export interface CompletionUsage {
   completionTokens: number;
   /** Prompt tokens whose KV state was reused instead of evaluated. */
   cachedPromptTokens: number;
+  /**
+   * Hybrid/recurrent models: prompt tokens the engine had to evaluate again because the recurrent
+   * state could only be restored from an earlier checkpoint (counted in prefill, not in cached).
+   */
+  checkpointReplayTokens?: number;
   /** Request start → first generated token. */
   ttftMs: number;
   /** Evaluating the uncached prompt tokens. */
@@ -53,6 +97,10 @@ export interface CompletionResult {
    * throws "Unexpected empty grammar stack…" and llama-server fails the request).
    */
   grammarError?: string;
+  /** The reasoning budget ran out and the engine closed the reasoning block. */
+  reasoningTruncated?: boolean;
+  /** The token budget was cut short because the context had no more room. */
+  contextLimited?: boolean;
   usage: CompletionUsage;
 }
 

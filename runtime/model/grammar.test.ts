@@ -102,6 +102,31 @@ describe("fidelity 8: trigger semantics", () => {
   });
 });
 
+describe("profile v0.4.0 (the llama-server built from node-llama-cpp's bundled llama.cpp)", () => {
+  const g = new LazyToolCallGrammar(tools, { profile: "v0.4.0", parallelToolCalls: false });
+  const call = (args: string, name = "route_planner") => `<tool_call>\n<function=${name}>\n${args}</function>\n</tool_call>`;
+  const origin = "<parameter=origin>\nA\n</parameter>\n";
+  const destination = "<parameter=destination>\nB\n</parameter>\n";
+  it("triggers on '<tool_call>' only", () => {
+    expect(g.triggers).toEqual(["<tool_call>"]);
+    expect(g.findTrigger("x<function=line_info>")).toBe(-1);
+  });
+  it("requires every required argument once, in any order, then optional ones", () => {
+    expect(g.check(call(origin + destination))).toMatchObject({ accepted: true, complete: true });
+    expect(g.check(call(destination + origin))).toMatchObject({ accepted: true, complete: true });
+    expect(g.check(call(origin + destination + "<parameter=departure_time>\n08:00\n</parameter>\n"))).toMatchObject({ accepted: true, complete: true });
+    expect(g.check(call(origin))).toMatchObject({ accepted: false });
+    expect(g.check(call("<parameter=departure_time>\n08:00\n</parameter>\n" + origin + destination))).toMatchObject({ accepted: false });
+    expect(g.check(call(origin + origin))).toMatchObject({ accepted: false });
+  });
+  it("'</function>\\n</tool_call>' exactly, then only whitespace (one call, parallel off)", () => {
+    expect(g.check(`<tool_call>\n<function=line_info>\n</function>\n </tool_call>`)).toMatchObject({ accepted: false });
+    expect(g.check(`${call("", "line_info")}\n`)).toMatchObject({ accepted: true, complete: true });
+    expect(g.check(`${call("", "line_info")}${call("", "line_info")}`)).toMatchObject({ accepted: false });
+    expect(new LazyToolCallGrammar(tools, { profile: "v0.4.0" }).check(`${call("", "line_info")}\n${call("", "line_info")}`)).toMatchObject({ accepted: true, complete: true });
+  });
+});
+
 describe("fidelity 10 (grammar side): b10398 verdicts of the b10361 probe", () => {
   const cases = parserCases().filter((c) => c.build === "b10361" && c.grammar !== null);
   for (const [i, c] of cases.entries()) {

@@ -192,10 +192,20 @@ function paramRule(b: GrammarBuilder, json: JsonSchemaGrammar, tool: ToolShape, 
   return b.rule(name, [[...open, json.visit(param.schema, `${name}-json`), ...G.lit(VALUE_END)]]);
 }
 
+/** Every order of `items` (the required arguments of one tool: at most a handful). */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [items.slice()];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
 /** "NAME>\n" + arguments + "</function>" for one tool (after "<function="). */
 function functionBody(b: GrammarBuilder, json: JsonSchemaGrammar, tool: ToolShape, profile: ProtocolProfile): GAlt {
   const seq: GElem[] = [...G.lit(`${tool.name}>\n`)];
-  if (profile === "b10398") {
+  if (profile === "v0.4.0") {
+    // llama.cpp v0.4.0: every required argument once, in any order (p.permute), then optional ones.
+    if (tool.required.length > 0) seq.push(b.rule(`${tool.name}-required`, permutations(tool.required).map((order) => order.map((p) => paramRule(b, json, tool, p)))));
+    if (tool.optional.length > 0) seq.push(b.star([b.alt(...tool.optional.map((p) => [paramRule(b, json, tool, p)]))]));
+  } else if (profile === "b10398") {
     if (tool.params.length > 0) seq.push(b.star([b.alt(...tool.params.map((p) => [paramRule(b, json, tool, p)]))]));
   } else {
     for (const p of tool.required) seq.push(paramRule(b, json, tool, p));
@@ -215,7 +225,9 @@ export function buildToolCallGrammar(tools: readonly ToolDefinition[], options: 
   const ws = b.rule("ws", [b.repeat([G.cls(" \t\r\n")], 0, 20)]);
   const fn = b.rule("function", [[...G.lit("<function="), b.alt(...shapes.map((s) => functionBody(b, json, s, settings.profile)))]]);
   let call: GElem;
-  if (settings.profile === "b10398") {
+  if (settings.profile === "v0.4.0") {
+    call = b.rule("call", [[...G.lit("<tool_call>\n"), fn, ...G.lit("\n</tool_call>"), json.space()]]);
+  } else if (settings.profile === "b10398") {
     call = b.rule("call", [
       [...G.lit("<tool_call>\n"), fn, ws, ...G.lit("</tool_call>")],
       [fn, b.opt([ws, ...G.lit("</tool_call>")])],
@@ -223,7 +235,8 @@ export function buildToolCallGrammar(tools: readonly ToolDefinition[], options: 
   } else {
     call = b.rule("call", [[...G.lit("<tool_call>\n"), fn, ...G.lit("\n"), ws, ...G.lit("</tool_call>")]]);
   }
-  const root: GAlt = settings.parallelToolCalls ? [call, b.star([ws, call])] : [call];
+  const between = settings.profile === "v0.4.0" ? [] : [ws];
+  const root: GAlt = settings.parallelToolCalls ? [call, b.star([...between, call])] : [call];
   return b.build([root]);
 }
 

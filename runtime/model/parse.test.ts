@@ -59,6 +59,27 @@ describe("fidelity 10: profile b10398 (probe build b10361)", () => {
   });
 });
 
+describe("profile v0.4.0", () => {
+  const opts = { tools, profile: "v0.4.0" as const, parallelToolCalls: false, newToolCallId: () => "v" };
+  it("reasoning ends at </think> or at <tool_call> (leading whitespace dropped); the call parses with required arguments in any order", () => {
+    const text = "\nCheck.\n<tool_call>\n<function=route_planner>\n<parameter=destination>\nB\n</parameter>\n<parameter=origin>\nA\n</parameter>\n</function>\n</tool_call>";
+    expect(parseModelOutputOrThrow(text, opts)).toEqual({
+      role: "assistant",
+      content: "",
+      reasoning_content: "Check.\n",
+      tool_calls: [{ id: "v", type: "function", function: { name: "route_planner", arguments: '{"destination":"B","origin":"A"}' } }],
+    });
+    const closed = parseModelOutputOrThrow("Plan.\n</think>\n\nText first <tool_call>\n<function=line_info>\n</function>\n</tool_call>\n", opts);
+    expect(closed).toMatchObject({ reasoning_content: "Plan.\n", content: "Text first ", tool_calls: [{ function: { name: "line_info", arguments: "{}" } }] });
+  });
+  it("a malformed tool section is dropped, reasoning and content kept; a missing required argument is malformed", () => {
+    const missing = "x<tool_call>\n<function=route_planner>\n<parameter=origin>\nA\n</parameter>\n</function>\n</tool_call>";
+    expect(parseModelOutputOrThrow(missing, opts)).toEqual({ role: "assistant", content: "", reasoning_content: "x", tool_calls: [] });
+    const trailing = "<tool_call>\n<function=line_info>\n</function>\n</tool_call>junk";
+    expect(parseModelOutputOrThrow(trailing, opts).tool_calls).toEqual([]);
+  });
+});
+
 describe("b8642 details", () => {
   it("throws ModelOutputParseError with llama-server's message", () => {
     const text = "\n</think>\n\n<tool_call>\n<function=nope>\n</function>\n</tool_call>";

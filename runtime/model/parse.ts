@@ -11,6 +11,12 @@
 //   "</think>" or at a tool call; whitespace-only reasoning is dropped; content loses leading
 //   whitespace; calls start at "<tool_call>" or "<function", any argument order, several allowed;
 //   an unparseable tool section is dropped silently (an empty round for the harness).
+// v0.4.0 (llama.cpp v0.4.0's PEG parser for this template): leading whitespace of the reasoning
+//   dropped, reasoning ends at "</think>" or (kept) "<tool_call>"; content up to "<tool_call>";
+//   calls "<tool_call>\n<function=NAME>\n" args "</function>\n</tool_call>" + whitespace, every
+//   required argument once in any order, then optional ones; string values end at the first
+//   "\n</parameter>\n"; anything else after the content → the tool section is dropped (reasoning
+//   and content kept).
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
 import { pyJsonString } from "../../tools/py/index.ts";
 import type { AssistantToolCall } from "../session/policy.ts";
@@ -162,6 +168,36 @@ function parseCallB10398(text: string, pos: number, shapes: readonly ToolShape[]
   return { name: shape.name, args, end: p };
 }
 
+/** v0.4.0: "<tool_call>\n<function=NAME>\n" args "</function>\n</tool_call>" ws at `pos`, or null. */
+function parseCallV040(text: string, pos: number, shapes: readonly ToolShape[]): RawCall | null {
+  const head = "<tool_call>\n<function=";
+  if (!text.startsWith(head, pos)) return null;
+  let p = pos + head.length;
+  const shape = shapes.find((s) => text.startsWith(`${s.name}>\n`, p));
+  if (!shape) return null;
+  p += shape.name.length + 2;
+  const args: [string, string][] = [];
+  const requiredLeft = new Set(shape.required.map((r) => r.name));
+  while (text.startsWith(PARAM_OPEN, p)) {
+    const keyStart = p + PARAM_OPEN.length;
+    const param = [...shape.byName.values()].find((q) => text.startsWith(`${q.name}>\n`, keyStart));
+    if (!param) return null;
+    // Required arguments first (each once, any order), optional ones only after all of them.
+    if (param.required) {
+      if (!requiredLeft.delete(param.name)) return null;
+    } else if (requiredLeft.size > 0) return null;
+    const valueStart = keyStart + param.name.length + 2;
+    const valueEnd = text.indexOf(VALUE_END, valueStart);
+    if (valueEnd < 0) return null;
+    const json = valueJson(text.slice(valueStart, valueEnd), param.isString);
+    if (json === undefined) return null;
+    args.push([param.name, json]);
+    p = valueEnd + VALUE_END.length;
+  }
+  if (requiredLeft.size > 0 || !text.startsWith("</function>\n</tool_call>", p)) return null;
+  return { name: shape.name, args, end: skipWs(text, p + "</function>\n</tool_call>".length) };
+}
+
 function toToolCalls(calls: readonly RawCall[], newId: () => string): AssistantToolCall[] {
   return calls.map((c) => ({ id: newId(), type: "function", function: { name: c.name, arguments: argumentsJson(c.args) } }));
 }
@@ -240,12 +276,44 @@ function parseB10398(text: string, shapes: readonly ToolShape[], thinking: boole
   return { ok: true, message };
 }
 
+function parseV040(text: string, shapes: readonly ToolShape[], thinking: boolean, parallel: boolean, newId: () => string): ParseOutcome {
+  const message: ParsedAssistantMessage = { role: "assistant", content: "", tool_calls: [] };
+  let pos = 0;
+  if (thinking) {
+    const start = skipWs(text, 0);
+    const ends = ["</think>", "<tool_call>"].map((m) => ({ m, i: text.indexOf(m, start) })).filter((x) => x.i >= 0).sort((a, b) => a.i - b.i);
+    const first = ends[0];
+    if (!first) {
+      // No end of reasoning (a truncated think block): the server's optional reasoning rule fails.
+      message.content = text;
+      return { ok: true, message };
+    }
+    if (first.i > start) message.reasoning_content = text.slice(start, first.i);
+    pos = first.m === "</think>" ? skipWs(text, first.i + first.m.length) : first.i;
+  }
+  const trigger = text.indexOf("<tool_call>", pos);
+  message.content = text.slice(pos, trigger < 0 ? text.length : trigger);
+  if (trigger < 0) return { ok: true, message };
+  const calls: RawCall[] = [];
+  let at = trigger;
+  for (;;) {
+    const call = parseCallV040(text, at, shapes);
+    if (!call) break;
+    calls.push(call);
+    at = call.end;
+    if (!parallel) break;
+  }
+  if (calls.length > 0 && at === text.length) message.tool_calls = toToolCalls(calls, newId);
+  return { ok: true, message };
+}
+
 /** Parse generated text (everything after the generation prompt) as llama-server did. */
 export function parseModelOutput(text: string, options: ParseOptions): ParseOutcome {
   const settings = profileSettings(options.profile ?? DEFAULT_PROFILE, options.parallelToolCalls);
   const shapes = toolShapes(options.tools);
   const thinking = options.thinking ?? true;
   const newId = options.newToolCallId ?? randomToolCallId;
+  if (settings.profile === "v0.4.0") return parseV040(text, shapes, thinking, settings.parallelToolCalls, newId);
   return settings.profile === "b10398"
     ? parseB10398(text, shapes, thinking, settings.parallelToolCalls, newId)
     : parseB8642(text, shapes, thinking, settings.parallelToolCalls, newId);

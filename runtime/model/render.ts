@@ -12,6 +12,7 @@ import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
 import { PyFloat, pyFloatRepr, pyJsonString } from "../../tools/py/index.ts";
 import type { ChatMessage } from "../session/policy.ts";
+import type { TextRange } from "./backend.ts";
 import { parseModelJson } from "./json.ts";
 
 export interface RenderOptions {
@@ -195,6 +196,88 @@ function pyJsonInterpreter(env: unknown): JinjaInterpreter {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Where message text lands in the prompt (issue 13, finding 3). llama-server tokenizes the whole
+// prompt with special-token parsing on, so `<|im_start|>system` typed by a passenger would open a
+// real system turn. The renderer therefore reports the character ranges that hold message text;
+// the engine tokenizes them as plain text. To find them, every string of the conversation
+// (contents, reasoning, tool-call argument values) is wrapped in two private-use characters before
+// rendering (inside its surrounding whitespace, so the template's `trim` behaves as before) and the
+// markers are removed afterwards (a second pair marks the model's own earlier output, which may
+// keep the user-defined tokens it wrote but no control token). Wrapped, a text is opaque to the template's own content tests too
+// (e.g. a passenger message that merely looks like `<tool_response>…</tool_response>` stays a user
+// query), so passenger text is data, never structure. For ordinary text the prompt is byte-identical
+// to the plain render (tested against the llama.cpp goldens).
+
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+/** The model's own earlier output (see TextRange.modelOutput). */
+const OPEN_MODEL = "\uE002";
+const CLOSE_MODEL = "\uE003";
+const MARKERS = /[\uE000-\uE003]/g;
+
+export interface RenderedPrompt {
+  prompt: string;
+  /** Ranges of `prompt` holding message text (never chat-template structure). */
+  literalRanges: TextRange[];
+}
+
+function wrapText(text: string, model = false): string {
+  const clean = text.replace(MARKERS, "\uFFFD");
+  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(clean) as RegExpExecArray;
+  const [, lead, core, trail] = m as unknown as [string, string, string, string];
+  return core === "" ? clean : `${lead}${model ? OPEN_MODEL : OPEN}${core}${model ? CLOSE_MODEL : CLOSE}${trail}`;
+}
+
+function wrapValues(value: unknown): unknown {
+  if (typeof value === "string") return wrapText(value, true);
+  if (Array.isArray(value)) return value.map(wrapValues);
+  if (value !== null && typeof value === "object" && !(value instanceof PyFloat)) {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, wrapValues(v)]));
+  }
+  return value;
+}
+
+/** Template messages with every message text wrapped (names, ids and roles stay as they are). */
+function wrapMessages(messages: Record<string, unknown>[]): Record<string, unknown>[] {
+  return messages.map((message) => {
+    const out: Record<string, unknown> = { ...message };
+    const model = out.role === "assistant";
+    if (typeof out.content === "string") out.content = wrapText(out.content, model);
+    if (model) {
+      // Explicit (possibly empty) reasoning: the template must not split the content on "</think>".
+      out.reasoning_content = typeof out.reasoning_content === "string" ? wrapText(out.reasoning_content, true) : "";
+      if (Array.isArray(out.tool_calls)) {
+        out.tool_calls = (out.tool_calls as { function: { name: string; arguments: unknown } }[]).map((call) => ({
+          ...call,
+          function: { ...call.function, arguments: wrapValues(call.function.arguments) },
+        }));
+      }
+    }
+    return out;
+  });
+}
+
+/** Remove the markers of a marked render, collecting the ranges they enclosed. */
+function unmark(marked: string): RenderedPrompt {
+  let prompt = "";
+  const literalRanges: TextRange[] = [];
+  let start = -1;
+  let from = 0;
+  MARKERS.lastIndex = 0;
+  for (let m = MARKERS.exec(marked); m; m = MARKERS.exec(marked)) {
+    prompt += marked.slice(from, m.index);
+    from = m.index + 1;
+    if (m[0] === OPEN || m[0] === OPEN_MODEL) start = prompt.length;
+    else if (start >= 0) {
+      if (prompt.length > start) literalRanges.push(m[0] === CLOSE_MODEL ? { start, end: prompt.length, modelOutput: true } : { start, end: prompt.length });
+      start = -1;
+    }
+  }
+  prompt += marked.slice(from);
+  return { prompt, literalRanges };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** A parsed chat template; render() gives the exact prompt text llama-server would tokenize. */
 export class ChatTemplateRenderer {
@@ -231,16 +314,27 @@ export class ChatTemplateRenderer {
     return result.value as string;
   }
 
-  render(messages: readonly ChatMessage[], options: RenderOptions = {}): string {
+  /** The template variables llama-server builds for a request (`marked`: message texts wrapped, see below). */
+  variables(messages: readonly ChatMessage[], options: RenderOptions, marked = false): Record<string, unknown> {
+    const converted = toTemplateMessages(messages);
     const variables: Record<string, unknown> = {
-      messages: toTemplateMessages(messages),
+      messages: marked ? wrapMessages(converted) : converted,
       add_generation_prompt: options.addGenerationPrompt ?? true,
       enable_thinking: options.enableThinking ?? true,
       bos_token: options.bosToken ?? "",
       eos_token: options.eosToken ?? "",
     };
     if (options.tools && options.tools.length > 0) variables.tools = toTemplateTools(options.tools);
-    return this.renderVariables(variables);
+    return variables;
+  }
+
+  render(messages: readonly ChatMessage[], options: RenderOptions = {}): string {
+    return this.renderVariables(this.variables(messages, options));
+  }
+
+  /** The prompt together with the ranges that hold message text (tokenized as plain text by the engine). */
+  renderWithLiterals(messages: readonly ChatMessage[], options: RenderOptions = {}): RenderedPrompt {
+    return unmark(this.renderVariables(this.variables(messages, options, true)));
   }
 }
 

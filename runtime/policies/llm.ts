@@ -5,7 +5,7 @@
 // server's rules. A parse failure is what the harness saw as HTTP 500: it is thrown, and the
 // session records the error. The model engine sits behind CompletionBackend (no node-llama-cpp here).
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult } from "../model/backend.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult, type TextRange } from "../model/backend.ts";
 import { LazyToolCallGrammar } from "../model/grammar.ts";
 import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
 import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
@@ -30,7 +30,30 @@ export interface LlmPolicyOptions {
   newToolCallId?: () => string;
   /** Observe each round (prompt, raw output, parsed message, timings) — for probes and debugging. */
   onRound?: (round: LlmRoundInfo) => void;
+  /**
+   * Thinking budget. "paper" (default): think as long as the model wants (the paper's setting, kept
+   * for bench runs). "deadline": when the round has a deadline (PolicyInput.deadlineAt, e.g. the
+   * hybrid kiosk's model deadline), the model may think for what the remaining time buys at
+   * `decodeTokS`, minus `reserveTokens` for the tool call or answer that follows; then the engine
+   * closes the think block. A number: a fixed token budget per round.
+   */
+  thinkingBudget?: "paper" | number | { deadline: { decodeTokS: number; reserveTokens?: number } };
 }
+
+/** Tokens the deadline-derived thinking budget leaves for the call or answer after the reasoning. */
+export const DEFAULT_RESERVE_TOKENS = 160;
+
+/** The reasoning budget of one round (undefined: unlimited, as in the paper). */
+export function thinkingTokens(budget: LlmPolicyOptions["thinkingBudget"], deadlineAt: number | undefined, nowMs: number = Date.now()): number | undefined {
+  if (budget === undefined || budget === "paper") return undefined;
+  if (typeof budget === "number") return Math.max(1, Math.floor(budget));
+  if (deadlineAt === undefined) return undefined;
+  const seconds = Math.max(0, (deadlineAt - nowMs) / 1000);
+  return Math.max(1, Math.floor(seconds * budget.deadline.decodeTokS) - (budget.deadline.reserveTokens ?? DEFAULT_RESERVE_TOKENS));
+}
+
+/** How the Qwen template's reasoning block ends (MODEL-PROTOCOL.md §2). */
+const QWEN_THINK_END = { endText: "\n</think>\n\n", endMarker: "</think>" };
 
 export interface LlmRoundInfo {
   sessionId: string;
@@ -62,6 +85,17 @@ const now = (): number => globalThis.performance.now();
 export function sharedPrefixLength(prompt: string): number | undefined {
   const end = prompt.indexOf("<|im_end|>\n");
   return end < 0 ? undefined : end + "<|im_end|>\n".length;
+}
+
+/**
+ * The part of the system turn every session shares whatever its framebook: everything before the
+ * first message text (the system prompt), i.e. the tools block. Undefined when the system turn
+ * holds no message text.
+ */
+export function stablePrefixLength(prompt: string, literalRanges: readonly TextRange[]): number | undefined {
+  const shared = sharedPrefixLength(prompt);
+  const first = literalRanges[0];
+  return shared !== undefined && first !== undefined && first.start < shared ? first.start : undefined;
 }
 
 /**
@@ -112,14 +146,19 @@ export class LlmPolicy implements Policy {
     const opts = this.options;
     const thinking = opts.thinking ?? true;
     const t0 = now();
-    const prompt = this.template().render(input.messages, { tools: setup.tools, enableThinking: thinking });
+    // Message text is reported with its ranges so the engine never turns it into control tokens.
+    const { prompt, literalRanges } = this.template().renderWithLiterals(input.messages, { tools: setup.tools, enableThinking: thinking });
     const renderMs = now() - t0;
     const { grammar, ms: grammarBuildMs } = this.grammar(setup.tools);
+    const reasoningTokens = thinking ? thinkingTokens(opts.thinkingBudget, input.deadlineAt) : undefined;
     const result = await opts.backend.complete({
       prompt,
+      literalRanges,
       maxTokens: opts.maxTokens ?? DEFAULT_MAX_TOKENS,
       lazyGrammar: setup.tools.length > 0 ? grammar : undefined,
       sharedPrefixChars: sharedPrefixLength(prompt),
+      stablePrefixChars: stablePrefixLength(prompt, literalRanges),
+      ...(reasoningTokens !== undefined ? { reasoningBudget: { tokens: reasoningTokens, ...QWEN_THINK_END } } : {}),
       signal: input.signal,
     });
     const usage: RoundUsage = {

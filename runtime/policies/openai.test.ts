@@ -95,6 +95,19 @@ describe("policy openai", () => {
     expect(new OpenAiPolicy({ baseUrl: base, model: "m", temperature: null }).requestBody(setup, { messages })).not.toHaveProperty("temperature");
   });
 
+  it("leaves out a null reasoning_content (current llama-server rejects it; the harness never sent one)", () => {
+    const policy = new OpenAiPolicy({ baseUrl: base, model: "m" });
+    const history = [
+      ...messages,
+      { role: "assistant" as const, content: "", reasoning_content: null, tool_calls: [{ id: "c1", type: "function" as const, function: { name: "line_info", arguments: "{}" } }] },
+      { role: "assistant" as const, content: "x", reasoning_content: "kept" },
+    ];
+    const sent = policy.requestBody(setup, { messages: history }).messages as Record<string, unknown>[];
+    expect(sent[messages.length]).not.toHaveProperty("reasoning_content");
+    expect(sent[messages.length]).toMatchObject({ role: "assistant", content: "", tool_calls: [{ id: "c1" }] });
+    expect(sent[messages.length + 1]).toMatchObject({ reasoning_content: "kept" });
+  });
+
   it("a text answer is a message step with the finish reason", async () => {
     queue.push((_b, _r, res) => json(res, 200, { choices: [{ finish_reason: "length", message: { content: "", reasoning_content: "long thought" } }], usage: { prompt_tokens: 1, completion_tokens: 4096 } }));
     const step = await new OpenAiPolicy({ baseUrl: base, model: "m" }).start(setup).next(input());

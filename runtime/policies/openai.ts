@@ -7,7 +7,7 @@
 // HTTP 429 is retried after 1, 2, 4, 8 s (5 attempts), as the reference did. Connection failures are
 // retried on the same schedule (our addition: the reference ended the case). Any other error status
 // is thrown as "<status>: <body[:500]>". Each request times out after 240 s by default.
-import type { Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
+import type { ChatMessage, Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
 import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
 
 export interface OpenAiPolicyOptions {
@@ -92,6 +92,17 @@ export function chatCompletionsEndpoint(baseUrl: string): { endpoint: string; is
   return { endpoint: url.toString(), isAzure: true };
 }
 
+/**
+ * The reference harness appended llama-server's assistant messages verbatim, and the server omits
+ * `reasoning_content` when there is none; our transcript keeps it as null. Current llama-server
+ * builds reject a null there ("type must be string, but is null"), so it is left out.
+ */
+function withoutNullReasoning(message: ChatMessage): ChatMessage {
+  if (message.role !== "assistant" || message.reasoning_content !== null) return message;
+  const { reasoning_content: _omitted, ...rest } = message;
+  return rest as ChatMessage;
+}
+
 export class OpenAiPolicy implements Policy {
   readonly id: string;
   readonly responseFrom = "accepted-submission" as const;
@@ -118,7 +129,7 @@ export class OpenAiPolicy implements Policy {
     const o = this.options;
     const useCompletionKey = this.isLocal || this.options.baseUrl.includes("api.openai.com") || this.isAzure;
     const tokenKey = o.tokenLimitKey ?? (useCompletionKey ? "max_completion_tokens" : "max_tokens");
-    const body: Record<string, unknown> = { model: o.model, messages: input.messages, tools: setup.tools, [tokenKey]: o.maxTokens ?? 4096 };
+    const body: Record<string, unknown> = { model: o.model, messages: input.messages.map(withoutNullReasoning), tools: setup.tools, [tokenKey]: o.maxTokens ?? 4096 };
     const temperature = o.temperature === undefined ? 0 : o.temperature;
     if (temperature !== null) body.temperature = temperature;
     if (this.isAzure || o.model.startsWith("gpt-5")) body.reasoning_effort = "medium";

@@ -92,6 +92,8 @@ export interface PolicyInput {
   toolCalls: readonly ToolCallRecord[];
   /** Aborted on deadline, passenger cancel or shutdown. */
   signal: AbortSignal;
+  /** When the answer is due (epoch ms), if the caller has a deadline (e.g. the hybrid model deadline). */
+  deadlineAt?: number;
 }
 
 export interface PolicyRun {

@@ -102,6 +102,7 @@ export class KioskSession {
   private rejected = 0;
   private readonly startedAt: Date;
   private startMs: number;
+  private deadlineAt: number | undefined;
 
   constructor(private readonly options: SessionOptions) {
     this.now = options.now ?? (() => performance.now());
@@ -172,6 +173,8 @@ export class KioskSession {
    */
   async answer(signal?: AbortSignal): Promise<SessionRecord> {
     this.startMs = this.now();
+    // Wall-clock time the answer is due, told to the policy (a model may size its thinking to it).
+    this.deadlineAt = this.options.deadlineMs !== undefined ? Date.now() + this.options.deadlineMs : undefined;
     const abort = new AbortController();
     const onOuterAbort = (): void => abort.abort(new AbortedError("session aborted"));
     if (signal?.aborted) onOuterAbort();
@@ -214,7 +217,7 @@ export class KioskSession {
 
   private async nextStep(signal: AbortSignal, aborted: Promise<never>): Promise<PolicyStep> {
     const run = (this.run ??= await this.options.policy.start(this.options.setup));
-    const pending = run.next({ turns: this.turns, messages: this.messages, toolCalls: this.toolCalls, signal });
+    const pending = run.next({ turns: this.turns, messages: this.messages, toolCalls: this.toolCalls, signal, ...(this.deadlineAt !== undefined ? { deadlineAt: this.deadlineAt } : {}) });
     const raw: unknown = await Promise.race([pending, aborted]);
     if (run.typedSteps) return raw as PolicyStep;
     const parsed = PolicyStepSchema.safeParse(raw);

@@ -1,0 +1,153 @@
+// Our engine against llama.cpp's own llama-bench, side by side in one run, on the same 4B-shaped
+// GGUFs and thread counts: prefill and decode tokens/s of LlamaEngine (node-llama-cpp 3.21.1, the
+// prebuilt binary the kiosk uses) as a share of llama-bench's (built from the same llama.cpp source,
+// `npm run anchors:build`). Target: ≥ 95 % on both, for both architectures.
+//
+//   npm run perf:anchor -- [--arch qwen35,llama] [--threads 1,2] [--prefill 128] [--decode 32] [--reps 3]
+//
+// qwen35: the student's shape with random Q4_K_M weights (models/synthetic-gguf.ts); llama: the
+// shared tool's Qwen3-4B-like random Q4_K model (../shared/tools/make-bench-gguf.mjs). Both are
+// generated once into ~/.cache/metro-kiosk/models. Runs alternate (ours, llama-bench, ours, …) so
+// that load from other processes hits both alike; the median of the repetitions is reported, with
+// the machine's load average, because on a shared machine the figures move.
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import path from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { anchorBinary, ANCHOR_BUILD_COMMAND } from "../models/anchors/llama-cpp.ts";
+import { LlamaEngine } from "../models/engine.ts";
+import { dataPackCorpus, ensureSynthetic4b, syntheticModelsDir } from "../models/synthetic-gguf.ts";
+import { SHARED_DIR } from "../test/paths.ts";
+import { DataPack } from "../tools/data/datapack.ts";
+
+const run = promisify(execFile);
+const { values } = parseArgs({
+  options: {
+    arch: { type: "string", default: "qwen35,llama" },
+    threads: { type: "string", default: Array.from({ length: availableParallelism() }, (_, i) => i + 1).join(",") },
+    prefill: { type: "string", default: "128" },
+    decode: { type: "string", default: "32" },
+    reps: { type: "string", default: "3" },
+    json: { type: "boolean", default: false },
+  },
+});
+const archs = values.arch.split(",") as ("qwen35" | "llama")[];
+const threadCounts = values.threads.split(",").map(Number);
+const PREFILL = Number(values.prefill);
+const DECODE = Number(values.decode);
+const REPS = Number(values.reps);
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+const bench = anchorBinary("llama-bench");
+if (!bench) {
+  log(`llama-bench is not built: run \`${ANCHOR_BUILD_COMMAND}\` first (about 5–7 minutes on 2 cores, once).`);
+  process.exit(2);
+}
+
+function modelFile(arch: "qwen35" | "llama"): string {
+  if (arch === "qwen35") {
+    const pack = DataPack.locate();
+    const { file, generated } = ensureSynthetic4b({ chatTemplate: pack.chatTemplate(), corpus: dataPackCorpus(pack) });
+    if (generated) log(`generated ${file}`);
+    return file;
+  }
+  const file = path.join(syntheticModelsDir(), "llama-4b-random-q4k.gguf");
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    log(`generating ${file} with ../shared/tools/make-bench-gguf.mjs …`);
+    execFileSync(process.execPath, [path.join(SHARED_DIR, "tools", "make-bench-gguf.mjs"), file], { stdio: ["ignore", "ignore", "inherit"] });
+  }
+  return file;
+}
+
+/** Text of exactly `tokens` tokens for this model. */
+function textOfTokens(engine: LlamaEngine, tokens: number, seed: string): string {
+  let text = "";
+  for (let i = 0; engine.tokenize(text, false).length < tokens; i++) text += `${seed} passenger ${i} route fare station. `;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi + 1) / 2);
+    if (engine.tokenize(text.slice(0, mid), false).length <= tokens) lo = mid;
+    else hi = mid - 1;
+  }
+  return text.slice(0, lo);
+}
+
+async function ours(engine: LlamaEngine, rep: number): Promise<{ prefill: number; decode: number }> {
+  // A fresh prompt each time (nothing cached), then free generation after a short prompt.
+  const p = await engine.complete({ prompt: textOfTokens(engine, PREFILL, `prefill run ${rep}`), maxTokens: 1 });
+  const evaluated = p.usage.promptTokens - p.usage.cachedPromptTokens;
+  const d = await engine.complete({ prompt: textOfTokens(engine, 4, `decode ${rep}`), maxTokens: DECODE });
+  return { prefill: evaluated / (p.usage.prefillMs / 1000), decode: (d.usage.completionTokens - 1) / (d.usage.decodeMs / 1000) };
+}
+
+async function llamaBench(file: string, threads: number): Promise<{ prefill: number; decode: number }> {
+  const { stdout } = await run(bench as string, ["-m", file, "-t", String(threads), "-p", String(PREFILL), "-n", String(DECODE), "-r", "1", "-o", "json"], { maxBuffer: 16 * 1024 * 1024 });
+  const rows = JSON.parse(stdout) as { n_prompt: number; n_gen: number; avg_ts: number }[];
+  const pp = rows.find((r) => r.n_prompt > 0 && r.n_gen === 0);
+  const tg = rows.find((r) => r.n_gen > 0 && r.n_prompt === 0);
+  if (!pp || !tg) throw new Error(`unexpected llama-bench output: ${stdout.slice(0, 500)}`);
+  return { prefill: pp.avg_ts, decode: tg.avg_ts };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+interface Row {
+  arch: string;
+  threads: number;
+  oursPrefill: number;
+  benchPrefill: number;
+  oursDecode: number;
+  benchDecode: number;
+  loadAverage: number;
+}
+
+const rows: Row[] = [];
+for (const arch of archs) {
+  const file = modelFile(arch);
+  for (const threads of threadCounts) {
+    log(`${arch}, ${threads} thread(s): ${REPS} × (ours, llama-bench) with pp${PREFILL} + tg${DECODE} …`);
+    const engine = new LlamaEngine({ modelPath: file, threads, gpu: false, contextSize: 2048 });
+    await engine.load();
+    const o: { prefill: number; decode: number }[] = [];
+    const b: { prefill: number; decode: number }[] = [];
+    const loads: number[] = [];
+    try {
+      await engine.complete({ prompt: "warm up", maxTokens: 2 });
+      for (let rep = 0; rep < REPS; rep++) {
+        o.push(await ours(engine, rep));
+        b.push(await llamaBench(file, threads));
+        loads.push(loadavg()[0] as number);
+        log(`  rep ${rep + 1}: ours ${o.at(-1)?.prefill.toFixed(2)} / ${o.at(-1)?.decode.toFixed(2)} tok/s, llama-bench ${b.at(-1)?.prefill.toFixed(2)} / ${b.at(-1)?.decode.toFixed(2)} tok/s (load ${loads.at(-1)?.toFixed(1)})`);
+      }
+    } finally {
+      await engine.unload();
+    }
+    rows.push({
+      arch,
+      threads,
+      oursPrefill: median(o.map((x) => x.prefill)),
+      benchPrefill: median(b.map((x) => x.prefill)),
+      oursDecode: median(o.map((x) => x.decode)),
+      benchDecode: median(b.map((x) => x.decode)),
+      loadAverage: median(loads),
+    });
+  }
+}
+
+const pct = (a: number, b: number): string => `${((100 * a) / b).toFixed(0)} %`;
+const f = (x: number): string => x.toFixed(2);
+process.stdout.write(`ours (node-llama-cpp prebuilt) vs llama-bench (native build), median of ${REPS}, pp${PREFILL} / tg${DECODE}\n`);
+process.stdout.write("arch    threads  prefill ours  llama-bench  share   decode ours  llama-bench  share   load avg\n");
+for (const r of rows) {
+  process.stdout.write(
+    `${r.arch.padEnd(7)} ${String(r.threads).padStart(7)}  ${f(r.oursPrefill).padStart(12)}  ${f(r.benchPrefill).padStart(11)}  ${pct(r.oursPrefill, r.benchPrefill).padStart(5)}  ${f(r.oursDecode).padStart(11)}  ${f(r.benchDecode).padStart(11)}  ${pct(r.oursDecode, r.benchDecode).padStart(5)}  ${r.loadAverage.toFixed(1).padStart(8)}\n`,
+  );
+}
+if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
