@@ -9,6 +9,7 @@ import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { benchDbPath } from "../bench/store/store.ts";
 import type { PassengerAssistantSpec } from "../host/assistant.ts";
+import { parseAssistantMode } from "../host/assistant-mode.ts";
 import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
 import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
@@ -92,7 +93,7 @@ export interface ServeOptions {
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string;
   /**
-   * Who answers passengers: `rule` (default), or a local model — `llm` (the model answers every
+   * Who answers passengers: `rule` (default), or a local model — `model` (the model answers every
    * request; rule is the fallback) or `hybrid` (rule answers structured requests at once; the
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
@@ -184,8 +185,8 @@ function portNumber(text: string): number {
 }
 
 function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
-  const mode = opts.assistant ?? "hybrid";
-  if (mode !== "hybrid" && mode !== "llm") throw new UsageError(`--assistant must be hybrid or llm (got '${mode}')`);
+  const mode = parseAssistantMode(opts.assistant ?? "hybrid");
+  if (mode === null) throw new UsageError(`--assistant must be hybrid or model (got '${opts.assistant}')`);
   const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
   if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
   const deadline = opts.modelDeadlineMs !== undefined ? Number(opts.modelDeadlineMs) : undefined;
@@ -216,7 +217,7 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-db <file>", "the technician's bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
-    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or llm (the model answers everything)", "hybrid")
+    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
     .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")

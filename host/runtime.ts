@@ -45,7 +45,7 @@ export interface KioskRuntimeConfig {
   benchDb: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string | null;
-  /** Who answers passengers besides `rule`: a local model (hybrid or llm). */
+  /** Who answers passengers besides `rule`: a local model (hybrid or model). */
   assistant?: PassengerAssistantSpec | null;
   /** Live conditions per system (disruptions, a fixed time). */
   conditions?: (system: SystemId) => LiveConditionsInput;
