@@ -105,6 +105,12 @@ describe("operator API: validation and sessions", () => {
       ["benchReport", { token, runId: -1 }, "runId"],
       ["exportBench", { token, runId: 1, format: "xml" }, "format"],
       ["latencyProbe", { token, model: "x" }, "(body)"],
+      ["listAlerts", { token, system: "gotham" }, "system"],
+      ["saveAlert", { token, alert: "closed" }, "alert"],
+      ["endAlert", { token, id: "" }, "id"],
+      ["previewAlert", { token, alert: {}, sessions: 0 }, "sessions"],
+      ["auditSessions", { token, filter: { blocked: "yes" } }, "filter.blocked"],
+      ["auditTimeline", { token }, "sessionId"],
     ];
     expect(new Set(bad.map(([m]) => m))).toEqual(new Set(OPERATOR_METHOD_NAMES));
     for (const [method, body, field] of bad) {

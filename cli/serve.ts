@@ -9,12 +9,14 @@ import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { benchDbPath } from "../bench/store/store.ts";
 import type { PassengerAssistantSpec } from "../host/assistant.ts";
+import { parseAssistantMode } from "../host/assistant-mode.ts";
 import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
 import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
 import { PinConfigError } from "../runtime/operator/pin.ts";
 import { alertsDbPath } from "../runtime/alerts/store.ts";
+import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -95,13 +97,15 @@ export interface ServeOptions {
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string;
   /**
-   * Who answers passengers: `rule` (default), or a local model — `llm` (the model answers every
+   * Who answers passengers: `rule` (default), or a local model — `model` (the model answers every
    * request; rule is the fallback) or `hybrid` (rule answers structured requests at once; the
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
   assistant?: PassengerAssistantSpec;
   /** The service alert store (`kiosk alerts`); its alerts in force join every new session's conditions. */
   alertsDb?: string | null;
+  /** The session audit every passenger session is kept in (the command passes --audit-db, $METRO_AUDIT_DB or ./var/audit.sqlite). */
+  auditDb?: string | null;
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -128,6 +132,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       conditions: (system) => conditions[system] ?? { disruptions: [] },
       alertsDb: options.alertsDb ?? null,
       ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
+      auditDb: options.auditDb ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -184,6 +189,7 @@ interface ServeCommandOptions extends GlobalOptions {
   modelDeadlineMs?: string;
   warmState?: string;
   alertsDb?: string;
+  auditDb?: string;
 }
 
 function portNumber(text: string): number {
@@ -193,8 +199,8 @@ function portNumber(text: string): number {
 }
 
 function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
-  const mode = opts.assistant ?? "hybrid";
-  if (mode !== "hybrid" && mode !== "llm") throw new UsageError(`--assistant must be hybrid or llm (got '${mode}')`);
+  const mode = parseAssistantMode(opts.assistant ?? "hybrid");
+  if (mode === null) throw new UsageError(`--assistant must be hybrid or model (got '${opts.assistant}')`);
   const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
   if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
   const deadline = opts.modelDeadlineMs !== undefined ? Number(opts.modelDeadlineMs) : undefined;
@@ -226,11 +232,12 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-db <file>", "the technician's bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
-    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or llm (the model answers everything)", "hybrid")
+    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
     .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
     .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")
+    .option("--audit-db <file>", "session audit: every passenger session is kept here for the operator screen and previews (else $METRO_AUDIT_DB, else ./var/audit.sqlite)")
     .addHelpText(
       "after",
       [
@@ -271,6 +278,7 @@ export function registerServeCommand(program: Command): void {
           ...(opts.operatorConfig ? { operatorConfig: opts.operatorConfig } : {}),
           benchDb: benchDbPath(opts.benchDb),
           alertsDb: alertsDbPath(opts.alertsDb),
+          auditDb: auditDbPath(opts.auditDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
           ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
         });

@@ -1,6 +1,7 @@
 // The Electron shell's settings, from command-line switches and environment variables, and the
 // kiosk runtime's config they make (host/runtime.ts). Pure.
 import path from "node:path";
+import { parseAssistantMode, type AssistantMode } from "../host/assistant-mode.ts";
 import type { KioskRuntimeConfig } from "../host/runtime.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 
@@ -27,8 +28,8 @@ export interface ShellConfig {
   benchModel: string | undefined;
   /** The passenger assistant's model (a .gguf path or catalog id); none: the rule policy answers. */
   model: string | undefined;
-  /** With a model: hybrid (rule at once, the model checks what needs judgement) or llm. */
-  assistant: "hybrid" | "llm";
+  /** With a model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything). */
+  assistant: AssistantMode;
   /** Warm boot: the model's saved shared-prefix state (restored at start, saved on first start). */
   warmState: string | undefined;
 }
@@ -50,7 +51,7 @@ function truthy(value: string | undefined): boolean | undefined {
 /**
  * Switches: --no-kiosk / --kiosk, --devtools, --data DIR, --ledger FILE, --renderer DIR,
  * --framebooks DIR, --framebook-store DIR, --operator-config FILE, --bench-db FILE,
- * --bench-model NAME, --model NAME, --assistant hybrid|llm, --warm-state FILE. Environment: KIOSK_MODE=0|1,
+ * --bench-model NAME, --model NAME, --assistant hybrid|model (llm: model), --warm-state FILE. Environment: KIOSK_MODE=0|1,
  * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
  * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
  * KIOSK_ASSISTANT, KIOSK_WARM_STATE. Switches win over the environment.
@@ -81,7 +82,7 @@ export function shellConfig(
     benchDb: flagValue(argv, "bench-db") ?? env.METRO_BENCH_DB ?? path.join(defaults.userData, "bench.sqlite"),
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
-    assistant: (flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT) === "llm" ? "llm" : "hybrid",
+    assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
     warmState: flagValue(argv, "warm-state") ?? env.KIOSK_WARM_STATE ?? (flagValue(argv, "model") ?? env.KIOSK_MODEL ? path.join(defaults.userData, "model-warm.state") : undefined),
   };
 }

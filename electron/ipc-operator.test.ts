@@ -69,6 +69,12 @@ describe("operator IPC (main side)", () => {
       ["benchReport", [{ token, runId: 1.5 }], /runId/],
       ["exportBench", [{ token, runId: 1, format: "summary", system: "atlantis" }], /system/],
       ["latencyProbe", [{}], /token/],
+      ["listAlerts", [{ token, system: "gotham" }], /system/],
+      ["saveAlert", [{ token, alert: {}, mode: "replace" }], /mode/],
+      ["endAlert", [{ token, id: "tube", reason: "" }], /reason/],
+      ["previewAlert", [{ token }], /alert/],
+      ["auditSessions", [{ token, filter: { fallback: 1 } }], /filter\.fallback/],
+      ["auditTimeline", [{ token, sessionId: 7 }], /sessionId/],
     ];
     expect(new Set(bad.map(([m]) => m))).toEqual(new Set(OPERATOR_METHOD_NAMES));
     for (const [method, args, message] of bad) {

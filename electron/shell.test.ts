@@ -35,11 +35,14 @@ describe("shell configuration", () => {
     });
   });
   it("takes the passenger assistant's model and mode from switches or the environment", () => {
-    expect(shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults)).toMatchObject({ model: "4b", assistant: "llm" });
+    expect(shellConfig(["--model", "4b", "--assistant", "model"], {}, defaults)).toMatchObject({ model: "4b", assistant: "model" });
+    // One word for who answers: `llm` (the mode's old name) means the model too; an unknown mode keeps hybrid.
+    expect(shellConfig(["--model", "4b"], { KIOSK_ASSISTANT: "llm" }, defaults)).toMatchObject({ assistant: "model" });
+    expect(shellConfig(["--model", "4b", "--assistant", "sentient"], {}, defaults)).toMatchObject({ assistant: "hybrid" });
     expect(shellConfig([], { KIOSK_MODEL: "/m/student.gguf" }, defaults)).toMatchObject({ model: "/m/student.gguf", assistant: "hybrid", warmState: "/home/k/.config/kiosk/model-warm.state" });
   });
   it("makes the kiosk runtime's config: the same host as kiosk serve, with the shell's files", () => {
-    const shell = shellConfig(["--model", "4b", "--assistant", "llm"], {}, defaults);
+    const shell = shellConfig(["--model", "4b", "--assistant", "model"], {}, defaults);
     const config = kioskRuntimeConfig(shell, testPack(), () => undefined);
     expect(config).toMatchObject({
       ledger: shell.ledger,
@@ -47,7 +50,7 @@ describe("shell configuration", () => {
       framebookStore: "/opt/kiosk/framebooks",
       pin: { file: "/home/k/.config/kiosk/operator.json" },
       benchDb: "/home/k/.config/kiosk/bench.sqlite",
-      assistant: { mode: "llm", model: "4b", warmStateFile: "/home/k/.config/kiosk/model-warm.state" },
+      assistant: { mode: "model", model: "4b", warmStateFile: "/home/k/.config/kiosk/model-warm.state" },
     });
     expect(kioskRuntimeConfig(shellConfig([], {}, defaults), testPack()).assistant).toBeNull();
   });

@@ -1,11 +1,12 @@
 // The passenger assistant of a kiosk with a local model (kiosk serve --model, Electron --model):
 // the model runs in its own process (models/worker/: a Node child process, or the shell's Electron
 // utilityProcess) and is offered to the answer pipeline as the `llm` policy — in `hybrid` mode (the
-// router decides, the model checks what needs judgement) or `llm` mode (the model answers
+// router decides, the model checks what needs judgement) or `model` mode (the model answers
 // everything). While the model process is down or restarting, the model's breaker is held open:
 // passengers are answered by `rule`, and the kiosk's status says so. A model that cannot be found
 // or loaded at start is not fatal either: the kiosk answers with `rule`, and the log says why.
 import type { LocalModelInfo } from "../models/local.ts";
+import type { AssistantMode } from "./assistant-mode.ts";
 import { nodeWorkerSpawner, type WorkerSpawner } from "../models/worker/spawn.ts";
 import { ModelProcess, type ModelProcessOptions, type ModelProcessStatus } from "../models/worker/supervisor.ts";
 import type { ModelBreaker } from "../runtime/answer/breaker.ts";
@@ -17,8 +18,8 @@ import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
 
 export interface PassengerAssistantSpec {
-  /** `llm` (the llm policy answers every request) or `hybrid` (rule at once, the model checks what needs judgement). */
-  mode: "llm" | "hybrid";
+  /** `model` (the llm policy answers every request) or `hybrid` (rule at once, the model checks what needs judgement). */
+  mode: AssistantMode;
   /** A .gguf path or a catalog id (2b, 4b, 9b, 27b). */
   model: string;
   threads?: number;
@@ -100,7 +101,7 @@ export async function startPassengerAssistant(pack: DataPack, spec: PassengerAss
   const thinkingBudget = spec.mode === "hybrid" ? (await import("../models/thinking-budget.ts")).deadlineThinkingBudget(info.file, info.gpu, info.threads) : undefined;
   const policy = new LlmPolicy({ backend: modelProcess, ...(thinkingBudget ? { thinkingBudget } : {}) });
   return {
-    assistant: { mode: spec.mode === "llm" ? "model" : "hybrid", policy: () => policy, ...(spec.modelDeadlineMs !== undefined ? { modelDeadlineMs: spec.modelDeadlineMs } : {}) },
+    assistant: { mode: spec.mode, policy: () => policy, ...(spec.modelDeadlineMs !== undefined ? { modelDeadlineMs: spec.modelDeadlineMs } : {}) },
     process: modelProcess,
     info,
     close: async () => {

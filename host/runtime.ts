@@ -16,6 +16,7 @@ import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
+import { OperatorLive } from "../runtime/operator/live.ts";
 import { loadPinHash, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
@@ -23,6 +24,8 @@ import type { WorkerSpawner } from "../models/worker/spawn.ts";
 import type { ModelProcess } from "../models/worker/supervisor.ts";
 import { ModelBreaker } from "../runtime/answer/breaker.ts";
 import { openAlertConditions } from "../runtime/alerts/conditions.ts";
+import type { SessionAuditStore } from "../runtime/audit/store.ts";
+import { openSessionAudit } from "./session-audit.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 
 export interface KioskRuntimeConfig {
@@ -48,12 +51,16 @@ export interface KioskRuntimeConfig {
   benchDb: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string | null;
-  /** Who answers passengers besides `rule`: a local model (hybrid or llm). */
+  /** Who answers passengers besides `rule`: a local model (hybrid or model). */
   assistant?: PassengerAssistantSpec | null;
   /** Live conditions per system (disruptions, a fixed time). */
   conditions?: (system: SystemId) => LiveConditionsInput;
   /** The service alert store (`kiosk alerts`): its alerts in force join every new session's conditions; null: none. */
   alertsDb?: string | null;
+  /** The session audit: every passenger session answered is kept here (retention applied at start); null: none. */
+  auditDb?: string | null;
+  /** How many days audited sessions are kept (default 30). */
+  auditRetentionDays?: number;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -78,6 +85,8 @@ export interface KioskRuntime {
   /** Null when the ledger could not be opened (information works, sales are refused). */
   ledger: Ledger | null;
   ledgerFile: string;
+  /** The session audit, when configured and it could be opened. */
+  audit: SessionAuditStore | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   close(): Promise<void>;
@@ -130,6 +139,10 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       : null;
     if (alerts) closers.push(() => alerts.close());
     const conditions = alerts?.conditions ?? config.conditions;
+    const audit = config.auditDb
+      ? openSessionAudit(config.auditDb, { ...(config.auditRetentionDays !== undefined ? { retentionDays: config.auditRetentionDays } : {}), ...(config.clock ? { clock: config.clock } : {}), log })
+      : null;
+    if (audit) closers.push(() => audit.close());
     // One breaker for the model: the answer pipeline opens it on failures, the model process's supervisor holds it while it is down.
     const breaker = new ModelBreaker(config.clock ? { now: () => (config.clock as () => Date)().getTime() } : {});
     const assistant = config.assistant
@@ -154,6 +167,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(conditions ? { conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
+      ...(audit ? { onSession: audit.record } : {}),
       log,
     });
     // Every system's data and operator files are checked now: fail at start-up, not mid-sale.
@@ -188,7 +202,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const pinFile = "hash" in config.pin ? undefined : (config.pin.file ?? config.pin.defaultFile);
     const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
     const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
-    const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, log });
+    const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
+    const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, live, log });
 
     return {
       pack,
@@ -199,6 +214,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       framebooks,
       ledger,
       ledgerFile: config.ledger,
+      audit: audit?.store ?? null,
       assistant,
       close: closeAll,
     };

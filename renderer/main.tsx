@@ -8,13 +8,14 @@ import "./styles/fonts.ts";
 import "./styles/kiosk.css";
 import "./styles/safety.css";
 
-const { choice, bridge } = createBridge({
+const { choice, bridge } = await createBridge({
   preload: (globalThis as { kiosk?: unknown }).kiosk,
   search: window.location.search,
   baseUrl: document.baseURI,
   dev: import.meta.env.DEV,
 });
 document.documentElement.dataset.bridge = choice.kind;
+if (choice.kind === "browser" && choice.ignored) console.warn(`?bridge=${choice.ignored} is for development builds only; using the kiosk server's API`);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("renderer: #root missing from index.html");

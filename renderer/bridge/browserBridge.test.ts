@@ -254,7 +254,7 @@ describe("bridge selection and the preload wrapper", () => {
     expect(chooseBridge({ preload, search: "", baseUrl: "file:///app/index.html", dev: false })).toEqual({ kind: "preload" });
     expect(chooseBridge({ preload: { ask: 1 }, search: "", baseUrl: "http://h:1/index.html", dev: false })).toEqual({ kind: "browser", baseUrl: "http://h:1/" });
     expect(chooseBridge({ preload: undefined, search: "", baseUrl: "http://localhost:5173/", dev: true })).toEqual({ kind: "fake" });
-    expect(chooseBridge({ preload: undefined, search: "?bridge=fake", baseUrl: "http://h:1/", dev: false })).toEqual({ kind: "fake" });
+    expect(chooseBridge({ preload: undefined, search: "?bridge=fake", baseUrl: "http://h:1/", dev: false })).toEqual({ kind: "browser", baseUrl: "http://h:1/", ignored: "fake" });
     expect(chooseBridge({ preload: undefined, search: "?server=http://127.0.0.1:9000", baseUrl: "http://localhost:5173/", dev: true })).toEqual({ kind: "browser", baseUrl: "http://127.0.0.1:9000" });
     expect(isKioskBridge(null)).toBe(false);
   });

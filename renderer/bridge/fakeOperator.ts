@@ -17,6 +17,7 @@ import {
   type TechnicianInfo,
 } from "../../runtime/kiosk/bridge.ts";
 import { OperatorBridgeError } from "./operatorBridge.ts";
+import { createFakeLiveOperator, type FakeLiveOptions } from "./fakeOperatorLive.ts";
 
 type SystemId = SystemSummary["id"];
 
@@ -32,6 +33,8 @@ export interface FakeOperatorOptions {
   /** The configured model (enables llm/hybrid), if any. */
   model?: string | null;
   now?: () => Date;
+  /** Service alerts and audited sessions (fakeOperatorLive.ts). */
+  live?: FakeLiveOptions;
 }
 
 export interface FakeOperator extends OperatorBridge {
@@ -302,6 +305,7 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
       operatorOf(request.token);
       return options.model ? { available: false, reason: "not_built" } : { available: false, reason: "no_model" };
     },
+    ...createFakeLiveOperator({ operatorOf, calls, now }, options.live),
   };
   return Object.assign(bridge, { tick, audit, calls });
 }

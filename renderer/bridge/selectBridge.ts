@@ -1,16 +1,15 @@
 // Which bridge this screen uses: the Electron preload's `window.kiosk` when present, the fake one
-// when asked for (`?bridge=fake`, or the Vite dev server without `?bridge=http`), else the
-// browser bridge against the page's own server (`kiosk serve`) or `?server=<url>`.
+// in development builds (the Vite dev server, unless `?bridge=http` or `?server=`), else the
+// browser bridge against the page's own server (`kiosk serve`) or `?server=<url>`. Production
+// builds have no fake bridge: `?bridge=fake` there falls back to the browser bridge, with a warning.
 import type { KioskBridge } from "../../runtime/kiosk/bridge.ts";
 import { createBrowserBridge } from "./browserBridge.ts";
-import { createFakeBridge } from "./fakeBridge.ts";
-import { createFakeOperatorBridge } from "./fakeOperator.ts";
 import { isKioskBridge, validatingBridge } from "./validatingBridge.ts";
 
 export type BridgeChoice =
   | { kind: "preload" }
   | { kind: "fake" }
-  | { kind: "browser"; baseUrl: string };
+  | { kind: "browser"; baseUrl: string; /** A `?bridge=` asked for that this build does not have. */ ignored?: "fake" };
 
 export interface BridgeEnvironment {
   /** `window.kiosk` (whatever the preload exposed, if anything). */
@@ -28,24 +27,34 @@ export function chooseBridge(env: BridgeEnvironment): BridgeChoice {
   const params = new URLSearchParams(env.search);
   const wanted = params.get("bridge");
   const server = params.get("server");
-  if (wanted === "fake") return { kind: "fake" };
-  if (server) return { kind: "browser", baseUrl: server };
+  if (wanted === "fake" && env.dev) return { kind: "fake" };
+  const ignored = wanted === "fake" ? { ignored: "fake" as const } : {};
+  if (server) return { kind: "browser", baseUrl: server, ...ignored };
   if (wanted === "http" || !env.dev) {
     // The renderer is served at the server root (or a sub-path); the API sits beside it.
-    return { kind: "browser", baseUrl: new URL(".", env.baseUrl).toString() };
+    return { kind: "browser", baseUrl: new URL(".", env.baseUrl).toString(), ...ignored };
   }
   return { kind: "fake" };
 }
 
-export function createBridge(env: BridgeEnvironment): { choice: BridgeChoice; bridge: KioskBridge } {
+export async function createBridge(env: BridgeEnvironment): Promise<{ choice: BridgeChoice; bridge: KioskBridge }> {
   const choice = chooseBridge(env);
   switch (choice.kind) {
     case "preload":
       return { choice, bridge: validatingBridge(env.preload as KioskBridge) };
     case "fake":
-      // Dev only: the fake operator tools open with the demo PIN 2468 (no real kiosk PIN exists here).
-      return { choice, bridge: Object.assign(createFakeBridge({ stepDelayMs: 450 }), { operator: createFakeOperatorBridge({ pin: "2468", stepDelayMs: 300 }) }) };
+      return { choice, bridge: await loadDevBridge() };
     case "browser":
       return { choice, bridge: createBrowserBridge(choice.baseUrl) };
   }
+}
+
+async function loadDevBridge(): Promise<KioskBridge> {
+  // `import.meta.env.DEV` is the literal `false` in a production build: Vite drops this branch, and
+  // with it the fakes and the demo PIN, from the bundle.
+  if (import.meta.env.DEV) {
+    const { createDevBridge } = await import("./devBridge.ts");
+    return createDevBridge();
+  }
+  throw new Error("renderer: the fake bridge exists only in development builds (npx vite --config renderer/vite.config.ts)");
 }

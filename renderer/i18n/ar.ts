@@ -1,4 +1,5 @@
 import type { Catalog } from "./catalog.ts";
+import { en } from "./en.ts";
 
 export const ar: Catalog = {
   language: { label: "اللغة", en: "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", ar: "العربية", es: "Español" },
@@ -456,6 +457,9 @@ export const ar: Catalog = {
       latencyNotBuilt: "لا يتضمن هذا الإصدار فحص زمن الاستجابة بعد.",
       downloaded: "تم حفظ {{file}}",
     },
+    // Service alerts and the session audit: English until translated.
+    alerts: en.operator.alerts,
+    audit: en.operator.audit,
   },
   safety: {
     confirmTitle: "يرجى مراجعة تذكرتك",

@@ -1,4 +1,5 @@
 import type { Catalog } from "./catalog.ts";
+import { en } from "./en.ts";
 
 export const zh: Catalog = {
   language: { label: "语言", en: "English", "zh-Hans": "简体中文", "zh-Hant": "繁體中文", ar: "العربية", es: "Español" },
@@ -416,6 +417,9 @@ export const zh: Catalog = {
       latencyNotBuilt: "此版本尚未包含延迟探测。",
       downloaded: "已保存 {{file}}",
     },
+    // Service alerts and the session audit: English until translated.
+    alerts: en.operator.alerts,
+    audit: en.operator.audit,
   },
   safety: {
     confirmTitle: "请核对您的车票",

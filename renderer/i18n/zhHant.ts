@@ -1,4 +1,5 @@
 // Traditional Chinese (Taipei) catalog: the simplified catalog converted character by character
+import { en } from "./en.ts";
 // (OpenCC, Taiwan variants), then reviewed for Taiwanese usage (螢幕, 資訊, 載入, 身障乘客, 敬老乘客…).
 import type { Catalog } from "./catalog.ts";
 
@@ -418,6 +419,9 @@ export const zhHant: Catalog = {
       latencyNotBuilt: "此版本尚未包含延遲探測。",
       downloaded: "已保存 {{file}}",
     },
+    // Service alerts and the session audit: English until translated.
+    alerts: en.operator.alerts,
+    audit: en.operator.audit,
   },
   // The confirmation summary and the purchase interlock's block reasons (issue 13).
   safety: {

@@ -5,13 +5,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OperatorBridge, SystemSummary } from "../../runtime/kiosk/bridge.ts";
 import { Icon } from "../components/Icon.tsx";
+import { AlertsPanel } from "./AlertsPanel.tsx";
+import { AuditPanel } from "./AuditPanel.tsx";
 import { FramebookPanel } from "./FramebookPanel.tsx";
 import { PinLogin } from "./PinLogin.tsx";
 import { OperatorContext, type OperatorContextValue, type OperatorSession } from "./session.ts";
 import { TechnicianPanel } from "./TechnicianPanel.tsx";
 import "../styles/operator.css";
 
-export type OperatorTab = "framebooks" | "technician";
+export type OperatorTab = "framebooks" | "technician" | "alerts" | "audit";
 
 export interface OperatorScreenProps {
   bridge: OperatorBridge;
@@ -114,7 +116,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
               {t("operator.title")}
             </h1>
             <div className="op-tabs" role="tablist" aria-label={t("operator.tabs")}>
-              {(["framebooks", "technician"] as const).map((name) => (
+              {(["framebooks", "technician", "alerts", "audit"] as const).map((name) => (
                 <button
                   key={name}
                   type="button"
@@ -125,12 +127,15 @@ export function OperatorScreen(props: OperatorScreenProps) {
                   className="op-tab"
                   onClick={() => setTab(name)}
                 >
-                  {name === "framebooks" ? t("operator.tabFramebooks") : t("operator.tabTechnician")}
+                  {name === "framebooks" ? t("operator.tabFramebooks") : name === "technician" ? t("operator.tabTechnician") : t(`operator.${name}.tab`)}
                 </button>
               ))}
             </div>
             <div role="tabpanel" id={`op-panel-${tab}`} aria-labelledby={`op-tab-${tab}`}>
-              {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : <TechnicianPanel onBenchRunning={setWatchingBench} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} />}
+              {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
+              {tab === "technician" ? <TechnicianPanel onBenchRunning={setWatchingBench} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} /> : null}
+              {tab === "alerts" ? <AlertsPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
+              {tab === "audit" ? <AuditPanel /> : null}
             </div>
           </OperatorContext.Provider>
         )}

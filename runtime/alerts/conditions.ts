@@ -36,7 +36,7 @@ export function conditionsWithAlerts(options: ConditionsWithAlertsOptions): (sys
  * For a host: open the alert store at `file` and give the conditions callback over it. A store that
  * cannot be opened is logged and the kiosk runs without alerts (as it did before they existed).
  */
-export function openAlertConditions(file: string, options: Omit<ConditionsWithAlertsOptions, "store">): { conditions: ReturnType<typeof conditionsWithAlerts>; close: () => void } | null {
+export function openAlertConditions(file: string, options: Omit<ConditionsWithAlertsOptions, "store">): { store: AlertStore; conditions: ReturnType<typeof conditionsWithAlerts>; close: () => void } | null {
   let store: AlertStore;
   try {
     store = AlertStore.open(file);
@@ -44,5 +44,5 @@ export function openAlertConditions(file: string, options: Omit<ConditionsWithAl
     options.log?.(`${(err as Error).message} — service alerts are unavailable until this is fixed`);
     return null;
   }
-  return { conditions: conditionsWithAlerts({ ...options, store }), close: () => store.close() };
+  return { store, conditions: conditionsWithAlerts({ ...options, store }), close: () => store.close() };
 }

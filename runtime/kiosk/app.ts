@@ -20,6 +20,8 @@ import type { Disruption, KioskEvent, SystemId } from "../../tools/data/schemas.
 import type { SystemData } from "../../tools/data/system.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
 import { ModelBreaker } from "../answer/breaker.ts";
+import type { KioskSessionEvent } from "../audit/events.ts";
+import type { AuditPurchase } from "../audit/model.ts";
 import { AnswerPipeline, type Answer, type AnswerHooks, type ModelAssistant, type ProvisionalAnswer } from "../answer/pipeline.ts";
 import type { FramebookStore } from "../framebook/store.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
@@ -120,6 +122,8 @@ export interface KioskAppOptions {
   newTicketId?: () => string;
   /** Where operational problems go (ledger write failures, crashes). Default: console.error. */
   log?: (message: string) => void;
+  /** Every answered turn, purchase attempt and session end, for the session audit (host/session-audit.ts). */
+  onSession?: (event: KioskSessionEvent) => void;
 }
 
 interface AppSession {
@@ -145,6 +149,8 @@ interface AppSession {
   confirmation?: PurchaseConfirmation;
   /** Purchases by the screen's request id: a retry gets the same outcome. */
   purchases: Map<string, Promise<PurchaseResult>>;
+  /** The payment method of the latest purchase attempt (for the session audit). */
+  paymentMethod?: string;
 }
 
 function randomId(prefix: string): string {
@@ -374,6 +380,7 @@ export class KioskApp {
   async ask(request: AskRequest, signal?: AbortSignal): Promise<AskResult> {
     if (this.benchRunning) throw new KioskUnavailableError("The kiosk is running a technician test; passengers are served again shortly.");
     const t0 = this.now();
+    const askedAt = localIsoMinute(this.conditionsFor(request.system).now);
     const events = request.events as KioskEvent[];
     let sessionId: string;
     let session: AppSession;
@@ -465,6 +472,22 @@ export class KioskApp {
       elapsedMs: result.elapsedMs,
       rounds: record.api_rounds,
       toolCalls: record.tool_calls_made.length,
+    });
+    this.observe({
+      type: "turn",
+      session: { sessionId, system: request.system, language: request.language, accessibilityMode: request.accessibilityMode },
+      turn: {
+        at: this.clock(),
+        events,
+        now: askedAt,
+        disruptions,
+        framebookVersion: this.versionOf(session.data),
+        record,
+        verdict,
+        hybrid: answer.route ? { decidedBy: answer.decidedBy, note: answer.note } : undefined,
+        assistantUnavailable: answer.assistantUnavailable,
+        elapsedMs: result.elapsedMs,
+      },
     });
     return result;
   }
@@ -558,6 +581,7 @@ export class KioskApp {
   private async purchaseOnce(request: PurchaseRequest, session: AppSession): Promise<PurchaseResult> {
     if (!session.last) return { ok: false, reason: "unknown_session", message: "This request has ended. Please start again." };
     session.lastActiveMs = this.now();
+    session.paymentMethod = request.paymentMethod;
     const refuse = (message: string, problems: string[] = []): PurchaseResult => {
       this.audit({ sessionId: request.sessionId, system: session.system, event: "purchase_refused", problems: problemCodes(problems) });
       return { ok: false, reason: "not_purchasable", message };
@@ -712,12 +736,38 @@ export class KioskApp {
   }
 
   private audit(entry: Omit<SessionLogEntry, "at">): void {
+    this.observeLogged(entry);
     if (!this.options.ledger) return;
     try {
       this.options.ledger.logSession({ at: this.clock().toISOString(), ...entry });
     } catch (err) {
       // The audit log is best-effort; sales themselves never are.
       this.log((err as Error).message);
+    }
+  }
+
+  /** The session audit learns of purchases and ends from the same entries the ledger's log gets. */
+  private observeLogged(entry: Omit<SessionLogEntry, "at">): void {
+    const at = this.clock();
+    if (entry.event === "end") return this.observe({ type: "end", sessionId: entry.sessionId, at });
+    const results: Partial<Record<SessionLogEntry["event"], AuditPurchase["result"]>> = { sale: "sold", purchase_refused: "refused", payment_declined: "declined", sale_failed: "failed" };
+    const result = results[entry.event];
+    if (!result) return;
+    const session = this.sessions.get(entry.sessionId);
+    const quote = result === "sold" ? session?.last?.record.kiosk.state.fare_quote : undefined;
+    this.observe({
+      type: "purchase",
+      sessionId: entry.sessionId,
+      purchase: { at: at.toISOString(), result, paymentMethod: session?.paymentMethod ?? "", problems: entry.problems ?? [], ticketId: entry.ticketId ?? null, total: quote?.total ?? null, currency: quote?.currency ?? null },
+    });
+  }
+
+  private observe(event: KioskSessionEvent): void {
+    try {
+      this.options.onSession?.(event);
+    } catch (err) {
+      // The session audit is best-effort: it never stops a passenger's answer or sale.
+      this.log(`session audit: ${(err as Error).message}`);
     }
   }
 }

@@ -4,6 +4,9 @@
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
 import { CATEGORIES, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
+import { OPERATOR_LIVE_METHODS } from "./operator-live.ts";
+
+export * from "./operator-live.ts";
 
 export const RiderTypeSchema = z.enum(["adults", "children", "seniors", "disabled"]);
 export type RiderType = z.infer<typeof RiderTypeSchema>;
@@ -631,6 +634,8 @@ export const OPERATOR_METHODS = {
   benchReport: { request: BenchRunRequestSchema, result: BenchReportSchema },
   exportBench: { request: BenchExportRequestSchema, result: BenchExportSchema },
   latencyProbe: { request: OperatorTokenRequestSchema, result: LatencyProbeResultSchema },
+  // Service alerts and the session audit (operator-live.ts).
+  ...OPERATOR_LIVE_METHODS,
 } as const;
 export type OperatorMethod = keyof typeof OPERATOR_METHODS;
 export const OPERATOR_METHOD_NAMES = Object.keys(OPERATOR_METHODS) as OperatorMethod[];

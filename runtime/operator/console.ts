@@ -29,6 +29,7 @@ import {
 } from "../kiosk/bridge.ts";
 import type { z } from "zod";
 import type { PinGate } from "./pin.ts";
+import type { OperatorLive } from "./live.ts";
 
 /** An operator call that cannot be served (→ HTTP status / IPC failure by code). */
 export class OperatorError extends Error {
@@ -65,6 +66,8 @@ export interface OperatorConsoleOptions {
   systems: readonly SystemId[];
   /** Null: this kiosk has no bench (the technician calls answer "unavailable"). */
   bench?: TechnicianBench | null;
+  /** Service alerts and the session audit (runtime/operator/live.ts); null: "unavailable". */
+  live?: OperatorLive | null;
   /** An operator session ends after this long without a call (default 10 minutes). */
   idleTimeoutMs?: number;
   /** Monotonic milliseconds. */
@@ -127,6 +130,11 @@ export class OperatorConsole implements OperatorBackend {
   private requireSystem(system: SystemId): SystemId {
     if (!this.options.systems.includes(system)) throw new OperatorError("rejected", `This kiosk does not serve '${system}'.`);
     return system;
+  }
+
+  private live(): OperatorLive {
+    if (!this.options.live) throw new OperatorError("unavailable", "This kiosk keeps no service alerts or session audit.");
+    return this.options.live;
   }
 
   private bench(): TechnicianBench {
@@ -269,6 +277,42 @@ export class OperatorConsole implements OperatorBackend {
   latencyProbe(request: ParsedOperatorRequest<"latencyProbe">): Promise<OperatorResult<"latencyProbe">> {
     this.operatorOf(request.token);
     return this.bench().latencyProbe();
+  }
+
+  // --- service alerts and the session audit ----------------------------------------------------
+
+  listAlerts(request: ParsedOperatorRequest<"listAlerts">): OperatorResult<"listAlerts"> {
+    this.operatorOf(request.token);
+    return this.live().listAlerts(request.system);
+  }
+
+  saveAlert(request: ParsedOperatorRequest<"saveAlert">): OperatorResult<"saveAlert"> {
+    const operator = this.operatorOf(request.token);
+    const result = this.live().saveAlert(operator, request.alert, request.mode);
+    if (result.ok) this.log(`operator '${operator}' ${request.mode === "add" ? "added" : "edited"} service alert ${result.record.alert.id} (${result.record.alert.system}, ${result.record.alert.type})`);
+    return result;
+  }
+
+  endAlert(request: ParsedOperatorRequest<"endAlert">): OperatorResult<"endAlert"> {
+    const operator = this.operatorOf(request.token);
+    const result = this.live().endAlert(operator, request.id, request.reason);
+    if (result.ok) this.log(`operator '${operator}' ended service alert ${request.id}`);
+    return result;
+  }
+
+  previewAlert(request: ParsedOperatorRequest<"previewAlert">): Promise<OperatorResult<"previewAlert">> {
+    this.operatorOf(request.token);
+    return this.live().previewAlert(request.alert, request.sessions);
+  }
+
+  auditSessions(request: ParsedOperatorRequest<"auditSessions">): OperatorResult<"auditSessions"> {
+    this.operatorOf(request.token);
+    return this.live().auditSessions(request.filter);
+  }
+
+  auditTimeline(request: ParsedOperatorRequest<"auditTimeline">): OperatorResult<"auditTimeline"> {
+    this.operatorOf(request.token);
+    return this.live().auditTimeline(request.sessionId);
   }
 }
 

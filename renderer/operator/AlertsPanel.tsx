@@ -1,0 +1,327 @@
+// Service alerts, live: the alerts of a system (in force, announced, past, ended) with an End
+// button, a form to add one in the data pack's vocabulary (type, severity, lines, stations or a
+// segment, valid until, passenger text), a preview that replays the stored passenger sessions with
+// it in force, and the log of who changed what. The kiosk checks every field and names the wrong one.
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  DISRUPTION_SEVERITIES,
+  DISRUPTION_TYPES,
+  STATION_DISRUPTION_TYPES,
+  type AlertIssueView,
+  type AlertsList,
+  type AlertView,
+  type ReplayReportView,
+  type SystemSummary,
+} from "../../runtime/kiosk/bridge.ts";
+import { toOperatorError } from "../bridge/operatorBridge.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
+import { formatWhen } from "./format.ts";
+import { useOperator } from "./session.ts";
+
+type Notice = { tone: "positive" | "warning" | "critical"; text: string } | null;
+
+interface Draft {
+  type: string;
+  severity: string;
+  lines: string;
+  stations: string;
+  from: string;
+  to: string;
+  validUntil: string;
+  text: string;
+}
+
+const EMPTY: Draft = { type: "station_closure", severity: "", lines: "", stations: "", from: "", to: "", validUntil: "", text: "" };
+
+const list = (text: string): string[] =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The form as the alert file format the kiosk validates. */
+export function draftAlert(system: string, d: Draft): Record<string, unknown> {
+  return {
+    system,
+    type: d.type,
+    ...(d.severity ? { severity: d.severity } : {}),
+    lines: list(d.lines),
+    stations: list(d.stations),
+    ...(d.from || d.to ? { segment: { from_station: d.from, to_station: d.to } } : {}),
+    ...(d.validUntil ? { valid_until: d.validUntil } : {}),
+    text: d.text.trim() ? { en: d.text.trim() } : {},
+  };
+}
+
+/** Which form field an issue's path belongs to. */
+function fieldOf(path: string): keyof Draft | null {
+  if (path.startsWith("lines")) return "lines";
+  if (path.startsWith("stations")) return "stations";
+  if (path === "segment.to_station") return "to";
+  if (path.startsWith("segment")) return "from";
+  if (path === "valid_until" || path === "valid_from") return "validUntil";
+  if (path.startsWith("text")) return "text";
+  if (path === "type" || path === "severity") return path;
+  return null;
+}
+
+function where(alert: AlertView["alert"]): string {
+  if (alert.segment) return `${alert.segment.from_station} – ${alert.segment.to_station}${alert.lines.length ? ` (${alert.lines.join(", ")})` : ""}`;
+  return [...alert.lines, ...alert.stations].join(", ") || "–";
+}
+
+export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialSystem?: SystemSummary["id"] | undefined }) {
+  const { t } = useTranslation();
+  const { call } = useOperator();
+  const language = useView((s) => s.language);
+  const [system, setSystem] = useState<SystemSummary["id"] | null>(props.initialSystem ?? props.systems[0]?.id ?? null);
+  const [alerts, setAlerts] = useState<AlertsList | null>(null);
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [issues, setIssues] = useState<AlertIssueView[]>([]);
+  const [preview, setPreview] = useState<ReplayReportView | null>(null);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState(false);
+  const headingId = useId();
+  const formId = useId();
+
+  const fail = useCallback((error: unknown) => setNotice({ tone: "critical", text: t(`operator.error.${toOperatorError(error).code}`) }), [t]);
+
+  const refresh = useCallback(async () => {
+    if (!system) return;
+    try {
+      setAlerts(await call("listAlerts", { system }));
+    } catch (error) {
+      fail(error);
+    }
+  }, [call, system, fail]);
+
+  useEffect(() => {
+    setAlerts(null);
+    setIssues([]);
+    setPreview(null);
+    setNotice(null);
+    void refresh();
+  }, [refresh]);
+
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft((d) => ({ ...d, [key]: event.target.value }));
+    setPreview(null);
+  };
+  const invalid = new Set(issues.map((i) => fieldOf(i.path)));
+
+  async function runPreview(): Promise<void> {
+    if (!system) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await call("previewAlert", { alert: draftAlert(system, draft) });
+      if (result.ok) {
+        setIssues([]);
+        setPreview(result.report);
+      } else setIssues(result.issues);
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function add(): Promise<void> {
+    if (!system) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode: "add" });
+      if (result.ok) {
+        setIssues([]);
+        setPreview(null);
+        setDraft(EMPTY);
+        setNotice({ tone: "positive", text: t("operator.alerts.added", { id: result.record.alert.id }) });
+        await refresh();
+      } else setIssues(result.issues);
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function end(id: string): Promise<void> {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const result = await call("endAlert", { id });
+      setNotice(result.ok ? { tone: "positive", text: t("operator.alerts.ended", { id }) } : { tone: "warning", text: result.message });
+      await refresh();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const field = (key: keyof Draft, label: string, input: ReactNode) => (
+    <label className="op-field" data-invalid={invalid.has(key) || undefined}>
+      {label}
+      {input}
+    </label>
+  );
+  const text = (key: keyof Draft, label: string, hint?: string) =>
+    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} />);
+
+  const stationType = (STATION_DISRUPTION_TYPES as readonly string[]).includes(draft.type);
+
+  return (
+    <section className="op-panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t("operator.alerts.heading")}</h2>
+      <div className="op-choice" role="radiogroup" aria-label={t("operator.framebook.system")}>
+        <span className="op-label" aria-hidden="true">
+          {t("operator.framebook.system")}
+        </span>
+        {props.systems.map((s) => (
+          <button key={s.id} type="button" role="radio" aria-checked={s.id === system} className="op-option" onClick={() => setSystem(s.id)}>
+            {s.orgName}
+          </button>
+        ))}
+      </div>
+
+      {notice ? (
+        <p className={`op-notice op-notice-${notice.tone}`} role={notice.tone === "critical" ? "alert" : "status"}>
+          {notice.text}
+        </p>
+      ) : null}
+
+      <div className="op-card">
+        <h3>{t("operator.alerts.current")}</h3>
+        {alerts && alerts.alerts.length === 0 ? <p className="op-muted">{t("operator.alerts.none")}</p> : null}
+        {alerts && alerts.alerts.length > 0 ? (
+          <table className="op-table">
+            <thead>
+              <tr>
+                <th>{t("operator.alerts.type")}</th>
+                <th>{t("operator.alerts.where")}</th>
+                <th>{t("operator.alerts.validUntil")}</th>
+                <th>{t("operator.alerts.status")}</th>
+                <th>{t("operator.alerts.by")}</th>
+                <th>
+                  <span className="visually-hidden">{t("operator.alerts.end")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {alerts.alerts.map((a) => (
+                <tr key={a.alert.id} data-alert={a.alert.id}>
+                  <td>
+                    <strong>{a.alert.type}</strong> · {a.alert.severity}
+                    <div className="op-muted">{Object.values(a.alert.text)[0]}</div>
+                  </td>
+                  <td>{where(a.alert)}</td>
+                  <td>{a.alert.valid_until?.replace("T", " ").slice(0, 16) ?? t("operator.alerts.untilEnded")}</td>
+                  <td>
+                    <span className={`op-badge op-badge-alert-${a.status}`}>{t(`operator.alerts.status_${a.status}`)}</span>
+                  </td>
+                  <td>{a.endedBy ? t("operator.alerts.endedBy", { name: a.endedBy }) : a.createdBy}</td>
+                  <td>
+                    {a.status === "active" || a.status === "upcoming" ? (
+                      <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void end(a.alert.id)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
+                        {t("operator.alerts.end")}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </div>
+
+      <form
+        className="op-card op-alert-form"
+        aria-labelledby={formId}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void add();
+        }}
+      >
+        <h3 id={formId}>{t("operator.alerts.addHeading")}</h3>
+        <div className="op-alert-grid">
+          {field(
+            "type",
+            t("operator.alerts.type"),
+            <select className="op-input" aria-label={t("operator.alerts.type")} value={draft.type} onChange={set("type")} aria-invalid={invalid.has("type")}>
+              {DISRUPTION_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {type}
+                </option>
+              ))}
+            </select>,
+          )}
+          {field(
+            "severity",
+            t("operator.alerts.severity"),
+            <select className="op-input" aria-label={t("operator.alerts.severity")} value={draft.severity} onChange={set("severity")}>
+              <option value="">{t("operator.alerts.severityDefault")}</option>
+              {DISRUPTION_SEVERITIES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>,
+          )}
+          {text("lines", t("operator.alerts.lines"), t("operator.alerts.listHint"))}
+          {text("stations", stationType ? t("operator.alerts.stationsNeeded") : t("operator.alerts.stations"), t("operator.alerts.listHint"))}
+          {text("from", t("operator.alerts.segmentFrom"))}
+          {text("to", t("operator.alerts.segmentTo"))}
+          {field("validUntil", t("operator.alerts.validUntil"), <input className="op-input" type="datetime-local" aria-label={t("operator.alerts.validUntil")} value={draft.validUntil} onChange={set("validUntil")} aria-invalid={invalid.has("validUntil")} />)}
+        </div>
+        {field("text", t("operator.alerts.text"), <textarea className="op-input" aria-label={t("operator.alerts.text")} rows={3} value={draft.text} onChange={set("text")} aria-invalid={invalid.has("text")} />)}
+        {issues.length > 0 ? (
+          <ul className="op-issues" role="alert" aria-label={t("operator.alerts.problems")}>
+            {issues.map((i) => (
+              <li key={`${i.path}:${i.message}`}>
+                <span className="op-mono">{i.path || "alert"}</span>: {i.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {preview ? (
+          <div className="op-notice op-notice-info op-preview" role="status" aria-label={t("operator.alerts.previewHeading")}>
+            <p>{preview.sessions === 0 ? t("operator.alerts.previewEmpty") : t("operator.alerts.previewSummary", { changed: preview.changedTurns, turns: preview.turns, sessions: preview.sessions })}</p>
+            {preview.first.length > 0 ? (
+              <ul>
+                {preview.first.map((d) => (
+                  <li key={`${d.sessionId}:${d.turn}`}>
+                    <span className="op-mono">{d.sessionId}</span> · {d.asked}: {d.changes.map((c) => `${c.field} ${c.before} → ${c.after}`).join("; ")}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="op-actions">
+          <button type="button" className="op-button op-button-secondary" disabled={busy || !system} onClick={() => void runPreview()}>
+            {t("operator.alerts.preview")}
+          </button>
+          <button type="submit" className="op-button op-button-primary" disabled={busy || !system}>
+            {t("operator.alerts.add")}
+          </button>
+        </div>
+      </form>
+
+      {alerts && alerts.audit.length > 0 ? (
+        <div className="op-card">
+          <h3>{t("operator.alerts.log")}</h3>
+          <ul className="op-log">
+            {alerts.audit.map((a, i) => (
+              <li key={`${a.at}:${i}`}>
+                {formatWhen(a.at, language)} · <strong>{a.who}</strong> · {t(`operator.alerts.action_${a.action}`)} <span className="op-mono">{a.alertId}</span>
+                {a.detail ? ` (${a.detail})` : ""}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,186 @@
+// The operator calls for running the network live (issue 16): service alerts (list, add or edit,
+// end, preview against stored sessions) and the session audit (today's sessions with filters, one
+// session's timeline). Pure zod schemas, joined to OPERATOR_METHODS in bridge.ts (the renderer
+// imports them from there).
+import { z } from "zod";
+import { SystemIdSchema } from "../../tools/data/schemas.ts";
+import { AlertSchema } from "../alerts/model.ts";
+
+/** The disruption vocabulary the operator screen offers (the data pack's). */
+export { DISRUPTION_SEVERITIES, DISRUPTION_TYPES, STATION_TYPES as STATION_DISRUPTION_TYPES } from "../alerts/vocabulary.ts";
+
+const Token = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, "not an operator token");
+
+// --- Service alerts ------------------------------------------------------------------------------
+
+export const ALERT_STATUSES = ["upcoming", "active", "expired", "ended"] as const;
+
+export const AlertViewSchema = z.object({
+  alert: AlertSchema,
+  /** At the kiosk's time now: in force, announced, past its window, or ended by an operator. */
+  status: z.enum(ALERT_STATUSES),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  updatedAt: z.string(),
+  updatedBy: z.string(),
+  endedAt: z.string().nullable(),
+  endedBy: z.string().nullable(),
+  endReason: z.string().nullable(),
+});
+export type AlertView = z.infer<typeof AlertViewSchema>;
+
+export const AlertAuditViewSchema = z.object({
+  at: z.string(),
+  who: z.string(),
+  action: z.enum(["add", "edit", "end", "import"]),
+  alertId: z.string(),
+  system: SystemIdSchema,
+  detail: z.string().nullable(),
+});
+export type AlertAuditView = z.infer<typeof AlertAuditViewSchema>;
+
+export const AlertsListRequestSchema = z.strictObject({ token: Token, system: SystemIdSchema.optional() });
+export const AlertsListSchema = z.object({
+  /** The kiosk's local time the statuses were computed at. */
+  now: z.string(),
+  /** Newest first. */
+  alerts: z.array(AlertViewSchema),
+  /** Who added, edited and ended what, newest first. */
+  audit: z.array(AlertAuditViewSchema),
+});
+export type AlertsList = z.infer<typeof AlertsListSchema>;
+
+/** A problem with one field of an alert ("stations[0]", "valid_until"). */
+export const AlertIssueViewSchema = z.object({ path: z.string(), message: z.string() });
+export type AlertIssueView = z.infer<typeof AlertIssueViewSchema>;
+
+/** The alert in the file format (`kiosk alerts import`): checked field by field by the kiosk, so every error names its field. */
+export const AlertDraftSchema = z.record(z.string(), z.unknown());
+
+export const AlertSaveRequestSchema = z.strictObject({
+  token: Token,
+  alert: AlertDraftSchema,
+  /** add: a new alert (its id must not be in force); edit: replace the one with this id. */
+  mode: z.enum(["add", "edit"]).default("add"),
+});
+export type AlertSaveRequest = z.input<typeof AlertSaveRequestSchema>;
+
+export const AlertSaveResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), record: AlertViewSchema }),
+  /** invalid: the issues name the fields; conflict: the store refused it (issues[0] says why). */
+  z.object({ ok: z.literal(false), reason: z.enum(["invalid", "conflict"]), issues: z.array(AlertIssueViewSchema) }),
+]);
+export type AlertSaveResult = z.infer<typeof AlertSaveResultSchema>;
+
+export const AlertEndRequestSchema = z.strictObject({ token: Token, id: z.string().min(1).max(80), reason: z.string().trim().min(1).max(200).optional() });
+export type AlertEndRequest = z.input<typeof AlertEndRequestSchema>;
+
+export const AlertEndResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), record: AlertViewSchema }),
+  z.object({ ok: z.literal(false), message: z.string() }),
+]);
+export type AlertEndResult = z.infer<typeof AlertEndResultSchema>;
+
+export const AlertPreviewRequestSchema = z.strictObject({ token: Token, alert: AlertDraftSchema, sessions: z.number().int().positive().max(1000).optional() });
+export type AlertPreviewRequest = z.input<typeof AlertPreviewRequestSchema>;
+
+export const ReplayReportViewSchema = z.object({
+  sessions: z.number().int().nonnegative(),
+  turns: z.number().int().nonnegative(),
+  changedSessions: z.number().int().nonnegative(),
+  changedTurns: z.number().int().nonnegative(),
+  byField: z.record(z.string(), z.number().int().nonnegative()),
+  first: z.array(
+    z.object({
+      sessionId: z.string(),
+      system: SystemIdSchema,
+      startedAt: z.string(),
+      turn: z.number().int().positive(),
+      asked: z.string(),
+      changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string() })),
+    }),
+  ),
+  errors: z.array(z.object({ sessionId: z.string(), message: z.string() })),
+});
+export type ReplayReportView = z.infer<typeof ReplayReportViewSchema>;
+
+export const AlertPreviewResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), report: ReplayReportViewSchema }),
+  z.object({ ok: z.literal(false), reason: z.literal("invalid"), issues: z.array(AlertIssueViewSchema) }),
+]);
+export type AlertPreviewResult = z.infer<typeof AlertPreviewResultSchema>;
+
+// --- Session audit -------------------------------------------------------------------------------
+
+export const AuditFilterSchema = z.strictObject({
+  system: SystemIdSchema.optional(),
+  outcome: z.string().min(1).max(40).optional(),
+  fallback: z.boolean().optional(),
+  blocked: z.boolean().optional(),
+  refused: z.boolean().optional(),
+  language: z.string().min(2).max(20).optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilterSchema>;
+
+export const AuditSessionsRequestSchema = z.strictObject({ token: Token, filter: AuditFilterSchema.default({}) });
+export type AuditSessionsRequest = z.input<typeof AuditSessionsRequestSchema>;
+
+export const SessionSummarySchema = z.object({
+  sessionId: z.string(),
+  system: SystemIdSchema,
+  language: z.string(),
+  startedAt: z.string(),
+  turns: z.number().int().positive(),
+  outcome: z.string(),
+  action: z.string(),
+  reasonCode: z.string(),
+  answeredBy: z.enum(["rule", "model", "rule-fallback"]),
+  fallback: z.boolean(),
+  blocked: z.boolean(),
+  refused: z.boolean(),
+  sold: z.boolean(),
+  blockCodes: z.array(z.string()),
+});
+export type SessionSummaryView = z.infer<typeof SessionSummarySchema>;
+
+export const AuditSessionsSchema = z.object({
+  /** The kiosk's local day listed (YYYY-MM-DD). */
+  day: z.string(),
+  /** Newest first. */
+  sessions: z.array(SessionSummarySchema),
+});
+export type AuditSessions = z.infer<typeof AuditSessionsSchema>;
+
+export const AuditTimelineRequestSchema = z.strictObject({ token: Token, sessionId: z.string().min(1).max(100) });
+export type AuditTimelineRequest = z.input<typeof AuditTimelineRequestSchema>;
+
+export const TIMELINE_KINDS = ["asked", "tool", "shown", "buy", "purchase", "end"] as const;
+export const TimelineViewSchema = z.object({
+  sessionId: z.string(),
+  system: SystemIdSchema,
+  language: z.string(),
+  startedAt: z.string(),
+  summary: SessionSummarySchema,
+  entries: z.array(
+    z.object({
+      at: z.string(),
+      turn: z.number().int().positive(),
+      kind: z.enum(TIMELINE_KINDS),
+      title: z.string(),
+      lines: z.array(z.string()),
+      ok: z.boolean().optional(),
+      data: z.unknown().optional(),
+    }),
+  ),
+});
+export type TimelineView = z.infer<typeof TimelineViewSchema>;
+
+/** The rows OPERATOR_METHODS gets from this module. */
+export const OPERATOR_LIVE_METHODS = {
+  listAlerts: { request: AlertsListRequestSchema, result: AlertsListSchema },
+  saveAlert: { request: AlertSaveRequestSchema, result: AlertSaveResultSchema },
+  endAlert: { request: AlertEndRequestSchema, result: AlertEndResultSchema },
+  previewAlert: { request: AlertPreviewRequestSchema, result: AlertPreviewResultSchema },
+  auditSessions: { request: AuditSessionsRequestSchema, result: AuditSessionsSchema },
+  auditTimeline: { request: AuditTimelineRequestSchema, result: TimelineViewSchema },
+} as const;

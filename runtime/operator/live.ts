@@ -1,0 +1,130 @@
+// The operator console's live tools (issue 16): service alerts through the alert store (validated
+// field by field, recorded with the operator's name, previewed against the stored sessions) and the
+// session audit (today's sessions with filters, one session as a timeline). OperatorConsole checks
+// the operator session and delegates here; the host passes the stores it opened.
+import type { DataPack } from "../../tools/data/datapack.ts";
+import type { SystemId } from "../../tools/data/schemas.ts";
+import type { SystemData } from "../../tools/data/system.ts";
+import { alertStatus } from "../alerts/active.ts";
+import { localIso, validateAlert, type Alert } from "../alerts/model.ts";
+import { AlertStoreError, type AlertRecord, type AlertStore } from "../alerts/store.ts";
+import type { SessionAuditStore } from "../audit/store.ts";
+import { buildTimeline } from "../audit/timeline.ts";
+import type { AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, TimelineView } from "../kiosk/operator-live.ts";
+import { alertDraft } from "../replay/drafts.ts";
+import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply } from "../replay/replay.ts";
+import { OperatorError } from "./console.ts";
+
+export interface OperatorLiveOptions {
+  pack: DataPack;
+  /** The system data new sessions use (the active framebooks). */
+  systemData: (system: SystemId) => SystemData;
+  /** Null: this kiosk keeps no service alerts (the calls answer "unavailable"). */
+  alerts: AlertStore | null;
+  /** Null: this kiosk keeps no session audit. */
+  audit: SessionAuditStore | null;
+  clock?: () => Date;
+}
+
+function alertView(record: AlertRecord, now: string): AlertView {
+  return {
+    alert: record.alert,
+    status: alertStatus(record, now),
+    createdAt: record.created_at,
+    createdBy: record.created_by,
+    updatedAt: record.updated_at,
+    updatedBy: record.updated_by,
+    endedAt: record.ended_at,
+    endedBy: record.ended_by,
+    endReason: record.end_reason,
+  };
+}
+
+export class OperatorLive {
+  private readonly clock: () => Date;
+
+  constructor(private readonly options: OperatorLiveOptions) {
+    this.clock = options.clock ?? (() => new Date());
+  }
+
+  private alerts(): AlertStore {
+    if (!this.options.alerts) throw new OperatorError("unavailable", "This kiosk keeps no service alerts (start it with an alert store: kiosk serve --alerts-db).");
+    return this.options.alerts;
+  }
+
+  private audit(): SessionAuditStore {
+    if (!this.options.audit) throw new OperatorError("unavailable", "This kiosk keeps no session audit (start it with kiosk serve --audit-db).");
+    return this.options.audit;
+  }
+
+  private validate(input: Record<string, unknown>): { ok: true; alert: Alert } | { ok: false; issues: { path: string; message: string }[] } {
+    const served = new Set(this.options.pack.systemIds);
+    return validateAlert(input, { system: (id) => (served.has(id) ? this.options.systemData(id) : undefined) });
+  }
+
+  listAlerts(system?: SystemId): AlertsList {
+    const store = this.alerts();
+    const now = localIso(this.clock());
+    return {
+      now,
+      alerts: store.list(system).map((r) => alertView(r, now)),
+      audit: store
+        .auditLog(system)
+        .reverse()
+        .map((a) => ({ at: a.at, who: a.who, action: a.action, alertId: a.alert_id, system: a.system, detail: a.detail })),
+    };
+  }
+
+  saveAlert(operator: string, input: Record<string, unknown>, mode: "add" | "edit"): AlertSaveResult {
+    const store = this.alerts();
+    const checked = this.validate(input);
+    if (!checked.ok) return { ok: false, reason: "invalid", issues: checked.issues };
+    try {
+      const record = mode === "add" ? store.add(checked.alert, operator) : store.replace(checked.alert, operator);
+      return { ok: true, record: alertView(record, localIso(this.clock())) };
+    } catch (err) {
+      if (err instanceof AlertStoreError) return { ok: false, reason: "conflict", issues: [{ path: "id", message: err.message }] };
+      throw err;
+    }
+  }
+
+  endAlert(operator: string, id: string, reason?: string): AlertEndResult {
+    try {
+      return { ok: true, record: alertView(this.alerts().end(id, operator, reason), localIso(this.clock())) };
+    } catch (err) {
+      if (err instanceof AlertStoreError) return { ok: false, message: err.message };
+      throw err;
+    }
+  }
+
+  /** Replay the latest stored sessions of the alert's system with it in force (from its start, or now). */
+  async previewAlert(input: Record<string, unknown>, sessions = DEFAULT_REPLAY_SESSIONS): Promise<AlertPreviewResult> {
+    const store = this.alerts();
+    const checked = this.validate(input);
+    if (!checked.ok) return { ok: false, reason: "invalid", issues: checked.issues };
+    const { alert } = checked;
+    const now = this.clock();
+    const start = alert.valid_from ? new Date(alert.valid_from) : now;
+    const at = start > now ? start : now;
+    const current = store.current(alert.system);
+    const draft = [...current.filter((r) => r.alert.id !== alert.id), { alert, ended_at: null }];
+    const report = await replayBeforeApply({
+      pack: this.options.pack,
+      sessions: this.audit().recent(sessions, alert.system),
+      ...alertDraft(this.options.systemData, current, draft, at),
+    });
+    return { ok: true, report: { ...report, byField: { ...report.byField } } };
+  }
+
+  auditSessions(filter: AuditFilter): AuditSessions {
+    const now = this.clock();
+    return { day: localIso(now).slice(0, 10), sessions: this.audit().today(filter) };
+  }
+
+  auditTimeline(sessionId: string): TimelineView {
+    const audit = this.audit().get(sessionId);
+    if (!audit) throw new OperatorError("rejected", `There is no audited session '${sessionId}' (it may be past the retention period).`);
+    const system = this.options.systemData(audit.system);
+    return buildTimeline(audit, { stationName: (id) => system.stationById(id)?.name });
+  }
+}
