@@ -54,9 +54,17 @@ function store(cmd: Command): { store: FramebookStore; opts: FramebookOptions } 
 }
 
 /** `framebook history` for people: what is active, what rollback would restore, and who changed what when. */
-export function historyText(system: SystemId, active: { source: string; version: string; file: string }, versions: readonly string[], audit: readonly AuditEntry[]): string {
+export function historyText(
+  system: SystemId,
+  active: { source: string; version: string; file: string; problem?: string | null | undefined },
+  versions: readonly string[],
+  audit: readonly AuditEntry[],
+  skippedAuditLines = 0,
+): string {
   const lines = [
     `${system}: active framebook ${active.version} (${active.source === "operator" ? "applied by an operator" : "the data pack's default"}) · ${active.file}`,
+    ...(active.problem ? [`warning: ${active.problem}`] : []),
+    ...(skippedAuditLines > 0 ? [`warning: ${skippedAuditLines} unreadable audit line(s) skipped (see --json)`] : []),
     versions.length > 0 ? `rollback restores ${versions[versions.length - 1]} (${versions.length} previous version${versions.length === 1 ? "" : "s"} kept)` : "no previous version: nothing to roll back to",
     "",
   ];
@@ -174,6 +182,11 @@ export function registerFramebookCommands(program: Command): void {
         const entry = s.rollback(system, who);
         process.stdout.write(`rolled back ${entry.system} to version ${entry.version}\n`);
       } catch (err) {
+        if (err instanceof FramebookRejectedError) {
+          process.stdout.write(`${formatIssues(err.validation)}\nrejected: the previous version is not valid; the active framebook is unchanged\n`);
+          process.exitCode = 1;
+          return;
+        }
         throw new UsageError(err instanceof Error ? err.message : String(err));
       }
     });
@@ -185,13 +198,19 @@ export function registerFramebookCommands(program: Command): void {
     .action((_o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
       const system = systemOf(opts);
-      const active = s.active(system);
+      const active = s.inForce(system);
       const versions = s.history(system).map((v) => v.version);
-      const audit = s.audit().filter((a) => a.system === system);
+      const report = s.auditReport();
+      const audit = report.entries.filter((a) => a.system === system);
       if (opts.json) {
-        printJson({ active: { source: active.source, version: active.version, file: active.file }, versions, audit });
+        printJson({
+          active: { source: active.source, version: active.version, file: active.file, problem: active.problem },
+          versions,
+          audit,
+          ...(report.skipped.length > 0 ? { auditSkipped: report.skipped } : {}),
+        });
         return;
       }
-      process.stdout.write(historyText(system, active, versions, audit));
+      process.stdout.write(historyText(system, active, versions, audit, report.skipped.length));
     });
 }

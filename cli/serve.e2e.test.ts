@@ -110,7 +110,14 @@ describe("kiosk serve end to end (Chromium)", () => {
     await buy.scrollIntoViewIfNeeded();
     await shot("02b-result-marta-buy-button");
     await buy.click();
+    // The one confirmation summary (issue 13): from, to, travellers, total, as the kiosk checked them.
+    const summary = page.locator(".purchase-summary");
+    await summary.waitFor();
+    expect(await summary.locator('[data-field="from"] dd').textContent()).toBe("Airport");
+    expect(await summary.locator('[data-field="to"] dd').textContent()).toBe("Five Points");
+    expect(await summary.locator('[data-field="total"] dd').textContent()).toBe("$2.50");
     await page.getByRole("radio", { name: /Breeze Card/ }).click();
+    await shot("02c-payment-confirm-marta");
     await page.getByRole("button", { name: /^Pay \$2\.50/ }).click();
     await page.getByRole("heading", { name: "Your ticket" }).waitFor({ timeout: 15_000 });
     await shot("03-ticket-marta");
@@ -131,6 +138,22 @@ describe("kiosk serve end to end (Chromium)", () => {
     await expect.poll(() => page.getByText(/Transbay Tube/).first().isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: /^Buy tickets/ }).count()).toBe(0);
     await shot("04-advisory-bart-transbay");
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("refuses a ticket for other riders than the passenger typed, and says why (issue 13, finding 7)", async () => {
+    await open("marta");
+    // The rule policy reads "3 adults and 2 children" right since issue 12's language layer, but
+    // still offers one adult for "a family of five": the interlock's own reading refuses it.
+    await askFreeText("Airport to Five Points, a family of five");
+    await page.getByRole("heading", { name: "Your route and fare" }).waitFor({ timeout: 30_000 });
+    const buy = page.getByRole("button", { name: /^Buy tickets/ });
+    expect(await buy.isEnabled()).toBe(false);
+    const reasons = page.locator(".block-reasons li");
+    await reasons.first().waitFor();
+    expect((await reasons.evaluateAll((els) => els.map((e) => e.getAttribute("data-code")))).some((c) => c === "riders_differ_from_text" || c === "passengers_mismatch")).toBe(true);
+    await page.locator(".block-reasons").scrollIntoViewIfNeeded();
+    await shot("02d-blocked-riders-marta");
     expect(pageErrors).toEqual([]);
   });
 

@@ -83,12 +83,12 @@ describe("kiosk serve: API", () => {
   });
 
   it("POST /api/ask streams progress on /api/progress, then POST /api/purchase sells, POST /api/sessions/:id/end ends", async () => {
-    const ws = new WebSocket(new URL("api/progress", base.replace(/^http/, "ws")));
+    const ws = new WebSocket(new URL("api/progress?client=serve-test-client-1", base.replace(/^http/, "ws")));
     const events: ProgressEvent[] = [];
     ws.on("message", (data: Buffer) => events.push(ProgressEventSchema.parse(JSON.parse(data.toString()))));
     await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
 
-    const response = await post("api/ask", askFromCase("MARTA-A-001"));
+    const response = await post("api/ask", askFromCase("MARTA-A-001"), { "x-kiosk-client": "serve-test-client-1" });
     expect(response.status).toBe(200);
     const answer = AskResultSchema.parse(await response.json());
     expect(answer.purchasable).toBe(true);
@@ -188,7 +188,7 @@ describe("kiosk serve: API", () => {
   it("refuses foreign hosts (DNS rebinding) and cross-origin posts and sockets", async () => {
     expect((await raw("/api/status", { host: "evil.example:8787" })).status).toBe(421);
     expect((await post("api/ask", askFromCase("MARTA-A-001"), { origin: "http://evil.example" })).status).toBe(403);
-    const ws = new WebSocket(new URL("api/progress", base.replace(/^http/, "ws")), { headers: { origin: "http://evil.example" } });
+    const ws = new WebSocket(new URL("api/progress?client=serve-test-client-1", base.replace(/^http/, "ws")), { headers: { origin: "http://evil.example" } });
     const outcome = await new Promise<string>((resolve) => {
       ws.once("open", () => resolve("open"));
       ws.once("error", () => resolve("refused"));

@@ -71,6 +71,8 @@ export interface ServeOptions {
   pack: DataPack;
   port?: number;
   host?: string;
+  /** With a non-loopback host: the host names (besides IP literals) the server answers to. */
+  allowedHosts?: string[];
   /** Ledger file (":memory:" for tests); undefined: $METRO_LEDGER or ./var/ledger.sqlite. */
   ledger?: string;
   /** The built renderer; null serves the API only. */
@@ -88,6 +90,8 @@ export interface ServeOptions {
    */
   pinHash?: string | null;
   operatorConfig?: string;
+  /** Where the PIN lockout is kept (default: operator-lockout.json beside the operator config when the PIN comes from it). */
+  pinStateFile?: string;
   /** The technician's bench database; absent or null: no bench (the command passes --bench-db, $METRO_BENCH_DB or ./var/bench.sqlite). */
   benchDb?: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
@@ -127,6 +131,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       assistant: options.assistant ?? null,
       conditions: (system) => conditions[system] ?? { disruptions: [] },
       alertsDb: options.alertsDb ?? null,
+      ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
       auditDb: options.auditDb ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
@@ -138,7 +143,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   let server: RunningKioskServer;
   try {
-    server = await startKioskServer({ backend: runtime.backend, operator: runtime.operator, staticDir: rendererDir, host: options.host ?? "127.0.0.1", port: options.port ?? 8787, log });
+    server = await startKioskServer({
+      backend: runtime.backend,
+      operator: runtime.operator,
+      staticDir: rendererDir,
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 8787,
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      log,
+    });
   } catch (err) {
     await runtime.close();
     const code = (err as NodeJS.ErrnoException).code;
@@ -159,6 +172,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 interface ServeCommandOptions extends GlobalOptions {
   port: string;
   host: string;
+  allowedHost?: string[];
   ledger?: string;
   renderer?: string;
   framebooks: string;
@@ -206,6 +220,7 @@ export function registerServeCommand(program: Command): void {
     .description("serve the kiosk screen (renderer/dist) and its API over HTTP + WebSocket, for a browser")
     .option("--port <n>", "TCP port (0 = any free port)", "8787")
     .option("--host <addr>", "address to listen on (keep it local unless you mean to expose the kiosk)", "127.0.0.1")
+    .option("--allowed-host <name...>", "with --host 0.0.0.0: host names the kiosk answers to besides IP addresses (DNS-rebinding guard)")
     .option("--ledger <file>", "sales ledger SQLite file (else $METRO_LEDGER, else ./var/ledger.sqlite)")
     .option("--renderer <dir>", "built renderer folder", DEFAULT_RENDERER_DIR)
     .option("--framebooks <dir>", "operator data folder (<system>/local-names.yaml, framebooks applied from the operator screen)", DEFAULT_OPERATOR_DIR)
@@ -253,6 +268,7 @@ export function registerServeCommand(program: Command): void {
           pack,
           port: portNumber(opts.port),
           host: opts.host,
+          ...(opts.allowedHost ? { allowedHosts: opts.allowedHost } : {}),
           ...(opts.ledger ? { ledger: opts.ledger } : {}),
           rendererDir: opts.renderer ?? DEFAULT_RENDERER_DIR,
           operatorDir: opts.framebooks,

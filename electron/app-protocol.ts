@@ -5,6 +5,7 @@ import path from "node:path";
 import { SECURITY_HEADERS } from "../runtime/kiosk/csp.ts";
 import { APP_HOST, APP_SCHEME } from "./security.ts";
 import { contentTypeOf } from "../runtime/kiosk/node/content-types.ts";
+import { isSourceMap } from "../runtime/kiosk/node/http-guards.ts";
 
 
 /** The file a kiosk://app/… URL maps to inside the renderer folder, or null (wrong host, outside, missing). */
@@ -22,7 +23,7 @@ export function rendererFileFor(rendererDir: string, url: string): string | null
   } catch {
     return null;
   }
-  if (pathname.includes("\0")) return null;
+  if (pathname.includes("\0") || isSourceMap(pathname)) return null;
   const root = path.resolve(rendererDir);
   let file = path.resolve(root, `.${path.posix.normalize(pathname)}`);
   if (file !== root && !file.startsWith(root + path.sep)) return null;

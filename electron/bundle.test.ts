@@ -32,10 +32,11 @@ let headersHandler;
 let resolveReady;
 const ready = new Promise((r) => (resolveReady = r));
 const windows = [];
+let menu = "default";
 const contents = () => ({ send() {}, isDestroyed: () => false, on() {}, setWindowOpenHandler() {}, closeDevTools() {} });
 class BrowserWindow {
-  constructor(opts) { this.opts = opts; this.webContents = contents(); windows.push(this); }
-  on() {} once() {} show() {} isMinimized() { return false; } restore() {} focus() {}
+  constructor(opts) { this.opts = opts; this.webContents = contents(); this.handlers = {}; windows.push(this); }
+  on(name, fn) { (this.handlers[name] ??= []).push(fn); } once() {} show() {} isMinimized() { return false; } restore() {} focus() {} removeMenu() {}
   loadURL(url) { this.url = url; return Promise.resolve(); }
   static getAllWindows() { return windows; }
 }
@@ -49,6 +50,7 @@ module.exports = {
     exit(code) { console.log("EXIT " + code); process.exit(code); },
   },
   BrowserWindow,
+  Menu: { setApplicationMenu: (m) => (menu = m === null ? "none" : "set") },
   ipcMain: { handle: (c, h) => handlers.set(c, h), removeHandler() {} },
   protocol: { registerSchemesAsPrivileged() {}, handle: (s, h) => (protocolHandler = h) },
   session: { defaultSession: { webRequest: { onHeadersReceived: (h) => (headersHandler = h) }, setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {} } },
@@ -61,6 +63,10 @@ setTimeout(async () => {
   const result = {};
   result.channels = [...handlers.keys()].sort();
   result.window = { url: windows[0].url, kiosk: windows[0].opts.kiosk, webPreferences: windows[0].opts.webPreferences };
+  result.menu = menu;
+  const close = { prevented: false, preventDefault() { this.prevented = true; } };
+  for (const fn of windows[0].handlers.close ?? []) fn(close);
+  result.closeRefused = close.prevented;
   result.status = await call("kiosk:status");
   const ask = await call("kiosk:ask", { system: "marta", events: [
     { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
@@ -122,6 +128,9 @@ describe("Electron bundles", () => {
     expect(result.bad).toMatchObject({ ok: false, error: { kind: "rejected" } });
     expect(result.index).toEqual({ status: 200, csp: KIOSK_CSP, body: "<!doctype html><title>kiosk</title>" });
     expect(result.headerCsp).toEqual([KIOSK_CSP]);
+    // Kiosk mode: no application menu (no Ctrl+W / Ctrl+Q accelerators), window close refused (Alt+F4).
+    expect(result.menu).toBe("none");
+    expect(result.closeRefused).toBe(true);
   });
 
   it("model-worker.cjs is the model process compiled: run as a child process, it answers the kiosk's protocol", async () => {

@@ -57,12 +57,13 @@ function truthy(value: string | undefined): boolean | undefined {
  * KIOSK_ASSISTANT, KIOSK_WARM_STATE. Switches win over the environment.
  *
  * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
- * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only).
+ * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only);
+ * with `packaged`, --renderer and KIOSK_RENDERER_DIR are ignored (see also appRootOf).
  */
 export function shellConfig(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-  defaults: { appRoot: string; userData: string; resourcesDir?: string | undefined },
+  defaults: { appRoot: string; userData: string; resourcesDir?: string | undefined; packaged?: boolean },
 ): ShellConfig {
   const kiosk = argv.includes("--no-kiosk") ? false : argv.includes("--kiosk") ? true : (truthy(env.KIOSK_MODE) ?? true);
   const devTools = !kiosk && (argv.includes("--devtools") || truthy(env.KIOSK_DEVTOOLS) === true);
@@ -72,7 +73,8 @@ export function shellConfig(
     devTools,
     dataDir: flagValue(argv, "data") ?? env.METRO_DATA_DIR ?? (defaults.resourcesDir ? path.join(defaults.resourcesDir, "metrollm-bench") : undefined),
     ledger: flagValue(argv, "ledger") ?? env.METRO_LEDGER ?? path.join(defaults.userData, "ledger.sqlite"),
-    rendererDir: flagValue(argv, "renderer") ?? env.KIOSK_RENDERER_DIR ?? path.join(defaults.appRoot, "renderer", "dist"),
+    // A packaged kiosk shows its own screen only: no switch or variable can point it at other files.
+    rendererDir: (defaults.packaged ? undefined : (flagValue(argv, "renderer") ?? env.KIOSK_RENDERER_DIR)) ?? path.join(defaults.appRoot, "renderer", "dist"),
     operatorDir,
     framebookStore:
       flagValue(argv, "framebook-store") ?? env.KIOSK_FRAMEBOOK_STORE ?? (defaults.resourcesDir ? path.join(defaults.userData, "framebooks") : operatorDir),
@@ -98,4 +100,13 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
     assistant: shell.model ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) } : null,
     log,
   };
+}
+
+/**
+ * The app root (renderer/, framebooks/): two levels above the bundle in dist/electron/, or
+ * $KIOSK_APP_ROOT in development. A packaged app ignores the variable: it loads its own files only.
+ */
+export function appRootOf(env: NodeJS.ProcessEnv, bundleDir: string, packaged: boolean): string {
+  const own = path.resolve(bundleDir, "..", "..");
+  return packaged ? own : (env.KIOSK_APP_ROOT ?? own);
 }

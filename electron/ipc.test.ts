@@ -31,7 +31,12 @@ describe("IPC bridge (main side)", () => {
     const asked = await invoke("ask", [askFromCase("MARTA-A-001")]);
     expect(asked.ok).toBe(true);
     const answer = AskResultSchema.parse((asked as { value: unknown }).value);
-    expect(await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }])).toMatchObject({ ok: true, value: { ok: true } });
+    const sold = await invoke("purchase", [{ sessionId: answer.sessionId, paymentMethod: "breeze_card" }]);
+    expect(sold).toMatchObject({ ok: true, value: { ok: true } });
+    // The ticket can be fetched again over IPC (issue 13, finding 9: the screen lost the answer).
+    const ticket = (sold as { value: { ticket: { ticketId: string } } }).value.ticket;
+    expect(await invoke("ticket", [ticket.ticketId])).toEqual({ ok: true, value: { found: true, ticket, voided: false } });
+    expect(await invoke("ticket", ["T-NOT-ISSUED"])).toEqual({ ok: true, value: { found: false } });
     expect(await invoke("endSession", [answer.sessionId])).toEqual({ ok: true, value: null });
     expect(await invoke("status", [])).toEqual({ ok: true, value: app.status() });
     unregister();
@@ -93,6 +98,13 @@ describe("IPC bridge (main side)", () => {
     const crashed = await invoke("status", []);
     expect(crashed).toEqual({ ok: false, error: { kind: "server", message: "The kiosk service failed. Please try again." } });
     expect(logs.join("\n")).toMatch(/secret internal detail/);
+  });
+
+  it("a session past its limits is rejected with the passenger's message, not a server failure (issue 13, finding 6)", async () => {
+    const { invoke } = setup();
+    const first = (await invoke("ask", [{ system: "marta", events: [{ type: "freetext_input", text: "x".repeat(40_000) }] }])) as { ok: true; value: { sessionId: string } };
+    const over = await invoke("ask", [{ system: "marta", sessionId: first.value.sessionId, events: [{ type: "freetext_input", text: "x".repeat(40_000) }] }]);
+    expect(over).toMatchObject({ ok: false, error: { kind: "rejected", message: expect.stringMatching(/start again/) } });
   });
 
   it("forwards the kiosk's state to the window on its channel as it changes", () => {

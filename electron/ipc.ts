@@ -4,7 +4,7 @@
 // `rejected` envelope — never a crash, never a thrown error that would lose its kind.
 import type { IpcMainInvokeEvent, WebContents } from "electron";
 import type { z } from "zod";
-import { KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
+import { KioskLimitError, KioskRequestError, KioskUnavailableError } from "../runtime/kiosk/app.ts";
 import { KIOSK_PUSH_NAMES, KIOSK_PUSHES, subscriptionName, type KioskPush } from "../runtime/kiosk/bridge.ts";
 import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { callOperator, OperatorError, parseOperatorRequest, type OperatorBackend } from "../runtime/operator/console.ts";
@@ -58,6 +58,8 @@ export async function dispatch(backend: KioskBackend, method: InvokeMethod, args
     return { ok: true, value: await invokeKiosk(backend, method, parsed.args) };
   } catch (err) {
     if (err instanceof KioskRequestError) return failure("rejected", err.message);
+    // A full session: the passenger is told to start again (the message says so).
+    if (err instanceof KioskLimitError) return failure(err.code === "kiosk_busy" ? "unavailable" : "rejected", err.message);
     if (err instanceof KioskUnavailableError) return failure("unavailable", err.message);
     log(`${method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return failure("server", "The kiosk service failed. Please try again.");

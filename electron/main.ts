@@ -3,8 +3,9 @@
 // electron/build.ts (dist/electron/main.cjs); run with `electron dist/electron/main.cjs`.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { app, BrowserWindow, ipcMain, protocol, session } from "electron";
-import { kioskRuntimeConfig, shellConfig } from "./config.ts";
+import { app, BrowserWindow, ipcMain, Menu, protocol, session } from "electron";
+import { appRootOf, kioskRuntimeConfig, shellConfig } from "./config.ts";
+import { lockKioskWindow, removeApplicationMenu } from "./kiosk-lock.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
@@ -23,13 +24,15 @@ if (app.isPackaged && !process.env.METRO_MODELS_DIR && existsSync(shippedModels)
 
 // The bundle sits in dist/electron/; the app root (renderer/, framebooks/) two levels up.
 const bundleDir = typeof __dirname === "string" ? __dirname : process.cwd();
-const appRoot = process.env.KIOSK_APP_ROOT ?? path.resolve(bundleDir, "..", "..");
+const appRoot = appRootOf(process.env, bundleDir, app.isPackaged);
 const config = shellConfig(process.argv, process.env, {
   appRoot,
   userData: app.getPath("userData"),
   // Packaged: the data pack (and an optional model) ship as extra resources beside app.asar.
   resourcesDir: app.isPackaged ? process.resourcesPath : undefined,
+  packaged: app.isPackaged,
 });
+let quitting = false;
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
@@ -42,6 +45,7 @@ let runtime: KioskRuntime | undefined;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
+  lockKioskWindow(win, { kiosk: config.kiosk, quitting: () => quitting, log: (m) => console.error(`kiosk: ${m}`) });
   const stopPushes = forwardPushes(runtime!.backend, win.webContents);
   win.on("closed", stopPushes);
   win.once("ready-to-show", () => win.show());
@@ -62,6 +66,7 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     hardenSession(session.defaultSession);
+    removeApplicationMenu(Menu);
     protocol.handle(APP_SCHEME, (request) => rendererResponse(config.rendererDir, request.url));
     // The passenger assistant's model, when one is configured; without it (or if it cannot be
     // loaded) the rule policy answers and the kiosk sells as usual.
@@ -81,6 +86,7 @@ if (!app.requestSingleInstanceLock()) {
 
   app.on("window-all-closed", () => app.quit());
   app.on("before-quit", () => {
+    quitting = true;
     void runtime?.close();
   });
 }

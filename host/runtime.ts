@@ -17,7 +17,7 @@ import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { OperatorLive } from "../runtime/operator/live.ts";
-import { loadPinHash, PinGate } from "../runtime/operator/pin.ts";
+import { loadPinHash, PinGate, pinStateFileFor } from "../runtime/operator/pin.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
 import type { WorkerSpawner } from "../models/worker/spawn.ts";
@@ -41,6 +41,12 @@ export interface KioskRuntimeConfig {
    * operator config file written by `kiosk operator set-pin` ($KIOSK_OPERATOR_PIN_HASH wins).
    */
   pin: { hash: string | null } | { file?: string | undefined; defaultFile?: string };
+  /**
+   * Where the PIN lockout (failed tries, lock expiry) is kept so a restart gives no fresh guesses:
+   * default operator-lockout.json beside the operator config when the PIN comes from it; with a
+   * PIN hash handed in directly (tests, embedding) this file, else memory only.
+   */
+  pinStateFile?: string;
   /** The technician's bench database; null: this kiosk has no bench. */
   benchDb: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
@@ -193,8 +199,11 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
         await technician.idle();
       });
     }
+    const pinFile = "hash" in config.pin ? undefined : (config.pin.file ?? config.pin.defaultFile);
+    const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
+    const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
     const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
-    const operator = new OperatorConsole({ framebooks, pin: new PinGate({ hash: pinHash }), systems: pack.systemIds, bench: technician, live, log });
+    const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, live, log });
 
     return {
       pack,

@@ -6,6 +6,7 @@ import { createBridge } from "./bridge/selectBridge.ts";
 import { KioskApp } from "./app/KioskApp.tsx";
 import "./styles/fonts.ts";
 import "./styles/kiosk.css";
+import "./styles/safety.css";
 
 const { choice, bridge } = await createBridge({
   preload: (globalThis as { kiosk?: unknown }).kiosk,

@@ -49,7 +49,8 @@ export default defineConfig(({ command }) => {
       outDir: "dist",
       emptyOutDir: true,
       target: "es2022",
-      sourcemap: true,
+      // Maps are written for debugging but not referenced from the bundle, and never served.
+      sourcemap: "hidden",
       assetsInlineLimit: 0,
       // One local bundle (React, zod, i18next, xstate): loaded from disk, never over a network.
       chunkSizeWarningLimit: 900,

@@ -7,6 +7,7 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
 import { clarificationOf, type Clarification } from "../../runtime/contract/clarification.ts";
 import { checkInterlock } from "../../runtime/kiosk/interlock.ts";
+import { contextTime } from "../../runtime/answer/verdict.ts";
 import { caseTurns, runCase } from "../../runtime/session/case.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
 import type { SessionRecord } from "../../runtime/session/record.ts";
@@ -63,7 +64,7 @@ export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): P
     const c = clarificationOf(record.tool_calls_made);
     if (!c) break;
     const turns = caseTurns(current);
-    const purchasable = checkInterlock({ system, state: record.kiosk.state, turns, disruptions: current.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText: current.system_context.policy_change?.text ?? null }).ok;
+    const purchasable = checkInterlock({ system, state: record.kiosk.state, turns, disruptions: current.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText: current.system_context.policy_change?.text ?? null, now: contextTime(current.system_context), accessibilityMode: current.system_context.accessibility_mode === true }).ok;
     if (purchasable) break;
     const tap = intendedChoice(kase, c);
     if (!tap) break;

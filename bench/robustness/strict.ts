@@ -6,6 +6,7 @@
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { checkInterlock, ridersOf } from "../../runtime/kiosk/interlock.ts";
+import { contextTime } from "../../runtime/answer/verdict.ts";
 import type { SessionRecord } from "../../runtime/session/record.ts";
 
 export interface StrictResult {
@@ -32,6 +33,8 @@ export function strictScore(kase: Case, record: SessionRecord, system: SystemDat
     disruptions: kase.system_context.active_disruptions,
     toolCalls: record.tool_calls_made,
     policyText: kase.system_context.policy_change?.text ?? null,
+    now: contextTime(kase.system_context),
+    accessibilityMode: kase.system_context.accessibility_mode === true,
   });
   const purchasable = verdict.ok;
   const problems: string[] = [];

@@ -69,6 +69,9 @@ describe("KioskApp: a passenger buys a ticket", () => {
 
     fireEvent.click(screen.getByRole("button", { name: /Buy tickets · \$3\.75/ }));
     expect(await screen.findByRole("heading", { level: 1, name: en.payment.title })).toBeTruthy();
+    // The one summary the passenger confirms by paying (issue 13): from, to, riders, total.
+    const summary = (field: string): string | null | undefined => document.querySelector(`.purchase-summary [data-field="${field}"] dd`)?.textContent;
+    expect([summary("to"), summary("riders"), summary("total")]).toEqual(["Midtown", "1 adult and 1 child", "$3.75"]);
     expect(screen.getByRole("radio", { name: "Breeze Card" }).getAttribute("aria-checked")).toBe("true");
     fireEvent.click(screen.getByRole("button", { name: "Pay $3.75" }));
 
@@ -77,7 +80,8 @@ describe("KioskApp: a passenger buys a ticket", () => {
     expect(qr.getAttribute("data-value")).toMatch(/^TKT-FAKE-1-\d{4}$/);
     expect(qr.querySelector("path")?.getAttribute("d")?.length).toBeGreaterThan(100);
     expect(screen.getByText("1 adult and 1 child")).toBeTruthy();
-    expect(bridge.calls.purchase).toEqual([{ sessionId: "fake-1", paymentMethod: "breeze_card" }]);
+    // The purchase names its attempt (a retry gets the same ticket) and the summary the passenger confirmed.
+    expect(bridge.calls.purchase).toEqual([{ sessionId: "fake-1", paymentMethod: "breeze_card", requestId: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), confirmation: "demo-fake-1" }]);
 
     fireEvent.click(screen.getByRole("button", { name: en.ticket.done }));
     expect(await screen.findByRole("heading", { level: 1, name: en.attract.title })).toBeTruthy();

@@ -151,6 +151,27 @@ describe("createBrowserBridge: progress WebSocket", () => {
   it("derives ws:// and wss:// URLs from the base URL", () => {
     expect(progressSocketUrl("http://127.0.0.1:8787")).toBe("ws://127.0.0.1:8787/api/progress");
     expect(progressSocketUrl("https://kiosk.example/sub/")).toBe("wss://kiosk.example/sub/api/progress");
+    expect(progressSocketUrl("http://127.0.0.1:8787", "client0123456789ab")).toBe("ws://127.0.0.1:8787/api/progress?client=client0123456789ab");
+  });
+
+  it("names its progress client on the socket and on every ask, so the server sends it its own sessions only", async () => {
+    const urls: string[] = [];
+    const headers: Record<string, string>[] = [];
+    const bridge = createBrowserBridge("http://127.0.0.1:8787", {
+      fetch: (async (_url: string, init: RequestInit) => {
+        headers.push(init.headers as Record<string, string>);
+        return new Response("{}", { status: 500 });
+      }) as unknown as typeof fetch,
+      webSocket: (url) => {
+        urls.push(url);
+        return new FakeSocket(url);
+      },
+    });
+    bridge.onProgress(() => undefined);
+    await bridge.ask({ system: "marta", events: [{ type: "freetext_input", text: "hi" }] }).catch(() => undefined);
+    const id = new URL(urls[0]!).searchParams.get("client");
+    expect(id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(headers[0]?.["x-kiosk-client"]).toBe(id);
   });
 
   it("opens one socket for its listeners, validates messages, reconnects, closes with the last listener", () => {
@@ -167,13 +188,14 @@ describe("createBrowserBridge: progress WebSocket", () => {
       setTimeout: (fn) => timers.push(fn),
       clearTimeout: () => {},
       onInvalidMessage: invalid,
+      clientId: "client0123456789ab",
     });
     const a: ProgressEvent[] = [];
     const b: ProgressEvent[] = [];
     const offA = bridge.onProgress((event) => a.push(event));
     const offB = bridge.onProgress((event) => b.push(event));
     expect(sockets).toHaveLength(1);
-    expect(sockets[0]?.url).toBe("ws://127.0.0.1:8787/api/progress");
+    expect(sockets[0]?.url).toBe("ws://127.0.0.1:8787/api/progress?client=client0123456789ab");
 
     const started: ProgressEvent = { type: "tool_started", sessionId: "s", name: "route_planner" };
     sockets[0]?.push(started);

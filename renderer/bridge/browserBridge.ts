@@ -3,7 +3,10 @@
 // relative to `baseUrl` (the server root):
 //   <verb> api/<path>             each call at its KIOSK_METHODS route (kioskHttpRequest), the
 //                                 arguments in the path and (POST) the last one as the JSON body
-//   WS   api/<push>               each push (KIOSK_PUSHES), one JSON event per message
+//   WS   api/<push>               each push (KIOSK_PUSHES), one JSON event per message; the progress
+//                                 socket is api/progress?client=ID and carries this page's own
+//                                 sessions only (its asks send the header x-kiosk-client: ID; ID
+//                                 is random per bridge)
 //   POST api/operator/<method>    the operator/technician calls (operatorBridge.ts)
 // Every response and event is validated with the contract's zod schemas; failures reject with BridgeError.
 import type { z } from "zod";
@@ -45,6 +48,8 @@ export interface BrowserBridgeOptions {
   clearTimeout?: (handle: unknown) => void;
   /** Called with each pushed message that does not match its push's schema (it is dropped). */
   onInvalidMessage?: (data: unknown, error: string) => void;
+  /** This page's progress client id (default: random); the server sends it its own sessions' progress only. */
+  clientId?: string;
 }
 
 const MAX_RECONNECT_MS = 10_000;
@@ -53,16 +58,22 @@ function rootUrl(baseUrl: string): string {
   return baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`;
 }
 
-/** A push's socket URL: the HTTP base with a ws/wss scheme. */
-export function pushSocketUrl(baseUrl: string, push: KioskPush): string {
+/** A push's socket URL: the HTTP base with a ws/wss scheme (and, for progress, this page's client id). */
+export function pushSocketUrl(baseUrl: string, push: KioskPush, clientId?: string): string {
   const url = new URL(`api/${push}`, rootUrl(baseUrl));
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  if (clientId !== undefined) url.searchParams.set("client", clientId);
   return url.toString();
 }
 
-/** The progress socket's URL. */
-export function progressSocketUrl(baseUrl: string): string {
-  return pushSocketUrl(baseUrl, "progress");
+/** The progress socket's URL (with this page's client id). */
+export function progressSocketUrl(baseUrl: string, clientId?: string): string {
+  return pushSocketUrl(baseUrl, "progress", clientId);
+}
+
+/** A random progress client id (node/server.ts accepts 16–64 of [A-Za-z0-9_-]). */
+export function newProgressClientId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, "");
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -80,6 +91,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
   const openSocket: WebSocketFactory =
     options.webSocket ?? ((url) => new globalThis.WebSocket(url) as unknown as WebSocketLike);
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const clientId = options.clientId ?? newProgressClientId();
 
   async function send(method: "GET" | "POST", path: string, body: unknown, limitMs: number): Promise<Response> {
     const controller = new AbortController();
@@ -92,7 +104,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
       const init: RequestInit = { method, signal: controller.signal, headers: { accept: "application/json" } };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
-        init.headers = { accept: "application/json", "content-type": "application/json" };
+        init.headers = { accept: "application/json", "content-type": "application/json", "x-kiosk-client": clientId };
       }
       const response = await doFetch(new URL(path, root).toString(), init);
       if (!response.ok) {
@@ -144,7 +156,7 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
     let reconnectDelay = options.reconnectDelayMs ?? 500;
 
     function connect(): void {
-      const ws = openSocket(pushSocketUrl(baseUrl, push));
+      const ws = openSocket(pushSocketUrl(baseUrl, push, push === "progress" ? clientId : undefined));
       socket = ws;
       ws.onopen = () => {
         reconnectDelay = options.reconnectDelayMs ?? 500;

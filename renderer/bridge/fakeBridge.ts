@@ -10,6 +10,7 @@ import type {
   PurchaseRequest,
   PurchaseResult,
   SystemView,
+  Ticket,
 } from "../../runtime/kiosk/bridge.ts";
 import { demoAnswer, foldEvents } from "./demoPolicy.ts";
 import { DEMO_SYSTEMS } from "./demoSystems.ts";
@@ -62,6 +63,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const failures = new Map<Operation, BridgeFailureKind>(Object.entries(options.failures ?? {}) as [Operation, BridgeFailureKind][]);
   const calls: FakeBridge["calls"] = { ask: [], purchase: [], endSession: [], systemView: [] };
   const active = new Set<string>();
+  /** Tickets issued, by id (a lookup finds them again, as the kiosk's ledger does). */
+  const issued = new Map<string, Ticket>();
   let counter = 0;
   const now = options.now ?? (() => new Date());
   const pause = (): Promise<void> =>
@@ -93,12 +96,29 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     emit({ type: "state_submitted", sessionId: request.sessionId, accepted: true });
     await pause();
     const { outcome, kiosk_action: action } = demo.state;
+    const purchasable = outcome === "route_and_fare_ready" && action.action === "prompt_purchase";
+    const route = demo.state.route;
+    const quote = demo.state.fare_quote;
+    const summary = quote?.passenger_summary;
     return {
       sessionId: request.sessionId,
       state: demo.state,
       fallback: false,
       assistantUnavailable: demo.assistantUnavailable,
-      purchasable: outcome === "route_and_fare_ready" && action.action === "prompt_purchase",
+      purchasable,
+      // As the kiosk's interlock would: the summary the passenger confirms before paying.
+      ...(purchasable && route && quote
+        ? {
+            confirmation: {
+              id: `demo-${request.sessionId}`,
+              from: route.stops[0]?.station_name ?? route.origin,
+              to: route.stops[route.stops.length - 1]?.station_name ?? route.destination,
+              riders: { adults: summary?.adults ?? 1, children: summary?.children ?? 0, seniors: summary?.seniors ?? 0, disabled: summary?.disabled ?? 0 },
+              total: quote.total,
+              currency: quote.currency,
+            },
+          }
+        : {}),
       steps,
       elapsedMs: Date.now() - started,
       policy: demo.assistantUnavailable ? "rule" : "demo",
@@ -162,20 +182,24 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         return { ok: false, reason: "payment_declined", message: "The payment terminal declined the card" };
       }
       const quote = last.state.fare_quote;
-      return {
-        ok: true,
-        ticket: {
-          ticketId: `TKT-${request.sessionId.toUpperCase()}-${String(++counter).padStart(4, "0")}`,
-          system: session.system.id,
-          issuedAt: now().toISOString(),
-          origin: last.state.route.origin,
-          destination: last.state.route.destination,
-          riders: Object.fromEntries((quote.line_items ?? []).map((item) => [item.rider_type, item.count])),
-          total: quote.total,
-          currency: quote.currency,
-          paymentMethod: request.paymentMethod,
-        },
+      const ticket: Ticket = {
+        ticketId: `TKT-${request.sessionId.toUpperCase()}-${String(++counter).padStart(4, "0")}`,
+        system: session.system.id,
+        issuedAt: now().toISOString(),
+        origin: last.state.route.origin,
+        destination: last.state.route.destination,
+        riders: Object.fromEntries((quote.line_items ?? []).map((item) => [item.rider_type, item.count])),
+        total: quote.total,
+        currency: quote.currency,
+        paymentMethod: request.paymentMethod,
       };
+      issued.set(ticket.ticketId, ticket);
+      return { ok: true, ticket };
+    },
+    async ticket(ticketId) {
+      check("ticket");
+      const ticket = issued.get(ticketId);
+      return ticket ? { found: true, ticket, voided: false } : { found: false };
     },
     async endSession(sessionId) {
       calls.endSession.push(sessionId);

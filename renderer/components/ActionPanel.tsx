@@ -3,6 +3,7 @@
 import { useTranslation } from "react-i18next";
 import type { AskResult, SystemView } from "../../runtime/kiosk/bridge.ts";
 import { formatFare } from "../lib/format.ts";
+import { BlockReasons } from "./BlockReasons.tsx";
 import type { AdvisoryBanner } from "../lib/types.ts";
 import { Icon } from "./Icon.tsx";
 
@@ -54,6 +55,7 @@ export function ActionPanel(props: {
             {t("result.notPurchasable")}
           </p>
         )}
+        <BlockReasons result={props.result} />
         {reasonText}
         {secondary}
       </section>

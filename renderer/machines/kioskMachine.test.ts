@@ -222,7 +222,7 @@ describe("kioskMachine: payment and ticket", () => {
     await flush();
     expect(k.screen()).toBe("ticket");
     expect(k.context().ticket?.paymentMethod).toBe("breeze_card");
-    expect(bridge.calls.purchase).toEqual([{ sessionId: "fake-1", paymentMethod: "breeze_card" }]);
+    expect(bridge.calls.purchase).toEqual([{ sessionId: "fake-1", paymentMethod: "breeze_card", requestId: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/), confirmation: "demo-fake-1" }]);
 
     k.actor.send({ type: "DONE" });
     expect(k.screen()).toBe("resetting");
@@ -260,6 +260,25 @@ describe("kioskMachine: payment and ticket", () => {
     expect(k.context().purchaseFailure).toMatchObject({ reason: "bridge", failure: { kind: "network" } });
     k.actor.send({ type: "EDIT" });
     expect(k.screen()).toBe("journey");
+  });
+
+  it("a retry after a lost purchase answer asks about the same purchase (same request id); a new purchase gets a new one (issue 13, finding 9)", async () => {
+    const bridge = createFakeBridge({ failures: { purchase: "network" } });
+    const k = start(bridge);
+    await toResult(k);
+    k.actor.send({ type: "PURCHASE" });
+    k.actor.send({ type: "PAY", paymentMethod: "contactless" });
+    await flush();
+    expect(k.context().purchaseFailure).toMatchObject({ reason: "bridge" });
+    bridge.setFailure("purchase", null);
+    k.actor.send({ type: "RETRY" });
+    k.actor.send({ type: "PAY", paymentMethod: "contactless" });
+    await flush();
+    expect(k.screen()).toBe("ticket");
+    const ids = bridge.calls.purchase.map((r) => r.requestId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBeDefined();
+    expect(ids[1]).toBe(ids[0]);
   });
 });
 

@@ -78,6 +78,11 @@ export interface KioskContext {
   answerSubmitted: boolean;
   failure: BridgeFailure | null;
   paymentMethod: string | null;
+  /**
+   * One id per purchase attempt (kept across Retry): if the answer to a purchase was lost, the
+   * retry asks about the same purchase and gets the ticket already issued, never a second sale.
+   */
+  purchaseRequestId: string | null;
   ticket: Ticket | null;
   purchaseFailure: PurchaseFailure | null;
   countdownMs: number;
@@ -123,6 +128,7 @@ function sessionData(): Omit<KioskContext, "bridge" | "timing" | "status" | "sta
     answerSubmitted: false,
     failure: null,
     paymentMethod: null,
+    purchaseRequestId: null,
     ticket: null,
     purchaseFailure: null,
     countdownMs: 0,
@@ -201,6 +207,7 @@ export const kioskMachine = setup({
     })),
     storeAskFailure: assign((_, failure: BridgeFailure) => ({ failure, pending: null })),
     choosePaymentMethod: assign(({ event }) => (event.type === "PAY" ? { paymentMethod: event.paymentMethod, purchaseFailure: null } : {})),
+    newPurchaseAttempt: assign(() => ({ purchaseRequestId: globalThis.crypto.randomUUID().replace(/-/g, "") })),
     storeTicket: assign((_, ticket: Ticket) => ({ ticket, purchaseFailure: null })),
     storePurchaseFailure: assign((_, purchaseFailure: PurchaseFailure) => ({ purchaseFailure })),
     startCountdown: assign(({ context }) => ({ countdownMs: context.timing.idleWarningMs })),
@@ -295,7 +302,7 @@ export const kioskMachine = setup({
             result: {
               on: {
                 EDIT: { target: "journey" },
-                PURCHASE: { guard: "isPurchasable", target: "payment" },
+                PURCHASE: { guard: "isPurchasable", target: "payment", actions: "newPurchaseAttempt" },
               },
             },
             payment: {
@@ -314,7 +321,12 @@ export const kioskMachine = setup({
                     src: "purchase",
                     input: ({ context }) => ({
                       bridge: context.bridge,
-                      request: { sessionId: context.sessionId!, paymentMethod: context.paymentMethod! },
+                      request: {
+                        sessionId: context.sessionId!,
+                        paymentMethod: context.paymentMethod!,
+                        ...(context.purchaseRequestId ? { requestId: context.purchaseRequestId } : {}),
+                        ...(context.result?.confirmation ? { confirmation: context.result.confirmation.id } : {}),
+                      },
                     }),
                     onDone: [
                       {

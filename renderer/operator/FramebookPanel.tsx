@@ -14,6 +14,7 @@ import { Icon } from "../components/Icon.tsx";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import { formatWhen, offsetOf } from "./format.ts";
 import { useOperator } from "./session.ts";
+import { FramebookWarnings } from "./FramebookWarnings.tsx";
 
 /** A changed value's JSON, indented when it is a list or an object. */
 function pretty(json: string): string {
@@ -187,6 +188,7 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
             <h3>{t("operator.framebook.active")}</h3>
             <span className={`op-badge op-badge-${status.source}`}>{status.source === "operator" ? t("operator.framebook.sourceOperator") : t("operator.framebook.sourceDataPack")}</span>
           </div>
+          <FramebookWarnings status={status} />
           <p>
             <span className="op-mono">{t("operator.framebook.version", { version: status.version })}</span> · {t("operator.framebook.earlierVersions", { count: status.previousVersions.length })}
           </p>

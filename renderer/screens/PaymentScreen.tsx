@@ -7,6 +7,7 @@ import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
 import { FailureNotice } from "../components/FailureNotice.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { PaymentMethodChooser } from "../components/PaymentMethodChooser.tsx";
+import { PurchaseSummary } from "../components/PurchaseSummary.tsx";
 import { formatFare } from "../lib/format.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 
@@ -17,6 +18,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
     s.matches({ session: { flow: { payment: "processing" } } }) ? "processing" : s.matches({ session: { flow: { payment: "failed" } } }) ? "failed" : "confirm",
   );
   const quote = useKiosk((s) => s.context.result?.state.fare_quote);
+  const confirmation = useKiosk((s) => s.context.result?.confirmation);
   const purchaseFailure = useKiosk((s) => s.context.purchaseFailure);
   const chosen = useView((s) => s.journey.paymentMethod);
   const setPaymentMethod = useView((s) => s.setPaymentMethod);
@@ -34,6 +36,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
       </p>
       {stage === "confirm" ? (
         <>
+          {confirmation ? <PurchaseSummary system={system} confirmation={confirmation} /> : null}
           <PaymentMethodChooser
             system={system}
             value={method}
@@ -77,7 +80,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
             <>
               <div className="notice notice-critical" role="alert" data-reason="bridge" data-announce>
                 <Icon name="critical" />
-                <p>{t("purchaseFailure.bridge")}</p>
+                <p>{t("safety.purchaseUnknown")}</p>
               </div>
               <FailureNotice failure={purchaseFailure.failure} />
             </>

@@ -15,7 +15,8 @@
 import type { Disruption, KioskEvent, PromptProfile, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import type { AssistantState } from "../contract/index.ts";
-import type { InterlockVerdict } from "../kiosk/interlock.ts";
+import type { InterlockVerdict, LocalTime } from "../kiosk/interlock.ts";
+import type { StationNames } from "../kiosk/interlock/stations.ts";
 import { decideRoute, type RouteDecision } from "../policies/hybrid.ts";
 import { eventsToUserMessage } from "../prompt/index.ts";
 import type { Policy, SessionSetup } from "../session/policy.ts";
@@ -74,6 +75,10 @@ export interface AnswerHooks {
   signal?: AbortSignal;
   /** The live disruptions the interlock checks against (default: the session's context). */
   disruptions?: readonly Disruption[];
+  /** The kiosk's local time now, which the interlock judges service hours at (default: the session's context's). */
+  now?: LocalTime;
+  /** Local-language station names (the screen's), so the interlock finds stations typed in them. */
+  stationNames?: StationNames;
 }
 
 export interface ProvisionalAnswer {
@@ -209,7 +214,7 @@ export class AnswerConversation {
     const disruptions = hooks.disruptions ?? this.setup.context.active_disruptions;
     const finish = (partial: Omit<Answer, "verdict" | "disruptions" | "elapsedMs">): Answer => ({
       ...partial,
-      verdict: this.verdict(partial.record, disruptions),
+      verdict: this.verdict(partial.record, disruptions, hooks),
       disruptions,
       elapsedMs: this.pipeline.now() - t0,
     });
@@ -245,7 +250,7 @@ export class AnswerConversation {
     if (route.path === "rule" || hooks.signal?.aborted) {
       return finish({ record: provisional, decidedBy: "rule", route, changed: false, note: null, assistantUnavailable: false });
     }
-    hooks.onProvisional?.({ record: provisional, verdict: this.verdict(provisional, disruptions) });
+    hooks.onProvisional?.({ record: provisional, verdict: this.verdict(provisional, disruptions, hooks) });
     const modelDeadlineMs = assistant.modelDeadlineMs ?? DEFAULT_MODEL_DEADLINE_MS;
     const modelRecord = await this.run(assistant.policy(this.setup.system.id), hooks.onEvent, hooks.signal, modelDeadlineMs);
     if (hooks.signal?.aborted) return finish({ record: modelRecord, decidedBy: "model", route, changed: false, note: null, assistantUnavailable: false });
@@ -275,8 +280,8 @@ export class AnswerConversation {
   }
 
   /** The kiosk's own check of the state shown: whether the buy button may be enabled. */
-  private verdict(record: SessionRecord, disruptions: readonly Disruption[]): InterlockVerdict {
-    return interlockOf({ setup: this.setup, turns: this.turns, record, disruptions });
+  private verdict(record: SessionRecord, disruptions: readonly Disruption[], hooks: Pick<AnswerHooks, "now" | "stationNames">): InterlockVerdict {
+    return interlockOf({ setup: this.setup, turns: this.turns, record, disruptions, ...(hooks.now ? { now: hooks.now } : {}), ...(hooks.stationNames ? { stationNames: hooks.stationNames } : {}) });
   }
 
   /**

@@ -3,7 +3,8 @@
 // run records it per case), from what the kiosk knows: the system, the passenger's turns, the live
 // disruptions and the policy's own tool calls.
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
-import { checkInterlock, type InterlockVerdict } from "../kiosk/interlock.ts";
+import { checkInterlock, type InterlockVerdict, type LocalTime } from "../kiosk/interlock.ts";
+import type { StationNames } from "../kiosk/interlock/stations.ts";
 import type { SessionSetup } from "../session/policy.ts";
 import type { KioskVerdict, SessionRecord } from "../session/record.ts";
 
@@ -13,6 +14,15 @@ export interface VerdictInput {
   record: SessionRecord;
   /** The disruptions in force (default: the session's context). */
   disruptions?: readonly Disruption[];
+  /** The local time the answer is judged at (default: the session's context's time). */
+  now?: LocalTime;
+  /** Local-language station names the passenger may have typed (the screen's). */
+  stationNames?: StationNames;
+}
+
+/** The time a session's context gives (a case's temporal context, or the live kiosk clock). */
+export function contextTime(context: SessionSetup["context"]): LocalTime {
+  return { iso: context.temporal_context?.current_time || context.current_time, day: context.temporal_context?.day_of_week ?? null };
 }
 
 /** The purchase interlock on the record's state. */
@@ -24,6 +34,9 @@ export function interlockOf(input: VerdictInput): InterlockVerdict {
     disruptions: [...(input.disruptions ?? input.setup.context.active_disruptions)],
     toolCalls: input.record.tool_calls_made,
     policyText: input.setup.context.policy_change?.text ?? null,
+    now: input.now ?? contextTime(input.setup.context),
+    accessibilityMode: input.setup.context.accessibility_mode === true,
+    ...(input.stationNames ? { stationNames: input.stationNames } : {}),
   });
 }
 

@@ -34,7 +34,7 @@ export async function recordSession(pack: DataPack, o: RecordSessionOptions): Pr
   let result = await service.start({ system: o.system, events: o.turns[0]!, sessionId: o.sessionId });
   for (let i = 0; ; i++) {
     const record = result.record;
-    const verdict = checkInterlock({ system: data, state: record.kiosk.state, turns: o.turns.slice(0, i + 1), disruptions, toolCalls: record.tool_calls_made, policyText: framebookPolicyChange(data.framebook)?.text ?? null });
+    const verdict = checkInterlock({ system: data, state: record.kiosk.state, turns: o.turns.slice(0, i + 1), disruptions, toolCalls: record.tool_calls_made, policyText: framebookPolicyChange(data.framebook)?.text ?? null, now: { iso: localIso(o.now) } });
     const at = new Date(o.now.getTime() + i * 30_000);
     turns.push(auditTurn({ at, events: o.turns[i]!, now: localIso(o.now), disruptions, framebookVersion: framebookVersion(data), record, verdict, assistantUnavailable: result.assistantUnavailable, elapsedMs: 12 }));
     if (i + 1 >= o.turns.length) break;

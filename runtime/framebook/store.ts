@@ -3,11 +3,13 @@
 // next passenger session picks the new framebook up without a restart; sessions in progress keep
 // the SystemData they started with.
 import { createHash } from "node:crypto";
-import { appendFileSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { z } from "zod";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 import { diffFramebooks, validateFramebook, type FramebookChange, type FramebookValidation } from "./validate.ts";
 
 export const FRAMEBOOKS_DIR_ENV = "METRO_FRAMEBOOKS_DIR";
@@ -28,6 +30,27 @@ export interface ActiveFramebook {
   text: string;
 }
 
+/** The framebook passengers actually get, and why not the operator's when it is not. */
+export interface FramebookInForce extends ActiveFramebook {
+  /** The operator's file exists but does not validate (so the data pack's is in force), else null. */
+  problem: string | null;
+}
+
+const AuditEntrySchema = z.object({
+  at: z.string(),
+  who: z.string(),
+  system: z.string(),
+  action: z.enum(["apply", "rollback"]),
+  version: z.string(),
+  previous: z.string().nullable(),
+});
+
+export interface AuditReport {
+  entries: AuditEntry[];
+  /** Lines that are not audit entries (a torn write, a hand edit): skipped, 1-based line numbers. */
+  skipped: { line: number; reason: string }[];
+}
+
 export class FramebookRejectedError extends Error {
   constructor(readonly validation: FramebookValidation) {
     super(`framebook ${validation.file} rejected: ${validation.issues.filter((i) => i.severity === "error").length} error(s)`);
@@ -39,27 +62,29 @@ export interface StoreHooks {
   /** Test seam: runs after the new file is written and fsynced, before the rename. */
   beforeRename?: () => void;
   now?: () => Date;
+  /** Operational notices (an invalid operator framebook not in use). */
+  log?: (message: string) => void;
 }
 
 const versionOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 12);
 
+/** Atomic, durable, exclusive create without following symlinks (runtime/fs/atomic-write.ts). */
 function writeDurably(file: string, text: string, hooks: StoreHooks): void {
-  const temp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(temp, "w");
+  writeFileAtomic(file, text, hooks.beforeRename ? { beforeRename: hooks.beforeRename } : {});
+}
+
+/** Whether a file exists, is not empty, and does not end with a newline. */
+function endsMidLine(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const size = statSync(file).size;
+  if (size === 0) return false;
+  const fd = openSync(file, "r");
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
   } finally {
     closeSync(fd);
-  }
-  hooks.beforeRename?.();
-  renameSync(temp, file);
-  // Make the rename itself durable.
-  const dir = openSync(path.dirname(file), "r");
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
   }
 }
 
@@ -110,9 +135,32 @@ export class FramebookStore {
     if (active.source === "operator") {
       const checked = validateFramebook(active.text, active.file, base);
       if (checked.ok && checked.framebook) data = base.withFramebook(checked.framebook, checked.framebookPy);
+      else this.hooks.log?.(`the operator framebook ${active.file} is invalid (${checked.issues.filter((i) => i.severity === "error").length} error(s)); passengers get the data pack's framebook`);
     }
     this.cache.set(system, { version: active.version, data });
     return data;
+  }
+
+  /**
+   * The framebook in force as the operator must see it: the operator's file when it validates;
+   * otherwise the data pack's, with the reason the operator's is not used.
+   */
+  inForce(system: SystemId): FramebookInForce {
+    const active = this.active(system);
+    if (active.source === "data-pack") return { ...active, problem: null };
+    const checked = validateFramebook(active.text, active.file, this.pack.system(system));
+    if (checked.ok) return { ...active, problem: null };
+    const file = this.pack.file(`data/systems/${system}/framebook.yaml`);
+    const text = readFileSync(file, "utf8");
+    const first = checked.issues.find((i) => i.severity === "error");
+    const where = first?.line !== undefined ? ` (line ${first.line})` : "";
+    return {
+      source: "data-pack",
+      version: versionOf(text),
+      file,
+      text,
+      problem: `The operator framebook ${active.file} is invalid${first ? `: ${first.message}${where}` : ""}. It is not in use: passengers get the data pack's framebook.`,
+    };
   }
 
   validate(system: SystemId, text: string, file: string): FramebookValidation {
@@ -146,6 +194,9 @@ export class FramebookStore {
     if (!last) throw new Error(`No previous framebook version to roll back to for ${system}`);
     const current = this.active(system);
     const text = readFileSync(last.file, "utf8");
+    // A version file is restored only if it still validates (it may have been edited or damaged).
+    const validation = this.validate(system, text, last.file);
+    if (!validation.ok) throw new FramebookRejectedError(validation);
     writeDurably(this.activeFile(system), text, this.hooks);
     rmSync(last.file);
     return this.record({ at: new Date().toISOString(), who, system, action: "rollback", version: versionOf(text), previous: current.version });
@@ -161,12 +212,30 @@ export class FramebookStore {
   }
 
   audit(): AuditEntry[] {
+    return this.auditReport().entries;
+  }
+
+  /** The audit log, every line that is not an audit entry skipped and reported. */
+  auditReport(): AuditReport {
     const file = path.join(this.dir, "audit.jsonl");
-    if (!existsSync(file)) return [];
-    return readFileSync(file, "utf8")
+    const report: AuditReport = { entries: [], skipped: [] };
+    if (!existsSync(file)) return report;
+    readFileSync(file, "utf8")
       .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as AuditEntry);
+      .forEach((line, i) => {
+        if (line.trim() === "") return;
+        let json: unknown;
+        try {
+          json = JSON.parse(line);
+        } catch {
+          report.skipped.push({ line: i + 1, reason: "not JSON (a torn or edited line)" });
+          return;
+        }
+        const parsed = AuditEntrySchema.safeParse(json);
+        if (parsed.success) report.entries.push(parsed.data as AuditEntry);
+        else report.skipped.push({ line: i + 1, reason: `not an audit entry (${parsed.error.issues[0]?.path.join(".") || "entry"})` });
+      });
+    return report;
   }
 
   /** Called after every apply/rollback (e.g. to drop a model's cached prompt prefix). */
@@ -177,7 +246,9 @@ export class FramebookStore {
 
   private record(entry: AuditEntry): AuditEntry {
     mkdirSync(this.dir, { recursive: true });
-    appendFileSync(path.join(this.dir, "audit.jsonl"), `${JSON.stringify(entry)}\n`);
+    const file = path.join(this.dir, "audit.jsonl");
+    // After a torn write the file may end mid-line: start the entry on a line of its own.
+    appendFileSync(file, `${endsMidLine(file) ? "\n" : ""}${JSON.stringify(entry)}\n`);
     this.cache.delete(entry.system);
     for (const listener of this.listeners) listener(entry.system, entry.version);
     return entry;

@@ -6,6 +6,7 @@ import { locateInYaml } from "../../tools/data/parse.ts";
 import type { Framebook } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { systemFramebookIssues } from "./checks.ts";
+import { farePolicyIssues } from "./fare-bounds.ts";
 
 export interface FramebookIssue extends DataIssue {
   severity: "error" | "warning";
@@ -93,6 +94,7 @@ export function validateFramebook(text: string, file: string, system: SystemData
     }
   }
   for (const issue of systemFramebookIssues(fb, system)) at(issue.path, issue.message);
+  for (const bound of farePolicyIssues(fb, system, framebookPolicyChange(fb)?.text)) at(bound.path, bound.message);
   const ok = !issues.some((i) => i.severity === "error");
   return { ok, file, issues, ...(ok ? { framebook: fb, framebookPy: parsed.framebookPy } : {}) };
 }

@@ -10,6 +10,11 @@
 // deterministic policy answers that request, the model's breaker opens for `modelRetryMs` (or until
 // the model process is back), and meanwhile every request goes straight to the deterministic
 // policy. Ticket sales continue throughout; the status says "unavailable".
+//
+// The interlock's verdict on each answer comes from the pipeline (which checks it at the kiosk's
+// time now, with the screen's local station names); the app adds what only it knows — whether
+// the ledger can record a sale (sales_unavailable) — and the confirmation summary. A purchase is
+// re-checked here, at the time of payment, with the payment method chosen.
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Disruption, KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
@@ -17,7 +22,7 @@ import { sha256hex12 } from "../../tools/py/text.ts";
 import { ModelBreaker } from "../answer/breaker.ts";
 import type { KioskSessionEvent } from "../audit/events.ts";
 import type { AuditPurchase } from "../audit/model.ts";
-import { AnswerPipeline, type Answer, type ModelAssistant, type ProvisionalAnswer } from "../answer/pipeline.ts";
+import { AnswerPipeline, type Answer, type AnswerHooks, type ModelAssistant, type ProvisionalAnswer } from "../answer/pipeline.ts";
 import type { FramebookStore } from "../framebook/store.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
@@ -30,20 +35,28 @@ import type {
   KioskStatus,
   ModelProcessView,
   ProgressEvent,
+  InterlockCode,
+  PurchaseConfirmation,
   PurchaseRequest,
   PurchaseResult,
   SystemSummary,
   SystemView,
   Ticket,
+  TicketLookupResult,
 } from "./bridge.ts";
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
 import type { SystemExtrasSource } from "./extras.ts";
+import type { StationNames } from "./interlock/stations.ts";
+import { checkSessionRoom, eventBytes, evictionVictim, KioskLimitError, MAX_LIVE_SESSIONS } from "./limits.ts";
+import { confirmationOf, ticketOfSale } from "./purchase-facts.ts";
 import type { SalesLedger, SessionLogEntry } from "./sales.ts";
 import type { PaymentTerminal } from "./payment.ts";
 import { KioskService, localIsoMinute } from "./service.ts";
 import { buildSystemView, framebookVersion, systemSummary } from "./view.ts";
 
-export const MAX_LIVE_SESSIONS = 200;
+export { KioskLimitError, MAX_LIVE_SESSIONS };
+/** After a failed ledger write, sales stay off until a health check passes, at most this often. */
+export const LEDGER_RECHECK_MS = 30_000;
 
 /** A request the kiosk cannot serve as asked (→ HTTP 404/409, IPC rejection). */
 export class KioskRequestError extends Error {
@@ -125,6 +138,17 @@ interface AppSession {
   };
   sold: boolean;
   purchasing: boolean;
+  accessibilityMode: boolean;
+  /** JSON bytes of every turn's events (limits.ts). */
+  bytes: number;
+  /** Monotonic ms of the last request (eviction is by idle time). */
+  lastActiveMs: number;
+  /** Asks in progress. */
+  asking: number;
+  /** What the passenger confirms before paying (when the last answer is purchasable). */
+  confirmation?: PurchaseConfirmation;
+  /** Purchases by the screen's request id: a retry gets the same outcome. */
+  purchases: Map<string, Promise<PurchaseResult>>;
   /** The payment method of the latest purchase attempt (for the session audit). */
   paymentMethod?: string;
 }
@@ -148,6 +172,8 @@ export class KioskApp {
   private readonly versions = new WeakMap<SystemData, string>();
   private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
   private benchRunning = false;
+  /** A ledger write failed: sales are off until a health check passes. */
+  private ledgerFailure: { problem: string; atMs: number } | null = null;
   private readonly clock: () => Date;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
@@ -217,6 +243,20 @@ export class KioskApp {
     return view;
   }
 
+  private readonly localNames = new WeakMap<SystemView, Map<string, string[]>>();
+
+  /**
+   * The screen's local-language station names (the interlock finds stations typed in them), when
+   * the passenger typed anything outside ASCII (building a system's view the first time is not free).
+   */
+  private stationNames(id: SystemId, turns: readonly (readonly KioskEvent[])[]): StationNames | undefined {
+    if (!turns.some((t) => t.some((e) => e.type === "freetext_input" && typeof e.text === "string" && /[^ -~\s]/.test(e.text)))) return undefined;
+    const view = this.systemView(id);
+    let names = this.localNames.get(view);
+    if (!names) this.localNames.set(view, (names = new Map(view.stations.map((s) => [s.id, s.localNames]))));
+    return names;
+  }
+
   /** Load and check every system's data and operator files now (fail at start-up, not mid-sale). */
   preload(): void {
     for (const id of this.options.pack.systemIds) this.systemView(id);
@@ -268,9 +308,29 @@ export class KioskApp {
     this.publishState();
   }
 
+  /**
+   * Why tickets cannot be sold now (null: they can): no ledger, a damaged one, or a failed write
+   * not yet followed by a passing health check.
+   */
+  salesProblem(): string | null {
+    const ledger = this.options.ledger;
+    if (!ledger) return this.options.ledgerProblem ?? "no sales ledger";
+    if (this.ledgerFailure && this.now() - this.ledgerFailure.atMs >= LEDGER_RECHECK_MS) {
+      const health = ledger.health?.();
+      if (health?.ok) {
+        this.log("the ledger passed its health check again: ticket sales resume");
+        this.ledgerFailure = null;
+        // The screen learns that sales are back (after this check's caller has its answer).
+        queueMicrotask(() => this.publishState());
+      } else this.ledgerFailure = { problem: health?.problem ?? this.ledgerFailure.problem, atMs: this.now() };
+    }
+    return this.ledgerFailure?.problem ?? null;
+  }
+
   /** The kiosk's state (also pushed to every onState listener when it changes). */
   status(): KioskStatus {
-    const salesProblem = this.options.ledger ? null : `Ticket sales unavailable: ${this.options.ledgerProblem ?? "no ledger"}`;
+    const problem = this.salesProblem();
+    const salesProblem = problem === null ? null : `Ticket sales unavailable: ${problem}`;
     const assistant = !this.options.assistant ? "rule" : this.pipeline.breaker.isOpen ? "unavailable" : "model";
     const message = this.benchRunning
       ? "A technician test is running. Please wait."
@@ -282,7 +342,7 @@ export class KioskApp {
       benchRunning: this.benchRunning,
       message,
       model: this.options.modelHealth?.view() ?? null,
-      salesAvailable: this.options.ledger !== null,
+      salesAvailable: problem === null,
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
     };
   }
@@ -325,25 +385,50 @@ export class KioskApp {
     let sessionId: string;
     let session: AppSession;
     let answer: Answer;
-    const hooks = (id: string, s: AppSession) => ({
-      onEvent: this.progress(id),
-      onProvisional: this.provisional(id, s, t0),
-      disruptions: this.conditionsFor(s.system).disruptions,
-      ...(signal ? { signal } : {}),
-    });
+    const hooks = (id: string, s: AppSession): AnswerHooks => {
+      const conditions = this.conditionsFor(s.system);
+      const stationNames = this.stationNames(s.system, s.turns);
+      return {
+        onEvent: this.progress(id),
+        onProvisional: this.provisional(id, s, t0),
+        disruptions: conditions.disruptions,
+        now: { iso: localIsoMinute(conditions.now) },
+        ...(stationNames ? { stationNames } : {}),
+        ...(signal ? { signal } : {}),
+      };
+    };
     if (request.sessionId !== undefined) {
       sessionId = request.sessionId;
       const existing = this.sessions.get(sessionId);
       if (!existing) throw new KioskRequestError(`Unknown or finished session '${sessionId}'`, "unknown_session");
       if (existing.system !== request.system) throw new KioskRequestError(`Session '${sessionId}' belongs to ${existing.system}, not ${request.system}`, "wrong_system");
+      checkSessionRoom(existing.turns.length, existing.bytes, events);
       session = existing;
       session.turns.push(events);
-      answer = await this.service.continue(sessionId, events, hooks(sessionId, session));
+      session.bytes += eventBytes(events);
+      session.lastActiveMs = this.now();
+      session.asking++;
+      try {
+        answer = await this.service.continue(sessionId, events, hooks(sessionId, session));
+      } finally {
+        session.asking--;
+      }
     } else {
       sessionId = this.options.newSessionId?.() ?? randomId("s");
-      session = { system: request.system, data: this.system(request.system), turns: [events], sold: false, purchasing: false };
+      this.makeRoom();
+      session = {
+        system: request.system,
+        data: this.system(request.system),
+        turns: [events],
+        sold: false,
+        purchasing: false,
+        accessibilityMode: request.accessibilityMode === true,
+        bytes: eventBytes(events),
+        lastActiveMs: this.now(),
+        asking: 1,
+        purchases: new Map(),
+      };
       this.sessions.set(sessionId, session);
-      this.evictOldSessions();
       try {
         answer = await this.service.start(
           { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}) },
@@ -353,6 +438,8 @@ export class KioskApp {
         this.sessions.delete(sessionId);
         this.service.end(sessionId);
         throw err;
+      } finally {
+        session.asking--;
       }
     }
 
@@ -360,8 +447,10 @@ export class KioskApp {
     if (verdict.offered && !verdict.ok) this.log(`purchase interlock refused session ${sessionId}: ${verdict.problems.join("; ")}`);
     session.last = { record, verdict, disruptions };
     session.sold = false;
+    const shown = this.toAskResult(sessionId, session, record, verdict, t0);
+    session.confirmation = shown.confirmation;
     const result: AskResult = {
-      ...this.toAskResult(sessionId, record, verdict, t0),
+      ...shown,
       assistantUnavailable: answer.assistantUnavailable,
       ...(answer.route ? { check: { decidedBy: answer.decidedBy, reason: answer.route.reason, changed: answer.changed, note: answer.note } } : {}),
     };
@@ -377,8 +466,9 @@ export class KioskApp {
       fallback: record.kiosk.fallback,
       assistantUnavailable: result.assistantUnavailable,
       termination: record.kiosk.termination,
-      purchasable: verdict.ok,
-      problems: problemCodes(verdict.problems),
+      purchasable: result.purchasable,
+      // The block codes the screen explains (sales_unavailable included), for the operator log.
+      problems: result.interlock?.codes ?? [],
       elapsedMs: result.elapsedMs,
       rounds: record.api_rounds,
       toolCalls: record.tool_calls_made.length,
@@ -402,18 +492,27 @@ export class KioskApp {
     return result;
   }
 
-  /** The screen's view of a record: the state, and whether the interlock lets it be bought. */
-  private toAskResult(sessionId: string, record: SessionRecord, verdict: InterlockVerdict, t0: number): AskResult {
+  /**
+   * The screen's view of a record: the state, whether it can be bought — the interlock passed and
+   * the ledger can record the sale — and, when it can, the summary the passenger confirms.
+   */
+  private toAskResult(sessionId: string, session: AppSession, record: SessionRecord, verdict: InterlockVerdict, t0: number): AskResult {
+    // No ticket can be sold without a working ledger: say so before the passenger tries to pay.
+    const sales = verdict.offered ? this.salesProblem() : null;
+    const problems = sales === null ? verdict.problems : [...verdict.problems, `sales_unavailable: ${sales}`];
+    const codes: InterlockCode[] = sales === null ? verdict.codes : [...verdict.codes, "sales_unavailable"];
+    const purchasable = verdict.ok && sales === null;
     return {
       sessionId,
       state: record.kiosk.state,
       fallback: record.kiosk.fallback,
       assistantUnavailable: false,
-      purchasable: verdict.ok,
+      purchasable,
       steps: record.tool_calls_made.map((t) => ({ name: t.name, ok: t.error === null, ms: t.ms ?? 0 })),
       elapsedMs: Math.round(this.now() - t0),
       policy: record.kiosk.policy,
-      ...(verdict.offered ? { interlock: { ok: verdict.ok, problems: verdict.problems } } : {}),
+      ...(verdict.offered ? { interlock: { ok: purchasable, problems, codes } } : {}),
+      ...(purchasable ? { confirmation: confirmationOf(session.data, sessionId, session.turns.length, record.kiosk.state, verdict) } : {}),
     };
   }
 
@@ -421,16 +520,28 @@ export class KioskApp {
    * Hybrid: the deterministic answer goes to the screen at once, marked provisional and not yet
    * purchasable (the assistant is still checking it).
    */
-  private provisional(sessionId: string, _session: AppSession, t0: number): (provisional: ProvisionalAnswer) => void {
+  private provisional(sessionId: string, session: AppSession, t0: number): (provisional: ProvisionalAnswer) => void {
     return ({ record, verdict }) => {
-      this.emit({ type: "provisional", sessionId, result: { ...this.toAskResult(sessionId, record, verdict, t0), purchasable: false } });
+      const { confirmation: _unconfirmed, ...shown } = this.toAskResult(sessionId, session, record, verdict, t0);
+      this.emit({ type: "provisional", sessionId, result: { ...shown, purchasable: false } });
     };
   }
 
-  private evictOldSessions(): void {
-    while (this.sessions.size > MAX_LIVE_SESSIONS) {
-      const oldest = this.sessions.keys().next().value as string;
-      this.endSession(oldest);
+  /**
+   * Room for one more session: evict the one idle longest, never one that is paying or answering
+   * or (recently) holding a purchasable answer; refuse the new one when every session is protected.
+   */
+  private makeRoom(): void {
+    while (this.sessions.size >= MAX_LIVE_SESSIONS) {
+      const candidates = [...this.sessions].map(([id, s]) => ({
+        id,
+        lastActiveMs: s.lastActiveMs,
+        busy: s.purchasing || s.asking > 0,
+        purchasable: !s.sold && s.confirmation !== undefined,
+      }));
+      const victim = evictionVictim(candidates, this.now());
+      if (victim === null) throw new KioskLimitError("The kiosk is busy serving other passengers. Please try again in a moment.", "kiosk_busy");
+      this.endSession(victim);
     }
   }
 
@@ -439,9 +550,37 @@ export class KioskApp {
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const session = this.sessions.get(request.sessionId);
+    const requestId = request.requestId;
+    // A retry of a purchase whose answer was lost: the same outcome, never a second sale.
+    if (requestId !== undefined) {
+      const pending = session?.purchases.get(requestId);
+      if (pending) return pending;
+      const row = this.options.ledger?.saleByRequest?.(request.sessionId, requestId);
+      if (row && row.voided_at === null) return { ok: true, ticket: ticketOfSale(row) };
+    }
     if (!session || !session.last) {
       return { ok: false, reason: "unknown_session", message: "This request has ended. Please start again." };
     }
+    const attempt = this.purchaseOnce(request, session);
+    if (requestId !== undefined) {
+      session.purchases.set(requestId, attempt);
+      // Only a sale is final; a declined or refused attempt may be tried again with the same id.
+      void attempt.then((r) => {
+        if (!r.ok) session.purchases.delete(requestId);
+      });
+    }
+    return attempt;
+  }
+
+  /** An issued ticket, fetched again from the ledger (the screen lost the answer, a receipt reprint). */
+  ticket(ticketId: string): TicketLookupResult {
+    const row = this.options.ledger?.saleById?.(ticketId);
+    return row ? { found: true, ticket: ticketOfSale(row), voided: row.voided_at !== null } : { found: false };
+  }
+
+  private async purchaseOnce(request: PurchaseRequest, session: AppSession): Promise<PurchaseResult> {
+    if (!session.last) return { ok: false, reason: "unknown_session", message: "This request has ended. Please start again." };
+    session.lastActiveMs = this.now();
     session.paymentMethod = request.paymentMethod;
     const refuse = (message: string, problems: string[] = []): PurchaseResult => {
       this.audit({ sessionId: request.sessionId, system: session.system, event: "purchase_refused", problems: problemCodes(problems) });
@@ -449,20 +588,31 @@ export class KioskApp {
     };
     if (session.sold) return refuse("A ticket has already been issued for this request.", ["already_sold"]);
     if (session.purchasing) return refuse("A payment for this request is already in progress.", ["purchase_in_progress"]);
-    if (!this.options.ledger) {
+    const salesProblem = this.salesProblem();
+    if (!this.options.ledger || salesProblem !== null) {
       return { ok: false, reason: "ledger_unavailable", message: "Ticket sales are unavailable right now. Nothing was charged. Please ask staff for help." };
+    }
+    // The passenger confirmed a summary: it must be the one of the answer being sold.
+    if (request.confirmation !== undefined && request.confirmation !== session.confirmation?.id) {
+      return refuse("The trip changed after you confirmed it. Please check the summary and confirm again.", ["confirmation_changed"]);
     }
     const { record, disruptions } = session.last;
     const system = session.data;
-    // Re-check with the payment method actually chosen (its fare may differ from the quote's).
+    // Re-check now, with the payment method actually chosen (its fare may differ from the quote's),
+    // at the time of payment and under the conditions of both the answer and now.
+    const current = this.conditionsFor(session.system);
+    const stationNames = this.stationNames(session.system, session.turns);
     const verdict = checkInterlock({
       system,
       state: record.kiosk.state,
       turns: session.turns,
-      disruptions,
+      disruptions: [...disruptions, ...current.disruptions],
       toolCalls: record.tool_calls_made,
       paymentMethod: request.paymentMethod,
       policyText: framebookPolicyChange(system.framebook)?.text ?? null,
+      now: { iso: localIsoMinute(current.now) },
+      accessibilityMode: session.accessibilityMode,
+      ...(stationNames ? { stationNames } : {}),
     });
     if (!verdict.offered) return refuse("This answer does not offer a ticket.", ["not_offered"]);
     if (!verdict.ok) {
@@ -528,9 +678,13 @@ export class KioskApp {
           transcriptId: `tr-${sha256hex12(JSON.stringify(record.messages))}`,
           framebookVersion: framebookVersion(system),
           policy: record.kiosk.policy,
+          ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
         });
       } catch (err) {
         this.log(`ledger write failed, sale voided: ${(err as Error).message}`);
+        // Every further sale would void too: off until the ledger passes a health check again.
+        this.ledgerFailure = { problem: `the ledger could not record a sale (${(err as Error).message.slice(0, 200)})`, atMs: this.now() };
+        this.publishState();
         await this.safely(() => this.options.payment.void(authorization.authorizationId), "void after ledger failure");
         this.audit({ sessionId: request.sessionId, system: session.system, event: "sale_failed", problems: ["ledger_unavailable"] });
         return {

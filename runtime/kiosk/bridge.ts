@@ -102,6 +102,62 @@ export const AskRequestSchema = z.object({
 });
 export type AskRequest = z.infer<typeof AskRequestSchema>;
 
+/**
+ * Why the purchase interlock (runtime/kiosk/interlock.ts) refused an offered ticket: the screen
+ * explains each code in every screen language and the operator log records them.
+ */
+export const INTERLOCK_CODES = [
+  "route_missing",
+  "route_too_short",
+  "unknown_station",
+  "not_a_path",
+  "line_mismatch",
+  "origin_mismatch",
+  "destination_mismatch",
+  "not_the_chosen_origin",
+  "not_the_chosen_destination",
+  "origin_not_requested",
+  "destination_not_requested",
+  "trip_reversed",
+  "same_station",
+  "system_suspended",
+  "outside_service_hours",
+  "service_hours_unknown",
+  "station_closed",
+  "line_suspended",
+  "track_closed",
+  "not_step_free",
+  "passenger_summary_missing",
+  "invalid_passenger_counts",
+  "no_passengers",
+  "too_many_passengers",
+  "passengers_mismatch",
+  "riders_differ_from_text",
+  "fare_quote_missing",
+  "fare_mismatch",
+  "currency_mismatch",
+  "fare_out_of_bounds",
+  "free_without_rule",
+  "unknown_payment_method",
+  "fare_unavailable",
+  "route_not_plannable",
+  "sales_unavailable",
+] as const;
+export const InterlockCodeSchema = z.enum(INTERLOCK_CODES);
+export type InterlockCode = z.infer<typeof InterlockCodeSchema>;
+
+/** What the passenger confirms before paying: checked by the kiosk, not taken from the answer's words. */
+export const PurchaseConfirmationSchema = z.object({
+  /** Fingerprint of this summary: a purchase naming another one is refused (the answer changed). */
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  riders: z.object({ adults: z.number().int(), children: z.number().int(), seniors: z.number().int(), disabled: z.number().int() }),
+  total: z.number(),
+  currency: z.string(),
+});
+export type PurchaseConfirmation = z.infer<typeof PurchaseConfirmationSchema>;
+
 export const ToolStepSchema = z.object({
   name: z.string(),
   ok: z.boolean(),
@@ -137,7 +193,9 @@ export const AskResultSchema = z.object({
    * in the network, fare recomputed by fare_calculator) confirmed it. `ok: false` flags a state
    * whose purchase button must stay disabled; `problems` are machine-readable codes with details.
    */
-  interlock: z.object({ ok: z.boolean(), problems: z.array(z.string()) }).optional(),
+  interlock: z.object({ ok: z.boolean(), problems: z.array(z.string()), codes: z.array(InterlockCodeSchema).optional() }).optional(),
+  /** Present when purchasable: the summary (from, to, riders, total) the passenger taps to confirm. */
+  confirmation: PurchaseConfirmationSchema.optional(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;
 
@@ -154,6 +212,13 @@ export type ProgressEvent = z.infer<typeof ProgressEventSchema>;
 export const PurchaseRequestSchema = z.object({
   sessionId: z.string().min(1).max(100),
   paymentMethod: z.string().min(1).max(60),
+  /**
+   * Chosen by the screen once per purchase attempt: a retry with the same id (the answer was lost)
+   * returns the ticket already issued instead of selling again.
+   */
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
+  /** The confirmation summary the passenger tapped (its id); a different one is refused. */
+  confirmation: z.string().min(1).max(64).optional(),
 });
 export type PurchaseRequest = z.infer<typeof PurchaseRequestSchema>;
 
@@ -174,6 +239,10 @@ export const PurchaseResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), ticket: TicketSchema }),
   z.object({ ok: z.literal(false), reason: z.enum(["not_purchasable", "payment_declined", "ledger_unavailable", "unknown_session"]), message: z.string() }),
 ]);
+
+/** An issued ticket fetched again (KIOSK_METHODS.ticket; `kiosk serve`: GET /api/tickets/:ticketId). */
+export const TicketLookupResultSchema = z.discriminatedUnion("found", [z.object({ found: z.literal(true), ticket: TicketSchema, voided: z.boolean() }), z.object({ found: z.literal(false) })]);
+export type TicketLookupResult = z.infer<typeof TicketLookupResultSchema>;
 export type PurchaseResult = z.infer<typeof PurchaseResultSchema>;
 
 /** The passenger model's process, as the operator sees it (models/worker/supervisor.ts). */
@@ -199,7 +268,7 @@ export const KioskStatusSchema = z.object({
   message: z.string().nullable(),
   /** The passenger model's process; null when the kiosk has no model. */
   model: ModelProcessViewSchema.nullable(),
-  /** Tickets can be sold (the sales ledger is open). */
+  /** Tickets can be sold: false when the sales ledger is missing, corrupt or failing (information only, no sales). */
   salesAvailable: z.boolean(),
   /** The active framebook version of every system. */
   framebookVersions: z.record(z.string(), z.string()),
@@ -232,6 +301,8 @@ export const KIOSK_METHODS = {
   purchase: { args: z.tuple([PurchaseRequestSchema]), result: PurchaseResultSchema, http: { verb: "POST", path: "purchase" } },
   endSession: { args: z.tuple([SessionIdSchema]), result: z.null(), http: { verb: "POST", path: "sessions/:sessionId/end" } },
   status: { args: z.tuple([]), result: KioskStatusSchema, http: { verb: "GET", path: "status" } },
+  /** An issued ticket fetched again (the screen lost the purchase's answer; a receipt reprint). */
+  ticket: { args: z.tuple([z.string().min(1).max(100)]), result: TicketLookupResultSchema, http: { verb: "GET", path: "tickets/:ticketId" } },
 } as const satisfies Record<string, { args: z.ZodTuple; result: z.ZodType; http: KioskHttpRoute }>;
 export type KioskMethod = keyof typeof KIOSK_METHODS;
 export const KIOSK_METHOD_NAMES = Object.keys(KIOSK_METHODS) as KioskMethod[];
@@ -382,6 +453,10 @@ export const FramebookStatusSchema = z.object({
   previousVersions: z.array(z.string()),
   /** This system's audit log, newest first. */
   audit: z.array(FramebookAuditEntrySchema),
+  /** The operator's framebook file is invalid, so `source`/`version`/`text` are the data pack's: why. */
+  problem: z.string().nullable().optional(),
+  /** Audit log lines that could not be read (skipped), e.g. "audit.jsonl line 3: not JSON". */
+  auditProblems: z.array(z.string()).optional(),
 });
 export type FramebookStatus = z.infer<typeof FramebookStatusSchema>;
 

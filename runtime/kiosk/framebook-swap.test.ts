@@ -47,7 +47,7 @@ describe("KioskApp with operator framebooks", () => {
     expect(after.state.fare_quote?.total).toBe(2.5);
     expect(JSON.stringify(after.state)).toContain("ride free");
     // The kiosk's own interlock reads the same fare policy: the discounted fare may be sold.
-    expect(after.interlock).toEqual({ ok: true, problems: [] });
+    expect(after.interlock).toEqual({ ok: true, problems: [], codes: [] });
     expect(after.purchasable).toBe(true);
     const ticket = await app.purchase({ sessionId: after.sessionId, paymentMethod: "breeze_card" });
     expect(ticket).toMatchObject({ ok: true, ticket: { total: 2.5 } });

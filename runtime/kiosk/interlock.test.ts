@@ -23,6 +23,8 @@ async function ruleAnswer(caseId: string): Promise<InterlockInput> {
     turns: [kase.events],
     disruptions: kase.system_context.active_disruptions,
     toolCalls: result.record.tool_calls_made,
+    now: { iso: kase.system_context.temporal_context?.current_time || kase.system_context.current_time, day: kase.system_context.temporal_context?.day_of_week ?? null },
+    accessibilityMode: kase.system_context.accessibility_mode === true,
   };
 }
 
@@ -55,7 +57,8 @@ describe("purchase interlock", () => {
     // Rounding noise below a cent is not a mismatch.
     expect(checkInterlock(withState(input, (s) => (s.fare_quote!.total = 2.5000001))).ok).toBe(true);
     const currency = checkInterlock(withState(input, (s) => (s.fare_quote!.currency = "EUR")));
-    expect(currency.problems).toEqual(["currency_mismatch: quoted EUR, calculated USD"]);
+    expect(currency.problems).toEqual(["currency_mismatch: quoted EUR, the framebook's currency is USD"]);
+    expect(currency.codes).toEqual(["currency_mismatch"]);
   });
 
   it("refuses a fake route: stations not joined by track, invented stations, wrong endpoints", async () => {

@@ -1,32 +1,42 @@
-// The purchase safety interlock: a terminal state may enable the purchase button only when the
-// kiosk itself confirms what the policy (possibly a language model) claims:
-//   1. the route's stops are stations of this system and form a real path in the graph (every
-//      consecutive pair joined by an edge; stated lines consistent with the edge), from the route's
-//      origin to its destination and, when the passenger chose stations on screen, between those;
-//   2. the quoted total equals fare_calculator's total for that route, rider mix and payment method
-//      (within a cent, same currency), recomputed in a fresh ToolSession — never the policy's own
-//      tool results;
-//   3. the rider mix matches the passenger's on-screen passenger counts when there are any;
-//   4. the trip is one the passenger asked for: each end of the route is the station chosen on
-//      screen for it or, when none was chosen, a station the passenger named in their own words
-//      (so a model talked into "selling something" cannot offer a trip nobody requested);
-//   5. neither end is a station the operator announced as permanently closed (knowledge base or
-//      the fare policy announcement in force).
-// A temporary fare policy in force (the framebook's fare_policies, e.g. "Seniors ride free today")
-// is applied to the kiosk's own fare exactly as the fare engine reads it (tools/fares/policy-change).
-// Pure (tools/ only): runs in the kiosk main process, `kiosk serve` and tests alike.
+// The purchase safety interlock: whatever policy or model answered, a terminal state may enable
+// the purchase button only when the kiosk itself confirms the facts. It imports nothing from any
+// policy (runtime/policies/**): it reads the passenger's words with its own conservative readers
+// (interlock/stations.ts, interlock/riders.ts), which can only ever block, and everything else
+// from what the kiosk knows for certain. It blocks unless:
+//   1. the route's stops are stations of this system forming a real path in the graph (every
+//      consecutive pair joined by track, stated lines consistent with it), from the route's origin
+//      to its destination;
+//   2. each end is the station chosen on screen for it or, when none was chosen, a station the
+//      passenger named unambiguously in their own words (not reversed, not the same station);
+//   3. there is service: inside the framebook's service hours (else only on its 24-hour lines), no
+//      live disruption closing a station, line or track of the trip or suspending the system, no
+//      permanently closed end station, and — when the passenger needs step-free access (on-screen
+//      mode, or their words) — lifts and step-free access at every stop (interlock/service.ts);
+//   4. the rider mix is a real group, matches the on-screen counts, and agrees with every rider
+//      count, age or type the passenger's words state;
+//   5. the quote is in the framebook's currency, equals (within a cent) what fare_calculator
+//      gives for that route, rider mix and payment method under the active fare policies
+//      (recomputed in a fresh ToolSession, never the policy's own tool results), and is within
+//      bounds: 0 ≤ total ≤ the framebook's maximum, 0 only where an active fare rule makes the
+//      trip free (tools/fares/bounds.ts).
+// Problems are "code: detail" strings whose codes (INTERLOCK_CODES, runtime/kiosk/bridge.ts) the
+// screen explains and the operator log records. Pure (tools/ only, plus its own readers).
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { freeByRule, MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
 import { adjustQuote, type PricedItem } from "../../tools/fares/policy-change.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
-import { findStations } from "../policies/rule/freetext.ts";
-import { permanentClosures } from "../policies/rule/closures.ts";
+import type { InterlockCode } from "./bridge.ts";
+import { needsStepFree } from "./interlock/access.ts";
+import { riderDisagreements, textRiderClaims } from "./interlock/riders.ts";
+import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
+import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 
 export const FARE_TOLERANCE = 0.01;
-/** The largest party one ticket sale may cover (a guard against absurd quotes). */
-export const MAX_RIDERS_PER_SALE = 30;
+export { MAX_RIDERS_PER_SALE };
+export type { LocalTime };
 
 export interface RiderMix {
   adults: number;
@@ -48,6 +58,12 @@ export interface InterlockInput {
   paymentMethod?: string;
   /** The fare policy announcement the session ran under (its context's policy_change text), if any. */
   policyText?: string | null;
+  /** The kiosk's local time (service hours and the validity of disruptions are judged at it). */
+  now: LocalTime;
+  /** The passenger asked for step-free access on screen. */
+  accessibilityMode?: boolean;
+  /** Local-language station names (the screen's), so "从西单到国贸" names its stations. */
+  stationNames?: StationNames;
 }
 
 export interface InterlockVerdict {
@@ -55,8 +71,10 @@ export interface InterlockVerdict {
   offered: boolean;
   /** Offered and every check passed. */
   ok: boolean;
-  /** Machine-readable problem codes with details, e.g. "fare_mismatch: quoted 2.4, calculated 2.5". */
+  /** Machine-readable problems, "code: detail", e.g. "fare_mismatch: quoted 2.4, calculated 2.5". */
   problems: string[];
+  /** The problems' codes, each once, in order (what the screen explains). */
+  codes: InterlockCode[];
   riders: RiderMix | null;
   paymentMethod: string | null;
   /** The kiosk's own fare for the route (when it could be computed). */
@@ -100,23 +118,19 @@ function denotes(system: SystemData, input: string | undefined, id: string): boo
   return system.resolveStation(input)?.id === id;
 }
 
-/** Lines joining two stations directly (the graph is undirected). */
-function edgeLines(system: SystemData, a: string, b: string): Set<string> {
-  const lines = new Set<string>();
-  for (const e of system.edges) if ((e.from === a && e.to === b) || (e.from === b && e.to === a)) lines.add(e.line);
-  return lines;
-}
-
-/** Stations the passenger named in free text, found as the rule policy finds them. */
-function namedStations(system: SystemData, turns: InterlockInput["turns"]): Set<string> {
-  const named = new Set<string>();
+/** Stations the passenger named unambiguously in their own words, with the roles the words give them. */
+function namedStations(system: SystemData, turns: InterlockInput["turns"], extra: StationNames | null): Map<string, Set<"origin" | "destination" | null>> {
+  const named = new Map<string, Set<"origin" | "destination" | null>>();
   for (const turn of turns) {
-    for (const e of turn) if (e.type === "freetext_input") for (const m of findStations(system, e.text)) named.add(m.station.id);
+    for (const e of turn) {
+      if (e.type !== "freetext_input" || typeof e.text !== "string") continue;
+      for (const m of mentionedStations(system, e.text, extra)) (named.get(m.stationId) ?? named.set(m.stationId, new Set()).get(m.stationId)!).add(m.role);
+    }
   }
   return named;
 }
 
-export function checkRoute(system: SystemData, state: AssistantState, turns: InterlockInput["turns"]): string[] {
+export function checkRoute(system: SystemData, state: AssistantState, turns: InterlockInput["turns"], stationNames: StationNames | null = null): string[] {
   const problems: string[] = [];
   const route = state.route;
   if (!route) return ["route_missing"];
@@ -127,7 +141,7 @@ export function checkRoute(system: SystemData, state: AssistantState, turns: Int
   for (let i = 0; i + 1 < stops.length; i++) {
     const a = stops[i]!;
     const b = stops[i + 1]!;
-    const lines = edgeLines(system, a.station_id, b.station_id);
+    const lines = hopLines(system, a.station_id, b.station_id);
     if (lines.size === 0) {
       problems.push(`not_a_path: no track between ${a.station_id} and ${b.station_id}`);
       continue;
@@ -149,10 +163,16 @@ export function checkRoute(system: SystemData, state: AssistantState, turns: Int
   if (destination && !denotes(system, destination.station_id ?? destination.value, last)) {
     problems.push(`not_the_chosen_destination: passenger chose ${destination.station_id ?? destination.value}, route ends at ${last}`);
   }
+  if (first === last) problems.push(`same_station: the trip starts and ends at ${first}`);
   if (!origin || !destination) {
-    const named = namedStations(system, turns);
+    const named = namedStations(system, turns, stationNames);
     if (!origin && !named.has(first)) problems.push(`origin_not_requested: the passenger neither chose nor named ${first}`);
     if (!destination && !named.has(last)) problems.push(`destination_not_requested: the passenger neither chose nor named ${last}`);
+    // "from A to B" sold as B → A.
+    const roles = (id: string): Set<string | null> => named.get(id) ?? new Set();
+    if (!origin && !destination && roles(first).has("destination") && !roles(first).has("origin") && roles(last).has("origin") && !roles(last).has("destination")) {
+      problems.push(`trip_reversed: the passenger asked from ${last} to ${first}`);
+    }
   }
   return problems;
 }
@@ -183,7 +203,7 @@ export function screenRiders(turns: InterlockInput["turns"]): RiderMix | null {
   return mix;
 }
 
-function checkRiders(riders: RiderMix | null, turns: InterlockInput["turns"]): string[] {
+function checkRiders(system: SystemData, riders: RiderMix | null, turns: InterlockInput["turns"]): string[] {
   if (!riders) return ["passenger_summary_missing"];
   const problems: string[] = [];
   const counts = [riders.adults, riders.children, riders.seniors, riders.disabled];
@@ -193,9 +213,63 @@ function checkRiders(riders: RiderMix | null, turns: InterlockInput["turns"]): s
   if (total > MAX_RIDERS_PER_SALE) problems.push(`too_many_passengers: ${total}`);
   const screen = screenRiders(turns);
   if (screen) {
+    if (![screen.adults, screen.children, screen.seniors, screen.disabled].every(isCount)) problems.push("invalid_passenger_counts: the counts chosen on screen are not whole non-negative numbers");
     for (const key of ["adults", "children", "seniors", "disabled"] as const) {
       const chosen = screen[key];
       if (chosen !== riders[key]) problems.push(`passengers_mismatch: ${key} chosen ${chosen}, quoted ${riders[key]}`);
+    }
+  }
+  for (const d of riderDisagreements(textRiderClaims(system, turns), riders)) problems.push(`riders_differ_from_text: ${d}`);
+  return problems;
+}
+
+/** Hours, live closures, permanent closures and step-free access along the route (interlock/service.ts). */
+export function checkService(input: Pick<InterlockInput, "system" | "state" | "turns" | "disruptions" | "now" | "accessibilityMode" | "policyText">): string[] {
+  const { system } = input;
+  const stops = (input.state.route?.stops ?? []).map((s) => s.station_id).filter((id) => system.hasStationId(id));
+  if (stops.length === 0) return [];
+  const problems: string[] = [];
+  const hops: [string, string][] = [];
+  for (let i = 0; i + 1 < stops.length; i++) hops.push([stops[i]!, stops[i + 1]!]);
+  const hours = serviceHours(system, input.now);
+  if (!hours.open) {
+    // Outside service hours only the framebook's 24-hour lines run.
+    const night = allNightLines(system);
+    const dark = hours.reason === "service_hours_unknown" || night.size === 0 || hops.some(([a, b]) => ![...hopLines(system, a, b)].some((l) => night.has(l)));
+    if (dark) problems.push(`${hours.reason}: ${hours.detail}`);
+  }
+  // Disruptions of the feed and those shown on screen during the session.
+  const shown = input.turns.flat().flatMap((e) => (e.type === "disruption_update" && e.disruption ? [e.disruption as Disruption] : []));
+  const closed = liveClosures(system, [...input.disruptions, ...shown], input.now.iso);
+  if (closed.systemSuspended) problems.push(`system_suspended: ${closed.systemSuspended}`);
+  const ends = new Set([stops[0]!, stops[stops.length - 1]!]);
+  stops.forEach((id, i) => {
+    const station = closed.stations.get(id);
+    if (!station) return;
+    // A closed station can be passed through when trains skip it, but not boarded, left or changed at.
+    const change = i > 0 && i + 1 < stops.length && ![...hopLines(system, stops[i - 1]!, id)].some((l) => hopLines(system, id, stops[i + 1]!).has(l));
+    if (ends.has(id) || change || !station.passThrough) problems.push(`station_closed: ${id} (${station.why})`);
+  });
+  for (const id of ends) {
+    const why = permanentClosures(system, input.policyText ?? null).get(id);
+    if (why) problems.push(`station_closed: ${id} is permanently closed`);
+  }
+  const stated = input.state.route?.stops ?? [];
+  hops.forEach(([a, b], i) => {
+    const track = closed.tracks.get(pairKey(a, b));
+    if (track) problems.push(`track_closed: ${a}-${b} (${track})`);
+    // A suspended line closes its track for every line sharing it (as the benchmark's planner
+    // treats a line closure): when in doubt whether the other line still runs there, do not sell.
+    const lines = [...hopLines(system, a, b)];
+    const ridden = [stated[i + 1]?.line, stated[i]?.line].map((l) => (typeof l === "string" && l !== "" ? system.aliasLine(l) : "")).find((l) => closed.lines.has(l));
+    const out = lines.find((l) => closed.lines.has(l)) ?? ridden ?? null;
+    if (out !== null) problems.push(`line_suspended: ${out} between ${a} and ${b} (${closed.lines.get(out)})`);
+  });
+  if (input.accessibilityMode || needsStepFree(input.turns)) {
+    for (const id of stops) {
+      const a = system.stationById(id)?.accessibility;
+      if (!a?.step_free || !a.elevator) problems.push(`not_step_free: ${id} has no ${!a?.step_free ? "step-free access" : "lift"}`);
+      else if (closed.liftsOut.has(id)) problems.push(`not_step_free: the lift at ${id} is out of service (${closed.liftsOut.get(id)})`);
     }
   }
   return problems;
@@ -216,7 +290,7 @@ export function kioskFare(
   input: Pick<InterlockInput, "system" | "state" | "disruptions" | "toolCalls" | "policyText">,
   riders: RiderMix,
   paymentMethod: string | null,
-): { ok: true; total: number; currency: string } | { ok: false; problem: string } {
+): { ok: true; total: number; currency: string; engineTotal: number; freeByRule: boolean } | { ok: false; problem: string } {
   const route = input.state.route;
   if (!route || route.stops.length === 0) return { ok: false, problem: "route_missing" };
   const wanted = route.stops.map((s) => s.station_id).join(">");
@@ -240,30 +314,39 @@ export function kioskFare(
     const result = fare.result as { total: number; currency: string; line_items?: PricedItem[] };
     if (input.policyText && Array.isArray(result.line_items)) {
       const adjusted = adjustQuote({ items: result.line_items, total: result.total }, riders, input.system.fares.base_fare, input.policyText);
-      return { ok: true, total: adjusted.total, currency: result.currency };
+      // A free trip needs a rule that says so ("Seniors ride free"), not a cap at zero.
+      return { ok: true, total: adjusted.total, currency: result.currency, engineTotal: result.total, freeByRule: freeByRule(adjusted.applied) };
     }
-    return { ok: true, total: result.total, currency: result.currency };
+    // Without a policy the fare table's own discounts (children under the limit) are the rules.
+    return { ok: true, total: result.total, currency: result.currency, engineTotal: result.total, freeByRule: true };
   }
   return { ok: false, problem: "route_not_plannable: the kiosk's route planner does not produce this route" };
 }
 
+/** "code: detail" → code. */
+export function problemCode(problem: string): InterlockCode {
+  return problem.split(":")[0]!.trim() as InterlockCode;
+}
+
 export function checkInterlock(input: InterlockInput): InterlockVerdict {
-  const { state } = input;
+  const { state, system } = input;
   const offered = state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
   const riders = ridersOf(state);
   const paymentMethod = input.paymentMethod ?? defaultPaymentMethod(input);
-  const verdict: InterlockVerdict = { offered, ok: false, problems: [], riders, paymentMethod, calculatedTotal: null, currency: null };
+  const verdict: InterlockVerdict = { offered, ok: false, problems: [], codes: [], riders, paymentMethod, calculatedTotal: null, currency: null };
   if (!offered) return verdict;
-  const problems = [...checkRoute(input.system, state, input.turns), ...checkRiders(riders, input.turns)];
-  const stops = state.route?.stops ?? [];
-  const closures = stops.length > 0 ? permanentClosures(input.system, { policy_change: input.policyText ? { text: input.policyText } : null }) : new Map<string, string>();
-  for (const id of new Set([stops[0]?.station_id, stops[stops.length - 1]?.station_id])) {
-    if (id !== undefined && closures.has(id)) problems.push(`station_closed: ${id} is permanently closed`);
-  }
+  const problems = [...checkRoute(system, state, input.turns, input.stationNames ?? null), ...checkService(input), ...checkRiders(system, riders, input.turns)];
   const quote = state.fare_quote;
   if (!quote) problems.push("fare_quote_missing");
-  const knownMethods = Object.keys(input.system.fares.payment_methods ?? {});
+  const knownMethods = Object.keys(system.fares.payment_methods ?? {});
   if (paymentMethod && knownMethods.length > 0 && !knownMethods.includes(paymentMethod)) problems.push(`unknown_payment_method: ${paymentMethod}`);
+  if (quote) {
+    const currency = system.framebook.currency_code;
+    if (quote.currency.toUpperCase() !== currency.toUpperCase()) problems.push(`currency_mismatch: quoted ${quote.currency}, the framebook's currency is ${currency}`);
+    const count = riders ? riders.adults + riders.children + riders.seniors + riders.disabled : 0;
+    const bounds = totalOutOfBounds(quote.total, count, system.fares, system.framebook);
+    if (bounds) problems.push(`fare_out_of_bounds: quoted ${bounds}`);
+  }
   if (quote && riders && problems.length === 0) {
     const fare = kioskFare(input, riders, paymentMethod);
     if (!fare.ok) problems.push(fare.problem);
@@ -273,9 +356,14 @@ export function checkInterlock(input: InterlockInput): InterlockVerdict {
       if (quote.currency.toUpperCase() !== fare.currency.toUpperCase()) problems.push(`currency_mismatch: quoted ${quote.currency}, calculated ${fare.currency}`);
       // Strictly within a cent: a difference of one cent (give or take float noise) is a mismatch.
       if (!(Math.abs(quote.total - fare.total) < FARE_TOLERANCE - 1e-9)) problems.push(`fare_mismatch: quoted ${quote.total}, calculated ${fare.total}`);
+      const count = riders.adults + riders.children + riders.seniors + riders.disabled;
+      const bounds = totalOutOfBounds(fare.total, count, system.fares, system.framebook);
+      if (bounds) problems.push(`fare_out_of_bounds: the fare policies in force give ${bounds}`);
+      if (fare.total === 0 && fare.engineTotal > 0 && !fare.freeByRule) problems.push("free_without_rule: the fare policies make this trip free without a rule saying it is free");
     }
   }
   verdict.problems = problems;
+  verdict.codes = [...new Set(problems.map(problemCode))];
   verdict.ok = problems.length === 0;
   return verdict;
 }

@@ -23,6 +23,8 @@ export interface SaleRecord {
   transcriptId: string;
   framebookVersion: string;
   policy: string;
+  /** The screen's purchase request id: one sale per (session, request), so a retry finds it. */
+  requestId?: string;
 }
 
 export type SessionLogEvent = "answer" | "purchase_refused" | "payment_declined" | "sale" | "sale_failed" | "end";
@@ -56,4 +58,43 @@ export interface SalesLedger {
   /** Mark a committed sale void (capture failed after commit). */
   voidSale(ticketId: string, reason: string, at: string): void;
   logSession(entry: SessionLogEntry): void;
+  /** Whether the ledger can record sales now (quick_check); absent: assumed healthy. */
+  health?(): LedgerHealth;
+  /** The sale recorded for a session's purchase request, if any. */
+  saleByRequest?(sessionId: string, requestId: string): SaleRow | undefined;
+  saleById?(ticketId: string): SaleRow | undefined;
 }
+
+/** Is the ledger fit to record sales (node/ledger-health.ts: SQLite's quick_check)? */
+export interface LedgerHealth {
+  ok: boolean;
+  /** What is wrong, for the status line and the operator log (null when ok). */
+  problem: string | null;
+}
+
+/** A sale as the ledger stores it (one row of its sales table). */
+export interface SaleRow {
+  ticket_id: string;
+  issued_at: string;
+  system: string;
+  session_id: string;
+  origin_id: string;
+  destination_id: string;
+  stops_json: string;
+  riders_json: string;
+  total: number;
+  total_minor: number;
+  currency: string;
+  payment_method: string;
+  authorization_id: string;
+  state_json: string;
+  transcript_id: string;
+  framebook_version: string;
+  policy: string;
+  voided_at: string | null;
+  void_reason: string | null;
+  origin_name?: string;
+  destination_name?: string;
+  request_id?: string | null;
+}
+

@@ -3,7 +3,7 @@
 // domain code: no Node I/O (the host loads local names and registers them).
 import type { SystemData } from "../../tools/data/system.ts";
 import { lexiconFor } from "./lexicon.ts";
-import { freeChildAge, readRiders, type RiderReading } from "./riders.ts";
+import { freeChildAge, MAX_READ_CHARS, readRiders, type RiderReading } from "./riders.ts";
 import { detectLanguage } from "./text.ts";
 import { readTrip, type TripReading } from "./trip.ts";
 import type { PassengerLanguage, StationMatch } from "./types.ts";
@@ -29,7 +29,8 @@ export interface Understanding {
 const PLACE_AFTER = /\b(?:to|towards|for|a|hasta|para)\s+((?:the\s+)?[A-Z0-9][\w'’./-]*(?:\s+[A-Z0-9][\w'’./-]*)*)/gu;
 
 /** Read a passenger's typed request against a system's names and rider rules. */
-export function understand(system: SystemData, text: string): Understanding {
+export function understand(system: SystemData, whole: string): Understanding {
+  const text = whole.slice(0, MAX_READ_CHARS);
   const lexicon = lexiconFor(system);
   const mentions = lexicon.find(text);
   const trip = readTrip(text, mentions);

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { detectLanguage, messages, understand } from "./index.ts";
+import { detectLanguage, messages, readRiders, understand } from "./index.ts";
+import { MAX_READ_CHARS } from "./riders.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const read = (system: string, text: string) => {
@@ -42,5 +43,12 @@ describe("passenger-language layer", () => {
     expect(detectLanguage("من الوكرة إلى مشيرب")).toBe("ar");
     expect(detectLanguage("¿Cuánto cuesta de Embarcadero a Daly City?")).toBe("es");
     for (const lang of ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const) expect(messages(lang).startFrom("X")).toContain("X");
+  });
+});
+
+describe("long messages", () => {
+  it("reads the first MAX_READ_CHARS characters of a message only (a pasted 60 KB text must not block the kiosk)", () => {
+    expect(readRiders(`2 adults ${"and more words ".repeat(4_000)}`, 12)?.riders).toMatchObject({ adults: 2 });
+    expect(readRiders(`${"x".repeat(MAX_READ_CHARS)} 3 adults`, 12)).toBeUndefined();
   });
 });

@@ -22,6 +22,14 @@ const NUMBER_WORDS: Record<string, number> = {
   a: 1, an: 1, single: 1, couple: 2, pair: 2, twins: 2,
 };
 
+/**
+ * How much of one message the readers look at: a kiosk request is a sentence or two, and
+ * words-to-numbers takes time quadratic in the text, so a pasted 60 KB message would block the
+ * kiosk for seconds (issue 13's one-session growth figure). What lies beyond is not read: the
+ * kiosk asks rather than guesses, and the interlock reads every word with its own readers.
+ */
+export const MAX_READ_CHARS = 2_000;
+
 function toDigits(text: string): string {
   let t = text;
   try {
@@ -53,7 +61,7 @@ const DISABLED = String.raw`(?:disabled(?: (?:riders?|passengers?|people|persons
 
 /** Read riders from one text; undefined when it names none. */
 export function readRiders(text: string, childAge: number): RiderReading | undefined {
-  const t = ` ${toDigits(text.toLowerCase())} `.replace(/[()]/g, " ");
+  const t = ` ${toDigits(text.slice(0, MAX_READ_CHARS).toLowerCase())} `.replace(/[()]/g, " ");
   const r: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };
   let said = false;
   let confidence = 0.9;

@@ -5,9 +5,10 @@
 // thin validating adapters over this class: it receives requests already parsed by the bridge's
 // zod schemas (OPERATOR_METHODS).
 import { createHash, randomBytes } from "node:crypto";
+import path from "node:path";
 import { formatPath } from "../../tools/data/errors.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
-import type { AuditEntry, FramebookStore } from "../framebook/store.ts";
+import { FramebookRejectedError, type AuditEntry, type FramebookStore } from "../framebook/store.ts";
 import type { FramebookChange, FramebookIssue } from "../framebook/validate.ts";
 import {
   OPERATOR_METHODS,
@@ -175,18 +176,21 @@ export class OperatorConsole implements OperatorBackend {
     this.operatorOf(request.token);
     const system = this.requireSystem(request.system);
     const { framebooks } = this.options;
-    const active = framebooks.active(system);
+    // What passengers actually get (an invalid operator file is not in use), and why.
+    const active = framebooks.inForce(system);
+    const audit = framebooks.auditReport();
     return {
       system,
       source: active.source,
       version: active.version,
       text: active.text,
       previousVersions: framebooks.history(system).map((v) => v.version),
-      audit: framebooks
-        .audit()
+      audit: audit.entries
         .filter((a) => a.system === system)
         .reverse()
         .map(auditView),
+      problem: active.problem,
+      auditProblems: audit.skipped.map((s) => `audit.jsonl line ${s.line}: ${s.reason} (skipped)`),
     };
   }
 
@@ -198,7 +202,7 @@ export class OperatorConsole implements OperatorBackend {
       ok: validation.ok,
       issues: validation.issues.map(issueView),
       changes: changes.map(changeView),
-      activeVersion: this.options.framebooks.active(system).version,
+      activeVersion: this.options.framebooks.inForce(system).version,
       candidateVersion: versionOf(request.text),
     };
   }
@@ -208,7 +212,7 @@ export class OperatorConsole implements OperatorBackend {
     const system = this.requireSystem(request.system);
     const { framebooks } = this.options;
     const file = request.fileName ?? "framebook.yaml";
-    const active = framebooks.active(system);
+    const active = framebooks.inForce(system);
     if (request.expectedVersion !== undefined && request.expectedVersion !== active.version) {
       return { ok: false, reason: "stale", issues: [], activeVersion: active.version };
     }
@@ -223,7 +227,14 @@ export class OperatorConsole implements OperatorBackend {
     const operator = this.operatorOf(request.token);
     const system = this.requireSystem(request.system);
     if (this.options.framebooks.history(system).length === 0) return { ok: false, reason: "no_previous" };
-    const entry = this.options.framebooks.rollback(system, operator);
+    let entry;
+    try {
+      entry = this.options.framebooks.rollback(system, operator);
+    } catch (err) {
+      if (!(err instanceof FramebookRejectedError)) throw err;
+      const first = err.validation.issues.find((i) => i.severity === "error");
+      throw new OperatorError("rejected", `The previous framebook (${path.basename(err.validation.file)}) is not valid${first ? `: ${first.message}` : ""}. Nothing was changed; apply a corrected framebook instead.`);
+    }
     this.log(`operator '${operator}' rolled ${system} back to framebook ${entry.version}`);
     return { ok: true, entry: auditView(entry) };
   }

@@ -3,11 +3,14 @@
 // rate-limited for the whole kiosk — the attacker stands at the screen, so the limit is per kiosk,
 // not per operator name. After `freeAttempts` wrong PINs in a row every further attempt waits a
 // lockout that doubles from `lockoutMs` up to `maxLockoutMs`; a correct PIN resets it. During a
-// lockout even the correct PIN is refused (it is not checked at all).
+// lockout even the correct PIN is refused (it is not checked at all). With `stateFile` the count
+// and the lockout's expiry are stored (wall-clock time) before the PIN is even checked, so
+// neither a restart nor a crash in the middle of a check gives fresh guesses (issue 13, finding 4).
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { writeFileAtomic } from "../fs/atomic-write.ts";
 
 export const PIN_HASH_ENV = "KIOSK_OPERATOR_PIN_HASH";
 export const OPERATOR_CONFIG_ENV = "KIOSK_OPERATOR_CONFIG";
@@ -94,18 +97,18 @@ export function loadPinHash(options: { env?: NodeJS.ProcessEnv; file?: string | 
   return { hash: parsed.data.pinHash, source: file };
 }
 
-/** Write the config file (owner-only permissions, atomically). */
+/** Write the config file (owner-only permissions, atomically, never through a planted symlink). */
 export function writeOperatorConfig(file: string, config: OperatorConfig): void {
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}`;
-  writeFileSync(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  try {
-    chmodSync(temp, 0o600);
-  } catch {
-    // (file systems without modes)
-  }
-  renameSync(temp, file);
+  writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
 }
+
+/** Where the lockout state lives: beside the operator config file. */
+export function pinStateFileFor(operatorConfig: string): string {
+  return path.join(path.dirname(path.resolve(operatorConfig)), "operator-lockout.json");
+}
+
+const PinStateSchema = z.object({ failures: z.number().int().nonnegative(), lockedUntil: z.number().nonnegative() });
 
 export interface PinGateOptions {
   /** The encoded hash; null when no PIN is configured (every login is refused as "not_configured"). */
@@ -115,8 +118,11 @@ export interface PinGateOptions {
   /** First lockout (default 30 s); it doubles with each further wrong PIN. */
   lockoutMs?: number;
   maxLockoutMs?: number;
-  /** Monotonic milliseconds (injectable for tests). */
+  /** Wall-clock milliseconds (injectable for tests); stored lockouts are in this time. */
   now?: () => number;
+  /** Keep the failure count and lockout here, across restarts (owner-only, written atomically). */
+  stateFile?: string;
+  log?: (message: string) => void;
 }
 
 export type PinCheck =
@@ -138,7 +144,40 @@ export class PinGate {
     this.freeAttempts = options.freeAttempts ?? 3;
     this.lockoutMs = options.lockoutMs ?? 30_000;
     this.maxLockoutMs = options.maxLockoutMs ?? 15 * 60_000;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? (() => Date.now());
+    this.load();
+  }
+
+  /**
+   * The stored state. Unreadable or damaged: as if the free attempts were used up (the next wrong
+   * PIN locks) — a broken file must not hand out fresh guesses. A stored lockout longer than the
+   * longest one (a clock set back) is cut to it.
+   */
+  private load(): void {
+    const file = this.options.stateFile;
+    if (!file || !existsSync(file)) return;
+    try {
+      const state = PinStateSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+      this.failures = state.failures;
+      this.lockedUntil = Math.min(state.lockedUntil, this.now() + this.maxLockoutMs);
+    } catch (err) {
+      this.failures = Math.max(this.failures, this.freeAttempts);
+      this.options.log?.(`operator lockout state ${file} is unreadable (${(err as Error).message}): counting the free attempts as used`);
+    }
+  }
+
+  /** Store the state; false when it cannot be stored. */
+  private save(): boolean {
+    const file = this.options.stateFile;
+    if (!file) return true;
+    try {
+      mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      writeFileAtomic(file, `${JSON.stringify({ failures: this.failures, lockedUntil: this.lockedUntil })}\n`, { mode: 0o600 });
+      return true;
+    } catch (err) {
+      this.options.log?.(`operator lockout state ${file} cannot be written: ${(err as Error).message}`);
+      return false;
+    }
   }
 
   get configured(): boolean {
@@ -160,14 +199,22 @@ export class PinGate {
     const hash = this.options.hash;
     if (hash === null) return { ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 };
     if (this.lockedUntil > this.now()) return { ok: false, reason: "locked", ...this.state() };
-    if (await verifyPin(pin, hash)) {
-      this.failures = 0;
-      this.lockedUntil = 0;
-      return { ok: true };
-    }
+    // Count the attempt as wrong before checking it: a crash mid-check has spent the guess.
+    const before = { failures: this.failures, lockedUntil: this.lockedUntil };
     this.failures++;
     const over = this.failures - this.freeAttempts;
     if (over >= 0) this.lockedUntil = this.now() + Math.min(this.maxLockoutMs, this.lockoutMs * 2 ** over);
+    if (!this.save()) {
+      // A guess that cannot be counted is not checked.
+      Object.assign(this, before);
+      return { ok: false, reason: "locked", retryAfterMs: this.lockoutMs, attemptsLeft: 0 };
+    }
+    if (await verifyPin(pin, hash)) {
+      this.failures = 0;
+      this.lockedUntil = 0;
+      this.save();
+      return { ok: true };
+    }
     return { ok: false, reason: over >= 0 ? "locked" : "wrong_pin", ...this.state() };
   }
 }

@@ -14,6 +14,8 @@ import { fileURLToPath } from "node:url";
 import type { IpcMainInvokeEvent } from "electron";
 import { KIOSK_CSP, KIOSK_CSP_DIRECTIVES, SECURITY_HEADERS } from "../../runtime/kiosk/csp.ts";
 import type { KioskBackend } from "../../runtime/kiosk/dispatch.ts";
+import { appRootOf, shellConfig } from "../../electron/config.ts";
+import { lockKioskWindow, removeApplicationMenu } from "../../electron/kiosk-lock.ts";
 import { rendererFileFor } from "../../electron/app-protocol.ts";
 import { INVOKE_CHANNELS, OPERATOR_CHANNELS, type InvokeMethod } from "../../electron/channels.ts";
 import { dispatch, registerKioskIpc, registerOperatorIpc, type IpcMainLike } from "../../electron/ipc.ts";
@@ -82,6 +84,7 @@ function recordingBackend(calls: string[]): KioskBackend {
 /** Malformed arguments per method (each must be refused before the runtime sees it). */
 const MALFORMED: Record<InvokeMethod, unknown[][]> = {
   listSystems: [["extra"], [{}]],
+  ticket: [[], [""], [42], ["x".repeat(101)], ["T-1", "extra"]],
   systemView: [[], ["atlantis"], [42], [{ toString: "marta" }], ["marta", "extra"]],
   ask: [
     [],
@@ -332,6 +335,57 @@ function checklist(): Item[] {
         } finally {
           rmSync(dir, { recursive: true, force: true });
         }
+      },
+    },
+    {
+      id: "no_source_maps",
+      what: "kiosk:// never serves a source map",
+      test: "electron/kiosk-lock.test.ts: kiosk:// never serves a source map",
+      check: () => {
+        const dir = mkdtempSync(path.join(tmpdir(), "renderer-"));
+        try {
+          writeFileSync(path.join(dir, "index.html"), "<html></html>");
+          writeFileSync(path.join(dir, "app.js.map"), "{}");
+          return rendererFileFor(dir, "kiosk://app/app.js.map") === null ? [] : ["kiosk://app/app.js.map is served"];
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    },
+    {
+      id: "kiosk_lock",
+      what: "kiosk mode: no application menu (no Ctrl+W / Ctrl+Q), window close refused unless the app quits",
+      test: "electron/kiosk-lock.test.ts, electron/bundle.test.ts: no menu, close refused",
+      check: () => {
+        const p: string[] = [];
+        let menu: unknown = "default";
+        removeApplicationMenu({ setApplicationMenu: (m) => (menu = m) });
+        expect(p, menu === null, "the application menu is not removed");
+        let quitting = false;
+        const closers: ((e: { preventDefault(): void }) => void)[] = [];
+        lockKioskWindow({ on: (_e: "close", fn: (e: { preventDefault(): void }) => void) => closers.push(fn) }, { kiosk: true, quitting: () => quitting });
+        const closes = (): boolean => {
+          let prevented = false;
+          for (const fn of closers) fn({ preventDefault: () => (prevented = true) });
+          return !prevented;
+        };
+        expect(p, !closes(), "a window close is not refused in kiosk mode");
+        quitting = true;
+        expect(p, closes(), "the window cannot close when the app quits");
+        return p;
+      },
+    },
+    {
+      id: "packaged_overrides_ignored",
+      what: "a packaged build ignores --renderer, KIOSK_RENDERER_DIR and KIOSK_APP_ROOT",
+      test: "electron/kiosk-lock.test.ts: a packaged build ignores --renderer, KIOSK_RENDERER_DIR and KIOSK_APP_ROOT",
+      check: () => {
+        const env = { KIOSK_RENDERER_DIR: "/tmp/evil", KIOSK_APP_ROOT: "/tmp/evil" };
+        const config = shellConfig(["electron", "main.cjs", "--renderer", "/tmp/evil"], env, { appRoot: "/opt/app", userData: "/u", resourcesDir: "/opt/res", packaged: true });
+        const p: string[] = [];
+        expect(p, config.rendererDir === path.join("/opt/app", "renderer", "dist"), "the renderer folder can be overridden when packaged");
+        expect(p, appRootOf(env, "/opt/app/dist/electron", true) === "/opt/app", "KIOSK_APP_ROOT is honoured when packaged");
+        return p;
       },
     },
   ];

@@ -5,7 +5,9 @@
 //                                        [--out var/reliability.json] [--no-scanner] [--data DIR]
 //
 // The full run is the figure of record (≥10,000 fuzzed sessions, all 955 cases, ≥500 sales under
-// SIGKILL, ≥200 framebook mutants, the Electronegativity scan); --quick is the short version CI
+// SIGKILL, ≥200 framebook mutants, the Electronegativity scan; issue 13: a model ignoring what the
+// kiosk knows over all 955 cases, 10,000 malformed raw requests, 320 hostile fare policies, 1,000
+// follow-ups in one session, PIN and corrupt-ledger restart cycles); --quick is the short version CI
 // runs through scripts/reliability/reliability.test.ts. Seeded: the same seed replays the same
 // sessions, lies, kill points and mutants. Exit status 1 when a target is missed.
 import { mkdirSync, writeFileSync } from "node:fs";

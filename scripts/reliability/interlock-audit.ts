@@ -34,6 +34,15 @@ function add(into: Tally, t: Tally): void {
   for (const k of Object.keys(into) as (keyof Tally)[]) into[k] += t[k];
 }
 
+/** The kiosk clock and on-screen access mode a case runs under (its temporal context, else its time). */
+export function caseConditions(kase: Case): { now: { iso: string; day: string | null }; accessibilityMode: boolean } {
+  const temporal = kase.system_context.temporal_context;
+  return {
+    now: { iso: temporal?.current_time || kase.system_context.current_time, day: temporal?.day_of_week ?? null },
+    accessibilityMode: kase.system_context.accessibility_mode === true,
+  };
+}
+
 /** Stratified subset for --quick: every n-th case of each system/category group. */
 export function sampleCases(cases: readonly Case[], every: number): Case[] {
   const groups = new Map<string, Case[]>();
@@ -78,7 +87,7 @@ export async function interlockAudit(pack: DataPack, options: RunOptions): Promi
     const turns = caseTurns(kase);
     // The case's announced fare policy is what the kiosk's framebook fare_policies are live.
     const policyText = kase.system_context.policy_change?.text ?? null;
-    const base = { system, state: record.kiosk.state, turns, disruptions: kase.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText };
+    const base = { system, state: record.kiosk.state, turns, disruptions: kase.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText, ...caseConditions(kase) };
     let verdict;
     try {
       verdict = checkInterlock(base);

@@ -49,7 +49,7 @@ function methods(system: SystemData): string[] {
 }
 
 /** Plan and price with a private tool session (the fake model "knows" the fares). */
-function priced(system: SystemData, origin: string, destination: string, riders: Riders, method: string | undefined): { route: Json; total: number; currency: string } | undefined {
+export function priced(system: SystemData, origin: string, destination: string, riders: Riders, method: string | undefined): { route: Json; total: number; currency: string } | undefined {
   const tools = new ToolSession(system);
   const planned = tools.call("route_planner", { origin, destination });
   if (!planned.ok) return undefined;

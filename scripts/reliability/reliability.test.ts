@@ -52,6 +52,19 @@ describe("reliability figures (quick run)", () => {
         "framebook.accepted_invalid",
         "framebook.crashes",
         "framebook.changed_by_rejected",
+        "failclosed.no_sale_purchasable",
+        "failclosed.rider_words_sold",
+        "failclosed.policy_ignored_sold",
+        "http.crashes",
+        "http.internal_errors",
+        "farepolicy.accepted_out_of_bounds",
+        "farepolicy.sales_out_of_bounds",
+        "farepolicy.crashes",
+        "growth.rss_mb",
+        "growth.p99_ms",
+        "growth.errors",
+        "restart.extra_pin_guesses",
+        "restart.sales_on_corrupt",
       ].sort(),
     );
     // …and met (the message names every miss, with the table for context).
@@ -63,5 +76,9 @@ describe("reliability figures (quick run)", () => {
     expect(value("ledger.sales")).toBeGreaterThanOrEqual(60);
     expect(value("framebook.mutants")).toBeGreaterThanOrEqual(60);
     expect(value("model.fallbacks_correct")).toBeGreaterThan(0);
+    // Issue 13's figures, short: every no-sale case group, ≥1,000 raw requests, ≥60 hostile policies.
+    expect(value("http.requests")).toBeGreaterThanOrEqual(1000);
+    expect(value("farepolicy.policies")).toBeGreaterThanOrEqual(60);
+    expect(value("growth.followups")).toBeGreaterThanOrEqual(300);
   });
 });

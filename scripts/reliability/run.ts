@@ -5,6 +5,11 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import { adversarialPassengers } from "./adversarial.ts";
 import type { Figure, RunOptions, SectionResult } from "./common.ts";
 import { electronHardening } from "./electron.ts";
+import { failClosed } from "./fail-closed.ts";
+import { farePolicyFuzz } from "./fare-policy-fuzz.ts";
+import { rawHttp } from "./raw-http.ts";
+import { restartCycles } from "./restart.ts";
+import { sessionGrowth } from "./session-growth.ts";
 import { framebookFuzz } from "./framebook-fuzz.ts";
 import { interlockAudit } from "./interlock-audit.ts";
 import { ledgerCrash } from "./ledger-crash.ts";
@@ -13,7 +18,7 @@ import { sessionFuzz } from "./session-fuzz.ts";
 
 export const DEFAULT_SEED = "issue-8";
 
-export const SECTIONS = ["fuzz", "interlock", "adversarial", "ledger", "model", "electron", "framebook"] as const;
+export const SECTIONS = ["fuzz", "interlock", "adversarial", "ledger", "model", "electron", "framebook", "failclosed", "http", "farepolicy", "growth", "restart"] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface ReliabilityOptions extends RunOptions {
@@ -44,6 +49,11 @@ const RUNNERS: Record<SectionId, (pack: DataPack, o: ReliabilityOptions) => Prom
   model: modelFaults,
   electron: (_pack, o) => electronHardening({ ...o, scanner: o.scanner ?? !o.quick }),
   framebook: framebookFuzz,
+  failclosed: failClosed,
+  http: rawHttp,
+  farepolicy: farePolicyFuzz,
+  growth: sessionGrowth,
+  restart: restartCycles,
 };
 
 export async function runReliability(pack: DataPack, options: ReliabilityOptions): Promise<ReliabilityResults> {

@@ -13,6 +13,7 @@ import type { KioskEvent, SystemId } from "../../tools/data/schemas.ts";
 import { AssistantStateSchema } from "../../runtime/contract/index.ts";
 import { AskRequestSchema } from "../../runtime/kiosk/bridge.ts";
 import { checkInterlock } from "../../runtime/kiosk/interlock.ts";
+import { localIsoMinute } from "../../runtime/kiosk/service.ts";
 import { AnswerPipeline, DEFAULT_KIOSK_DEADLINE_MS } from "../../runtime/answer/pipeline.ts";
 import { KioskService } from "../../runtime/kiosk/service.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
@@ -120,7 +121,15 @@ export async function sessionFuzz(pack: DataPack, options: RunOptions): Promise<
             stats.invalid++;
             invalidExamples.add({ session: i, policy: policyName, issue: parsed.error.issues[0]?.message });
           }
-          const verdict = checkInterlock({ system, state: record.kiosk.state, turns: sent, disruptions: draw.disruptions, toolCalls: record.tool_calls_made });
+          const verdict = checkInterlock({
+            system,
+            state: record.kiosk.state,
+            turns: sent,
+            disruptions: draw.disruptions,
+            toolCalls: record.tool_calls_made,
+            now: { iso: localIsoMinute(draw.now) },
+            accessibilityMode: draw.accessibilityMode,
+          });
           if (verdict.offered) offered++;
           if (verdict.ok) interlockOk++;
         } catch (err) {

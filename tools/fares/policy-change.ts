@@ -137,7 +137,9 @@ export function adjustQuote(
   const paying = (["adults", "seniors", "disabled"] as const).filter((r) => fareOf(r) > 0).reduce((n, r) => n + riders[r], 0);
   let payingChildren = engineChildrenPaying;
   if (rules.childrenFree) {
-    payingChildren = Math.max(0, riders.children - Math.min(riders.children, paying * rules.childrenFree.perPayingAdult));
+    // Without a limit every child rides free (0 paying adults × no limit is not NaN).
+    const freeChildren = rules.childrenFree.perPayingAdult === Number.POSITIVE_INFINITY ? riders.children : Math.min(riders.children, paying * rules.childrenFree.perPayingAdult);
+    payingChildren = Math.max(0, riders.children - freeChildren);
   }
   const lines: QuoteLine[] = [];
   for (const rider of ["adults", "seniors", "disabled", "children"] as const) {

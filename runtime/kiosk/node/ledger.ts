@@ -6,7 +6,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { SaleRecord, SalesLedger, SessionLogEntry } from "../sales.ts";
+import type { LedgerHealth, SaleRecord, SaleRow, SalesLedger, SessionLogEntry } from "../sales.ts";
+
+export type { SaleRow };
+import { ledgerHealth } from "./ledger-health.ts";
 
 export const LEDGER_ENV = "METRO_LEDGER";
 export const DEFAULT_LEDGER_FILE = "var/ledger.sqlite";
@@ -71,29 +74,11 @@ export const MIGRATIONS: readonly string[] = [
      ticket_id             TEXT
    ) STRICT;
    CREATE INDEX session_log_session ON session_log(session_id);`,
+  // Idempotent purchases: a retried request finds the ticket it already issued.
+  `ALTER TABLE sales ADD COLUMN request_id TEXT;
+   CREATE UNIQUE INDEX sales_session_request ON sales(session_id, request_id) WHERE request_id IS NOT NULL;`,
 ];
 
-export interface SaleRow {
-  ticket_id: string;
-  issued_at: string;
-  system: string;
-  session_id: string;
-  origin_id: string;
-  destination_id: string;
-  stops_json: string;
-  riders_json: string;
-  total: number;
-  total_minor: number;
-  currency: string;
-  payment_method: string;
-  authorization_id: string;
-  state_json: string;
-  transcript_id: string;
-  framebook_version: string;
-  policy: string;
-  voided_at: string | null;
-  void_reason: string | null;
-}
 
 function toMinor(amount: number): number {
   // Half away from zero on the cent; amounts are at most a few hundred major units.
@@ -123,6 +108,9 @@ export class Ledger implements SalesLedger {
       db.pragma("synchronous = FULL");
       db.pragma("foreign_keys = ON");
       db.pragma("busy_timeout = 5000");
+      // A damaged file is refused at start, before a single sale is committed into it.
+      const health = ledgerHealth(db);
+      if (!health.ok) throw new Error(health.problem ?? "damaged");
       const ledger = new Ledger(file, db);
       ledger.migrate();
       return ledger;
@@ -163,14 +151,16 @@ export class Ledger implements SalesLedger {
       const insert = this.db.prepare(
         `INSERT INTO sales (ticket_id, issued_at, system, session_id, origin_id, origin_name, destination_id, destination_name,
            stops_json, riders_json, total, total_minor, currency, payment_method, payment_terminal, authorization_id,
-           state_json, transcript_id, framebook_version, policy)
+           state_json, transcript_id, framebook_version, policy, request_id)
          VALUES (@ticketId, @issuedAt, @system, @sessionId, @originId, @originName, @destinationId, @destinationName,
            @stopsJson, @ridersJson, @total, @totalMinor, @currency, @paymentMethod, @paymentTerminal, @authorizationId,
-           @stateJson, @transcriptId, @framebookVersion, @policy)`,
+           @stateJson, @transcriptId, @framebookVersion, @policy, @requestId)`,
       );
-      const { stops, riders, ...rest } = sale;
+      const { stops, riders, requestId, ...rest } = sale;
       this.db
-        .transaction(() => insert.run({ ...rest, stopsJson: JSON.stringify(stops), ridersJson: JSON.stringify(riders), totalMinor: toMinor(sale.total) }))
+        .transaction(() =>
+          insert.run({ ...rest, requestId: requestId ?? null, stopsJson: JSON.stringify(stops), ridersJson: JSON.stringify(riders), totalMinor: toMinor(sale.total) }),
+        )
         .immediate();
     } catch (err) {
       throw new LedgerError(`sale ${sale.ticketId} not recorded: ${(err as Error).message}`);
@@ -216,6 +206,19 @@ export class Ledger implements SalesLedger {
     } catch (err) {
       throw new LedgerError(`session log not written: ${(err as Error).message}`);
     }
+  }
+
+  health(): LedgerHealth {
+    if (!this.db.open) return { ok: false, problem: "the ledger is closed" };
+    return ledgerHealth(this.db);
+  }
+
+  saleByRequest(sessionId: string, requestId: string): SaleRow | undefined {
+    return this.db.prepare("SELECT * FROM sales WHERE session_id = ? AND request_id = ?").get(sessionId, requestId) as SaleRow | undefined;
+  }
+
+  saleById(ticketId: string): SaleRow | undefined {
+    return this.db.prepare("SELECT * FROM sales WHERE ticket_id = ?").get(ticketId) as SaleRow | undefined;
   }
 
   sales(): SaleRow[] {

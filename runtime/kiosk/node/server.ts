@@ -3,17 +3,23 @@
 // derived from the contract's tables (runtime/kiosk/bridge.ts):
 //   <verb> /api/<path>                 each passenger call, at its KIOSK_METHODS route (e.g. GET
 //                                      /api/systems/:system, POST /api/ask with the AskRequest as
-//                                      the JSON body) → its result as JSON
-//   WS   /api/<push>                   each push (KIOSK_PUSHES), one JSON event per message
+//                                      the JSON body, GET /api/tickets/:ticketId) → its result as JSON
+//   WS   /api/<push>                   each push (KIOSK_PUSHES), one JSON event per message; the
+//                                      progress push needs ?client=ID and carries only the sessions
+//                                      this client (header x-kiosk-client: ID on its asks) started
 //   POST /api/operator/<method>        operator/technician tools (OPERATOR_METHODS: request → result;
 //                                      401 without a live operator session, 409 conflict, 503 none)
 //   GET  /*                            renderer/dist (index.html for unknown paths without an extension)
 // Every argument is validated with the bridge's zod schemas (400 naming the bad field); errors
 // are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
-// rebinding, a same-origin check on POST and WebSocket, and the kiosk's security headers.
+// rebinding (also when bound to 0.0.0.0: IP literals and --allowed-host names only), a same-origin
+// check on POST and WebSocket, a limit on progress sockets, no source maps, and the kiosk's
+// security headers. A malformed request is a 4xx for that request only (http-guards.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import path from "node:path";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { z } from "zod";
@@ -32,7 +38,20 @@ import {
 } from "../bridge.ts";
 import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../dispatch.ts";
 import { SECURITY_HEADERS } from "../csp.ts";
+import { KioskLimitError } from "../limits.ts";
 import { contentTypeOf } from "./content-types.ts";
+import {
+  decodeSegment,
+  hostAllowed as hostIsAllowed,
+  isSourceMap,
+  MAX_PROGRESS_SOCKETS,
+  MAX_PROGRESS_SOCKETS_PER_CLIENT,
+  PROGRESS_CLIENT_HEADER,
+  progressClientOf,
+  rawHttpError,
+  requestPathname,
+  requestQuery,
+} from "./http-guards.ts";
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -48,6 +67,8 @@ export interface KioskServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Host names (besides loopback names and IP literals) a non-loopback server answers to. */
+  allowedHosts?: readonly string[];
   log?: (message: string) => void;
 }
 
@@ -83,17 +104,6 @@ class HttpError extends Error {
   }
 }
 
-
-function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** Host header without the port. */
-function hostName(hostHeader: string | undefined): string {
-  if (!hostHeader) return "";
-  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
-  return hostHeader.replace(/:\d+$/, "");
-}
 
 function zodFailure(error: z.ZodError): HttpError {
   const issues = error.issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join(".") || "(body)", message: i.message }));
@@ -150,6 +160,7 @@ function mapError(err: unknown): HttpError {
     return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
   }
   if (err instanceof KioskUnavailableError) return new HttpError(503, err.message);
+  if (err instanceof KioskLimitError) return new HttpError(err.code === "kiosk_busy" ? 503 : 413, err.message, { code: err.code });
   if (err instanceof OperatorError) return new HttpError(OPERATOR_FAILURE_STATUS[err.code], err.message, { code: err.code });
   return new HttpError(500, "internal error");
 }
@@ -160,11 +171,12 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   const { backend } = options;
   const staticRoot = options.staticDir ? path.resolve(options.staticDir) : null;
 
-  /** DNS-rebinding guard: a loopback-bound server only answers to loopback host names. */
+  /** DNS-rebinding guard (http-guards.ts): names that cannot be rebound only. */
   function hostAllowed(req: IncomingMessage): boolean {
-    if (!isLoopback(host)) return true;
-    return isLoopback(hostName(req.headers.host));
+    return hostIsAllowed(req.headers.host, host, options.allowedHosts ?? []);
   }
+  /** Which progress client made the request being answered (progress events go to it alone). */
+  const asker = new AsyncLocalStorage<string>();
 
   /** Browsers send Origin on cross-origin requests and WebSockets: it must be this server. */
   function originAllowed(req: IncomingMessage): boolean {
@@ -189,23 +201,24 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       throw new HttpError(known ? 405 : 404, known ? `method ${method} not allowed here` : `no such endpoint ${pathname}`);
     }
     const args: unknown[] = route.pathArgs.map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        throw new HttpError(400, "bad percent-encoding in the path");
-      }
+      const decoded = decodeSegment(segment);
+      if (decoded === null) throw new HttpError(400, "bad percent-encoding in the path");
+      return decoded;
     });
     if (route.body) args.push(await readJson(req));
     const parsed = parseKioskArgs(route.method, args);
     if (!parsed.ok) throw argumentFailure(parsed.error, KIOSK_METHODS[route.method].http.path, route.body ? args.length - 1 : -1);
+    if (route.method === "endSession") sessionOwners.delete(String(parsed.args[0]));
     // A passenger who leaves (connection closed) aborts the answer being prepared for them.
     const abort = new AbortController();
     const onClose = (): void => {
       if (!res.writableFinished) abort.abort();
     };
     res.on("close", onClose);
+    // Progress events of this call go to the client that made it (its x-kiosk-client header) alone.
+    const client = progressClientOf(req.headers[PROGRESS_CLIENT_HEADER]) ?? "";
     try {
-      return sendJson(res, 200, await invokeKiosk(backend, route.method, parsed.args, abort.signal));
+      return sendJson(res, 200, await asker.run(client, () => invokeKiosk(backend, route.method, parsed.args, abort.signal)));
     } finally {
       res.off("close", onClose);
     }
@@ -224,13 +237,9 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "method not allowed");
     if (!staticRoot) throw new HttpError(404, "this server has no kiosk screen (API only)");
-    let relative: string;
-    try {
-      relative = decodeURIComponent(pathname);
-    } catch {
-      throw new HttpError(400, "bad path");
-    }
-    if (relative.includes("\0")) throw new HttpError(400, "bad path");
+    const relative = decodeSegment(pathname);
+    if (relative === null || relative.includes("\0")) throw new HttpError(400, "bad path");
+    if (isSourceMap(relative)) throw new HttpError(404, "not found");
     let file = path.resolve(staticRoot, `.${path.posix.normalize(relative)}`);
     if (file !== staticRoot && !file.startsWith(staticRoot + path.sep)) throw new HttpError(404, "not found");
     if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, "index.html");
@@ -258,7 +267,8 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     applySecurityHeaders(res);
     const handle = async (): Promise<void> => {
       if (!hostAllowed(req)) throw new HttpError(421, "unexpected Host header");
-      const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
+      const pathname = requestPathname(req.url);
+      if (pathname === null) throw new HttpError(400, "bad request target");
       if (pathname === "/api" || pathname.startsWith("/api/")) await api(req, res, pathname);
       else serveStatic(req, res, pathname);
     };
@@ -275,22 +285,40 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
 
   // One one-way WebSocket per push (KIOSK_PUSHES): /api/progress, … Anything a client sends is ignored.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
-  const clients = new Map<KioskPush, Set<WebSocket>>(KIOSK_PUSH_NAMES.map((push) => [push, new Set()]));
-  server.on("upgrade", (req, socket, head) => {
-    const pathname = new URL(req.url ?? "/", "http://kiosk.invalid").pathname;
-    const push = KIOSK_PUSH_NAMES.find((name) => pathname === `/api/${name}`);
-    if (!push || !hostAllowed(req) || !originAllowed(req)) {
-      socket.write("HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n");
+  const clients = new Map<KioskPush, Map<WebSocket, string>>(KIOSK_PUSH_NAMES.map((push) => [push, new Map()]));
+  /** Session id → the progress client whose ask started it (bounded; ended sessions dropped). */
+  const sessionOwners = new Map<string, string>();
+  const refuseUpgrade = (socket: Duplex, status: 400 | 403 | 503, reason: string): void => {
+    try {
+      socket.end(rawHttpError(status, reason));
+    } finally {
       socket.destroy();
-      return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => {
-      const set = clients.get(push)!;
-      set.add(ws);
-      ws.on("close", () => set.delete(ws));
-      ws.on("error", () => set.delete(ws));
-      void sendCurrent(push, ws);
-    });
+  };
+  server.on("upgrade", (req, socket, head) => {
+    try {
+      const pathname = requestPathname(req.url);
+      if (pathname === null) return refuseUpgrade(socket, 400, "bad request target");
+      const push = KIOSK_PUSH_NAMES.find((name) => pathname === `/api/${name}`);
+      if (!push || !hostAllowed(req) || !originAllowed(req)) return refuseUpgrade(socket, 403, "forbidden");
+      // Progress is per client (a session's progress reaches the page that asked, no other); the
+      // kiosk state is the same for everyone.
+      const client = push === "progress" ? progressClientOf(requestQuery(req.url, "client")) : "";
+      if (client === null) return refuseUpgrade(socket, 400, "the progress socket needs ?client=<16-64 letters, digits, - or _>");
+      const open = [...clients.values()].reduce((n, m) => n + m.size, 0);
+      const mine = client === "" ? 0 : [...clients.get(push)!.values()].filter((c) => c === client).length;
+      if (open >= MAX_PROGRESS_SOCKETS || mine >= MAX_PROGRESS_SOCKETS_PER_CLIENT) return refuseUpgrade(socket, 503, "too many sockets");
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        const set = clients.get(push)!;
+        set.set(ws, client);
+        ws.on("close", () => set.delete(ws));
+        ws.on("error", () => set.delete(ws));
+        void sendCurrent(push, ws);
+      });
+    } catch (err) {
+      log(`bad upgrade request refused: ${(err as Error).message}`);
+      refuseUpgrade(socket, 400, "bad request");
+    }
   });
 
   /** A push with a current value (the kiosk state) starts every new socket with it. */
@@ -305,10 +333,22 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     }
   }
 
+  /** Only the client whose ask a progress event belongs to hears it: no other session's progress or id. */
+  function progressOwner(sessionId: string): string | undefined {
+    const owner = asker.getStore() || sessionOwners.get(sessionId);
+    if (owner && !sessionOwners.has(sessionId)) {
+      if (sessionOwners.size >= 1000) sessionOwners.delete(sessionOwners.keys().next().value as string);
+      sessionOwners.set(sessionId, owner);
+    }
+    return owner;
+  }
+
   const unsubscribes = KIOSK_PUSH_NAMES.map((push) =>
     backend[subscriptionName(push)]((event: unknown) => {
+      const owner = push === "progress" ? progressOwner((event as { sessionId: string }).sessionId) : "";
+      if (owner === undefined) return;
       const message = JSON.stringify(event);
-      for (const ws of clients.get(push)!) if (ws.readyState === ws.OPEN) ws.send(message);
+      for (const [ws, client] of clients.get(push)!) if ((push !== "progress" || client === owner) && ws.readyState === ws.OPEN) ws.send(message);
     }),
   );
 
@@ -329,7 +369,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     pushClients: (push) => clients.get(push)?.size ?? 0,
     close: async () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
-      for (const set of clients.values()) for (const ws of set) ws.terminate();
+      for (const set of clients.values()) for (const ws of set.keys()) ws.terminate();
       sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,256 @@
+// The interlock checks facts, not a policy's reading (issue 13, part 1 and findings 2, 5, 7): a
+// model answer that ignores a closure, the service hours, the riders the passenger typed, step-free
+// needs or the bounds of a fare is blocked, with codes the screen explains.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
+import type { AssistantState } from "../contract/index.ts";
+import { AnswerPipeline } from "../answer/pipeline.ts";
+import { rulePolicy } from "../policies/rule/index.ts";
+import { INTERLOCK_CODES } from "./bridge.ts";
+import { checkInterlock, type InterlockInput } from "./interlock.ts";
+import { KioskService } from "./service.ts";
+import { caseById, testPack } from "./testing.ts";
+
+const pack = testPack();
+
+/**
+ * What a model that ignores the live conditions would answer: the rule policy run at 14:00 with
+ * no disruptions and no step-free need, for the case's events.
+ */
+async function ignorantAnswer(caseId: string, events?: KioskEvent[]): Promise<InterlockInput> {
+  const kase = caseById(caseId);
+  const service = new KioskService({ pack, pipeline: new AnswerPipeline({ rule: rulePolicy, profile: pack.promptProfile() }), conditions: () => ({ now: new Date(2026, 2, 9, 14, 0, 0), disruptions: [] }) });
+  const turns = [events ?? kase.events];
+  const result = await service.start({ system: kase.system, events: turns[0]! });
+  return {
+    system: pack.system(kase.system),
+    state: result.record.kiosk.state,
+    turns,
+    disruptions: kase.system_context.active_disruptions,
+    toolCalls: result.record.tool_calls_made,
+    now: { iso: kase.system_context.temporal_context?.current_time || kase.system_context.current_time, day: kase.system_context.temporal_context?.day_of_week ?? null },
+    accessibilityMode: kase.system_context.accessibility_mode === true,
+  };
+}
+
+function edited(input: InterlockInput, edit: (s: AssistantState) => void): InterlockInput {
+  const state = structuredClone(input.state);
+  edit(state);
+  return { ...input, state };
+}
+
+describe("interlock: it imports nothing from any policy", () => {
+  it("runtime/kiosk/interlock.ts and interlock/* have no runtime/policies import", () => {
+    const dir = path.join(import.meta.dirname, "interlock");
+    const files = [path.join(import.meta.dirname, "interlock.ts"), ...readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => path.join(dir, f))];
+    for (const file of files) {
+      const imports = [...readFileSync(file, "utf8").matchAll(/^import[^;]*from\s+"([^"]+)"/gm)].map((m) => m[1]!);
+      expect(imports.filter((i) => i.includes("policies")), file).toEqual([]);
+    }
+  });
+});
+
+describe("interlock: closures and service hours from the framebook and the live feed (finding 2)", () => {
+  it("blocks BART 12th St Oakland → Embarcadero through the closed Transbay Tube", async () => {
+    const input = await ignorantAnswer("BART-C-006");
+    expect(input.state.kiosk_action.action).toBe("prompt_purchase");
+    const verdict = checkInterlock(input);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.codes).toContain("track_closed");
+    expect(verdict.problems.find((p) => p.startsWith("track_closed"))).toMatch(/BART-WOAK-BART-EMBR/);
+    // The same answer with the tube open (no closure in the feed or on screen) is sold.
+    expect(checkInterlock({ ...input, disruptions: [], turns: [input.turns[0]!.filter((e) => e.type !== "disruption_update")] }).ok).toBe(true);
+  });
+
+  it("blocks MARTA at 03:00 (outside 05:00–01:00), allows 00:30 (yesterday's service still running)", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const night = checkInterlock({ ...input, now: { iso: "2026-03-14T03:00:00" } });
+    expect(night.codes).toEqual(["outside_service_hours"]);
+    expect(checkInterlock({ ...input, now: { iso: "2026-03-14T00:30:00" } }).ok).toBe(true);
+    expect(checkInterlock({ ...input, now: { iso: "2026-03-14T05:00:00" } }).ok).toBe(true);
+    // A clock the kiosk cannot read blocks too.
+    expect(checkInterlock({ ...input, now: { iso: "not a time" } }).codes).toEqual(["service_hours_unknown"]);
+  });
+
+  it("outside service hours sells only on the framebook's 24-hour lines (CTA Red yes, Orange no)", async () => {
+    const red = await ignorantAnswer("CTA-A-001", [
+      { type: "station_selected", field: "origin", value: "63rd", station_id: "CTA-63R" },
+      { type: "station_selected", field: "destination", value: "95th/Dan Ryan", station_id: "CTA-95D" },
+    ]);
+    expect(checkInterlock({ ...red, now: { iso: "2026-03-11T02:00:00" } }).ok).toBe(true);
+    const orange = await ignorantAnswer("CTA-A-001", [
+      { type: "station_selected", field: "origin", value: "Midway", station_id: "CTA-MID" },
+      { type: "station_selected", field: "destination", value: "Roosevelt", station_id: "CTA-RSV" },
+    ]);
+    expect(checkInterlock({ ...orange, now: { iso: "2026-03-11T02:00:00" } }).codes).toEqual(["outside_service_hours"]);
+  });
+
+  it("blocks a suspended system, a suspended line and a closed end station, read from the feed", async () => {
+    const hurricane = checkInterlock(await ignorantAnswer("MARTA-C-014"));
+    expect(hurricane.codes).toContain("system_suspended");
+    // "Green Line service suspended": the answer rides the Green Line from Edgewood/Candler Park.
+    const green = checkInterlock(await ignorantAnswer("MARTA-C-012"));
+    expect(green.codes).toContain("line_suspended");
+    // Red and Gold share the track from Airport: a suspended line closes the shared track (as the
+    // benchmark's planner closes lines), whatever line the route says it rides; Blue does not share it.
+    const airport = await ignorantAnswer("MARTA-A-001");
+    const feed = (message: string): Disruption[] => [{ id: "x", type: "hurricane_warning", severity: "warning", line: null, segment: null, message }];
+    const trunk = edited(airport, (s) => s.route!.stops.forEach((stop) => (stop.line = "red")));
+    expect(checkInterlock({ ...trunk, disruptions: feed("Gold Line service suspended. Red Line operating normally.") }).codes).toEqual(["line_suspended"]);
+    expect(checkInterlock({ ...trunk, disruptions: feed("Blue Line service suspended. Red, Gold and Green lines operating normally.") }).ok).toBe(true);
+    // Five Points closed, trains skip it: the Airport → Indian Creek answer changes lines there.
+    const fivePoints = checkInterlock(await ignorantAnswer("MARTA-C-001"));
+    expect(fivePoints.codes).toContain("station_closed");
+    // An advisory that says the lines run normally blocks nothing.
+    const advisory = checkInterlock(await ignorantAnswer("MARTA-C-011"));
+    expect(advisory.ok).toBe(true);
+  });
+
+  it("a closure of part of a line, named in its message, closes that part only (MARTA-C-007)", async () => {
+    // "Blue Line: No late-night service between East Lake and Indian Creek", segment East Lake–Indian Creek.
+    const through = checkInterlock(await ignorantAnswer("MARTA-C-007"));
+    expect(through.codes).toEqual(["track_closed"]);
+    expect(through.problems.some((p) => p.includes("MARTA-EL-MARTA-EC") || p.includes("MARTA-EC-MARTA-EL"))).toBe(false);
+    // East Lake → Five Points rides the Blue Line outside the segment: it is sold.
+    const kase = caseById("MARTA-C-007");
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "East Lake", station_id: "MARTA-EL" },
+      { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const outside = await ignorantAnswer("MARTA-C-007", events);
+    expect(outside.state.route?.stops.map((s) => s.station_id)).toEqual(["MARTA-EL", "MARTA-EC", "MARTA-IR", "MARTA-KM", "MARTA-GS", "MARTA-FP"]);
+    expect(checkInterlock({ ...outside, disruptions: kase.system_context.active_disruptions }).problems).toEqual([]);
+    // Without a segment the message's line is closed whole.
+    const wholeLine = kase.system_context.active_disruptions.map((d) => ({ ...d, segment: null }));
+    expect(checkInterlock({ ...outside, disruptions: wholeLine }).codes).toEqual(["line_suspended"]);
+  });
+
+  it("lets a trip pass through a station trains skip, but not end there", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const closed: Disruption = { id: "sc", type: "station_closure", severity: "critical", line: null, segment: null, message: "West End station closed due to a water main break. Trains will skip this station." };
+    expect(input.state.route?.stops.map((s) => s.station_id)).toContain("MARTA-WE");
+    expect(checkInterlock({ ...input, disruptions: [closed] }).ok).toBe(true);
+    const end: Disruption = { ...closed, message: "Five Points station closed due to a water main break. Trains will skip this station." };
+    expect(checkInterlock({ ...input, disruptions: [end] }).codes).toEqual(["station_closed"]);
+    // A closure no longer in effect (valid_until passed) blocks nothing.
+    expect(checkInterlock({ ...input, disruptions: [{ ...end, valid_until: "2026-03-09T06:00:00" }] }).ok).toBe(true);
+    // A disruption shown on screen during the session counts too.
+    expect(checkInterlock({ ...input, turns: [...input.turns, [{ type: "disruption_update", disruption: end }]] }).codes).toEqual(["station_closed"]);
+  });
+
+  it("blocks a step-free passenger's trip through a station without a lift (on-screen mode or their words)", async () => {
+    // The model offers the trip although the passenger needs step-free access.
+    const input = edited(await ignorantAnswer("MARTA-D-006"), (s) => {
+      s.outcome = "route_and_fare_ready";
+      s.kiosk_action = { action: "prompt_purchase", reason_code: "ok" };
+    });
+    expect(input.accessibilityMode).toBe(true);
+    const verdict = checkInterlock(input);
+    expect(verdict.codes).toEqual(["not_step_free"]);
+    expect(verdict.problems[0]).toMatch(/MARTA-MT/);
+    // Words alone: "I use a wheelchair" — and withdrawn: "I can use stairs, no wheelchair needed".
+    const words = { ...input, accessibilityMode: false, turns: [[...input.turns[0]!.filter((e) => e.type !== "freetext_input"), { type: "freetext_input" as const, text: "I use a wheelchair" }]] };
+    expect(checkInterlock(words).codes).toEqual(["not_step_free"]);
+    const withdrawn = { ...words, turns: [...words.turns, [{ type: "freetext_input" as const, text: "Actually I can use stairs, no wheelchair needed" }]] };
+    expect(checkInterlock(withdrawn).ok).toBe(true);
+  });
+});
+
+describe("interlock: the passenger's own words about riders (finding 7)", () => {
+  it("blocks 'Airport to Five Points, 3 adults and 2 children' sold as 1 adult, and sells it for 3 + 2", async () => {
+    const text: KioskEvent[] = [{ type: "freetext_input", text: "Airport to Five Points, 3 adults and 2 children" }];
+    const input = await ignorantAnswer("MARTA-A-001", [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }]);
+    const one = checkInterlock({ ...input, turns: [text] });
+    expect(one.codes).toEqual(["riders_differ_from_text"]);
+    expect(one.problems).toEqual(["riders_differ_from_text: adults: the passenger wrote 3, quoted 1", "riders_differ_from_text: children: the passenger wrote 2, quoted 0"]);
+    const family = edited(input, (s) => {
+      s.fare_quote!.passenger_summary = { adults: 3, children: 2, seniors: 0, disabled: 0, free_riders: 2 };
+      s.fare_quote!.total = 7.5;
+    });
+    expect(checkInterlock({ ...family, turns: [text] }).ok).toBe(true);
+  });
+
+  it("reads group sizes, ages and other languages; a later count on screen supersedes what was typed", async () => {
+    const input = await ignorantAnswer("MARTA-A-001", [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }]);
+    const says = (text: string): string[] => checkInterlock({ ...input, turns: [[...input.turns[0]!, { type: "freetext_input", text }]] }).codes;
+    for (const text of ["there are four of us", "me and my wife", "a family of 5", "dos adultos y un niño", "两个大人一个小孩", "I'm travelling with my two kids", "I am 70", "my daughter is a 3 year old"]) {
+      expect(says(text), text).toEqual(["riders_differ_from_text"]);
+    }
+    for (const text of ["just me", "one adult please", "Is the Airport station busy today?", "I need to be there by 3", "Line 2 towards Five Points"]) expect(says(text), text).toEqual([]);
+    // The passenger typed "3 adults", then set the counter to 1 adult: the counter stands.
+    const later = checkInterlock({ ...input, turns: [[...input.turns[0]!, { type: "freetext_input", text: "3 adults" }], [{ type: "passenger_count_changed", adults: 1 }]] });
+    expect(later.ok).toBe(true);
+  });
+});
+
+describe("interlock: fare bounds and currency (finding 5)", () => {
+  it("blocks a negative, an absurd and a wrong-currency total, and a free trip no rule makes free", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const negative = checkInterlock(edited(input, (s) => (s.fare_quote!.total = -2.5)));
+    expect(negative.codes).toContain("fare_out_of_bounds");
+    const huge = checkInterlock(edited(input, (s) => (s.fare_quote!.total = 99_999_999)));
+    expect(huge.codes).toContain("fare_out_of_bounds");
+    const yen = checkInterlock(edited(input, (s) => (s.fare_quote!.currency = "JPY")));
+    expect(yen.codes).toEqual(["currency_mismatch"]);
+    // "Base fare capped at 0": the fare policy's own price is 0, but nothing says the trip is free.
+    const capped = checkInterlock({ ...edited(input, (s) => (s.fare_quote!.total = 0)), policyText: "EFFECTIVE TODAY: base fare capped at $0." });
+    expect(capped.codes).toEqual(["free_without_rule"]);
+    // "150% off" for a group: the policy's own price is below zero.
+    const group = edited(input, (s) => {
+      s.fare_quote!.passenger_summary = { adults: 3, children: 0, seniors: 0, disabled: 0, free_riders: 0 };
+      s.fare_quote!.total = -3.75;
+    });
+    const offTooMuch = checkInterlock({ ...group, turns: [input.turns[0]!.filter((e) => e.type === "station_selected")], policyText: "Groups of 3 or more adults get 150% off." });
+    expect(offTooMuch.codes).toContain("fare_out_of_bounds");
+    // A rule that makes seniors free is honoured.
+    const senior = edited(input, (s) => {
+      s.fare_quote!.passenger_summary = { adults: 0, children: 0, seniors: 1, disabled: 0, free_riders: 1 };
+      s.fare_quote!.total = 0;
+    });
+    const stationsOnly = [input.turns[0]!.filter((e) => e.type === "station_selected")];
+    expect(checkInterlock({ ...senior, turns: stationsOnly, policyText: "EFFECTIVE TODAY: Senior citizens (65+) ride free." }).problems).toEqual([]);
+  });
+
+  it("honours a framebook's max_sale_total", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const system = input.system.withFramebook({ ...input.system.framebook, max_sale_total: 2 } as typeof input.system.framebook, input.system.framebookPy);
+    expect(checkInterlock({ ...input, system }).codes).toEqual(["fare_out_of_bounds"]);
+  });
+});
+
+describe("interlock: the trip the passenger asked for", () => {
+  it("blocks a reversed trip and a trip from a station to itself", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const reversed = edited(input, (s) => {
+      s.route!.stops.reverse();
+      [s.route!.origin, s.route!.destination] = [s.route!.destination, s.route!.origin];
+    });
+    expect(checkInterlock({ ...reversed, turns: [[{ type: "freetext_input", text: "from Airport to Five Points please" }]] }).codes).toEqual(["trip_reversed"]);
+    const same = edited(input, (s) => {
+      s.route!.stops = [s.route!.stops[0]!, { ...s.route!.stops[0]! }];
+    });
+    expect(checkInterlock({ ...same, turns: [[{ type: "freetext_input", text: "Airport" }]] }).codes).toContain("same_station");
+  });
+
+  it("finds stations named in a local language through the screen's names", async () => {
+    const input = await ignorantAnswer("BJM-A-001");
+    const stops = input.state.route!.stops;
+    const names = new Map([[stops[0]!.station_id, ["起点站"]], [stops[stops.length - 1]!.station_id, ["终点站"]]]);
+    expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "我想从起点站到终点站" }]], stationNames: names }).ok).toBe(true);
+    expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "我想从起点站到终点站" }]] }).codes).toEqual(["origin_not_requested", "destination_not_requested"]);
+  });
+});
+
+describe("interlock codes", () => {
+  it("every problem the interlock reports has a code the screen can explain", async () => {
+    const input = await ignorantAnswer("BART-C-006");
+    for (const edit of [(s: AssistantState) => (s.fare_quote!.total = -1), (s: AssistantState) => s.route!.stops.splice(1, 1), (s: AssistantState) => delete s.fare_quote!.passenger_summary]) {
+      const verdict = checkInterlock(edited(input, edit));
+      expect(verdict.codes.length).toBeGreaterThan(0);
+      for (const code of verdict.codes) expect(INTERLOCK_CODES).toContain(code);
+    }
+  });
+});

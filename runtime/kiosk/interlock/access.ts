@@ -1,0 +1,21 @@
+// Does the passenger need step-free access? The on-screen mode says so for certain; their own
+// words may too ("I use a wheelchair", "I can't use stairs", "silla de ruedas", "轮椅"). The
+// interlock's own reader (no policy code): the latest statement wins, so "Actually I can use
+// stairs, no wheelchair needed" withdraws an earlier need. It only ever adds a check.
+import type { KioskEvent } from "../../../tools/data/schemas.ts";
+import { normalize } from "./text.ts";
+
+const NEED = /\b(wheelchair|wheel chair|step free|stepfree|no stairs|cant (?:use|climb|do|manage) (?:the )?(?:stairs|steps|escalators?)|cannot (?:use|climb|do|manage) (?:the )?(?:stairs|steps|escalators?)|need (?:an |a |working )?(?:elevators?|lifts?|elevator access|lift access)|mobility (?:impairment|aid|scooter)|walker|crutches|stroller|pram|buggy|silla de ruedas|sin escaleras|ascensor)\b|轮椅|輪椅|无障碍|無障礙|电梯|電梯|كرسي متحرك|كرسي|مصعد/u;
+const WITHDRAWN = /\b(?:no|not|dont|do not|without)(?: \w+){0,2} (?:wheelchair|step free|elevators?|lifts?)(?: access)?(?: (?:needed|required|necessary))?\b|\bcan (?:use|climb|take|manage) (?:the )?(?:stairs|steps|escalators?)\b|\b(?:wheelchair|step free access|elevator|lift)s? (?:is |are )?not (?:needed|required|necessary)\b|\bno longer need\b/;
+
+/** Whether the passenger's latest word on access asks for step-free travel. */
+export function needsStepFree(turns: readonly (readonly KioskEvent[])[]): boolean {
+  let need = false;
+  for (const e of turns.flat()) {
+    if (e.type !== "freetext_input" || typeof e.text !== "string") continue;
+    const text = normalize(e.text);
+    if (WITHDRAWN.test(text)) need = false;
+    else if (NEED.test(text) || NEED.test(e.text)) need = true;
+  }
+  return need;
+}

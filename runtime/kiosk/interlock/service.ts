@@ -1,0 +1,311 @@
+// Is there service for this trip right now? The interlock's own reading (no policy code) of what
+// the kiosk knows for certain: the framebook's service hours and the live disruption feed, never
+// the passenger's or the model's words. Conservative: whatever it cannot rule out, it blocks.
+//   - Hours: the framebook's operating_hours for the day (day key, weekend/weekday, default), a
+//     range past midnight belonging to the day it opened; outside them only hops on a line the
+//     framebook lists as running 24 hours may be travelled.
+//   - Disruptions in effect (their valid_from/valid_until window; events shown on screen too):
+//     structured fields first — `segment` (every track between two of its stations is closed,
+//     whatever the line), `line` of a suspension or maintenance (the whole line), `station_id` of
+//     a closure — then the operator's message: "All … suspended / holding", "all stations closed"
+//     (the system is suspended), lines named in a sentence saying they are suspended or closed
+//     (the disruption's own line, where its closed segment is given, only there), and stations named in a sentence saying they are closed. A closed station cannot be an end
+//     of the trip, and cannot be passed through unless the message says trains skip or bypass it.
+import type { Disruption } from "../../../tools/data/schemas.ts";
+import type { SystemData } from "../../../tools/data/system.ts";
+import { mentionedStations } from "./stations.ts";
+import { normalize } from "./text.ts";
+
+export interface LocalTime {
+  /** Local wall-clock time, "YYYY-MM-DDTHH:MM[:SS]" (no zone), as the kiosk clock or a case gives it. */
+  iso: string;
+  /** The day of the week when the clock's context names it (a case's temporal context). */
+  day?: string | null;
+}
+
+const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+type Day = (typeof DAYS)[number];
+
+function parseClock(time: LocalTime): { day: Day; minutes: number } | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(time.iso);
+  if (!m) return null;
+  const named = (time.day ?? "").toLowerCase();
+  const day = (DAYS as readonly string[]).includes(named) ? (named as Day) : DAYS[new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay()]!;
+  return { day, minutes: Number(m[4]) * 60 + Number(m[5]) };
+}
+
+function range(text: unknown): { open: number; close: number } | null {
+  if (typeof text !== "string") return null;
+  const m = /^\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*$/.exec(text);
+  if (!m) return null;
+  const open = Number(m[1]) * 60 + Number(m[2]);
+  let close = Number(m[3]) * 60 + Number(m[4]);
+  if (close <= open) close += 24 * 60;
+  return { open, close };
+}
+
+function hoursOf(system: SystemData, day: Day): { open: number; close: number } | null {
+  const hours = system.framebook.operating_hours as Record<string, unknown>;
+  const weekend = day === "saturday" || day === "sunday";
+  for (const key of [day, weekend ? "weekend" : "weekday", "default"]) {
+    const r = range(hours[key]);
+    if (r) return r;
+  }
+  return null;
+}
+
+export type HoursVerdict = { open: true } | { open: false; reason: "outside_service_hours" | "service_hours_unknown"; detail: string };
+
+/** Whether the system runs at `time` (its framebook's hours; yesterday's late service counts). */
+export function serviceHours(system: SystemData, time: LocalTime): HoursVerdict {
+  const clock = parseClock(time);
+  if (!clock) return { open: false, reason: "service_hours_unknown", detail: `the kiosk clock '${time.iso}' is not a local time` };
+  const today = hoursOf(system, clock.day);
+  const yesterday = hoursOf(system, DAYS[(DAYS.indexOf(clock.day) + 6) % 7]!);
+  if (!today) return { open: false, reason: "service_hours_unknown", detail: `the framebook gives no service hours for ${clock.day}` };
+  if (clock.minutes >= today.open && clock.minutes < today.close) return { open: true };
+  if (yesterday && clock.minutes + 24 * 60 < yesterday.close) return { open: true };
+  return { open: false, reason: "outside_service_hours", detail: `${time.iso.slice(11, 16)} on ${clock.day} is outside service hours` };
+}
+
+/** Line ids the framebook says run around the clock (operating_hours.twenty_four_hour_lines). */
+export function allNightLines(system: SystemData): Set<string> {
+  const list = (system.framebook.operating_hours as Record<string, unknown>).twenty_four_hour_lines;
+  const out = new Set<string>();
+  if (!Array.isArray(list)) return out;
+  for (const name of list) {
+    if (typeof name !== "string") continue;
+    const id = system.aliasLine(name);
+    if (system.lineById(id)) out.add(id);
+  }
+  return out;
+}
+
+/** What the live conditions close. */
+export interface Closures {
+  systemSuspended: string | null;
+  /** Line id → why. */
+  lines: Map<string, string>;
+  /** Unordered station pair "A|B" → why (track closed between them, any line). */
+  tracks: Map<string, string>;
+  /** Station id → why, and whether trains still pass through it. */
+  stations: Map<string, { why: string; passThrough: boolean }>;
+  /** Stations whose lift is out (for riders who need step-free access). */
+  liftsOut: Map<string, string>;
+}
+
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no trains?|not running|not operating|shut down|shutdown|holding|halted)\b/;
+const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
+const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
+
+/**
+ * "All MARTA rail service is suspended", "All stations are closed", "all public transit
+ * suspended", "All BART trains holding" — but not "All Line 10 trains are out of service".
+ */
+function systemWide(clause: string, lineWords: ReadonlySet<string>): boolean {
+  const w = clause.split(" ");
+  for (let i = 0; i < w.length; i++) {
+    if (w[i] !== "all") continue;
+    for (let j = i + 1; j <= i + 4 && j < w.length; j++) {
+      if (!SYSTEM_NOUN.test(w[j]!)) continue;
+      const between = w.slice(i + 1, j);
+      if (between.some((x) => x === "line" || x === "other" || lineWords.has(x) || /^\d/.test(x))) break;
+      if (SYSTEM_CLOSED.test(w.slice(j).join(" "))) return true;
+      break;
+    }
+  }
+  return false;
+}
+const CLOSURE_TYPES = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction"]);
+const STATION_TYPES = new Set(["station_closure", "station_entry_restriction"]);
+
+/**
+ * Stations a sentence says are closed: a station named right before "station" or "closed"
+ * ("Bay Fair station closed", "Taipei Main Station closed"); with `needsClosed`, the words after
+ * it must also say closed ("… stations are closed").
+ */
+function closedStationMentions(system: SystemData, sentence: string, needsClosed: boolean): string[] {
+  const w = normalize(sentence).split(" ");
+  const out: string[] = [];
+  for (const m of mentionedStations(system, sentence)) {
+    if (m.start < 0) continue;
+    const after = w.slice(m.end, m.end + 4).join(" ");
+    const before = w[m.start - 1] ?? "";
+    if (before === "between" || before === "and" && w.slice(Math.max(0, m.start - 6), m.start).includes("between")) continue;
+    const named = /^(station|stations|closed|is closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
+    if (!named) continue;
+    if (needsClosed && !/\b(closed|suspended|out of service)\b/.test(after)) continue;
+    out.push(m.stationId);
+  }
+  return out;
+}
+
+export function pairKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
+}
+
+function inEffect(d: Disruption, now: string): boolean {
+  if (d.valid_from && d.valid_from > now) return false;
+  if (d.valid_until && d.valid_until < now) return false;
+  return true;
+}
+
+function segmentStations(segment: unknown): string[] {
+  if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");
+  if (segment && typeof segment === "object") return segmentStations((segment as { stations?: unknown }).stations);
+  return [];
+}
+
+/** Names by which an operator message may call a line ("Green Line", "Brown (Wenhu) Line", "Line 9", "Line S1"). */
+function lineNames(system: SystemData): { id: string; names: string[] }[] {
+  return system.lines.map((line) => {
+    const names = new Set<string>([normalize(line.name)]);
+    const base = line.name.replace(/\s*\(.*\)\s*/, " ").trim();
+    names.add(normalize(base));
+    const inside = /\(([^)]*)\)/.exec(line.name)?.[1];
+    if (inside) names.add(normalize(`${inside} line`));
+    // A colour-named line is called by its colour ("Brown, Green and Pink lines are suspended").
+    if (/^[a-z]+$/.test(line.id) && !/^line\b/i.test(line.name)) {
+      names.add(line.id);
+      names.add(`${line.id} line`);
+    }
+    if (/^\w+$/.test(line.id)) names.add(`line ${line.id.toLowerCase()}`);
+    return { id: line.id, names: [...names].filter((n) => n.length >= 3) };
+  });
+}
+
+function sentences(message: string): string[] {
+  return message.split(/(?<=[.!?;])\s+|\n+/).filter((s) => s.trim() !== "");
+}
+
+/** The part of a sentence before it turns to what still runs ("X suspended; Y operating normally"). */
+function closingClause(sentence: string): string {
+  return sentence.split(/\b(?:operating|continu\w*|resum\w*|running normally|remains? open|unaffected)\b/)[0] ?? sentence;
+}
+
+function hasWord(text: string, phrase: string): boolean {
+  return ` ${text} `.includes(` ${phrase} `);
+}
+
+/** Read the disruptions in effect at `now` into what they close. */
+const readings = new WeakMap<SystemData, Map<string, Closures>>();
+
+export function liveClosures(system: SystemData, disruptions: readonly Disruption[], now: string): Closures {
+  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
+  let cache = readings.get(system);
+  if (!cache) readings.set(system, (cache = new Map()));
+  for (const d of disruptions) {
+    if (!d || typeof d !== "object" || !inEffect(d, now)) continue;
+    // The same disruption is read once (every answer and purchase of a session checks it again).
+    const key = JSON.stringify(d);
+    let one = cache.get(key);
+    if (!one) {
+      one = readDisruption(system, d);
+      if (cache.size > 256) cache.clear();
+      cache.set(key, one);
+    }
+    out.systemSuspended ??= one.systemSuspended;
+    for (const field of ["lines", "tracks", "liftsOut"] as const) for (const [k, v] of one[field]) if (!out[field].has(k)) out[field].set(k, v);
+    for (const [k, v] of one.stations) if (!out.stations.has(k)) out.stations.set(k, v);
+  }
+  return out;
+}
+
+/** What one disruption closes (whatever its validity window). */
+function readDisruption(system: SystemData, d: Disruption): Closures {
+  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
+  const names = lineNames(system);
+  const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
+  const label = `${d.id ?? d.type}`;
+  const type = String(d.type ?? "").toLowerCase();
+  const message = typeof d.message === "string" ? d.message : "";
+  const skip = /\b(skip|skips|skipping|bypass|bypasses|pass through without stopping)\b/i.test(message);
+  // Structured scope.
+  const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
+  const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
+  // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
+  const saysClosing = CLOSING.test(normalize(message));
+  if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
+    const inSegment = new Set(segment);
+    for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
+    const id = system.aliasLine(d.line);
+    if (system.lineById(id)) out.lines.set(id, label);
+  }
+  if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
+    if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message)) out.liftsOut.set(d.station_id, label);
+    if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: skip });
+  }
+  // The operator's message.
+  const all = sentences(message);
+  all.forEach((sentence, index) => {
+    const norm = normalize(sentence);
+    if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && /\b(out of service|not working|broken|unavailable|closed)\b/.test(norm)) {
+      for (const m of mentionedStations(system, sentence)) out.liftsOut.set(m.stationId, label);
+      return;
+    }
+    // A station closure's subject: "Guomao station closed…", "… active at Guomao station."
+    if (index === 0 && STATION_TYPES.has(type)) {
+      for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+    }
+    if (!CLOSING.test(norm)) return;
+    const clause = normalize(closingClause(sentence));
+    if (!CLOSING.test(clause)) return;
+    if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
+    for (const line of names) {
+      if (!line.names.some((n) => hasWord(clause, n))) continue;
+      // The disruption's own line, named in its message, with a segment whose track is closed:
+      // the segment is its scope ("Blue Line: no service between East Lake and Indian Creek").
+      if (line.id === ownLine && out.tracks.size > 0) continue;
+      out.lines.set(line.id, label);
+    }
+    for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+  });
+  return out;
+}
+
+const hopIndex = new WeakMap<SystemData, Map<string, Set<string>>>();
+
+/** Lines joining two stations directly (the graph is undirected). */
+export function hopLines(system: SystemData, a: string, b: string): ReadonlySet<string> {
+  let index = hopIndex.get(system);
+  if (!index) {
+    index = new Map();
+    for (const e of system.edges) {
+      const key = pairKey(e.from, e.to);
+      (index.get(key) ?? index.set(key, new Set()).get(key)!).add(e.line);
+    }
+    hopIndex.set(system, index);
+  }
+  return index.get(pairKey(a, b)) ?? new Set();
+}
+
+const PERMANENT = /\bstation is (?:now )?permanently closed\b|\bis (?:now )?permanently closed\b/;
+
+/**
+ * Stations the operator announced as permanently closed — in the system's knowledge base
+ * (policies.json) or a fare/policy announcement in force: a station named right before
+ * "(station) is permanently closed".
+ */
+const permanentCache = new WeakMap<SystemData, Map<string, Map<string, string>>>();
+
+export function permanentClosures(system: SystemData, policyText: string | null): ReadonlyMap<string, string> {
+  let bySystem = permanentCache.get(system);
+  if (!bySystem) permanentCache.set(system, (bySystem = new Map()));
+  const cached = bySystem.get(policyText ?? "");
+  if (cached) return cached;
+  const out = new Map<string, string>();
+  if (bySystem.size > 16) bySystem.clear();
+  bySystem.set(policyText ?? "", out);
+  for (const text of [...system.policies.map((p) => p.content), policyText ?? ""]) {
+    for (const sentence of sentences(text)) {
+      if (!PERMANENT.test(normalize(sentence))) continue;
+      const w = normalize(sentence).split(" ");
+      for (const m of mentionedStations(system, sentence)) {
+        if (m.start < 0) continue;
+        if (/^(?:station )?is (?:now )?permanently closed\b/.test(w.slice(m.end, m.end + 5).join(" ")) && !out.has(m.stationId)) out.set(m.stationId, sentence.trim());
+      }
+    }
+  }
+  return out;
+}
