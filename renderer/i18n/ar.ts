@@ -508,6 +508,7 @@ export const ar: Catalog = {
       fare_unavailable: "تعذّر على الجهاز حساب الأجرة.",
       route_not_plannable: "لا يستطيع الجهاز تأكيد هذا المسار.",
       sales_unavailable: "بيع التذاكر غير متاح في هذا الجهاز الآن. لن يُخصم أي مبلغ.",
+      fare_announcement_unpriceable: "يوجد إعلان أجرة ساري لا يستطيع هذا الجهاز حسابه. يرجى سؤال الموظفين عن الأجرة.",
     },
   },
 };

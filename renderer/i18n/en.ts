@@ -541,6 +541,7 @@ export const en = {
       fare_unavailable: "The kiosk could not calculate the fare.",
       route_not_plannable: "The kiosk cannot confirm this route.",
       sales_unavailable: "Ticket sales are unavailable at this kiosk right now. Nothing will be charged.",
+      fare_announcement_unpriceable: "A fare announcement is in force that this kiosk cannot price. Please ask staff for the fare.",
     },
   },
 } as const;

@@ -331,6 +331,7 @@ export const es: PassengerCatalog = {
       fare_unavailable: "La máquina no pudo calcular la tarifa.",
       route_not_plannable: "La máquina no puede confirmar esta ruta.",
       sales_unavailable: "La venta de boletos no está disponible ahora en esta máquina. No se cobrará nada.",
+      fare_announcement_unpriceable: "Hay un aviso de tarifas vigente que esta máquina no puede calcular. Pregunte la tarifa al personal.",
     },
   },
 };

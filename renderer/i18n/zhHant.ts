@@ -471,6 +471,7 @@ export const zhHant: Catalog = {
       fare_unavailable: "本機無法計算票價。",
       route_not_plannable: "本機無法確認這條路線。",
       sales_unavailable: "本機暫時無法售票，不會扣款。",
+      fare_announcement_unpriceable: "目前有一則本機無法計價的票價公告。請向工作人員詢問票價。",
     },
   },
 };

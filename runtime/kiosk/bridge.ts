@@ -142,6 +142,7 @@ export const INTERLOCK_CODES = [
   "fare_unavailable",
   "route_not_plannable",
   "sales_unavailable",
+  "fare_announcement_unpriceable",
 ] as const;
 export const InterlockCodeSchema = z.enum(INTERLOCK_CODES);
 export type InterlockCode = z.infer<typeof InterlockCodeSchema>;

@@ -214,6 +214,21 @@ describe("interlock: fare bounds and currency (finding 5)", () => {
     expect(checkInterlock({ ...senior, turns: stationsOnly, policyText: "EFFECTIVE TODAY: Senior citizens (65+) ride free." }).problems).toEqual([]);
   });
 
+  it("sells nothing under a fare announcement it cannot price, and prices the ones it can", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    // Reworded announcements (not the pack's wording): any quote under them would be a guess.
+    for (const policyText of [
+      "Starting today, riders aged 65 and over travel at no charge.",
+      "WEEKEND PROMOTION: 50% off every single-ride fare.",
+      "New fares take effect today. Ask staff for the updated prices.",
+    ]) {
+      expect(checkInterlock({ ...input, policyText }).codes, policyText).toEqual(["fare_announcement_unpriceable"]);
+    }
+    // Announcements about other things, and fare rules the kiosk reads, do not stop sales.
+    expect(checkInterlock({ ...input, policyText: "Free Wi-Fi is now available on all trains." }).problems).toEqual([]);
+    expect(checkInterlock({ ...input, policyText: "EFFECTIVE TODAY: Senior citizens (65+) ride free." }).problems).toEqual([]);
+  });
+
   it("honours a framebook's max_sale_total", async () => {
     const input = await ignorantAnswer("MARTA-A-001");
     const system = input.system.withFramebook({ ...input.system.framebook, max_sale_total: 2 } as typeof input.system.framebook, input.system.framebookPy);

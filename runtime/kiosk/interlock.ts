@@ -24,7 +24,7 @@
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { freeByRule, MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
-import { adjustQuote, type PricedItem } from "../../tools/fares/policy-change.ts";
+import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../tools/fares/policy-change.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
@@ -336,6 +336,8 @@ export function checkInterlock(input: InterlockInput): InterlockVerdict {
   const verdict: InterlockVerdict = { offered, ok: false, problems: [], codes: [], riders, paymentMethod, calculatedTotal: null, currency: null };
   if (!offered) return verdict;
   const problems = [...checkRoute(system, state, input.turns, input.stationNames ?? null), ...checkService(input), ...checkRiders(system, riders, input.turns)];
+  // An announcement about fares the kiosk cannot price (reworded, new kinds of offer): any quote is a guess, so no sale.
+  if (unpriceableFareAnnouncement(input.policyText)) problems.push("fare_announcement_unpriceable: a fare announcement is in force that the kiosk cannot price");
   const quote = state.fare_quote;
   if (!quote) problems.push("fare_quote_missing");
   const knownMethods = Object.keys(system.fares.payment_methods ?? {});

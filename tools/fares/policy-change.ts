@@ -85,6 +85,29 @@ export function readPolicy(text: string): PolicyRules {
   return rules;
 }
 
+/**
+ * Does the text announce something about what travel costs (fares, prices, surcharges, discounts,
+ * travelling free or at no charge)? Wide on purpose — a false alarm only stops sales until staff
+ * look. "Free Wi-Fi" is not about fares.
+ */
+export function announcesFareChange(text: string): boolean {
+  // Saying fares stay as they are ("same BART fare applies, no additional charge") is not a change.
+  const t = text
+    .toLowerCase()
+    .replace(/\b(same|usual|regular|normal)\b[^.,;()]{0,20}\bfares?\b[^.,;()]{0,12}\b(appl(y|ies)|unchanged)\b/g, " ")
+    .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ");
+  return (
+    /\b(quarter|third|half)\s+off\b|\boff\s+(the\s+)?(total|fares?|prices?)\b/.test(t) ||
+    /\b(fares?|prices?|priced|pricing|surcharges?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|free of charge|half|percent|per ?cent)\b|%|\bpay\b/.test(t) ||
+    /\b(ride|rides|riding|travel|travels|go|goes|trips?|journeys?|tickets?)\b[^.]{0,40}\bfree\b|\bfree\b[^.]{0,20}\b(travel|rides?|trips?|journeys?|tickets?|fares?)\b/.test(t)
+  );
+}
+
+/** The text announces a fare change that readPolicy cannot price: a quote under it is a guess. */
+export function unpriceableFareAnnouncement(text: string | null | undefined): boolean {
+  return !!text && announcesFareChange(text) && !policyChangesFare(readPolicy(text));
+}
+
 function policyChangesFare(r: PolicyRules): boolean {
   return (
     r.free.size > 0 ||
