@@ -24,6 +24,10 @@ export interface ShellConfig {
   operatorConfig: string;
   /** The technician's bench database. */
   benchDb: string;
+  /** Service alerts the operator screen adds (else $METRO_ALERTS_DB, else <userData>/alerts.sqlite). */
+  alertsDb: string;
+  /** The session audit (else $METRO_AUDIT_DB, else <userData>/audit.sqlite). */
+  auditDb: string;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id), if any. */
   benchModel: string | undefined;
   /** The passenger assistant's model (a .gguf path or catalog id); none: the rule policy answers. */
@@ -80,6 +84,8 @@ export function shellConfig(
       flagValue(argv, "framebook-store") ?? env.KIOSK_FRAMEBOOK_STORE ?? (defaults.resourcesDir ? path.join(defaults.userData, "framebooks") : operatorDir),
     operatorConfig: flagValue(argv, "operator-config") ?? env.KIOSK_OPERATOR_CONFIG ?? path.join(defaults.userData, "operator.json"),
     benchDb: flagValue(argv, "bench-db") ?? env.METRO_BENCH_DB ?? path.join(defaults.userData, "bench.sqlite"),
+    alertsDb: flagValue(argv, "alerts-db") ?? env.METRO_ALERTS_DB ?? path.join(defaults.userData, "alerts.sqlite"),
+    auditDb: flagValue(argv, "audit-db") ?? env.METRO_AUDIT_DB ?? path.join(defaults.userData, "audit.sqlite"),
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
     assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
@@ -96,6 +102,8 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
     framebookStore: shell.framebookStore,
     pin: { file: shell.operatorConfig },
     benchDb: shell.benchDb,
+    alertsDb: shell.alertsDb,
+    auditDb: shell.auditDb,
     benchModel: shell.benchModel ?? null,
     assistant: shell.model ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) } : null,
     log,

@@ -28,6 +28,8 @@ describe("shell configuration", () => {
       framebookStore: "/opt/kiosk/framebooks",
       operatorConfig: "/home/k/.config/kiosk/operator.json",
       benchDb: "/home/k/.config/kiosk/bench.sqlite",
+      alertsDb: "/home/k/.config/kiosk/alerts.sqlite",
+      auditDb: "/home/k/.config/kiosk/audit.sqlite",
       benchModel: undefined,
       model: undefined,
       assistant: "hybrid",
@@ -50,6 +52,9 @@ describe("shell configuration", () => {
       framebookStore: "/opt/kiosk/framebooks",
       pin: { file: "/home/k/.config/kiosk/operator.json" },
       benchDb: "/home/k/.config/kiosk/bench.sqlite",
+      // The operator screen's service alerts and session audit work in the shell as under kiosk serve.
+      alertsDb: "/home/k/.config/kiosk/alerts.sqlite",
+      auditDb: "/home/k/.config/kiosk/audit.sqlite",
       assistant: { mode: "model", model: "4b", warmStateFile: "/home/k/.config/kiosk/model-warm.state" },
     });
     expect(kioskRuntimeConfig(shellConfig([], {}, defaults), testPack()).assistant).toBeNull();
@@ -57,6 +62,7 @@ describe("shell configuration", () => {
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });
     expect(packaged).toMatchObject({ dataDir: "/opt/kiosk/resources/metrollm-bench", framebookStore: "/home/k/.config/kiosk/framebooks", operatorDir: "/opt/kiosk/framebooks" });
+    expect(shellConfig(["--alerts-db", "/a.sqlite"], { METRO_AUDIT_DB: "/audit.sqlite" }, defaults)).toMatchObject({ alertsDb: "/a.sqlite", auditDb: "/audit.sqlite" });
     expect(shellConfig(["--bench-db", "/b.sqlite", "--operator-config=/op.json", "--framebook-store", "/fb"], { KIOSK_BENCH_MODEL: "4b" }, defaults)).toMatchObject({
       benchDb: "/b.sqlite",
       operatorConfig: "/op.json",
