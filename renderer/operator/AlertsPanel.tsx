@@ -18,6 +18,7 @@ import { toOperatorError } from "../bridge/operatorBridge.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import { formatWhen } from "./format.ts";
 import { useOperator } from "./session.ts";
+import { SystemChooser } from "./SystemChooser.tsx";
 
 type Notice = { tone: "positive" | "warning" | "critical"; text: string } | null;
 
@@ -175,16 +176,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   return (
     <section className="op-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t("operator.alerts.heading")}</h2>
-      <div className="op-choice" role="radiogroup" aria-label={t("operator.framebook.system")}>
-        <span className="op-label" aria-hidden="true">
-          {t("operator.framebook.system")}
-        </span>
-        {props.systems.map((s) => (
-          <button key={s.id} type="button" role="radio" aria-checked={s.id === system} className="op-option" onClick={() => setSystem(s.id)}>
-            {s.orgName}
-          </button>
-        ))}
-      </div>
+      <SystemChooser systems={props.systems} value={system} onChange={setSystem} />
 
       {notice ? (
         <p className={`op-notice op-notice-${notice.tone}`} role={notice.tone === "critical" ? "alert" : "status"}>

@@ -14,6 +14,7 @@ import { Icon } from "../components/Icon.tsx";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import { formatWhen, offsetOf } from "./format.ts";
 import { useOperator } from "./session.ts";
+import { SystemChooser } from "./SystemChooser.tsx";
 import { FramebookWarnings } from "./FramebookWarnings.tsx";
 
 /** A changed value's JSON, indented when it is a list or an object. */
@@ -171,16 +172,7 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
   return (
     <section className="op-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>{t("operator.framebook.heading")}</h2>
-      <div className="op-choice" role="radiogroup" aria-label={t("operator.framebook.system")}>
-        <span className="op-label" aria-hidden="true">
-          {t("operator.framebook.system")}
-        </span>
-        {props.systems.map((s) => (
-          <button key={s.id} type="button" role="radio" aria-checked={s.id === system} className="op-option" onClick={() => setSystem(s.id)}>
-            {s.orgName}
-          </button>
-        ))}
-      </div>
+      <SystemChooser systems={props.systems} value={system} onChange={setSystem} />
 
       {status ? (
         <div className="op-card op-active">
