@@ -23,7 +23,7 @@ export interface KioskVerdictOut {
 export type ResultRecord = ReferenceRecord & { kiosk?: KioskVerdictOut };
 
 /** The kiosk's verdict in `--out`'s spelling. */
-export function verdictOut(verdict: KioskVerdict): KioskVerdictOut {
+function verdictOut(verdict: KioskVerdict): KioskVerdictOut {
   return { purchasable: verdict.purchasable, interlock_problems: verdict.interlockProblems, decided_by: verdict.decidedBy, fallback: verdict.fallback };
 }
 
@@ -34,7 +34,8 @@ export function verdictOut(verdict: KioskVerdict): KioskVerdictOut {
 export function resultRecordJson(referenceJson: string, verdictJson: string | null): string {
   if (verdictJson === null) return referenceJson;
   const kiosk = JSON.stringify(verdictOut(JSON.parse(verdictJson) as KioskVerdict));
-  return referenceJson === "{}" ? `{"kiosk":${kiosk}}` : `${referenceJson.slice(0, -1)},"kiosk":${kiosk}}`;
+  // A reference record always has its fields (case_id, response, …), so it never ends in "{}".
+  return `${referenceJson.slice(0, -1)},"kiosk":${kiosk}}`;
 }
 
 export interface ReferenceResultsFile {
