@@ -267,6 +267,38 @@ describe("every screen in every language (1080×1920 portrait, no CJK system fon
   });
 });
 
+describe("a question with tappable choices (issue 12)", () => {
+  it("CTA \"Howard to Kedzie\": the kiosk asks which Kedzie with buttons; the taps answer it and the ticket can be bought", async () => {
+    const { page, errors } = await newPage();
+    await page.goto(`${serve.server.url}?system=cta`);
+    await page.locator(".attract-start").click();
+    await page.locator(".chat > .button-secondary").click();
+    await page.locator(".composer-input").fill("Howard to Kedzie");
+    await page.locator(".key-action").click();
+    await page.locator(".screen.result .clarify").waitFor({ timeout: 30_000 });
+    expect(await page.locator(".screen.result").getAttribute("data-action")).not.toBe("prompt_purchase");
+    const labels = await page.locator(".clarify-choice").allTextContents();
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    expect(labels.every((l) => /Kedzie/.test(l))).toBe(true);
+    await check(page, "clarify-1-question", ".clarify-choice");
+
+    await page.locator(".clarify-choice").first().click();
+    // The answer continues the session: either sellable at once, or one more "is this right?" tap.
+    const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
+    if (await confirm.count()) {
+      await check(page, "clarify-2-confirm", ".clarify-choice");
+      await confirm.first().click();
+    }
+    await sellable.waitFor({ timeout: 30_000 });
+    expect(await page.locator(".route-origin").textContent()).toBe("Howard");
+    expect(await page.locator(".route-destination").textContent()).toBe(labels[0]);
+    await check(page, "clarify-3-result", ".action-purchase .button-hero");
+    expect(errors).toEqual([]);
+  });
+});
+
 describe("a purchase with the keyboard alone (tactile keypad), with the audio guide", () => {
   it("MARTA Airport → Five Points: every focus and every result is spoken", async () => {
     const { page, errors } = await newPage();

@@ -133,6 +133,11 @@ export const ar: Catalog = {
     needText: "اكتب سؤالك أولًا.",
     youAsked: "سؤالك:",
   },
+  clarify: {
+    title: "سؤال لك",
+    choices: "إجابتك",
+    chooseOnScreen: "اختر على الشاشة",
+  },
   working: {
     title: "جارٍ البحث عن رحلتك…",
     steps: "ما يقوم به المساعد",

@@ -104,6 +104,11 @@ export const en = {
     needText: "Type a question first.",
     youAsked: "You asked:",
   },
+  clarify: {
+    title: "A question for you",
+    choices: "Your answer",
+    chooseOnScreen: "Choose on screen",
+  },
   working: {
     title: "Finding your journey…",
     steps: "What the assistant is doing",

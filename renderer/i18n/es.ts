@@ -105,6 +105,11 @@ export const es: PassengerCatalog = {
     needText: "Escriba primero una pregunta.",
     youAsked: "Su pregunta:",
   },
+  clarify: {
+    title: "Una pregunta para usted",
+    choices: "Su respuesta",
+    chooseOnScreen: "Elegir en pantalla",
+  },
   working: {
     title: "Buscando su viaje…",
     steps: "Lo que está haciendo el asistente",

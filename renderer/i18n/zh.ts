@@ -105,6 +105,11 @@ export const zh: Catalog = {
     needText: "请先输入问题。",
     youAsked: "您的问题：",
   },
+  clarify: {
+    title: "请您选择",
+    choices: "您的选择",
+    chooseOnScreen: "在屏幕上选择",
+  },
   working: {
     title: "正在为您查询行程…",
     steps: "助手正在进行的步骤",

@@ -107,6 +107,11 @@ export const zhHant: Catalog = {
     needText: "請先輸入問題。",
     youAsked: "您的問題：",
   },
+  clarify: {
+    title: "請您選擇",
+    choices: "您的選擇",
+    chooseOnScreen: "在螢幕上選擇",
+  },
   working: {
     title: "正在為您查詢行程…",
     steps: "助手正在進行的步驟",

@@ -70,3 +70,22 @@ export function askDraft(system: SystemView, journey: JourneyDraft, previous: Jo
   if (journey.stepFree) draft.accessibilityMode = true;
   return draft;
 }
+
+/**
+ * The journey after the passenger tapped one of the assistant's choices: the choice's stations and
+ * rider counts become the screen's own, so the fields show them and later asks build on them.
+ */
+export function journeyWithChoice(journey: JourneyDraft, events: Events): JourneyDraft {
+  let next: JourneyDraft = { ...journey, passengers: { ...journey.passengers }, freetext: "" };
+  for (const event of events) {
+    if (event.type === "station_selected" && event.station_id) next = { ...next, [event.field]: event.station_id };
+    if (event.type === "passenger_count_changed") {
+      for (const rider of RIDER_TYPES) {
+        const count = event[rider];
+        if (typeof count === "number") next.passengers[rider] = Math.max(0, Math.min(MAX_PASSENGERS_PER_TYPE, count));
+      }
+    }
+    if (event.type === "payment_method_selected") next = { ...next, paymentMethod: event.method };
+  }
+  return next;
+}

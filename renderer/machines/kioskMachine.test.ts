@@ -194,6 +194,19 @@ describe("kioskMachine: asking the assistant", () => {
     expect((bridge.calls.ask[1] as AskRequest).sessionId).toBe(sessionId);
     expect(k.context().turns).toHaveLength(2);
   });
+
+  it("a tapped choice on the result screen asks again in the same session, without going back to the journey", async () => {
+    const bridge = createFakeBridge({ answer: (request) => askResult(readyState(), { sessionId: request.sessionId }) });
+    const k = start(bridge);
+    await toResult(k);
+    const sessionId = k.context().sessionId;
+    const choice: AskDraft = { system: "marta", events: [{ type: "station_selected", field: "destination", value: "Midtown", station_id: "M-MT" }] };
+    k.actor.send({ type: "ASK", request: choice });
+    expect(k.screen()).toBe("working");
+    await flush();
+    expect(k.screen()).toBe("result");
+    expect(bridge.calls.ask[1]).toMatchObject({ sessionId, events: choice.events });
+  });
 });
 
 describe("kioskMachine: payment and ticket", () => {

@@ -302,6 +302,8 @@ export const kioskMachine = setup({
             result: {
               on: {
                 EDIT: { target: "journey" },
+                // A tap on one of the assistant's choices answers its question in the same session.
+                ASK: { guard: and(["hasEvents", "inService"]), target: "working", actions: "beginAsk" },
                 PURCHASE: { guard: "isPurchasable", target: "payment", actions: "newPurchaseAttempt" },
               },
             },

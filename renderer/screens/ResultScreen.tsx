@@ -6,6 +6,7 @@ import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
 import { requestText } from "../components/AssistantChat.tsx";
 import { ActionPanel } from "../components/ActionPanel.tsx";
 import { BannerList } from "../components/BannerList.tsx";
+import { ClarifyChoices, type ClarificationChoice } from "../components/ClarifyChoices.tsx";
 import { FareCard } from "../components/FareCard.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { NetworkMap } from "../components/NetworkMap.tsx";
@@ -13,6 +14,8 @@ import { RouteCard } from "../components/RouteCard.tsx";
 import { SpeechControls } from "../components/SpeechControls.tsx";
 import { scriptLanguage } from "../lib/speech.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
+import type { Language } from "../i18n/catalog.ts";
+import type { AskDraft } from "../machines/kioskMachine.ts";
 
 export function ResultView(props: {
   system: SystemView;
@@ -21,6 +24,10 @@ export function ResultView(props: {
   onEdit: () => void;
   onFinish: () => void;
   onFollowUp: () => void;
+  /** The passenger tapped one of the assistant's choices (its events are the next turn). */
+  onChoose?: (choice: ClarificationChoice) => void;
+  /** The assistant asked for a station that has no short list: open the picker for it. */
+  onChooseOnScreen?: (field: "origin" | "destination") => void;
   /** A provisional answer the assistant is still checking: shown, never purchasable. */
   checking?: boolean;
   /** What the passenger asked, shown above the answer. */
@@ -34,6 +41,9 @@ export function ResultView(props: {
   // Buying: the button stays in reach at the bottom. Blocked / information / staff: that is the
   // answer, so it comes first.
   const purchaseFlow = state.kiosk_action.action === "prompt_purchase";
+  // A question for the passenger: the question and its answers come first, the way out after.
+  const asking = !!result.clarification && !!props.onChoose && !purchaseFlow;
+  const actionLast = purchaseFlow || asking;
   const action = (
     <ActionPanel
       system={system}
@@ -49,7 +59,7 @@ export function ResultView(props: {
     <section className="screen result" data-outcome={state.outcome} data-action={state.kiosk_action.action} aria-labelledby="result-title">
       <header className="result-head">
         <h1 id="result-title" tabIndex={-1}>
-          {t(`outcome.${state.outcome}`)}
+          {asking ? t("clarify.title") : t(`outcome.${state.outcome}`)}
         </h1>
         {state.kiosk_action.reason_code !== "ok" ? (
           <span className="badge" data-reason={state.kiosk_action.reason_code}>
@@ -71,7 +81,7 @@ export function ResultView(props: {
           <p dir="auto">{t("result.changed", { note: result.check.note })}</p>
         </div>
       ) : null}
-      {props.checking ? null : purchaseFlow ? null : action}
+      {props.checking ? null : actionLast ? null : action}
       {result.assistantUnavailable ? (
         <div className="notice notice-warning assistant-unavailable" role="status">
           <Icon name="warning" />
@@ -96,6 +106,9 @@ export function ResultView(props: {
           {state.assistant_message}
         </blockquote>
         <SpeechControls text={spoken} lang={scriptLanguage(spoken, language)} />
+        {result.clarification && props.onChoose && props.onChooseOnScreen ? (
+          <ClarifyChoices clarification={result.clarification} onChoose={props.onChoose} onChooseOnScreen={props.onChooseOnScreen} disabled={props.checking ?? false} />
+        ) : null}
       </figure>
       <BannerList banners={banners} />
       <div className="result-grid">
@@ -109,7 +122,7 @@ export function ResultView(props: {
           </div>
         ) : null}
       </div>
-      {!props.checking && purchaseFlow ? action : null}
+      {!props.checking && actionLast ? action : null}
     </section>
   );
 }
@@ -138,6 +151,20 @@ export function ResultScreen({ system, result }: { system: SystemView; result: A
         send({ type: "EDIT" });
         store.getState().openPanel("chat");
       }}
+      onChoose={(choice) => {
+        const state = store.getState();
+        state.applyChoice(choice.events);
+        send({ type: "ASK", request: choiceAsk(system, choice, state.language, state.journey.stepFree) });
+      }}
+      onChooseOnScreen={(field) => {
+        send({ type: "EDIT" });
+        store.getState().openPanel(field);
+      }}
     />
   );
+}
+
+/** A tapped choice as the session's next ask: exactly its events, in the screen's language. */
+export function choiceAsk(system: SystemView, choice: ClarificationChoice, language: Language, stepFree: boolean): AskDraft {
+  return { system: system.id, events: choice.events, language, ...(stepFree ? { accessibilityMode: true } : {}) };
 }

@@ -4,7 +4,8 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { RiderType, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { BridgeFailure } from "../bridge/errors.ts";
 import { screenLanguageOf, type Language } from "../i18n/catalog.ts";
-import { emptyJourney, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
+import { emptyJourney, journeyWithChoice, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
+import type { AskDraft } from "../machines/kioskMachine.ts";
 
 export type StationField = "origin" | "destination";
 export type Panel = "none" | "origin" | "destination" | "chat";
@@ -49,6 +50,8 @@ export interface ViewState {
   setStepFree(stepFree: boolean): void;
   /** Remember what was asked; the free text is per turn, so it is cleared. */
   markAsked(): void;
+  /** The passenger tapped one of the assistant's choices: the journey takes it, and it is what was asked. */
+  applyChoice(events: AskDraft["events"]): void;
   /** Forget the passenger: journey, session memory, panel and display preferences. */
   wipe(): void;
 }
@@ -107,6 +110,11 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     setStepFree: (stepFree) => set((s) => ({ journey: { ...s.journey, stepFree } })),
     markAsked: () =>
       set((s) => ({ asked: { ...s.journey, freetext: "" }, journey: { ...s.journey, freetext: "" }, panel: "none" })),
+    applyChoice: (events) =>
+      set((s) => {
+        const journey = journeyWithChoice(s.journey, events);
+        return { journey, asked: journey, panel: "none" };
+      }),
     wipe: () =>
       set((s) => ({
         journey: emptyJourney(),

@@ -25,6 +25,7 @@ import type { AuditPurchase } from "../audit/model.ts";
 import { AnswerPipeline, type Answer, type AnswerHooks, type ModelAssistant, type ProvisionalAnswer } from "../answer/pipeline.ts";
 import type { FramebookStore } from "../framebook/store.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
+import { clarificationOf } from "../contract/clarification.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
@@ -502,6 +503,7 @@ export class KioskApp {
     const problems = sales === null ? verdict.problems : [...verdict.problems, `sales_unavailable: ${sales}`];
     const codes: InterlockCode[] = sales === null ? verdict.codes : [...verdict.codes, "sales_unavailable"];
     const purchasable = verdict.ok && sales === null;
+    const clarification = clarificationOf(record.tool_calls_made);
     return {
       sessionId,
       state: record.kiosk.state,
@@ -513,6 +515,7 @@ export class KioskApp {
       policy: record.kiosk.policy,
       ...(verdict.offered ? { interlock: { ok: purchasable, problems, codes } } : {}),
       ...(purchasable ? { confirmation: confirmationOf(session.data, sessionId, session.turns.length, record.kiosk.state, verdict) } : {}),
+      ...(clarification ? { clarification } : {}),
     };
   }
 

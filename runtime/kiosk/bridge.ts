@@ -3,6 +3,7 @@
 // the runtime; every payload crossing the boundary is validated on the receiving side.
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
+import { ClarificationSchema } from "../contract/clarification.ts";
 import { CATEGORIES, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
 import { OPERATOR_LIVE_METHODS } from "./operator-live.ts";
 
@@ -197,6 +198,12 @@ export const AskResultSchema = z.object({
   interlock: z.object({ ok: z.boolean(), problems: z.array(z.string()), codes: z.array(InterlockCodeSchema).optional() }).optional(),
   /** Present when purchasable: the summary (from, to, riders, total) the passenger taps to confirm. */
   confirmation: PurchaseConfirmationSchema.optional(),
+  /**
+   * The assistant asks one short question (which station, where from, who travels, or "is this
+   * right?"): the screen shows its choices as buttons, and a tap sends the choice's events as the
+   * session's next turn.
+   */
+  clarification: ClarificationSchema.optional(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;
 
