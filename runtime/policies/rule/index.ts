@@ -27,6 +27,8 @@ import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
 import { readTextRequest, ridersConflict, type Clarification, type TextRequest } from "./clarify.ts";
+import { messages, type PassengerLanguage } from "../../language/index.ts";
+import { answeringArticle, topicWords } from "../../language/topic.ts";
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +78,29 @@ function sentence(text: string): string {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-function* answerQuestion(system: SystemData, intent: Intent, text: string): PolicyScript {
+type KbResult = { found?: boolean; results?: { title: string; content: string; policy_id: string }[] };
+
+/** The system's own names (organisation, smart card, lines): words every question about it may use. */
+function ownNames(system: SystemData): string[] {
+  const fb = system.framebook;
+  return [fb.org_name, fb.terminology.smartcard, ...system.lines.map((l) => l.name)];
+}
+
+/** Whether words name the organisation, its smart card or a line (never a station to look for). */
+function isOwnName(system: SystemData, words: string): boolean {
+  const w = words.trim().toLowerCase();
+  return w.length > 0 && ownNames(system).some((n) => n.toLowerCase().includes(w) || w.includes(n.toLowerCase()));
+}
+
+/** The search hit that answers the question (with the policy's synonyms), if any. */
+function answering(system: SystemData, question: string, found: KbResult | undefined): NonNullable<KbResult["results"]>[number] | undefined {
+  if (!found?.found) return undefined;
+  const hits = (found.results ?? []).map((r) => ({ ...r, synonyms: system.policyById(r.policy_id)?.synonyms ?? [] }));
+  const best = answeringArticle(question, hits, ownNames(system));
+  return best ? { title: best.title, content: best.content, policy_id: best.policy_id } : undefined;
+}
+
+function* answerQuestion(system: SystemData, intent: Intent, text: string, language?: PassengerLanguage): PolicyScript {
   const framebook = system.framebook;
   const mentioned = findStations(system, text).map((m) => m.station);
   const station = mentioned[0];
@@ -146,10 +170,27 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string): Poli
       return;
     }
   }
-  // Policy and general questions: the knowledge base, else a polite decline.
+  // Policy and general questions: the knowledge base article that answers them; else the kiosk
+  // says it does not know (the search returns something for almost any words).
   const [kb] = yield call("knowledge_base", { query: text });
-  const found = result<{ found?: boolean; results?: { title: string; content: string; policy_id: string }[] }>(kb);
-  const top = found?.found ? found.results?.[0] : undefined;
+  const found = result<KbResult>(kb);
+  let top = answering(system, text, found);
+  const topics = topicWords(text, ownNames(system));
+  if (!top && found?.found && topics.length > 0) {
+    // The first search ranked by every shared word ("the", "need"): search again by the topic.
+    const [again] = yield call("knowledge_base", { query: topics.join(" ") });
+    top = answering(system, text, result<KbResult>(again));
+  }
+  if (!top && found?.found) {
+    yield submit({
+      outcome: "policy_answer_only",
+      action: "display_info",
+      reason: "ok",
+      message: messages(language).dontKnow(framebook.org_name),
+      reasoning: "No knowledge-base article answers the question; referred to staff.",
+    });
+    return;
+  }
   const stationPart =
     intent.kind === "station_question" && intent.topic === "connections" && station ? ` Connections at ${station.name} are listed on the station map.` : "";
   if (top) {
@@ -241,12 +282,13 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     }
   }
   if (!origin || !destination || infoIntent) {
-    if (trip.unknownPlace && !destination) {
+    // "the refund policy for a Breeze card": the smart card's name is not a place.
+    if (trip.unknownPlace && !destination && !isOwnName(system, trip.unknownPlace)) {
       yield declined("invalid_request", `I could not find "${trip.unknownPlace}" on the ${framebook.org_name} network. Please pick a station from the list.`, "Unknown destination.");
       return;
     }
     if (text && (infoIntent || (!origin && !destination))) {
-      yield* answerQuestion(system, intent, text);
+      yield* answerQuestion(system, intent, text, understood.language);
       return;
     }
     yield declined("invalid_request", "Please select both an origin and a destination station.", "Origin or destination missing.");
