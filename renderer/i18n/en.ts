@@ -547,6 +547,7 @@ export const en = {
       route_not_plannable: "The kiosk cannot confirm this route.",
       sales_unavailable: "Ticket sales are unavailable at this kiosk right now. Nothing will be charged.",
       fare_announcement_unpriceable: "A fare announcement is in force that this kiosk cannot price. Please ask staff for the fare.",
+      disruption_unmapped: "A service notice is in force that this kiosk cannot check for your trip. Please ask staff.",
     },
   },
 } as const;

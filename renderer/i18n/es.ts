@@ -337,6 +337,7 @@ export const es: PassengerCatalog = {
       route_not_plannable: "La máquina no puede confirmar esta ruta.",
       sales_unavailable: "La venta de boletos no está disponible ahora en esta máquina. No se cobrará nada.",
       fare_announcement_unpriceable: "Hay un aviso de tarifas vigente que esta máquina no puede calcular. Pregunte la tarifa al personal.",
+      disruption_unmapped: "Hay un aviso de servicio que este quiosco no puede comprobar para su viaje. Pregunte al personal.",
     },
   },
 };

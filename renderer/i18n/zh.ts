@@ -474,6 +474,7 @@ export const zh: Catalog = {
       route_not_plannable: "本机无法确认这条路线。",
       sales_unavailable: "本机暂时无法售票，不会扣款。",
       fare_announcement_unpriceable: "当前有一则本机无法计价的票价公告。请向工作人员询问票价。",
+      disruption_unmapped: "目前有一条服务通告，本机无法判断是否影响您的行程。请询问工作人员。",
     },
   },
 };

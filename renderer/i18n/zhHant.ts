@@ -477,6 +477,7 @@ export const zhHant: Catalog = {
       route_not_plannable: "本機無法確認這條路線。",
       sales_unavailable: "本機暫時無法售票，不會扣款。",
       fare_announcement_unpriceable: "目前有一則本機無法計價的票價公告。請向工作人員詢問票價。",
+      disruption_unmapped: "目前有一則服務公告，本機無法判斷是否影響您的行程。請詢問站務人員。",
     },
   },
 };

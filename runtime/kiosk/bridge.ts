@@ -144,6 +144,7 @@ export const INTERLOCK_CODES = [
   "route_not_plannable",
   "sales_unavailable",
   "fare_announcement_unpriceable",
+  "disruption_unmapped",
 ] as const;
 export const InterlockCodeSchema = z.enum(INTERLOCK_CODES);
 export type InterlockCode = z.infer<typeof InterlockCodeSchema>;

@@ -128,6 +128,40 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...outside, disruptions: wholeLine }).codes).toEqual(["line_suspended"]);
   });
 
+  it("fails closed on a notice that says service stops but not where (issue 12, part 3)", async () => {
+    const airport = await ignorantAnswer("MARTA-A-001");
+    const feed = (message: string, type = "service_alert"): Disruption[] => [{ id: "n1", type, severity: "warning", line: null, segment: null, message }];
+    // Our own wordings: each says trains stop, none names a line, station or "all service".
+    for (const message of [
+      "Because of a power cut every train has stopped where it is.",
+      "Flooding: the metro is shut until further notice.",
+      "Trains cancelled today after a storm brought down the overhead wires.",
+      "Police have evacuated the network; nothing is running.",
+      "No metro service this evening because of a strike.",
+    ]) {
+      expect(checkInterlock({ ...airport, disruptions: feed(message) }).codes, message).toEqual(["disruption_unmapped"]);
+    }
+    // A structured closure type with no scope the kiosk can map is a notice it cannot check either.
+    expect(checkInterlock({ ...airport, disruptions: feed("Service change.", "line_suspension") }).codes).toEqual(["disruption_unmapped"]);
+    // Notices that stop nothing, or that the kiosk maps, do not stop every sale.
+    for (const message of ["Expect delays of about 10 minutes due to a signal problem.", "Reduced service: trains every 20 minutes this weekend.", "Elevator out of service at Five Points station."]) {
+      expect(checkInterlock({ ...airport, disruptions: feed(message) }).problems, message).toEqual([]);
+    }
+    expect(checkInterlock({ ...airport, disruptions: feed("Blue Line service suspended.") }).ok).toBe(true);
+  });
+
+  it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Howard", station_id: "CTA-HOW" },
+      { type: "station_selected", field: "destination", value: "Kedzie", station_id: "CTA-KDZ" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const input = await ignorantAnswer("CTA-A-014", events);
+    expect(input.state.route?.stops.at(-1)?.station_id).toBe("CTA-KDZ");
+    const closed: Disruption = { id: "k", type: "service_alert", severity: "warning", line: null, segment: null, message: "Kedzie station is closed for repairs today." };
+    expect(checkInterlock({ ...input, disruptions: [closed] }).codes).toEqual(["station_closed"]);
+  });
+
   it("lets a trip pass through a station trains skip, but not end there", async () => {
     const input = await ignorantAnswer("MARTA-A-001");
     const closed: Disruption = { id: "sc", type: "station_closure", severity: "critical", line: null, segment: null, message: "West End station closed due to a water main break. Trains will skip this station." };
@@ -216,14 +250,18 @@ describe("interlock: fare bounds and currency (finding 5)", () => {
 
   it("sells nothing under a fare announcement it cannot price, and prices the ones it can", async () => {
     const input = await ignorantAnswer("MARTA-A-001");
-    // Reworded announcements (not the pack's wording): any quote under them would be a guess.
+    // Announcements it cannot read, or only partly: any quote under them would be a guess.
     for (const policyText of [
-      "Starting today, riders aged 65 and over travel at no charge.",
-      "WEEKEND PROMOTION: 50% off every single-ride fare.",
       "New fares take effect today. Ask staff for the updated prices.",
+      "Seniors ride free today, and students pay a reduced fare.",
+      "Seniors pay half price this week.",
     ]) {
       expect(checkInterlock({ ...input, policyText }).codes, policyText).toEqual(["fare_announcement_unpriceable"]);
     }
+    // Reworded announcements it reads are priced: the full adult fare under "50% off" is refused,
+    // and an adult's fare is untouched by "seniors travel free".
+    expect(checkInterlock({ ...input, policyText: "WEEKEND PROMOTION: 50% off every single-ride fare." }).codes).toEqual(["fare_mismatch"]);
+    expect(checkInterlock({ ...input, policyText: "Starting today, riders aged 65 and over travel at no charge." }).problems).toEqual([]);
     // Announcements about other things, and fare rules the kiosk reads, do not stop sales.
     expect(checkInterlock({ ...input, policyText: "Free Wi-Fi is now available on all trains." }).problems).toEqual([]);
     expect(checkInterlock({ ...input, policyText: "EFFECTIVE TODAY: Senior citizens (65+) ride free." }).problems).toEqual([]);

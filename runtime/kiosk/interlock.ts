@@ -242,6 +242,7 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const shown = input.turns.flat().flatMap((e) => (e.type === "disruption_update" && e.disruption ? [e.disruption as Disruption] : []));
   const closed = liveClosures(system, [...input.disruptions, ...shown], input.now.iso);
   if (closed.systemSuspended) problems.push(`system_suspended: ${closed.systemSuspended}`);
+  if (closed.unmapped) problems.push(`disruption_unmapped: the notice ${closed.unmapped} says service stops, but not where`);
   const ends = new Set([stops[0]!, stops[stops.length - 1]!]);
   stops.forEach((id, i) => {
     const station = closed.stations.get(id);

@@ -63,8 +63,125 @@ function amountIn(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+// Ordinary rewordings of the rules above ("Pensioners travel at no charge", "every single fare is
+// 50% off"). Read clause by clause; a clause with a negation, a future start or a rider-specific
+// discount is not read at all, so the announcement stays unpriced (and nothing is sold under it).
+const SENIORS = /\b(seniors?|senior citizens?|pensioners?|retirees?|the elderly|elderly (?:riders|passengers|people)|older (?:riders|passengers|people|adults)|over[- ]6[0-9]s|(?:riders|passengers|people|travell?ers|those|anyone|everyone|customers)\s+(?:aged\s+|over\s+|of\s+)?6[0-9]\s*(?:\+|(?:years? (?:old )?)?(?:and|or) (?:over|above|older|up))|aged 6[0-9]\s*(?:\+|and (?:over|above|older))|6[0-9]\+)/;
+const DISABLED = /\b(disabled (?:riders|passengers|people|travell?ers|customers)|(?:riders|passengers|people|travell?ers|customers) with (?:a )?disabilit(?:y|ies)|wheelchair users)\b/;
+const CHILDREN = /\b(children|kids|child|minors|under[- ]1[0-9]s)\b/;
+const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b/;
+const NOT_NOW = /\b(no longer|not|never|isn'?t|aren'?t|won'?t|ends?|ended|ending|discontinued|cancell?ed|withdrawn|tomorrow|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|from (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|will (?:be|ride|travel|get|cost|pay))\b/;
+const GROUP = /\bgroups? of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
+const PERCENT_OFF = /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
+const HALF = /\bhalf[- ](?:price|fare)s?\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
+const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|trips?|journeys?)\b|\b(fares?|tickets?|prices?)\b[^.]{0,30}\b(are|is|cost|costs)\b/;
+
+/** One clause's rules in other words than the pack's, or null when it is not read with confidence. */
+function rewordedClause(clause: string): Partial<PolicyRules> | null {
+  const t = clause.toLowerCase();
+  if (NOT_NOW.test(t)) return null;
+  const group = GROUP.exec(t);
+  if (group) {
+    const percentOff = Number(group[2]);
+    return percentOff > 0 && percentOff < 100 ? { group: { minAdults: Number(group[1]), percentOff } } : null;
+  }
+  const riderGroups = [SENIORS.test(t) && "seniors", DISABLED.test(t) && "disabled", CHILDREN.test(t) && "children"].filter((g): g is "seniors" | "disabled" | "children" => !!g);
+  if (riderGroups.length > 0) {
+    // Only "travel free" is read for a rider type; a rider-specific discount is not.
+    if (!TRAVEL_FREE.test(t) || PERCENT_OFF.test(t) || HALF.test(t)) return null;
+    const out: Partial<PolicyRules> = { free: new Set(riderGroups.filter((g) => g !== "children")) };
+    if (riderGroups.includes("children")) {
+      const limit = /\b(?:limit(?:ed to)?|up to|maximum(?: of)?|max\.?)\s*(\d+)\b[^.]*\bper (?:paying )?adult/.exec(t) ?? /\b(\d+) (?:children|kids) per (?:paying )?adult/.exec(t);
+      out.childrenFree = { perPayingAdult: limit ? Number(limit[1]) : Number.POSITIVE_INFINITY };
+    }
+    return out;
+  }
+  if (HALF.test(t) && ALL_FARES.test(t)) return { multiplier: 0.5 };
+  const off = PERCENT_OFF.exec(t);
+  if (off && ALL_FARES.test(t)) {
+    const percent = Number(off[1] ?? off[2]);
+    return percent > 0 && percent < 100 ? { multiplier: pyRound(1 - percent / 100, 4) } : null;
+  }
+  return null;
+}
+
+/**
+ * Clauses: sentences split again at ",", ";", "but" and "and" (not "65 and over"), so that each
+ * rule stands alone ("Seniors ride free, and students pay a reduced fare" is two). A bare subject
+ * list ("Pensioners and wheelchair users travel free") is joined back to the clause it belongs to.
+ */
+function clauses(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    let pending = "";
+    for (const raw of sentence.split(/\s*(?:[,;]|\bbut\b|\band\b(?!\s+(?:over|above|older|up|under)\b))\s*/i)) {
+      const piece = raw.trim();
+      if (!piece) continue;
+      const joined = pending ? `${pending} and ${piece}` : piece;
+      if (!announcesFareChange(piece) && piece.split(/\s+/).length <= 3) {
+        pending = joined;
+        continue;
+      }
+      out.push(joined);
+      pending = "";
+    }
+    if (pending) out.push(pending);
+  }
+  return out;
+}
+
+/** The pack's exact wording, else the rewordings, for one clause (null: not read). */
+function clauseRules(clause: string): PolicyRules | null {
+  if (NOT_NOW.test(clause.toLowerCase())) return null;
+  const exact = readExact(clause);
+  // "Seniors pay half price": a discount for one rider type is not one for every fare.
+  const t = clause.toLowerCase();
+  if (exact.multiplier !== 1 && (SENIORS.test(t) || DISABLED.test(t) || CHILDREN.test(t))) return null;
+  if (policyChangesFare(exact)) return exact;
+  const reworded = rewordedClause(clause);
+  if (!reworded) return null;
+  const rules = readExact("");
+  if (reworded.free) for (const r of reworded.free) rules.free.add(r);
+  if (reworded.childrenFree) rules.childrenFree = reworded.childrenFree;
+  if (reworded.multiplier !== undefined) rules.multiplier = reworded.multiplier;
+  if (reworded.group) rules.group = reworded.group;
+  return rules;
+}
+
 /** Read the fare rules a policy text announces (none when it is about something else). */
 export function readPolicy(text: string): PolicyRules {
+  const rules = readExact("");
+  // The one rule the pack spreads over two sentences ("First ride … is free. This is … first ride.").
+  rules.firstRideFree = readExact(text).firstRideFree && !unreadFirstRide(text);
+  for (const clause of clauses(text)) {
+    if (!announcesFareChange(clause)) continue;
+    const more = clauseRules(clause);
+    if (!more) continue;
+    for (const r of more.free) rules.free.add(r);
+    rules.childrenFree ??= more.childrenFree;
+    if (rules.multiplier === 1) rules.multiplier = more.multiplier;
+    rules.group ??= more.group;
+    if (more.baseCap !== undefined) rules.baseCap ??= more.baseCap;
+    rules.waiveSurcharges ||= more.waiveSurcharges;
+    rules.perPayingSurcharge ||= more.perPayingSurcharge;
+    rules.perTripSurcharge ||= more.perTripSurcharge;
+  }
+  return rules;
+}
+
+function unreadFirstRide(text: string): boolean {
+  return clauses(text).some((c) => /\bfirst ride of the day is free\b/i.test(c) && NOT_NOW.test(c.toLowerCase()));
+}
+
+/** The fare announcement's clauses the kiosk cannot read (each would make a quote a guess). */
+export function unreadFareClauses(text: string): string[] {
+  // "First ride of the day is free." is read together with the sentence saying this is that ride.
+  const firstRide = readExact(text).firstRideFree && !unreadFirstRide(text);
+  return clauses(text).filter((clause) => announcesFareChange(clause) && clauseRules(clause) === null && !(firstRide && /\bfirst ride of the day is free\b/i.test(clause)));
+}
+
+/** The benchmark's own wordings, read from the whole text. */
+function readExact(text: string): PolicyRules {
   const t = text.toLowerCase();
   const rules: PolicyRules = { free: new Set(), multiplier: 1, perTripSurcharge: 0, perPayingSurcharge: 0, waiveSurcharges: false, firstRideFree: false };
   if (/\bseniors?\b[^.]*?\bride free\b|\bsenior citizens?\b[^.]*?\bride free\b/.test(t)) rules.free.add("seniors");
@@ -103,9 +220,12 @@ export function announcesFareChange(text: string): boolean {
   );
 }
 
-/** The text announces a fare change that readPolicy cannot price: a quote under it is a guess. */
+/**
+ * The text announces a fare change that readPolicy cannot price — nothing in it is read, or one of
+ * its fare clauses is not — so a quote under it is a guess.
+ */
 export function unpriceableFareAnnouncement(text: string | null | undefined): boolean {
-  return !!text && announcesFareChange(text) && !policyChangesFare(readPolicy(text));
+  return !!text && announcesFareChange(text) && (!policyChangesFare(readPolicy(text)) || unreadFareClauses(text).length > 0);
 }
 
 function policyChangesFare(r: PolicyRules): boolean {
@@ -200,7 +320,7 @@ export function adjustQuote(
   }
   for (const r of rules.free) applied.push(`${r} ride free`);
   if (rules.childrenFree) applied.push("children ride free");
-  if (rules.multiplier !== 1) applied.push("half price");
+  if (rules.multiplier !== 1) applied.push(rules.multiplier === 0.5 ? "half price" : `${pyRound((1 - rules.multiplier) * 100, 2)}% off`);
   if (rules.baseCap !== undefined) applied.push(`base fare capped at ${rules.baseCap}`);
   if (rules.waiveSurcharges && surcharges.length > 0) applied.push("surcharges waived");
   const ridersTotal = riders.adults + riders.children + riders.seniors + riders.disabled;

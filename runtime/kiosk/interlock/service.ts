@@ -92,7 +92,19 @@ export interface Closures {
   stations: Map<string, { why: string; passThrough: boolean }>;
   /** Stations whose lift is out (for riders who need step-free access). */
   liftsOut: Map<string, string>;
+  /**
+   * A notice in force that says service stops but names nothing the kiosk can map (no line,
+   * station, segment or "all service"): it cannot tell which trips it stops, so none is sold.
+   */
+  unmapped: string | null;
 }
+
+/**
+ * Any wording that says trains stop, wider than CLOSING ("stopped every train", "shut every
+ * station", "no L trains are running"): only ever used to refuse a sale, never to allow one.
+ */
+const STOPPING =
+  /\b(stop|stops|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
 
 const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no trains?|not running|not operating|shut down|shutdown|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
@@ -127,7 +139,7 @@ const STATION_TYPES = new Set(["station_closure", "station_entry_restriction"]);
 function closedStationMentions(system: SystemData, sentence: string, needsClosed: boolean): string[] {
   const w = normalize(sentence).split(" ");
   const out: string[] = [];
-  for (const m of mentionedStations(system, sentence)) {
+  for (const m of mentionedStations(system, sentence, null, true)) {
     if (m.start < 0) continue;
     const after = w.slice(m.end, m.end + 4).join(" ");
     const before = w[m.start - 1] ?? "";
@@ -191,7 +203,7 @@ function hasWord(text: string, phrase: string): boolean {
 const readings = new WeakMap<SystemData, Map<string, Closures>>();
 
 export function liveClosures(system: SystemData, disruptions: readonly Disruption[], now: string): Closures {
-  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
+  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
   let cache = readings.get(system);
   if (!cache) readings.set(system, (cache = new Map()));
   for (const d of disruptions) {
@@ -205,6 +217,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
       cache.set(key, one);
     }
     out.systemSuspended ??= one.systemSuspended;
+    out.unmapped ??= one.unmapped;
     for (const field of ["lines", "tracks", "liftsOut"] as const) for (const [k, v] of one[field]) if (!out[field].has(k)) out[field].set(k, v);
     for (const [k, v] of one.stations) if (!out.stations.has(k)) out.stations.set(k, v);
   }
@@ -213,7 +226,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
 
 /** What one disruption closes (whatever its validity window). */
 function readDisruption(system: SystemData, d: Disruption): Closures {
-  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map() };
+  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
   const names = lineNames(system);
   const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
   const label = `${d.id ?? d.type}`;
@@ -261,6 +274,9 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
+  const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
+  const saysStopping = STOPPING.test(normalize(message)) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
+  if (!mapped && saysStopping) out.unmapped = label;
   return out;
 }
 

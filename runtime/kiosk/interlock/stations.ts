@@ -67,7 +67,11 @@ const FROM = new Set(["from", "desde", "de", "leaving", "departing", "من"]);
 const TO = new Set(["to", "towards", "hasta", "a", "para", "reach", "الى"]);
 
 /** The unambiguous station mentions of one text, in order. */
-export function mentionedStations(system: SystemData, text: string, extra: StationNames | null = null): StationMention[] {
+/**
+ * `everyCandidate`: a name several stations share ("Belmont" in Chicago) yields each of them —
+ * for reading closures, where closing too many only ever refuses a sale.
+ */
+export function mentionedStations(system: SystemData, text: string, extra: StationNames | null = null, everyCandidate = false): StationMention[] {
   const { names, longest, han } = nameIndex(system, extra);
   const w = normalize(text).split(" ").filter(Boolean);
   const out: StationMention[] = [];
@@ -78,10 +82,10 @@ export function mentionedStations(system: SystemData, text: string, extra: Stati
       const ids = names.get(w.slice(i, i + len).join(" "));
       if (!ids) continue;
       matched = len;
-      if (ids.size === 1) {
+      if (ids.size === 1 || everyCandidate) {
         const before = w[i - 1] ?? "";
         const role = FROM.has(before) ? "origin" : TO.has(before) ? "destination" : null;
-        out.push({ stationId: [...ids][0]!, role, start: i, end: i + len });
+        for (const stationId of ids) out.push({ stationId, role, start: i, end: i + len });
       }
       break;
     }
