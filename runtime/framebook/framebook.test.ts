@@ -24,7 +24,7 @@ describe("framebook validation: every broken file names what is wrong and where"
     ["impossible time", (t) => t.replace('sunday: "05:00-01:00"', 'sunday: "05:00-24:30"'), /operating_hours\.sunday/],
     ["unknown station in a note", (t) => t.replace("cultural_notes: []", 'cultural_notes:\n    - "Use MARTA-ZZZ for the stadium."'), /:\d+:\d+ at framebook\.cultural_notes\[0\]: unknown station 'MARTA-ZZZ'/],
     ["unknown 24-hour line", (t) => t.replace("late_night_headway_min: 20", 'late_night_headway_min: 20\n    twenty_four_hour_lines: ["Purple Line"]'), /twenty_four_hour_lines\[0\]: unknown line 'Purple Line'/],
-    ["empty fare policy", (t) => t.replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "x"\n      text: ""'), /fare_policies\[0\]: each fare policy needs a policy_id and a non-empty text/],
+    ["empty fare policy", (t) => t.replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "x"\n      text: ""'), /:\d+:\d+ at framebook\.fare_policies\[0\]\.text: Too small/],
     ["display format without amount", (t) => t.replace('fare_display_format: "$X.XX"', 'fare_display_format: "dollars"'), /fare_display_format 'dollars' has no 'X'/],
     ["blank currency symbol", (t) => t.replace('currency_symbol: "$"', 'currency_symbol: "   "'), /at framebook\.currency_symbol: currency_symbol is blank/],
     ["headway of zero minutes", (t) => t.replace("late_night_headway_min: 20", "late_night_headway_min: 0"), /:\d+:\d+ at framebook\.operating_hours\.late_night_headway_min: late_night_headway_min 0 is not a number of minutes/],

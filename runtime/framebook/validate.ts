@@ -7,6 +7,7 @@ import type { Framebook } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { systemFramebookIssues } from "./checks.ts";
 import { farePolicyIssues } from "./fare-bounds.ts";
+import { announcedText, FarePolicyEntrySchema, inForce } from "./fare-rules.ts";
 
 export interface FramebookIssue extends DataIssue {
   severity: "error" | "warning";
@@ -76,12 +77,16 @@ export function validateFramebook(text: string, file: string, system: SystemData
   const texts: { path: (string | number)[]; text: string }[] = fb.cultural_notes.map((note, i) => ({ path: ["framebook", "cultural_notes", i], text: note }));
   const policies = (fb as Record<string, unknown>).fare_policies;
   if (policies !== undefined) {
-    if (!Array.isArray(policies)) at(["framebook", "fare_policies"], "fare_policies must be a list of {policy_id, text}");
+    if (!Array.isArray(policies)) at(["framebook", "fare_policies"], "fare_policies must be a list of {policy_id, text, rule?, valid_from?, valid_until?}");
     else policies.forEach((p: unknown, i) => {
-      const entry = p as { policy_id?: unknown; text?: unknown };
-      if (typeof entry?.policy_id !== "string" || typeof entry?.text !== "string" || entry.text.trim() === "") {
-        at(["framebook", "fare_policies", i], "each fare policy needs a policy_id and a non-empty text");
-      } else texts.push({ path: ["framebook", "fare_policies", i, "text"], text: entry.text });
+      const entry = FarePolicyEntrySchema.safeParse(p);
+      if (!entry.success) {
+        for (const issue of entry.error.issues) at(["framebook", "fare_policies", i, ...issue.path.map((k) => (typeof k === "symbol" ? String(k) : k))], issue.message);
+        return;
+      }
+      const { valid_from: from, valid_until: until } = entry.data;
+      if (from && until && until < from) at(["framebook", "fare_policies", i, "valid_until"], `valid_until ${until} is before valid_from ${from}`);
+      texts.push({ path: ["framebook", "fare_policies", i, "text"], text: entry.data.text });
     });
   }
   for (const { path, text: t } of texts) {
@@ -128,10 +133,15 @@ export function diffFramebooks(before: unknown, after: unknown, prefix = ""): Fr
  * Temporary fare policies the operator announced in the framebook, as the policy change the
  * session's prompt and the fare engine understand (several are joined into one announcement).
  */
-export function framebookPolicyChange(framebook: Framebook): { policy_id: string; text: string } | null {
+export function framebookPolicyChange(framebook: Framebook, nowIso?: string): { policy_id: string; text: string } | null {
   const list = (framebook as Record<string, unknown>).fare_policies;
   if (!Array.isArray(list)) return null;
-  const valid = list.filter((p): p is { policy_id: string; text: string } => typeof p?.policy_id === "string" && typeof p?.text === "string" && p.text.trim() !== "");
+  // An entry with a structured rule announces the rule's own sentences; one outside its validity
+  // window (at the kiosk's local time) announces nothing.
+  const valid = list.flatMap((p) => {
+    const entry = FarePolicyEntrySchema.safeParse(p);
+    return entry.success && inForce(entry.data, nowIso) ? [entry.data] : [];
+  });
   if (valid.length === 0) return null;
-  return { policy_id: valid.map((p) => p.policy_id).join("+"), text: valid.map((p) => p.text.trim()).join(" ") };
+  return { policy_id: valid.map((p) => p.policy_id).join("+"), text: valid.map(announcedText).join(" ") };
 }

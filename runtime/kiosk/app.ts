@@ -612,7 +612,7 @@ export class KioskApp {
       disruptions: [...disruptions, ...current.disruptions],
       toolCalls: record.tool_calls_made,
       paymentMethod: request.paymentMethod,
-      policyText: framebookPolicyChange(system.framebook)?.text ?? null,
+      policyText: framebookPolicyChange(system.framebook, localIsoMinute(current.now))?.text ?? null,
       now: { iso: localIsoMinute(current.now) },
       accessibilityMode: session.accessibilityMode,
       ...(stationNames ? { stationNames } : {}),

@@ -38,7 +38,7 @@ export function liveContext(system: SystemData, conditions: LiveConditions): Sys
   };
   if (conditions.accessibilityMode) context.accessibility_mode = true;
   // An explicit announcement wins; otherwise the fare policies the operator put in the framebook.
-  const policyChange = conditions.policyChange ?? framebookPolicyChange(system.framebook);
+  const policyChange = conditions.policyChange ?? framebookPolicyChange(system.framebook, currentTime);
   if (policyChange) context.policy_change = policyChange;
   return context;
 }
