@@ -9,9 +9,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { en } from "../renderer/i18n/en.ts";
-import type { PassengerCatalog } from "../renderer/i18n/catalog.ts";
-import { es } from "../renderer/i18n/es.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
 import { buildRenderer, launchChromium, SCREENSHOTS } from "../test/e2e.ts";
@@ -59,24 +56,30 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
-async function chooseStation(catalog: PassengerCatalog, field: "from" | "to", query: string, name: string): Promise<void> {
-  await page.getByRole("button", { name: new RegExp(`^${catalog.journey[field]}: `) }).click();
+/** The passenger screen's words the trip below uses, on the English and the Spanish screen (renderer/i18n). */
+const SCREEN = {
+  en: { start: "Touch to start", plan: "Plan your journey", from: "From", to: "To", select: "Select", find: "Find route and fare", result: /^(Your route and fare|Route information)$/ },
+  es: { start: "Toque para empezar", plan: "Planifique su viaje", from: "Desde", to: "Hasta", select: "Elegir", find: "Buscar ruta y tarifa", result: /^(Su ruta y tarifa|Información de la ruta)$/ },
+} as const;
+
+async function chooseStation(words: (typeof SCREEN)[keyof typeof SCREEN], field: "from" | "to", query: string, name: string): Promise<void> {
+  await page.getByRole("button", { name: new RegExp(`^${words[field]}: `) }).click();
   await page.getByRole("searchbox").fill(query);
-  await page.getByRole("button", { name: new RegExp(`^${catalog.picker.select.replace("{{station}}", name)}( \\(|$)`) }).first().click();
+  await page.getByRole("button", { name: new RegExp(`^${words.select} ${name}( \\(|$)`) }).first().click();
 }
 
 /** A passenger asks West Oakland → Embarcadero (through the Transbay Tube), on the English or the Spanish screen. */
-async function passengerTubeTrip(language: "en" | "es" = "en"): Promise<void> {
-  const catalog: PassengerCatalog = language === "es" ? es : en;
+async function passengerTubeTrip(language: keyof typeof SCREEN = "en"): Promise<void> {
+  const words = SCREEN[language];
   await page.goto("about:blank");
   await page.goto(`${serve.server.url}?system=bart`);
-  if (language === "es") await page.getByRole("button", { name: en.language.es, exact: true }).click();
-  await page.getByRole("button", { name: catalog.attract.touchToStart }).click();
-  await page.getByRole("heading", { name: catalog.journey.title }).waitFor();
-  await chooseStation(catalog, "from", "West Oakland", "West Oakland");
-  await chooseStation(catalog, "to", "Embarcadero", "Embarcadero");
-  await page.getByRole("button", { name: catalog.journey.find }).click();
-  await page.getByRole("heading", { name: new RegExp(`^(${catalog.outcome.route_and_fare_ready}|${catalog.outcome.advisory_only})$`) }).waitFor({ timeout: 30_000 });
+  if (language === "es") await page.getByRole("button", { name: "Español", exact: true }).click();
+  await page.getByRole("button", { name: words.start }).click();
+  await page.getByRole("heading", { name: words.plan }).waitFor();
+  await chooseStation(words, "from", "West Oakland", "West Oakland");
+  await chooseStation(words, "to", "Embarcadero", "Embarcadero");
+  await page.getByRole("button", { name: words.find }).click();
+  await page.getByRole("heading", { name: words.result }).waitFor({ timeout: 30_000 });
 }
 
 async function openOperator(tab: "Service alerts" | "Session audit"): Promise<void> {

@@ -133,6 +133,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   const [busy, setBusy] = useState(false);
   const headingId = useId();
   const formId = useId();
+  const stationListId = useId();
 
   const fail = useCallback((error: unknown) => setNotice({ tone: "critical", text: t(`operator.error.${toOperatorError(error).code}`) }), [t]);
 
@@ -239,8 +240,8 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
       {input}
     </label>
   );
-  const text = (key: DraftField, label: string, hint?: string) =>
-    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} />);
+  const text = (key: DraftField, label: string, hint?: string, suggestions?: string) =>
+    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} list={suggestions} />);
 
   const stationType = (STATION_DISRUPTION_TYPES as readonly string[]).includes(draft.type);
 
@@ -340,10 +341,13 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           )}
           {text("lines", t("operator.alerts.lines"), t("operator.alerts.listHint"))}
           {text("stations", stationType ? t("operator.alerts.stationsNeeded") : t("operator.alerts.stations"), t("operator.alerts.listHint"))}
-          {text("from", t("operator.alerts.segmentFrom"))}
-          {text("to", t("operator.alerts.segmentTo"))}
+          {text("from", t("operator.alerts.segmentFrom"), undefined, stationListId)}
+          {text("to", t("operator.alerts.segmentTo"), undefined, stationListId)}
           {field("validUntil", t("operator.alerts.validUntil"), <input className="op-input" type="datetime-local" aria-label={t("operator.alerts.validUntil")} value={draft.validUntil} onChange={set("validUntil")} aria-invalid={invalid.has("validUntil")} />)}
         </div>
+        <datalist id={stationListId}>
+          {places?.stations.map((s) => <option key={s.id} value={s.name} label={s.id} />)}
+        </datalist>
         {languages.map((language) => {
           const label = language === "en" ? t("operator.alerts.text") : t("operator.alerts.textOptional", { language: t(`language.${language}`, { defaultValue: language }) });
           const key = `text.${language}`;

@@ -112,6 +112,9 @@ describe("the Service alerts tab", () => {
     const save = vi.spyOn(bridge, "saveAlert");
     await screen.findByText(A.none);
     fireEvent.change(screen.getByLabelText(A.type), { target: { value: "planned_maintenance" } });
+    // The segment's stations are suggested by name from the system's station list.
+    const suggestions = document.getElementById(screen.getByLabelText(A.segmentFrom).getAttribute("list")!)!;
+    expect([...suggestions.querySelectorAll("option")].map((o) => o.value)).toEqual(["West Oakland", "Embarcadero", "Montgomery St"]);
     fireEvent.change(screen.getByLabelText(A.segmentFrom), { target: { value: "BART-WOAK" } });
     fireEvent.change(screen.getByLabelText(A.segmentTo), { target: { value: "Embarcadero" } });
     fireEvent.change(screen.getByLabelText(A.validUntil), { target: { value: "2099-03-10T04:00" } });
