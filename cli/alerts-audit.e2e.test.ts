@@ -1,7 +1,9 @@
 // End to end (kiosk serve, Debian's Chromium): an operator adds a closure of BART's Transbay Tube on
 // the operator screen — previewed first against the stored passenger sessions — and the next
-// passenger sees the advisory and cannot buy across it; the alert is ended and sales resume. The
-// session audit then opens the blocked session as a timeline. Screenshots: test-results/screenshots/alerts-*.png.
+// passenger sees the advisory and cannot buy across it; the operator edits it (a Spanish text, a
+// later end) and a passenger on the Spanish screen reads the Spanish text; the alert is ended and
+// sales resume. The session audit then opens the blocked session as a timeline. Screenshots:
+// test-results/screenshots/alerts-*.png.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,22 +56,30 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
-async function chooseStation(field: "From" | "To", query: string, name: string): Promise<void> {
-  await page.getByRole("button", { name: new RegExp(`^${field}: `) }).click();
+/** The passenger screen's words the trip below uses, on the English and the Spanish screen (renderer/i18n). */
+const SCREEN = {
+  en: { start: "Touch to start", plan: "Plan your journey", from: "From", to: "To", select: "Select", find: "Find route and fare", result: /^(Your route and fare|Route information)$/ },
+  es: { start: "Toque para empezar", plan: "Planifique su viaje", from: "Desde", to: "Hasta", select: "Elegir", find: "Buscar ruta y tarifa", result: /^(Su ruta y tarifa|Información de la ruta)$/ },
+} as const;
+
+async function chooseStation(words: (typeof SCREEN)[keyof typeof SCREEN], field: "from" | "to", query: string, name: string): Promise<void> {
+  await page.getByRole("button", { name: new RegExp(`^${words[field]}: `) }).click();
   await page.getByRole("searchbox").fill(query);
-  await page.getByRole("button", { name: new RegExp(`^Select ${name}( \\(|$)`) }).first().click();
+  await page.getByRole("button", { name: new RegExp(`^${words.select} ${name}( \\(|$)`) }).first().click();
 }
 
-/** A passenger asks West Oakland → Embarcadero (through the Transbay Tube). */
-async function passengerTubeTrip(): Promise<void> {
+/** A passenger asks West Oakland → Embarcadero (through the Transbay Tube), on the English or the Spanish screen. */
+async function passengerTubeTrip(language: keyof typeof SCREEN = "en"): Promise<void> {
+  const words = SCREEN[language];
   await page.goto("about:blank");
   await page.goto(`${serve.server.url}?system=bart`);
-  await page.getByRole("button", { name: "Touch to start" }).click();
-  await page.getByRole("heading", { name: "Plan your journey" }).waitFor();
-  await chooseStation("From", "West Oakland", "West Oakland");
-  await chooseStation("To", "Embarcadero", "Embarcadero");
-  await page.getByRole("button", { name: "Find route and fare" }).click();
-  await page.getByRole("heading", { name: /^(Your route and fare|Route information)$/ }).waitFor({ timeout: 30_000 });
+  if (language === "es") await page.getByRole("button", { name: "Español", exact: true }).click();
+  await page.getByRole("button", { name: words.start }).click();
+  await page.getByRole("heading", { name: words.plan }).waitFor();
+  await chooseStation(words, "from", "West Oakland", "West Oakland");
+  await chooseStation(words, "to", "Embarcadero", "Embarcadero");
+  await page.getByRole("button", { name: words.find }).click();
+  await page.getByRole("heading", { name: words.result }).waitFor({ timeout: 30_000 });
 }
 
 async function openOperator(tab: "Service alerts" | "Session audit"): Promise<void> {
@@ -109,7 +119,9 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await page.getByRole("button", { name: "Add alert" }).click();
     await page.getByText(/^Alert bart-planned-maintenance-\w+ added/).waitFor();
     const row = page.locator("tr[data-alert]");
-    expect(await row.textContent()).toMatch(/planned_maintenance · critical.*BART-WOAK – BART-EMBR.*2026-03-10 04:00.*In force.*Ada Operator/);
+    // The table names the stations, not their ids.
+    expect(await row.textContent()).toMatch(/planned_maintenance · critical.*West Oakland – Embarcadero.*2026-03-10 04:00.*In force.*Ada Operator/);
+    expect(await row.textContent()).not.toContain("BART-WOAK");
     await shot("alerts-03-added");
 
     // The next passenger: the advisory, and no sale across the closed tube.
@@ -118,6 +130,33 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await expect.poll(() => page.getByText(/Transbay Tube closed for repairs/).first().isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: /^Buy tickets/ }).count()).toBe(0);
     await shot("alerts-04-passenger-advisory");
+
+    // The operator edits it: the form opens filled with the alert; a Spanish text and a later end are added.
+    await openOperator("Service alerts");
+    await page.getByRole("button", { name: /^Edit alert / }).click();
+    await page.getByRole("heading", { name: /^Edit alert bart-planned-maintenance-\w+$/ }).waitFor();
+    expect(await page.getByLabel("Closed segment: from station", { exact: true }).inputValue()).toBe("West Oakland");
+    expect(await page.getByLabel("Closed segment: to station", { exact: true }).inputValue()).toBe("Embarcadero");
+    expect(await page.getByLabel("What passengers are told (English)", { exact: true }).inputValue()).toMatch(/^Transbay Tube closed for repairs/);
+    await page.getByLabel("What passengers are told (Español, optional)", { exact: true }).fill("Túnel Transbay cerrado por obras: no hay trenes entre West Oakland y Embarcadero. Tome el autobús gratuito.");
+    await page.getByLabel("Valid until", { exact: true }).fill("2026-03-10T06:00");
+    await page.getByRole("button", { name: "Preview against stored sessions" }).click();
+    await page.getByRole("status", { name: "Preview" }).waitFor();
+    await shot("alerts-07-edit-form");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText(/^Alert bart-planned-maintenance-\w+ saved/).waitFor();
+    await expect.poll(() => row.textContent()).toMatch(/West Oakland – Embarcadero.*2026-03-10 06:00.*In force/);
+    expect(await row.count()).toBe(1);
+    expect(await page.locator(".op-log").textContent()).toMatch(/Ada Operator · edited bart-planned-maintenance-\w+/);
+    await shot("alerts-08-edited");
+
+    // A passenger on the Spanish screen reads the Spanish text; still no sale across the tube.
+    await page.getByRole("button", { name: "Close operator tools" }).click();
+    await passengerTubeTrip("es");
+    await expect.poll(() => page.getByText(/Túnel Transbay cerrado por obras/).first().isVisible()).toBe(true);
+    expect(await page.getByText(/Transbay Tube closed for repairs/).count()).toBe(0);
+    expect(await page.getByRole("button", { name: /^Comprar boletos/ }).count()).toBe(0);
+    await shot("alerts-09-passenger-spanish");
 
     // The operator ends it: sales resume.
     await openOperator("Service alerts");
@@ -128,19 +167,19 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await passengerTubeTrip();
     expect(await page.getByRole("button", { name: /^Buy tickets/ }).isEnabled()).toBe(true);
 
-    // The session audit: three sessions today; the blocked one, opened, says why buy was off.
+    // The session audit: four sessions today; a blocked one, opened, says why buy was off.
     await openOperator("Session audit");
     const sessions = page.getByRole("table", { name: "Sessions" }).locator("tbody tr");
-    await expect.poll(() => sessions.count()).toBe(3);
+    await expect.poll(() => sessions.count()).toBe(4);
     await shot("alerts-05-audit-list");
     await page.getByLabel("Outcome", { exact: true }).selectOption("route_and_fare_ready");
     await expect.poll(() => sessions.count()).toBe(2);
     await page.getByLabel("Outcome", { exact: true }).selectOption("");
-    await expect.poll(() => sessions.count()).toBe(3);
-    // The kiosk's clock stands still in this test, so the three sessions share a start time: find the blocked one by its outcome.
+    await expect.poll(() => sessions.count()).toBe(4);
+    // The kiosk's clock stands still in this test, so the sessions share a start time: find the blocked ones (English, Spanish) by their outcome.
     const blocked = sessions.filter({ hasNotText: "route_and_fare_ready" });
-    await expect.poll(() => blocked.count()).toBe(1);
-    await blocked.getByRole("button", { name: /^Open session / }).click();
+    await expect.poll(() => blocked.count()).toBe(2);
+    await blocked.first().getByRole("button", { name: /^Open session / }).click();
     const timeline = page.locator(".op-timeline");
     await timeline.waitFor();
     const kinds = await timeline.locator("[data-kind]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.kind));

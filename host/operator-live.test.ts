@@ -106,6 +106,61 @@ describe("service alerts from the operator console", () => {
   });
 });
 
+describe("service alerts: text per language, editing, names", () => {
+  const feedLines = (sessionId: string): string =>
+    runtime.operator
+      .auditTimeline({ token, sessionId })
+      .entries.filter((e) => e.kind === "tool" && e.title.startsWith("disruption_feed"))
+      .flatMap((e) => e.lines)
+      .join(" ");
+
+  it("shows the passenger the alert's text in the screen's language, falling back to English; the operator must give the English one", async () => {
+    const spanish = { ...tube, text: { en: "Transbay Tube closed: no service between West Oakland and Embarcadero.", es: "Tubo Transbay cerrado: no hay servicio entre West Oakland y Embarcadero." } };
+    expect(runtime.operator.saveAlert({ token, alert: { ...spanish, text: { es: spanish.text.es } }, mode: "add" })).toEqual({
+      ok: false,
+      reason: "invalid",
+      issues: [{ path: "text.en", message: "the English text is required (every screen language falls back to it)" }],
+    });
+    expect(runtime.operator.saveAlert({ token, alert: spanish, mode: "add" })).toMatchObject({ ok: true, record: { alert: { text: spanish.text } } });
+    const banners = async (language?: "es" | "ar"): Promise<string> => ((await runtime.backend.ask({ system: "bart", events: tubeTrip, ...(language ? { language } : {}) })).state.advisory_banners ?? []).map((b) => b.body).join(" ");
+    expect(await banners("es")).toContain("Tubo Transbay cerrado: no hay servicio");
+    expect(await banners()).toContain("Transbay Tube closed: no service");
+    expect(await banners("ar")).toContain("Transbay Tube closed: no service");
+    expect(await banners("ar")).not.toContain("Tubo");
+  });
+
+  it("an edit changes what the next passenger session's disruption_feed returns, audited with the operator's name", async () => {
+    runtime.operator.saveAlert({ token, alert: tube, mode: "add" });
+    const before = await runtime.backend.ask({ system: "bart", events: tubeTrip });
+    expect(before.purchasable).toBe(false);
+    expect(feedLines(before.sessionId)).toContain("tube (planned_maintenance, critical)");
+
+    // The same alert, edited into an advisory: the tube is open again, the advisory is what the feed says.
+    const advisory = { ...tube, type: "crowd_advisory", severity: "info", segment: null, text: { en: "Giants game tonight: expect crowded trains." } };
+    expect(runtime.operator.saveAlert({ token, alert: advisory, mode: "edit" })).toMatchObject({ ok: true, record: { alert: { id: "tube", type: "crowd_advisory" }, createdBy: "Alice Ops", updatedBy: "Alice Ops" } });
+    const after = await runtime.backend.ask({ system: "bart", events: tubeTrip });
+    expect(feedLines(after.sessionId)).toContain("tube (crowd_advisory, info)");
+    expect(feedLines(after.sessionId)).not.toContain("planned_maintenance");
+    expect(after.purchasable).toBe(true);
+    expect((after.state.advisory_banners ?? []).map((b) => b.body).join(" ")).toContain("Giants game tonight");
+    expect(runtime.operator.listAlerts({ token, system: "bart" }).audit.map((a) => [a.who, a.action, a.alertId])).toEqual([["Alice Ops", "edit", "tube"], ["Alice Ops", "add", "tube"]]);
+    // An id that is not running cannot be edited.
+    expect(runtime.operator.saveAlert({ token, alert: { ...advisory, id: "nothing" }, mode: "edit" })).toMatchObject({ ok: false, reason: "conflict", issues: [{ path: "id", message: "there is no alert 'nothing' to edit" }] });
+  });
+
+  it("lists a system's alert languages and its station and line names for the form", () => {
+    const bart = runtime.operator.listAlerts({ token, system: "bart" }).places!;
+    expect(bart.languages).toEqual(["en", "es"]);
+    expect(bart.stations).toContainEqual({ id: "BART-EMBR", name: "Embarcadero" });
+    expect(bart.lines.map((l) => l.id)).toContain("yellow");
+    expect(runtime.operator.listAlerts({ token, system: "taipei" }).places!.languages).toEqual(["en", "zh-Hant"]);
+    expect(runtime.operator.listAlerts({ token, system: "beijing" }).places!.languages).toEqual(["en", "zh-Hans"]);
+    expect(runtime.operator.listAlerts({ token, system: "doha" }).places!.languages).toEqual(["en", "ar"]);
+    expect(runtime.operator.listAlerts({ token }).places).toBeNull();
+    expect(OPERATOR_METHODS.listAlerts.result.safeParse(runtime.operator.listAlerts({ token, system: "bart" })).success).toBe(true);
+  });
+});
+
 describe("the session audit on the operator console", () => {
   it("lists today's sessions with filters and opens one as a timeline: asked, tools, shown, why buy was off", async () => {
     const ok = await runtime.backend.ask({ system: "bart", events: tubeTrip, language: "es" });

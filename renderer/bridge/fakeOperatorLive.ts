@@ -2,13 +2,16 @@
 // in-memory alert list with a small field checker, an audit log, demo sessions of today with their
 // timelines, and a canned replay preview.
 import {
+  alertLanguages,
   DISRUPTION_TYPES,
   type AlertAuditView,
+  type AlertPlaces,
   type AlertView,
   type OperatorBridge,
   type SessionSummaryView,
   type TimelineView,
 } from "../../runtime/kiosk/bridge.ts";
+import { DEMO_SYSTEMS } from "./demoSystems.ts";
 import { OperatorBridgeError } from "./operatorBridge.ts";
 
 type LiveMethods = Pick<OperatorBridge, "listAlerts" | "saveAlert" | "endAlert" | "previewAlert" | "auditSessions" | "auditTimeline">;
@@ -21,6 +24,28 @@ export interface FakeLiveOptions {
 }
 
 const STATION_TYPES = new Set(["station_closure", "station_entry_restriction", "elevator_outage"]);
+
+/** A few BART stations and lines (the renderer tests' system), the demo systems' own data otherwise. */
+const BART_PLACES: Omit<AlertPlaces, "system" | "languages"> = {
+  stations: [
+    { id: "BART-WOAK", name: "West Oakland" },
+    { id: "BART-EMBR", name: "Embarcadero" },
+    { id: "BART-MONT", name: "Montgomery St" },
+  ],
+  lines: [{ id: "yellow", name: "Yellow Line" }],
+};
+
+export function demoPlaces(system: AlertPlaces["system"]): AlertPlaces {
+  const demo = DEMO_SYSTEMS.find((s) => s.id === system);
+  const names = demo ? { stations: demo.stations.map((s) => ({ id: s.id, name: s.name })), lines: demo.lines.map((l) => ({ id: l.id, name: l.name })) } : system === "bart" ? BART_PLACES : { stations: [], lines: [] };
+  return { system, languages: alertLanguages(system), ...names };
+}
+
+/** A station or line given by id or name, as its id (as the kiosk's checker resolves them); unknown ones as given. */
+function idOf(places: readonly { id: string; name: string }[], value: string): string {
+  const v = value.trim().toLowerCase();
+  return places.find((p) => p.id.toLowerCase() === v || p.name.toLowerCase() === v)?.id ?? value;
+}
 
 function localIso(date: Date): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
@@ -93,6 +118,7 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
     if (until !== undefined && until !== null && (typeof until !== "string" || !/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(until))) issues.push({ path: "valid_until", message: 'expected a local time "YYYY-MM-DDTHH:MM" (or an ISO time with a zone)' });
     const text = input["text"] as Record<string, unknown> | undefined;
     if (!text || Object.keys(text).length === 0 || Object.values(text).some((t) => typeof t !== "string" || !t.trim())) issues.push({ path: "text", message: "at least one language's text is needed" });
+    if (!text || !Object.hasOwn(text, "en")) issues.push({ path: "text.en", message: "the English text is required (every screen language falls back to it)" });
     return issues;
   }
 
@@ -102,7 +128,7 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
       context.calls.push("listAlerts");
       const now = localIso(context.now());
       const list = alerts.filter((a) => !request.system || a.alert.system === request.system).map((a) => ({ ...a, status: a.endedAt ? ("ended" as const) : a.alert.valid_until && a.alert.valid_until <= now ? ("expired" as const) : ("active" as const) }));
-      return { now, alerts: list, audit: audit.filter((a) => !request.system || a.system === request.system) };
+      return { now, alerts: list, audit: audit.filter((a) => !request.system || a.system === request.system), places: request.system ? demoPlaces(request.system) : null };
     },
     async saveAlert(request) {
       const who = context.operatorOf(request.token);
@@ -114,14 +140,19 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
       const id = typeof input["id"] === "string" ? input["id"] : `${system}-${String(input["type"]).replace(/_/g, "-")}-${alerts.length + 1}`;
       const existing = alerts.find((a) => a.alert.id === id && !a.endedAt);
       if ((request.mode ?? "add") === "add" && existing) return { ok: false, reason: "conflict", issues: [{ path: "id", message: `alert '${id}' already exists (edit it, or end it first)` }] };
+      if (request.mode === "edit" && !existing) return { ok: false, reason: "conflict", issues: [{ path: "id", message: `there is no alert '${id}' to edit` }] };
+      const places = demoPlaces(system);
+      const segment = input["segment"] as { from_station: string; to_station: string } | undefined;
+      const from = segment ? idOf(places.stations, segment.from_station) : "";
+      const to = segment ? idOf(places.stations, segment.to_station) : "";
       const alert: AlertView["alert"] = {
         id,
         system,
         type: input["type"] as AlertView["alert"]["type"],
         severity: (input["severity"] as AlertView["alert"]["severity"] | undefined) ?? "warning",
-        lines: (input["lines"] as string[] | undefined) ?? [],
-        stations: (input["stations"] as string[] | undefined) ?? [],
-        segment: null,
+        lines: ((input["lines"] as string[] | undefined) ?? []).map((l) => idOf(places.lines, l)),
+        stations: ((input["stations"] as string[] | undefined) ?? []).map((s) => idOf(places.stations, s)),
+        segment: segment ? { from_station: from, to_station: to, stations: [from, to] } : null,
         valid_from: null,
         valid_until: (input["valid_until"] as string | null | undefined) ?? null,
         text: input["text"] as Record<string, string>,
@@ -129,7 +160,8 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
         eta_resolution: null,
         source: { kind: "operator" },
       };
-      const view: AlertView = { alert, status: "active", createdAt: stamp(), createdBy: who, updatedAt: stamp(), updatedBy: who, endedAt: null, endedBy: null, endReason: null };
+      const created = existing ? { createdAt: existing.createdAt, createdBy: existing.createdBy } : { createdAt: stamp(), createdBy: who };
+      const view: AlertView = { alert, status: "active", ...created, updatedAt: stamp(), updatedBy: who, endedAt: null, endedBy: null, endReason: null };
       if (existing) alerts.splice(alerts.indexOf(existing), 1);
       alerts.unshift(view);
       audit.unshift({ at: stamp(), who, action: existing ? "edit" : "add", alertId: id, system, detail: null });

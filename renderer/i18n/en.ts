@@ -462,6 +462,14 @@ export const en = {
       action_edit: "edited",
       action_end: "ended",
       action_import: "imported",
+      // Per-language text, editing (issue 16's remaining gaps).
+      textOptional: "What passengers are told ({{language}}, optional)",
+      edit: "Edit",
+      editNamed: "Edit alert {{id}}",
+      editHeading: "Edit alert {{id}}",
+      save: "Save changes",
+      cancelEdit: "Cancel editing",
+      saved: "Alert {{id}} saved: the next passenger session sees the change.",
     },
     audit: {
       tab: "Session audit",

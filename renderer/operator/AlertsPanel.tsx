@@ -21,6 +21,8 @@ import { useOperator } from "./session.ts";
 import { SystemChooser } from "./SystemChooser.tsx";
 
 type Notice = { tone: "positive" | "warning" | "critical"; text: string } | null;
+type Alert = AlertView["alert"];
+type Places = NonNullable<AlertsList["places"]>;
 
 interface Draft {
   type: string;
@@ -30,10 +32,15 @@ interface Draft {
   from: string;
   to: string;
   validUntil: string;
-  text: string;
+  /** Passenger text by language tag ("en", "es", "zh-Hans"…). */
+  text: Readonly<Record<string, string>>;
+  /** The alert being edited (its id, and the fields the form does not show, are kept); null: a new one. */
+  editing: Alert | null;
 }
 
-const EMPTY: Draft = { type: "station_closure", severity: "", lines: "", stations: "", from: "", to: "", validUntil: "", text: "" };
+type DraftField = Exclude<keyof Draft, "text" | "editing">;
+
+const EMPTY: Draft = { type: "station_closure", severity: "", lines: "", stations: "", from: "", to: "", validUntil: "", text: {}, editing: null };
 
 const list = (text: string): string[] =>
   text
@@ -43,33 +50,74 @@ const list = (text: string): string[] =>
 
 /** The form as the alert file format the kiosk validates. */
 export function draftAlert(system: string, d: Draft): Record<string, unknown> {
+  const text = Object.fromEntries(
+    Object.entries(d.text)
+      .map(([lang, value]) => [lang, value.trim()] as const)
+      .filter(([, value]) => value !== ""),
+  );
+  const kept = d.editing;
   return {
+    ...(kept ? { id: kept.id } : {}),
     system,
     type: d.type,
     ...(d.severity ? { severity: d.severity } : {}),
     lines: list(d.lines),
     stations: list(d.stations),
     ...(d.from || d.to ? { segment: { from_station: d.from, to_station: d.to } } : {}),
+    ...(kept?.valid_from ? { valid_from: kept.valid_from } : {}),
     ...(d.validUntil ? { valid_until: d.validUntil } : {}),
-    text: d.text.trim() ? { en: d.text.trim() } : {},
+    text,
+    ...(kept?.alternative ? { alternative: kept.alternative } : {}),
+    ...(kept?.eta_resolution ? { eta_resolution: kept.eta_resolution } : {}),
   };
 }
 
-/** Which form field an issue's path belongs to. */
-function fieldOf(path: string): keyof Draft | null {
+/** A station's or line's name from the system's data (the id when it is not there). */
+function nameOf(names: readonly { id: string; name: string }[] | undefined, id: string): string {
+  return names?.find((n) => n.id === id)?.name ?? id;
+}
+
+/** What the edit form shows for an id: the name when no other station (line) has it, else the id. */
+function formName(names: readonly { id: string; name: string }[] | undefined, id: string): string {
+  const name = nameOf(names, id);
+  return name !== id && names?.filter((n) => n.name === name).length === 1 ? name : id;
+}
+
+/** The edit form filled with an alert. */
+export function draftOf(alert: Alert, places: Places | null): Draft {
+  const station = (id: string): string => formName(places?.stations, id);
+  return {
+    type: alert.type,
+    severity: alert.severity,
+    lines: alert.lines.map((id) => formName(places?.lines, id)).join(", "),
+    stations: alert.stations.map(station).join(", "),
+    from: alert.segment ? station(alert.segment.from_station) : "",
+    to: alert.segment ? station(alert.segment.to_station) : "",
+    validUntil: alert.valid_until?.slice(0, 16) ?? "",
+    text: { ...alert.text },
+    editing: alert,
+  };
+}
+
+/** Which form field an issue's path belongs to ("text.es" → the Spanish text). */
+function fieldOf(path: string): string | null {
   if (path.startsWith("lines")) return "lines";
   if (path.startsWith("stations")) return "stations";
   if (path === "segment.to_station") return "to";
   if (path.startsWith("segment")) return "from";
   if (path === "valid_until" || path === "valid_from") return "validUntil";
-  if (path.startsWith("text")) return "text";
+  if (path === "text") return "text.en";
+  if (path.startsWith("text.")) return path;
   if (path === "type" || path === "severity") return path;
   return null;
 }
 
-function where(alert: AlertView["alert"]): string {
-  if (alert.segment) return `${alert.segment.from_station} – ${alert.segment.to_station}${alert.lines.length ? ` (${alert.lines.join(", ")})` : ""}`;
-  return [...alert.lines, ...alert.stations].join(", ") || "–";
+/** Where an alert applies, by the names of the system's data. */
+export function where(alert: Alert, places: Places | null): string {
+  const station = (id: string): string => nameOf(places?.stations, id);
+  const lines = alert.lines.map((id) => nameOf(places?.lines, id));
+  if (alert.segment) return `${station(alert.segment.from_station)} – ${station(alert.segment.to_station)}${lines.length ? ` (${lines.join(", ")})` : ""}`;
+  return [...lines, ...alert.stations.map(station)].join(", ") || "–";
 }
 
 export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialSystem?: SystemSummary["id"] | undefined }) {
@@ -85,6 +133,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   const [busy, setBusy] = useState(false);
   const headingId = useId();
   const formId = useId();
+  const stationListId = useId();
 
   const fail = useCallback((error: unknown) => setNotice({ tone: "critical", text: t(`operator.error.${toOperatorError(error).code}`) }), [t]);
 
@@ -99,17 +148,39 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
 
   useEffect(() => {
     setAlerts(null);
+    setDraft(EMPTY);
     setIssues([]);
     setPreview(null);
     setNotice(null);
     void refresh();
   }, [refresh]);
 
-  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+  const set = (key: DraftField) => (event: { target: { value: string } }) => {
     setDraft((d) => ({ ...d, [key]: event.target.value }));
     setPreview(null);
   };
+  const setText = (language: string) => (event: { target: { value: string } }) => {
+    setDraft((d) => ({ ...d, text: { ...d.text, [language]: event.target.value } }));
+    setPreview(null);
+  };
   const invalid = new Set(issues.map((i) => fieldOf(i.path)));
+  const places = alerts?.places ?? null;
+  // English first, then the system's local language, then any other language the edited alert has.
+  const languages = [...new Set([...(places?.languages ?? ["en"]), ...Object.keys(draft.text)])];
+
+  function edit(alert: Alert): void {
+    setDraft(draftOf(alert, places));
+    setIssues([]);
+    setPreview(null);
+    setNotice(null);
+    document.getElementById(formId)?.scrollIntoView?.({ block: "start" });
+  }
+
+  function cancelEdit(): void {
+    setDraft(EMPTY);
+    setIssues([]);
+    setPreview(null);
+  }
 
   async function runPreview(): Promise<void> {
     if (!system) return;
@@ -128,17 +199,18 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
     }
   }
 
-  async function add(): Promise<void> {
+  async function save(): Promise<void> {
     if (!system) return;
     setBusy(true);
     setNotice(null);
+    const mode = draft.editing ? "edit" : "add";
     try {
-      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode: "add" });
+      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode });
       if (result.ok) {
         setIssues([]);
         setPreview(null);
         setDraft(EMPTY);
-        setNotice({ tone: "positive", text: t("operator.alerts.added", { id: result.record.alert.id }) });
+        setNotice({ tone: "positive", text: t(mode === "edit" ? "operator.alerts.saved" : "operator.alerts.added", { id: result.record.alert.id }) });
         await refresh();
       } else setIssues(result.issues);
     } catch (error) {
@@ -162,14 +234,14 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
     }
   }
 
-  const field = (key: keyof Draft, label: string, input: ReactNode) => (
+  const field = (key: string, label: string, input: ReactNode) => (
     <label className="op-field" data-invalid={invalid.has(key) || undefined}>
       {label}
       {input}
     </label>
   );
-  const text = (key: keyof Draft, label: string, hint?: string) =>
-    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} />);
+  const text = (key: DraftField, label: string, hint?: string, suggestions?: string) =>
+    field(key, label, <input className="op-input" aria-label={label} value={draft[key]} onChange={set(key)} aria-invalid={invalid.has(key)} placeholder={hint} list={suggestions} />);
 
   const stationType = (STATION_DISRUPTION_TYPES as readonly string[]).includes(draft.type);
 
@@ -206,9 +278,9 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
                 <tr key={a.alert.id} data-alert={a.alert.id}>
                   <td>
                     <strong>{a.alert.type}</strong> · {a.alert.severity}
-                    <div className="op-muted">{Object.values(a.alert.text)[0]}</div>
+                    <div className="op-muted">{a.alert.text["en"] ?? Object.values(a.alert.text)[0]}</div>
                   </td>
-                  <td>{where(a.alert)}</td>
+                  <td>{where(a.alert, places)}</td>
                   <td>{a.alert.valid_until?.replace("T", " ").slice(0, 16) ?? t("operator.alerts.untilEnded")}</td>
                   <td>
                     <span className={`op-badge op-badge-alert-${a.status}`}>{t(`operator.alerts.status_${a.status}`)}</span>
@@ -216,9 +288,14 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
                   <td>{a.endedBy ? t("operator.alerts.endedBy", { name: a.endedBy }) : a.createdBy}</td>
                   <td>
                     {a.status === "active" || a.status === "upcoming" ? (
-                      <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void end(a.alert.id)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
-                        {t("operator.alerts.end")}
-                      </button>
+                      <div className="op-row-actions">
+                        <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => edit(a.alert)} aria-label={t("operator.alerts.editNamed", { id: a.alert.id })}>
+                          {t("operator.alerts.edit")}
+                        </button>
+                        <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void end(a.alert.id)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
+                          {t("operator.alerts.end")}
+                        </button>
+                      </div>
                     ) : null}
                   </td>
                 </tr>
@@ -233,10 +310,11 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
         aria-labelledby={formId}
         onSubmit={(event) => {
           event.preventDefault();
-          void add();
+          void save();
         }}
+        data-editing={draft.editing?.id}
       >
-        <h3 id={formId}>{t("operator.alerts.addHeading")}</h3>
+        <h3 id={formId}>{draft.editing ? t("operator.alerts.editHeading", { id: draft.editing.id }) : t("operator.alerts.addHeading")}</h3>
         <div className="op-alert-grid">
           {field(
             "type",
@@ -263,11 +341,22 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           )}
           {text("lines", t("operator.alerts.lines"), t("operator.alerts.listHint"))}
           {text("stations", stationType ? t("operator.alerts.stationsNeeded") : t("operator.alerts.stations"), t("operator.alerts.listHint"))}
-          {text("from", t("operator.alerts.segmentFrom"))}
-          {text("to", t("operator.alerts.segmentTo"))}
+          {text("from", t("operator.alerts.segmentFrom"), undefined, stationListId)}
+          {text("to", t("operator.alerts.segmentTo"), undefined, stationListId)}
           {field("validUntil", t("operator.alerts.validUntil"), <input className="op-input" type="datetime-local" aria-label={t("operator.alerts.validUntil")} value={draft.validUntil} onChange={set("validUntil")} aria-invalid={invalid.has("validUntil")} />)}
         </div>
-        {field("text", t("operator.alerts.text"), <textarea className="op-input" aria-label={t("operator.alerts.text")} rows={3} value={draft.text} onChange={set("text")} aria-invalid={invalid.has("text")} />)}
+        <datalist id={stationListId}>
+          {places?.stations.map((s) => <option key={s.id} value={s.name} label={s.id} />)}
+        </datalist>
+        {languages.map((language) => {
+          const label = language === "en" ? t("operator.alerts.text") : t("operator.alerts.textOptional", { language: t(`language.${language}`, { defaultValue: language }) });
+          const key = `text.${language}`;
+          return (
+            <div key={language}>
+              {field(key, label, <textarea className="op-input" lang={language} dir="auto" aria-label={label} rows={language === "en" ? 3 : 2} value={draft.text[language] ?? ""} onChange={setText(language)} aria-invalid={invalid.has(key)} />)}
+            </div>
+          );
+        })}
         {issues.length > 0 ? (
           <ul className="op-issues" role="alert" aria-label={t("operator.alerts.problems")}>
             {issues.map((i) => (
@@ -295,8 +384,13 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
           <button type="button" className="op-button op-button-secondary" disabled={busy || !system} onClick={() => void runPreview()}>
             {t("operator.alerts.preview")}
           </button>
+          {draft.editing ? (
+            <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={cancelEdit}>
+              {t("operator.alerts.cancelEdit")}
+            </button>
+          ) : null}
           <button type="submit" className="op-button op-button-primary" disabled={busy || !system}>
-            {t("operator.alerts.add")}
+            {draft.editing ? t("operator.alerts.save") : t("operator.alerts.add")}
           </button>
         </div>
       </form>

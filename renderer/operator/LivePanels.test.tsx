@@ -9,7 +9,7 @@ import { en } from "../i18n/en.ts";
 import { createKioskI18n } from "../i18n/index.ts";
 import { ViewStoreProvider } from "../state/ViewStoreProvider.tsx";
 import { createViewStore } from "../state/viewStore.ts";
-import { draftAlert } from "./AlertsPanel.tsx";
+import { draftAlert, draftOf, where } from "./AlertsPanel.tsx";
 import { OperatorScreen, type OperatorTab } from "./OperatorScreen.tsx";
 
 const SYSTEMS: SystemSummary[] = [{ id: "bart", orgName: "BART", fullName: "Bay Area Rapid Transit" }];
@@ -59,7 +59,9 @@ describe("the Service alerts tab", () => {
     fireEvent.click(screen.getByRole("button", { name: A.add }));
     expect(await screen.findByText(/Alert bart-station-closure-1 added/)).toBeTruthy();
     const row = document.querySelector<HTMLElement>('[data-alert="bart-station-closure-1"]')!;
-    expect(row.textContent).toContain("BART-EMBR, Montgomery St");
+    // The table names the stations (the system's data), not their ids.
+    expect(row.textContent).toContain("Embarcadero, Montgomery St");
+    expect(row.textContent).not.toContain("BART-EMBR");
     expect(row.textContent).toContain("2099-03-09 18:00");
     expect(row.textContent).toContain(A.status_active);
     expect(row.textContent).toContain("Ada");
@@ -73,7 +75,7 @@ describe("the Service alerts tab", () => {
   });
 
   it("turns the form into the alert file format the kiosk validates", () => {
-    expect(draftAlert("bart", { type: "planned_maintenance", severity: "critical", lines: "yellow", stations: "", from: "West Oakland", to: "BART-EMBR", validUntil: "2026-03-10T04:00", text: " Tube closed. " })).toEqual({
+    expect(draftAlert("bart", { type: "planned_maintenance", severity: "critical", lines: "yellow", stations: "", from: "West Oakland", to: "BART-EMBR", validUntil: "2026-03-10T04:00", text: { en: " Tube closed. ", es: " " }, editing: null })).toEqual({
       system: "bart",
       type: "planned_maintenance",
       severity: "critical",
@@ -83,6 +85,76 @@ describe("the Service alerts tab", () => {
       valid_until: "2026-03-10T04:00",
       text: { en: "Tube closed." },
     });
+  });
+
+  it("takes the passenger text per language of the system's screen (English required, Spanish for BART) and sends it", async () => {
+    const bridge = await openTab("alerts");
+    const save = vi.spyOn(bridge, "saveAlert");
+    await screen.findByText(A.none);
+    const spanish = screen.getByLabelText("What passengers are told (Español, optional)");
+    expect(screen.queryByLabelText("What passengers are told (العربية, optional)")).toBeNull();
+    fireEvent.change(screen.getByLabelText(A.stationsNeeded), { target: { value: "Embarcadero" } });
+    // Spanish alone is refused: the English text is the one every screen language falls back to.
+    fireEvent.change(spanish, { target: { value: "Embarcadero está cerrada." } });
+    fireEvent.click(screen.getByRole("button", { name: A.add }));
+    expect((await screen.findByRole("alert", { name: A.problems })).textContent).toContain("text.en: the English text is required");
+    expect(screen.getByLabelText(A.text).getAttribute("aria-invalid")).toBe("true");
+    expect(spanish.getAttribute("aria-invalid")).toBe("false");
+
+    fireEvent.change(screen.getByLabelText(A.text), { target: { value: "Embarcadero is closed." } });
+    fireEvent.click(screen.getByRole("button", { name: A.add }));
+    expect(await screen.findByText(/Alert bart-station-closure-1 added/)).toBeTruthy();
+    expect(save).toHaveBeenLastCalledWith(expect.objectContaining({ mode: "add", alert: expect.objectContaining({ stations: ["Embarcadero"], text: { en: "Embarcadero is closed.", es: "Embarcadero está cerrada." } }) }));
+  });
+
+  it("edits an active alert: the form opens filled with it (station names), saves through the edit call, audited with the operator", async () => {
+    const bridge = await openTab("alerts");
+    const save = vi.spyOn(bridge, "saveAlert");
+    await screen.findByText(A.none);
+    fireEvent.change(screen.getByLabelText(A.type), { target: { value: "planned_maintenance" } });
+    // The segment's stations are suggested by name from the system's station list.
+    const suggestions = document.getElementById(screen.getByLabelText(A.segmentFrom).getAttribute("list")!)!;
+    expect([...suggestions.querySelectorAll("option")].map((o) => o.value)).toEqual(["West Oakland", "Embarcadero", "Montgomery St"]);
+    fireEvent.change(screen.getByLabelText(A.segmentFrom), { target: { value: "BART-WOAK" } });
+    fireEvent.change(screen.getByLabelText(A.segmentTo), { target: { value: "Embarcadero" } });
+    fireEvent.change(screen.getByLabelText(A.validUntil), { target: { value: "2099-03-10T04:00" } });
+    fireEvent.change(screen.getByLabelText(A.text), { target: { value: "Transbay Tube closed." } });
+    fireEvent.click(screen.getByRole("button", { name: A.add }));
+    await screen.findByText(/Alert bart-planned-maintenance-1 added/);
+    const row = (): HTMLElement => document.querySelector<HTMLElement>('[data-alert="bart-planned-maintenance-1"]')!;
+    expect(row().textContent).toContain("West Oakland – Embarcadero");
+
+    fireEvent.click(within(row()).getByRole("button", { name: "Edit alert bart-planned-maintenance-1" }));
+    expect(screen.getByRole("heading", { name: "Edit alert bart-planned-maintenance-1" })).toBeTruthy();
+    expect((screen.getByLabelText(A.type) as HTMLSelectElement).value).toBe("planned_maintenance");
+    expect((screen.getByLabelText(A.segmentFrom) as HTMLInputElement).value).toBe("West Oakland");
+    expect((screen.getByLabelText(A.segmentTo) as HTMLInputElement).value).toBe("Embarcadero");
+    expect((screen.getByLabelText(A.validUntil) as HTMLInputElement).value).toBe("2099-03-10T04:00");
+    expect((screen.getByLabelText(A.text) as HTMLTextAreaElement).value).toBe("Transbay Tube closed.");
+
+    fireEvent.change(screen.getByLabelText(A.text), { target: { value: "Transbay Tube closed: take the bus bridge." } });
+    fireEvent.change(screen.getByLabelText("What passengers are told (Español, optional)"), { target: { value: "Tubo Transbay cerrado." } });
+    fireEvent.click(screen.getByRole("button", { name: A.preview }));
+    expect(await screen.findByRole("status", { name: A.previewHeading })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: A.save }));
+    expect(await screen.findByText(/Alert bart-planned-maintenance-1 saved/)).toBeTruthy();
+    expect(save).toHaveBeenLastCalledWith(
+      expect.objectContaining({ mode: "edit", alert: expect.objectContaining({ id: "bart-planned-maintenance-1", text: { en: "Transbay Tube closed: take the bus bridge.", es: "Tubo Transbay cerrado." } }) }),
+    );
+    await waitFor(() => expect(row().textContent).toContain("Transbay Tube closed: take the bus bridge."));
+    expect(document.querySelectorAll("[data-alert]")).toHaveLength(1);
+    expect(screen.getByRole("heading", { name: A.addHeading })).toBeTruthy();
+    expect(screen.getByText(A.log).parentElement!.textContent).toMatch(/Ada · edited bart-planned-maintenance-1/);
+  });
+
+  it("shows station and line names for ids, and fills the edit form with names only where they are unambiguous", () => {
+    const places = { system: "bart" as const, languages: ["en", "es"], stations: [{ id: "A", name: "Alpha" }, { id: "B", name: "Twin" }, { id: "C", name: "Twin" }], lines: [{ id: "y", name: "Yellow Line" }] };
+    const alert = { id: "x", system: "bart" as const, type: "station_closure" as const, severity: "critical" as const, lines: ["y"], stations: ["A", "B", "Z"], segment: null, valid_from: "2099-01-01T00:00:00", valid_until: null, text: { en: "Closed", zh: "关闭" }, alternative: "Bus 12", eta_resolution: null, source: { kind: "operator" as const } };
+    expect(where(alert, places)).toBe("Yellow Line, Alpha, Twin, Z");
+    const draft = draftOf(alert, places);
+    expect(draft).toMatchObject({ lines: "Yellow Line", stations: "Alpha, B, Z", text: { en: "Closed", zh: "关闭" } });
+    // What the form does not show is kept on save: the id, the start, the alternative, other languages.
+    expect(draftAlert("bart", draft)).toMatchObject({ id: "x", valid_from: "2099-01-01T00:00:00", alternative: "Bus 12", text: { en: "Closed", zh: "关闭" } });
   });
 });
 

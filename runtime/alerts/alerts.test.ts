@@ -9,7 +9,9 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { KioskService } from "../kiosk/service.ts";
 import { activeDisruptions, alertStatus } from "./active.ts";
-import { alertText, formatAlertIssues, normaliseTime, validateAlert, type Alert, type AlertInput } from "./model.ts";
+import { conditionsWithAlerts } from "./conditions.ts";
+import { alertLanguages } from "./languages.ts";
+import { alertText, formatAlertIssues, normaliseTime, OperatorAlertTextSchema, validateAlert, type Alert, type AlertInput } from "./model.ts";
 import { AlertStore, AlertStoreError } from "./store.ts";
 import { DISRUPTION_TYPES, DISRUPTION_SEVERITIES } from "./vocabulary.ts";
 import { AnswerPipeline } from "../answer/pipeline.ts";
@@ -255,5 +257,50 @@ describe("the alert store: atomic, audited, the operator's name required", () =>
     const after = await service.start({ system: "bart", events });
     expect(after.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
     store.close();
+  });
+});
+
+describe("passenger text per language", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "alerts-text-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("the operator screen's text schema: English required, the screen's other languages optional, tags checked", () => {
+    expect(OperatorAlertTextSchema.safeParse({ en: "Closed" }).success).toBe(true);
+    expect(OperatorAlertTextSchema.safeParse({ en: "Closed", es: "Cerrada", "zh-Hans": "关闭", "zh-Hant": "關閉", ar: "مغلقة" }).success).toBe(true);
+    const issues = (text: unknown) => OperatorAlertTextSchema.safeParse(text).error?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues({ es: "Cerrada" })).toEqual([["en", "the English text is required (every screen language falls back to it)"]]);
+    expect(issues({ en: "Closed", es: "  " })).toEqual([["es", "must not be empty"]]);
+    expect(issues({ en: "Closed", Spanish: "Cerrada" })).toEqual([["Spanish", "'Spanish' is not a language tag such as en, es, zh-TW"]]);
+    // Only the operator screen requires English: a file or a feed may carry the local language alone.
+    const local = { id: "zh", system: "beijing" as const, type: "crowd_advisory" as const, text: { zh: "客流较大" } };
+    expect(validateAlert(local, options).ok).toBe(true);
+    expect(validateAlert(local, { ...options, requireEnglish: true })).toEqual({ ok: false, issues: [{ path: "text.en", message: "the English text is required (every screen language falls back to it)" }] });
+  });
+
+  it("the languages offered per system: English and the local one", () => {
+    expect(pack.systemIds.map((id) => [id, alertLanguages(id)])).toEqual(
+      expect.arrayContaining([["beijing", ["en", "zh-Hans"]], ["taipei", ["en", "zh-Hant"]], ["doha", ["en", "ar"]], ["bart", ["en", "es"]], ["cta", ["en", "es"]], ["marta", ["en", "es"]]]),
+    );
+  });
+
+  it("keeps every language's text through the store (add, edit, reopen) and gives each passenger theirs", () => {
+    const file = path.join(dir, "alerts.sqlite");
+    const text = { en: "Transbay Tube closed.", es: "Tubo Transbay cerrado.", "zh-Hans": "跨湾隧道关闭。" };
+    const store = AlertStore.open(file);
+    store.add(valid({ ...tube, text }), "alice");
+    store.replace(valid({ ...tube, text: { ...text, es: "Tubo Transbay cerrado: tome el autobús." } }), "bob");
+    store.close();
+    const again = AlertStore.open(file);
+    expect(again.get("tube")!.alert.text).toEqual({ ...text, es: "Tubo Transbay cerrado: tome el autobús." });
+    const now = new Date(2026, 2, 9, 14, 0);
+    const conditions = conditionsWithAlerts({ store: again, system: systems, clock: () => now });
+    expect(conditions("bart", "es").disruptions.map((d) => d.message)).toEqual(["Tubo Transbay cerrado: tome el autobús."]);
+    expect(conditions("bart", "zh-Hans").disruptions.map((d) => d.message)).toEqual(["跨湾隧道关闭。"]);
+    expect(conditions("bart", "ar").disruptions.map((d) => d.message)).toEqual(["Transbay Tube closed."]);
+    expect(conditions("bart").disruptions.map((d) => d.message)).toEqual(["Transbay Tube closed."]);
+    again.close();
   });
 });

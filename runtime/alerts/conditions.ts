@@ -17,13 +17,14 @@ export interface ConditionsWithAlertsOptions {
   log?: (message: string) => void;
 }
 
-export function conditionsWithAlerts(options: ConditionsWithAlertsOptions): (system: SystemId) => { disruptions: Disruption[]; now: Date } {
-  return (system) => {
+/** `language`: the passenger's (the alert's text in it, else the system's language, else English). */
+export function conditionsWithAlerts(options: ConditionsWithAlertsOptions): (system: SystemId, language?: string) => { disruptions: Disruption[]; now: Date } {
+  return (system, language) => {
     const base = options.base?.(system);
     const now = base?.now ?? options.clock();
     let alerts: Disruption[] = [];
     try {
-      alerts = activeDisruptions(options.store.current(system), { system, now: localIso(now), primaryLanguage: options.system(system).framebook.primary_language });
+      alerts = activeDisruptions(options.store.current(system), { system, now: localIso(now), primaryLanguage: options.system(system).framebook.primary_language, ...(language ? { language } : {}) });
     } catch (err) {
       options.log?.(`service alerts unavailable for ${system}: ${(err as Error).message}`);
     }

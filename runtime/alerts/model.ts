@@ -43,6 +43,23 @@ export function normaliseTime(text: string): string | null {
 const nonBlank = z.string().trim().min(1, "must not be empty");
 const timeField = z.string().refine((v) => normaliseTime(v) !== null, 'expected a local time "YYYY-MM-DDTHH:MM" (or an ISO time with a zone)');
 
+/** Passenger text per language (BCP 47 tag → text): at least one language, every text non-blank. */
+export const AlertTextSchema = z.record(z.string(), nonBlank).superRefine((t, ctx) => {
+  if (Object.keys(t).length === 0) ctx.addIssue({ code: "custom", message: "at least one language's text is needed" });
+  for (const tag of Object.keys(t)) {
+    if (!LANGUAGE_TAG.test(tag)) ctx.addIssue({ code: "custom", path: [tag], message: `'${tag}' is not a language tag such as en, es, zh-TW` });
+  }
+});
+
+/**
+ * The passenger text the operator screen sends: English always (every screen language falls back
+ * to it), the system's local language and the other screen languages optional. A feed or a CLI
+ * import may carry only the local language; an operator at the kiosk writes the English one too.
+ */
+export const OperatorAlertTextSchema = AlertTextSchema.superRefine((t, ctx) => {
+  if (!Object.hasOwn(t, "en")) ctx.addIssue({ code: "custom", path: ["en"], message: "the English text is required (every screen language falls back to it)" });
+});
+
 /** An alert as an operator writes it (CLI flags, a JSON/YAML file, the operator screen). */
 export const AlertInputSchema = z.strictObject({
   id: z.string().regex(ALERT_ID, "letters, digits and . _ : - only, at most 80 characters").optional(),
@@ -59,12 +76,7 @@ export const AlertInputSchema = z.strictObject({
   valid_from: timeField.nullable().default(null),
   valid_until: timeField.nullable().default(null),
   /** Passenger text per language (BCP 47 tag → text); at least one. */
-  text: z.record(z.string(), nonBlank).superRefine((t, ctx) => {
-    if (Object.keys(t).length === 0) ctx.addIssue({ code: "custom", message: "at least one language's text is needed" });
-    for (const tag of Object.keys(t)) {
-      if (!LANGUAGE_TAG.test(tag)) ctx.addIssue({ code: "custom", path: [tag], message: `'${tag}' is not a language tag such as en, es, zh-TW` });
-    }
-  }),
+  text: AlertTextSchema,
   alternative: nonBlank.nullable().default(null),
   eta_resolution: nonBlank.nullable().default(null),
 });
@@ -126,6 +138,8 @@ export interface ValidateAlertOptions {
   source?: AlertSource;
   /** Makes an id for an alert given without one. */
   newId?: (input: { type: string; system: SystemId }) => string;
+  /** Require the English text (OperatorAlertTextSchema): alerts written on the operator screen. */
+  requireEnglish?: boolean;
 }
 
 export function defaultAlertId(input: { type: string; system: SystemId }): string {
@@ -135,7 +149,8 @@ export function defaultAlertId(input: { type: string; system: SystemId }): strin
 
 /** Validate an alert for the system it names. Never throws for bad input. */
 export function validateAlert(input: unknown, options: ValidateAlertOptions): AlertValidation {
-  const parsed = AlertInputSchema.safeParse(input);
+  const schema = options.requireEnglish ? AlertInputSchema.extend({ text: OperatorAlertTextSchema }) : AlertInputSchema;
+  const parsed = schema.safeParse(input);
   if (!parsed.success) {
     return { ok: false, issues: parsed.error.issues.map((i) => ({ path: pathText(i.path), message: i.code === "unrecognized_keys" ? `unknown field(s): ${i.keys.join(", ")}` : i.message })) };
   }

@@ -113,7 +113,8 @@ export interface KioskAppOptions {
   /** Why the ledger is missing (shown in the status). */
   ledgerProblem?: string;
   payment: PaymentTerminal;
-  conditions?: (system: SystemId) => LiveConditionsInput;
+  /** The live conditions of a system; `language` is the passenger's screen language (alert text is picked by it). */
+  conditions?: (system: SystemId, language?: string) => LiveConditionsInput;
   /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
   deadlineMs?: number;
   clock?: () => Date;
@@ -140,6 +141,8 @@ interface AppSession {
   sold: boolean;
   purchasing: boolean;
   accessibilityMode: boolean;
+  /** The screen language of the latest request (the service alerts' text is shown in it). */
+  language: string | undefined;
   /** JSON bytes of every turn's events (limits.ts). */
   bytes: number;
   /** Monotonic ms of the last request (eviction is by idle time). */
@@ -196,7 +199,7 @@ export class KioskApp {
     this.service = new KioskService({
       pack: options.pack,
       pipeline: this.pipeline,
-      conditions: (system) => this.conditionsFor(system),
+      conditions: (system, language) => this.conditionsFor(system, language),
       systemData: (system) => this.system(system),
       clock: this.clock,
     });
@@ -216,8 +219,8 @@ export class KioskApp {
     return this.pipeline.breaker;
   }
 
-  private conditionsFor(system: SystemId): { now: Date; disruptions: Disruption[] } {
-    const c = this.options.conditions?.(system);
+  private conditionsFor(system: SystemId, language?: string): { now: Date; disruptions: Disruption[] } {
+    const c = this.options.conditions?.(system, language);
     return { now: c?.now ?? this.clock(), disruptions: [...(c?.disruptions ?? [])] };
   }
 
@@ -387,7 +390,7 @@ export class KioskApp {
     let session: AppSession;
     let answer: Answer;
     const hooks = (id: string, s: AppSession): AnswerHooks => {
-      const conditions = this.conditionsFor(s.system);
+      const conditions = this.conditionsFor(s.system, s.language);
       const stationNames = this.stationNames(s.system, s.turns);
       return {
         onEvent: this.progress(id),
@@ -406,6 +409,7 @@ export class KioskApp {
       checkSessionRoom(existing.turns.length, existing.bytes, events);
       session = existing;
       session.turns.push(events);
+      session.language = request.language ?? session.language;
       session.bytes += eventBytes(events);
       session.lastActiveMs = this.now();
       session.asking++;
@@ -424,6 +428,7 @@ export class KioskApp {
         sold: false,
         purchasing: false,
         accessibilityMode: request.accessibilityMode === true,
+        language: request.language,
         bytes: eventBytes(events),
         lastActiveMs: this.now(),
         asking: 1,
@@ -432,7 +437,7 @@ export class KioskApp {
       this.sessions.set(sessionId, session);
       try {
         answer = await this.service.start(
-          { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}) },
+          { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}), ...(request.language ? { language: request.language } : {}) },
           hooks(sessionId, session),
         );
       } catch (err) {
@@ -603,7 +608,7 @@ export class KioskApp {
     const system = session.data;
     // Re-check now, with the payment method actually chosen (its fare may differ from the quote's),
     // at the time of payment and under the conditions of both the answer and now.
-    const current = this.conditionsFor(session.system);
+    const current = this.conditionsFor(session.system, session.language);
     const stationNames = this.stationNames(session.system, session.turns);
     const verdict = checkInterlock({
       system,

@@ -8,6 +8,8 @@ import { AlertSchema } from "../alerts/model.ts";
 
 /** The disruption vocabulary the operator screen offers (the data pack's). */
 export { DISRUPTION_SEVERITIES, DISRUPTION_TYPES, STATION_TYPES as STATION_DISRUPTION_TYPES } from "../alerts/vocabulary.ts";
+/** The languages of an alert's passenger text per system (English, then the local one). */
+export { alertLanguages } from "../alerts/languages.ts";
 
 const Token = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, "not an operator token");
 
@@ -40,6 +42,16 @@ export const AlertAuditViewSchema = z.object({
 export type AlertAuditView = z.infer<typeof AlertAuditViewSchema>;
 
 export const AlertsListRequestSchema = z.strictObject({ token: Token, system: SystemIdSchema.optional() });
+
+/** What the alerts form needs of a system: the languages of the passenger text (English first), station and line names. */
+export const AlertPlacesSchema = z.object({
+  system: SystemIdSchema,
+  languages: z.array(z.string()).min(1),
+  stations: z.array(z.object({ id: z.string(), name: z.string() })),
+  lines: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type AlertPlaces = z.infer<typeof AlertPlacesSchema>;
+
 export const AlertsListSchema = z.object({
   /** The kiosk's local time the statuses were computed at. */
   now: z.string(),
@@ -47,6 +59,8 @@ export const AlertsListSchema = z.object({
   alerts: z.array(AlertViewSchema),
   /** Who added, edited and ended what, newest first. */
   audit: z.array(AlertAuditViewSchema),
+  /** The listed system's languages and names (null when the request named no system). */
+  places: AlertPlacesSchema.nullable(),
 });
 export type AlertsList = z.infer<typeof AlertsListSchema>;
 

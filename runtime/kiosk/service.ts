@@ -49,7 +49,8 @@ export interface KioskServiceOptions {
   pipeline: AnswerPipeline;
   /** The system data sessions use (lets operators swap framebooks without a restart). */
   systemData?: (system: SystemId) => SystemData;
-  conditions?: (system: SystemId) => Omit<LiveConditions, "accessibilityMode">;
+  /** The live conditions of a new session; `language` is the passenger's (alerts carry text per language). */
+  conditions?: (system: SystemId, language?: string) => Omit<LiveConditions, "accessibilityMode">;
   clock?: () => Date;
   newSessionId?: () => string;
 }
@@ -79,10 +80,10 @@ export class KioskService {
   }
 
   /** The setup of a new live session: the active framebook, the live conditions, the prompt. */
-  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string }): SessionSetup {
+  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string; language?: string }): SessionSetup {
     const system = this.system(request.system);
     const now = (this.options.clock ?? (() => new Date()))();
-    const conditions = this.options.conditions?.(request.system) ?? { now, disruptions: [] };
+    const conditions = this.options.conditions?.(request.system, request.language) ?? { now, disruptions: [] };
     const context = liveContext(system, { ...conditions, accessibilityMode: request.accessibilityMode ?? false });
     return {
       sessionId: request.sessionId ?? this.newId(),
@@ -94,7 +95,7 @@ export class KioskService {
   }
 
   /** Start a passenger session with its first request. */
-  async start(request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string }, hooks: AnswerHooks = {}): Promise<LiveAnswer> {
+  async start(request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string; language?: string }, hooks: AnswerHooks = {}): Promise<LiveAnswer> {
     const setup = this.setupFor(request);
     if (this.sessions.has(setup.sessionId)) throw new Error(`Kiosk session '${setup.sessionId}' already exists`);
     const conversation = this.options.pipeline.open(setup);

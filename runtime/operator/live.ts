@@ -6,11 +6,12 @@ import type { DataPack } from "../../tools/data/datapack.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { alertStatus } from "../alerts/active.ts";
+import { alertLanguages } from "../alerts/languages.ts";
 import { localIso, validateAlert, type Alert } from "../alerts/model.ts";
 import { AlertStoreError, type AlertRecord, type AlertStore } from "../alerts/store.ts";
 import type { SessionAuditStore } from "../audit/store.ts";
 import { buildTimeline } from "../audit/timeline.ts";
-import type { AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, TimelineView } from "../kiosk/operator-live.ts";
+import type { AlertPlaces, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, TimelineView } from "../kiosk/operator-live.ts";
 import { alertDraft } from "../replay/drafts.ts";
 import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply } from "../replay/replay.ts";
 import { OperatorError } from "./console.ts";
@@ -59,7 +60,8 @@ export class OperatorLive {
 
   private validate(input: Record<string, unknown>): { ok: true; alert: Alert } | { ok: false; issues: { path: string; message: string }[] } {
     const served = new Set(this.options.pack.systemIds);
-    return validateAlert(input, { system: (id) => (served.has(id) ? this.options.systemData(id) : undefined) });
+    // The operator screen's alerts carry the English text (a feed's or a file's may not).
+    return validateAlert(input, { system: (id) => (served.has(id) ? this.options.systemData(id) : undefined), requireEnglish: true });
   }
 
   listAlerts(system?: SystemId): AlertsList {
@@ -72,6 +74,18 @@ export class OperatorLive {
         .auditLog(system)
         .reverse()
         .map((a) => ({ at: a.at, who: a.who, action: a.action, alertId: a.alert_id, system: a.system, detail: a.detail })),
+      places: system ? this.places(system) : null,
+    };
+  }
+
+  /** What the alerts form shows of a system: its text languages, station and line names (the active framebook's data). */
+  private places(id: SystemId): AlertPlaces {
+    const system = this.options.systemData(id);
+    return {
+      system: id,
+      languages: alertLanguages(id),
+      stations: system.stations.map((s) => ({ id: s.id, name: s.name })),
+      lines: system.lines.map((l) => ({ id: l.id, name: l.name })),
     };
   }
 
