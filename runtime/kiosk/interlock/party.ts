@@ -16,6 +16,7 @@ export const RELATIONS = new Set(
 /** Relations that are children whatever the fare table's age limit. */
 const ALWAYS_CHILD = new Set(["baby", "toddler", "infant", "bebe"]);
 const POSSESSIVE = new Set(["my", "our", "mi", "mis", "nuestro", "nuestra", "nuestros"]);
+const ARTICLES = new Set(["a", "an", "un", "una"]);
 /** The speaker named as one of the travellers ("me and", "and I", "plus me", "yo y"). */
 const SPEAKER = /\b(?:me|i|myself) (?:and|plus|with|y)\b|\b(?:and|plus|with|y|\+) (?:me|i|myself|yo)\b|\byo y\b|\bme \+/;
 const ZH_RELATIONS = /(妈妈|媽媽|爸爸|爷爷|爺爺|奶奶|外婆|外公|姥姥|姥爷|姥爺|儿子|兒子|女儿|女兒|丈夫|老公|妻子|老婆|孩子|朋友)/gu;
@@ -64,9 +65,10 @@ export function readParty(text: string): PartyReading {
   let babies = 0;
   for (let i = 0; i < w.length; i++) {
     if (!RELATIONS.has(w[i]!)) continue;
-    // "my son", "our baby", "my 4 yr old grandson": a possessive within three words before.
+    // "my son", "our baby", "my 4 yr old grandson", "a disabled friend": a possessive or an
+    // article within three words before.
     const before = w.slice(Math.max(0, i - 4), i);
-    if (!before.some((x) => POSSESSIVE.has(x))) continue;
+    if (!before.some((x) => POSSESSIVE.has(x) || ARTICLES.has(x))) continue;
     // "my 2 kids" is counted by its number elsewhere; here it names one companion at least.
     companions++;
     if (ALWAYS_CHILD.has(w[i]!)) babies++;
