@@ -108,6 +108,37 @@ export const HELD_OUT: readonly RiderPhrasing[] = [
   p("beijing", "我在10号线", null),
 ];
 
+/**
+ * Written after both readers were finished, and graded once before any change: interlock 19/21
+ * (two wrong quotes let through: "3 ppl", "las dos personas mayores de 65"), language 14/21 right,
+ * 5 ask, 2 wrong. The readers were then fixed for what it showed, so it is tuned now — the next
+ * never-seen figure needs a new table. (HELD_OUT's failures were visible during the work, but no
+ * rule was written for its texts.)
+ */
+export const HELD_OUT_FINAL: readonly RiderPhrasing[] = [
+  p("bart", "my father and I; he's 77", { adults: 1, seniors: 1 }),
+  p("marta", "grandma (she is 70) and me", { adults: 1, seniors: 1 }),
+  p("cta", "me & my little girl, she is 6", { adults: 1, children: 1 }),
+  p("bart", "Tickets for my wife and me. We're both 68.", { seniors: 2 }),
+  p("marta", "two adults plus one kid, oh wait, two kids", { adults: 2, children: 2 }),
+  p("bart", "I'm sixty-seven", { seniors: 1 }),
+  p("cta", "3 ppl", { adults: 3 }),
+  p("bart", "me and my 2 year old", { adults: 1, children: 1 }),
+  p("marta", "my son (2) and me", { adults: 1, children: 1 }),
+  p("bart", "mi esposa y yo, las dos personas mayores de 65", { seniors: 2 }),
+  p("bart", "voy con mi abuela, ella tiene 80 años", { adults: 1, seniors: 1 }),
+  p("beijing", "我和我奶奶，她八十岁", { adults: 1, seniors: 1 }),
+  p("taipei", "我跟我兒子，他4歲", { adults: 1, children: 1 }),
+  p("bart", "five adults, sorry, I meant six adults", { adults: 6 }),
+  p("marta", "one senior ticket please, I'm 72", { seniors: 1 }),
+  p("bart", "two senoirs", { seniors: 2 }),
+  p("cta", "Howard to 95th, exit 3", null),
+  p("bart", "the 7:45 train from 16th St Mission", null),
+  p("marta", "is gate 65 near the station?", null),
+  p("bart", "I'm 10 minutes late, which platform?", null),
+  p("beijing", "4号线几点到", null),
+];
+
 /** The party as the four counts a quote carries. */
 export function counts(party: Party): { adults: number; children: number; seniors: number; disabled: number } {
   return { adults: party.adults ?? 0, children: party.children ?? 0, seniors: party.seniors ?? 0, disabled: 0 };

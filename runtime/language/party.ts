@@ -15,7 +15,7 @@ const relations = (kind: Kind, list: string): void => {
 };
 relations("adult", "wife husband partner friend boyfriend girlfriend colleague brother sister fiance fiancee esposa esposo marido mujer amigo amiga novio novia hermano hermana");
 relations("child", "baby toddler infant bebé bebe");
-relations("unknown", "mum mom mother mama mommy mummy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny nana grandson granddaughter nephew niece uncle aunt cousin kid child madre padre mamá papá hijo hija abuelo abuela nieto nieta sobrino sobrina tío tía");
+relations("unknown", "girl boy mum mom mother mama mommy mummy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny nana grandson granddaughter nephew niece uncle aunt cousin kid child madre padre mamá papá hijo hija abuelo abuela nieto nieta sobrino sobrina tío tía");
 /** Plural relations that a number counts ("our 2 kids", "my 3 daughters"). */
 const PLURALS: Record<string, Kind> = { kids: "child", children: "child", sons: "unknown", daughters: "unknown", grandchildren: "unknown", hijos: "unknown", hijas: "unknown", niños: "child", babies: "child" };
 
@@ -38,14 +38,24 @@ interface Person {
 const POSSESSIVE = String.raw`(?:my|our|mi|mis|nuestr[oa]s?)`;
 const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:years?|yrs?|yo)[- ]?old\b\s*|(\d{1,2})\s+|(?:little|baby|younger|older|elderly|old)\s+)?(\p{L}+)?`, "gu");
 /** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
-const SPEAKER = /\b(?:me|i|myself)\s*(?:,|and|plus|\+|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
+const SPEAKER = /\bvoy con\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
 const TOLD_AGE =
-  /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3})\s*[岁歲])/u;
+  /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3}|[一二三四五六七八九十]{1,3})\s*[岁歲])/u;
 const SPEAKER_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|st|nd|rd|th|blocks?|stops?|meters?|metres?|miles?|km))|\btengo\s+(\d{2,3})\s+años|我\s*(\d{2,3})\s*[岁歲]/u;
-const BOTH_SENIORS = /\bboth\s+(?:are\s+)?(?:seniors?|senior citizens|over\s+6[4-9]|6[5-9]\+?|[7-9]\d)\b|\(both\s+(?:6[5-9]|[7-9]\d)\)|\b(?:los dos|ambos)\s+(?:somos\s+)?(?:mayores|jubilados)/u;
+const BOTH_SENIORS = /\bboth\s+(?:are\s+)?(?:seniors?|senior citizens|over\s+6[4-9]|6[5-9]\+?|[7-9]\d)\b|\(both\s+(?:6[5-9]|[7-9]\d)\)|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/u;
 /** Rider counts that are not about a named person: the counting reader handles those texts. */
 const BARE_COUNT = /\b\d+\s+(?:adults?|seniors?|children|kids?|people|persons|passengers|tickets?|of us|adultos?|niños?|personas?)\b|\bfamily of\b|[一两兩二三四五六七八九十\d]\s*[个個位]?\s*(?:大人|成人|小孩|儿童|兒童|老人)/u;
+
+const HAN_DIGITS = "一二三四五六七八九";
+
+/** "八十" → 80, "七十二" → 72, "五" → 5 (ages, so up to 99). */
+function hanAge(han: string): number {
+  const digit = (c: string | undefined): number => (c === undefined ? 0 : HAN_DIGITS.indexOf(c) + 1);
+  const ten = han.indexOf("十");
+  if (ten < 0) return digit(han[0]);
+  return (ten === 0 ? 1 : digit(han[ten - 1])) * 10 + digit(han[ten + 1]);
+}
 
 /**
  * The party a text names person by person, or undefined when it does not name companions, names
@@ -84,7 +94,7 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
     const next = people[i + 1]?.at ?? t.length;
     const told = TOLD_AGE.exec(t.slice(p.end, next));
     const age = told?.slice(1).find((g) => g !== undefined);
-    if (p.age === undefined && age !== undefined) p.age = Number(age);
+    if (p.age === undefined && age !== undefined) p.age = /^\d+$/.test(age) ? Number(age) : hanAge(age);
   });
   const speakerAge = SPEAKER_AGE.exec(t)?.slice(1).find((g) => g !== undefined);
   const speaker = speakerAge !== undefined || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);

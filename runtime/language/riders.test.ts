@@ -46,6 +46,12 @@ describe("language rider reader: how it reads", () => {
     expect(riders("adluts")).toBeUndefined();
   });
 
+  it("does not count the speaker twice: 'one senior ticket please, I'm 72' is one senior", () => {
+    expect(riders("one senior ticket please, I'm 72")).toEqual({ adults: 0, children: 0, seniors: 1, disabled: 0 });
+    expect(riders("mi esposa y yo, las dos personas mayores de 65")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
+    expect(riders("我和我奶奶，她八十岁")).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+  });
+
   it("counts the speaker beside a companion of another type", () => {
     expect(riders("me and a disabled friend")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 1 });
   });

@@ -67,10 +67,10 @@ export function freeChildAge(qualifier: string | undefined): number {
 }
 
 const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;
-const HEADS = String.raw`(?:people|persons?|passengers?|tickets?|of us|personas?|boletos?)`;
+const HEADS = String.raw`(?:people|ppl|persons?|passengers?|tickets?|of us|personas?|boletos?)`;
 const ADULT = String.raw`(?:adults?|grown[- ]?ups?|adultos?|${HEADS})`;
 /** Two riders, both seniors ("two of us, both seniors", "both over 65"). */
-const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b/iu;
+const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/iu;
 const CHILD = String.raw`(?:kids?|children|child|toddlers?|babies|baby|little ones?|infants?|niños?|niñas?|hijos?)`;
 const SENIOR = String.raw`(?:seniors?|senior citizens?|pensioners?|elderly|jubilados?|mayores)`;
 const DISABLED = String.raw`(?:disabled(?: (?:riders?|passengers?|people|persons?))?|wheelchair users?|personas? con discapacidad)`;
@@ -187,7 +187,8 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
     else if (!said || r.adults === 0) add("adults", 2);
   }
   const ageOfSpeaker = /\b(?:i'?m|i am|me)\s*(?:\(|,)?\s*(\d{2,3})\b(?!\s*(?:min|am|pm|:))/iu.exec(t);
-  if (!both && ageOfSpeaker) addAge(Number(ageOfSpeaker[1]));
+  // "one senior ticket please, I'm 72": the speaker is the senior already counted.
+  if (!both && ageOfSpeaker && r[ageType(Number(ageOfSpeaker[1]), childAge)] === 0) addAge(Number(ageOfSpeaker[1]));
   else if (!both && senior.test(t) && r.seniors === 0) add("seniors", 1);
   const companionAges = [...t.matchAll(/\bmy (?:\w+ ){0,2}\(?(?:she'?s|he'?s|aged)?\s*(\d{1,3})\)?/giu)];
   for (const m of companionAges) if (!/year|yr/.test(m[0])) addAge(Number(m[1]));

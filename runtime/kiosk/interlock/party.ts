@@ -87,7 +87,7 @@ export function readParty(text: string): PartyReading {
       evidence.push(m[0]);
     }
   }
-  let bothSenior = /\bboth (?:are )?(?:seniors?|over 6[4-9]|65 ?(?:plus)?|(?:6[5-9]|[7-9]\d))\b|\b(?:los dos|ambos) (?:mayores|jubilados)\b/.test(norm);
+  let bothSenior = /\bboth (?:are )?(?:seniors?|over 6[4-9]|65 ?(?:plus)?|(?:6[5-9]|[7-9]\d))\b|\b(?:los|las|ambos|ambas)(?: dos)?(?: \w+){0,3} (?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/.test(norm);
   for (const m of text.toLowerCase().matchAll(BRACKET_AGE)) {
     const n = Number(m[2]);
     if (m[1] && n >= 65) bothSenior = true;

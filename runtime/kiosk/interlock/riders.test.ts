@@ -43,6 +43,8 @@ describe("interlock rider reader: how it reads", () => {
 
   it("reads a mistyped rider noun and a speaker's age in words, but not minutes or a platform", () => {
     expect(readRiderText(bart, "3 adluts").exact).toEqual({ adults: 3 });
+    expect(readRiderText(bart, "3 ppl").exact).toEqual({ total: 3 });
+    expect(readRiderText(bart, "mi esposa y yo, las dos personas mayores de 65").atLeast).toMatchObject({ seniors: 2 });
     expect(readRiderText(bart, "I'm seventy two").atLeast).toEqual({ seniors: 1 });
     expect(readRiderText(bart, "I'm 20 minutes away")).toMatchObject({ exact: {}, atLeast: {} });
     expect(readRiderText(bart, "platform 2 at 16th St Mission")).toMatchObject({ exact: {}, atLeast: {} });

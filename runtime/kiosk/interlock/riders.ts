@@ -41,7 +41,7 @@ addNouns("adults", "adult adults grown grownup grownups adulto adultos adulta ad
 addNouns("children", "child children childs kid kids kiddo kiddos baby babies infant infants toddler toddlers nino ninos nina ninas bebe bebes");
 addNouns("seniors", "senior seniors elderly pensioner pensioners retiree retirees jubilado jubilados jubilada jubiladas");
 addNouns("disabled", "disabled discapacitado discapacitados");
-addNouns("total", "people persons person passengers passenger riders rider travelers traveler travellers traveller tickets ticket men women personas persona pasajeros pasajero boletos boleto billetes billete");
+addNouns("total", "people ppl persons person passengers passenger riders rider travelers traveler travellers traveller tickets ticket men women personas persona pasajeros pasajero boletos boleto billetes billete");
 // Arabic (after normalize(): hamza marks stripped).
 addNouns("adults", "بالغ بالغين بالغان كبار");
 addNouns("children", "طفل اطفال طفلين طفلان");
