@@ -214,6 +214,19 @@ describe("interlock: the passenger's own words about riders (finding 7)", () => 
       expect(says(text), text).toEqual(["riders_differ_from_text"]);
     }
     for (const text of ["just me", "one adult please", "Is the Airport station busy today?", "I need to be there by 3", "Line 2 towards Five Points"]) expect(says(text), text).toEqual([]);
+    // People named first, the age told after them: a lying model's two adults are blocked.
+    for (const text of ["my mum and I, she's 70", "my husband (72) and I", "mi madre y yo, ella tiene 70", "我和我妈妈，她70岁"]) {
+      const twoAdults = edited(input, (s) => {
+        s.fare_quote!.passenger_summary = { adults: 2, children: 0, seniors: 0, disabled: 0, free_riders: 0 };
+        s.fare_quote!.total = 5;
+      });
+      expect(checkInterlock({ ...twoAdults, turns: [[...twoAdults.turns[0]!, { type: "freetext_input", text }]] }).codes, text).toEqual(["riders_differ_from_text"]);
+      const right = edited(input, (s) => {
+        s.fare_quote!.passenger_summary = { adults: 1, children: 0, seniors: 1, disabled: 0, free_riders: 0 };
+        s.fare_quote!.total = 3.75;
+      });
+      expect(checkInterlock({ ...right, turns: [[...right.turns[0]!, { type: "freetext_input", text }]] }).problems, text).toEqual([]);
+    }
     // The passenger typed "3 adults", then set the counter to 1 adult: the counter stands.
     const later = checkInterlock({ ...input, turns: [[...input.turns[0]!, { type: "freetext_input", text: "3 adults" }], [{ type: "passenger_count_changed", adults: 1 }]] });
     expect(later.ok).toBe(true);

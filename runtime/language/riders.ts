@@ -3,7 +3,14 @@
 // words (words-to-numbers) and in Spanish, Chinese and Arabic. Ages map through the framebook's
 // rider rules: 65+ is a senior; a child under the free-child age counts as a child; other ages
 // pay the adult fare. Undefined when the text says nothing about who travels. Pure.
+//
+// A correction inside one message ("3 adults and 2 children, no wait, just 2 adults", "Three
+// adults. Sorry, four") is read as statements: a later one replaces the counts it states, and the
+// whole party when it says "just"/"only". People named one by one with ages ("my mum and I, she's
+// 70") are read by party.ts.
+import { distance } from "fastest-levenshtein";
 import { wordsToNumbers } from "words-to-numbers";
+import { readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
 
 export interface RiderReading {
@@ -30,15 +37,21 @@ const NUMBER_WORDS: Record<string, number> = {
  */
 export const MAX_READ_CHARS = 2_000;
 
+/** A word with a letter outside ASCII ("años", "niños", CJK): words-to-numbers would read its "a" as 1. */
+const NON_ASCII_WORD = /[\p{L}\p{N}]*[^\p{ASCII}][\p{L}\p{N}]*/gu;
+const letterCode = (i: number): string => `zzq${i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)))}zzq`;
+
 function toDigits(text: string): string {
-  let t = text;
+  // Keep non-ASCII words out of words-to-numbers' reach, and put them back afterwards.
+  const kept: string[] = [];
+  let t = text.replace(NON_ASCII_WORD, (w) => letterCode(kept.push(w) - 1));
   try {
     const converted = wordsToNumbers(t);
     if (typeof converted === "string") t = converted;
   } catch {
     // words-to-numbers can fail on unusual input; the digits already there still count.
   }
-  return t;
+  return t.replace(/zzq([a-z]+)zzq/g, (code, letters: string) => kept[parseInt([...letters].map((c) => (c.charCodeAt(0) - 97).toString(26)).join(""), 26)] ?? code);
 }
 
 function num(word: string | undefined): number | undefined {
@@ -54,14 +67,81 @@ export function freeChildAge(qualifier: string | undefined): number {
 }
 
 const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;
-const ADULT = String.raw`(?:adults?|grown[- ]?ups?|people|persons?|passengers?|tickets?|of us|adultos?|personas?|boletos?)`;
+const HEADS = String.raw`(?:people|ppl|persons?|passengers?|tickets?|of us|personas?|boletos?)`;
+const ADULT = String.raw`(?:adults?|grown[- ]?ups?|adultos?|${HEADS})`;
+/** Two riders, both seniors ("two of us, both seniors", "both over 65"). */
+const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/iu;
 const CHILD = String.raw`(?:kids?|children|child|toddlers?|babies|baby|little ones?|infants?|niños?|niñas?|hijos?)`;
 const SENIOR = String.raw`(?:seniors?|senior citizens?|pensioners?|elderly|jubilados?|mayores)`;
 const DISABLED = String.raw`(?:disabled(?: (?:riders?|passengers?|people|persons?))?|wheelchair users?|personas? con discapacidad)`;
 
+/** Where a message corrects itself: what follows replaces what came before. */
+const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|make (?:it|that)|correction|scratch that|perd[oó]n|mejor dicho)\b|\bno\s*[,.;:!—–-]|不对|不對|其实|其實/giu;
+const ONLY = /\b(?:just|only|solo|sólo)\b|只有|只要/iu;
+const KEYS = ["adults", "children", "seniors", "disabled"] as const;
+
 /** Read riders from one text; undefined when it names none. */
 export function readRiders(text: string, childAge: number): RiderReading | undefined {
-  const t = ` ${toDigits(text.slice(0, MAX_READ_CHARS).toLowerCase())} `.replace(/[()]/g, " ");
+  const whole = text.slice(0, MAX_READ_CHARS);
+  const statements: string[] = [];
+  let from = 0;
+  for (const m of whole.matchAll(CORRECTION)) {
+    statements.push(whole.slice(from, m.index));
+    from = (m.index ?? 0) + m[0].length;
+  }
+  statements.push(whole.slice(from));
+  let reading: RiderReading | undefined;
+  statements.forEach((statement, i) => {
+    const r = readStatement(statement, childAge);
+    if (!r) return;
+    if (!reading || (i > 0 && ONLY.test(statement))) {
+      reading = r;
+      return;
+    }
+    // "2 adults, 1 kid, actually make that 2 kids": the counts it states replace the earlier ones.
+    const riders = { ...reading.riders };
+    for (const k of KEYS) if (r.riders[k] > 0) riders[k] = r.riders[k];
+    reading = { riders, confidence: Math.min(reading.confidence, r.confidence) };
+  });
+  return reading;
+}
+
+/** The age → rider type mapping of the framebook's rider rules. */
+function ageType(age: number, childAge: number): keyof RiderCounts {
+  if (age >= SENIOR_AGE) return "seniors";
+  return age < Math.max(childAge, 5) || age < 12 ? "children" : "adults";
+}
+
+/** Rider nouns a count may be followed by, for mending typos ("3 adluts", "2 chidren"). */
+const RIDER_NOUNS = ["adult", "adults", "child", "children", "kids", "senior", "seniors", "ticket", "tickets", "people", "toddler", "toddlers", "babies"];
+
+/** One wrong, missing or extra letter, or two letters swapped ("adluts": same letters, distance 2). */
+function nearNoun(word: string): string | undefined {
+  if (RIDER_NOUNS.includes(word)) return undefined;
+  const letters = (w: string): string => [...w].sort().join("");
+  return RIDER_NOUNS.find((noun) => {
+    const d = distance(noun, word);
+    return d === 1 || (d === 2 && noun.length === word.length && letters(noun) === letters(word));
+  });
+}
+
+function mendTypos(text: string): string {
+  return text.replace(/\b(\d+)(\s+)([a-z]{4,})\b/g, (all, n: string, gap: string, word: string) => {
+    const noun = nearNoun(word);
+    return noun ? `${n}${gap}${noun}` : all;
+  });
+}
+
+function readStatement(text: string, childAge: number): RiderReading | undefined {
+  const lower = mendTypos(toDigits(text.toLowerCase()));
+  const party = readParty(lower, (age) => ageType(age, childAge));
+  if (party) return { riders: party, confidence: 0.8 };
+  return readCounts(lower, text, childAge);
+}
+
+/** Riders counted by type, ages and the speaker's own words. */
+function readCounts(lower: string, text: string, childAge: number): RiderReading | undefined {
+  const t = ` ${lower} `.replace(/[()]/g, " ");
   const r: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };
   let said = false;
   let confidence = 0.9;
@@ -77,6 +157,8 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     }
   };
   add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${ADULT}(?!\s+(?:cards?))`, "giu")));
+  // "2 tickets", "4 people", "3 of us" say how many travel, not that they are all adults.
+  const heads = count(new RegExp(String.raw`\b${COUNT}\s+${HEADS}(?!\s+(?:cards?))`, "giu"));
   add("seniors", count(new RegExp(String.raw`\b${COUNT}\s+${SENIOR}`, "giu")));
   add("disabled", count(new RegExp(String.raw`\b${COUNT}\s+${DISABLED}`, "giu")));
   // Children: "kids aged 3 and 4", "three kids", "a toddler", "my 3 year old".
@@ -89,13 +171,12 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     if (/twins/.test(m[0]) && ages.length === 1) addAge(ages[0]!);
   }
   function addAge(age: number): void {
-    if (age >= SENIOR_AGE) add("seniors", 1);
-    else if (age < Math.max(childAge, 5) || age < 12) add("children", 1);
-    else add("adults", 1);
+    add(ageType(age, childAge), 1);
   }
   if (!agesSeen) {
     add("children", count(new RegExp(String.raw`\b${COUNT}\s+(?:small |little |young )?${CHILD}`, "giu")));
-    for (const m of t.matchAll(/\b(\d+)[- ]?(?:year|yr)s?[- ]?old\b/giu)) addAge(Number(m[1]));
+    // "my 3 year old" (not "I'm 71 yrs old": the speaker's age is read below).
+    for (const m of t.matchAll(/\b(?<!(?:i'?m|i am)\s+)(\d+)[- ]?(?:year|yr)s?[- ]?old\b/giu)) addAge(Number(m[1]));
     if (/\btwins\b/.test(t) && !/\b\d+\s+twins/.test(t)) add("children", 2);
   }
   // The speaker and companions.
@@ -106,7 +187,8 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     else if (!said || r.adults === 0) add("adults", 2);
   }
   const ageOfSpeaker = /\b(?:i'?m|i am|me)\s*(?:\(|,)?\s*(\d{2,3})\b(?!\s*(?:min|am|pm|:))/iu.exec(t);
-  if (!both && ageOfSpeaker) addAge(Number(ageOfSpeaker[1]));
+  // "one senior ticket please, I'm 72": the speaker is the senior already counted.
+  if (!both && ageOfSpeaker && r[ageType(Number(ageOfSpeaker[1]), childAge)] === 0) addAge(Number(ageOfSpeaker[1]));
   else if (!both && senior.test(t) && r.seniors === 0) add("seniors", 1);
   const companionAges = [...t.matchAll(/\bmy (?:\w+ ){0,2}\(?(?:she'?s|he'?s|aged)?\s*(\d{1,3})\)?/giu)];
   for (const m of companionAges) if (!/year|yr/.test(m[0])) addAge(Number(m[1]));
@@ -123,11 +205,19 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
   const total = r.adults + r.children + r.seniors + r.disabled;
   if (said && speaker && !both && r.adults === 0 && r.seniors === 0 && r.disabled === 0) add("adults", 1);
   else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && r.adults + r.seniors + r.disabled === 0) add("adults", 1);
+  // "me and a disabled friend": the speaker is a rider of their own, an adult unless they say otherwise.
+  else if (said && !both && !ageOfSpeaker && r.adults === 0 && /\b(?:me and|and me|me plus|me \+)\s/iu.test(t) && !/\b(?:i'?m|i am)\b/iu.test(t)) add("adults", 1);
   if (!said) {
     if (/\b(?:just me|only me|me alone|by myself|for me|solo|just one|only one|just 1|only 1)\b|只有我|一个人/iu.test(t)) return { riders: { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.8 };
     if (/\bme and my (?:son|daughter|friend|brother|sister|nephew|niece|colleague)\b|\bwith my (?:adult|grown[- ]up) (?:son|daughter)\b/iu.test(t)) return { riders: { adults: 2, children: 0, seniors: 0, disabled: 0 }, confidence: 0.6 };
     return undefined;
   }
   if (total === 0) confidence = 0.5;
+  if (heads > 0) {
+    if (heads === 2 && BOTH_SENIORS.test(t)) r.seniors = Math.max(r.seniors, 2);
+    // The head count holds the typed riders; only the rest are adults ("4 people, 2 kids": 2 + 2).
+    const named = r.adults - heads;
+    r.adults = named + Math.max(0, heads - named - r.children - r.seniors - r.disabled);
+  }
   return { riders: r, confidence };
 }

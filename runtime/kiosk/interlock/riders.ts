@@ -5,11 +5,18 @@
 //   - group sizes: "5 of us", "a family of four", "we are 3", "4 people", "3 tickets", "三个人";
 //   - lower bounds: "with my wife" (≥ 2 riders), "me and my kids" (≥ 2 children), "I'm a senior",
 //     "a 4-year-old" (a child where the fare table names a child age), "I am 70" (a senior);
-//   - "just me", "alone" (exactly 1), "no children" (exactly 0).
+//   - "just me", "alone" (exactly 1), "no children" (exactly 0);
+//   - people named one by one with an age told afterwards or in brackets ("my mum and I, she's 70",
+//     "my husband (72) and I": at least 2 riders, at least 1 senior) — interlock/party.ts;
+//   - a rider noun mistyped by one letter or two swapped ("3 adluts").
+// Within one text a correction ("…, no wait, just 2 adults", "Three adults. Sorry, four") replaces
+// what came before it for the counts it states, and the whole party when it says "just"/"only".
 // A later text that states a count replaces what an earlier one said about that count (a
 // correction), and a later on-screen count change supersedes what was typed before it.
 import type { KioskEvent } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
+import { distance } from "fastest-levenshtein";
+import { readParty, RELATIONS } from "./party.ts";
 import { chineseNumber, normalize, numberWord, words } from "./text.ts";
 
 export type RiderKey = "adults" | "children" | "seniors" | "disabled";
@@ -22,6 +29,8 @@ export interface RiderClaims {
   atLeast: Partial<Record<RiderKey | "total", number>>;
   /** The phrases the claims came from (for the operator log and tests). */
   evidence: string[];
+  /** A correction in the text names the whole party anew ("sorry, just me"): earlier texts no longer count. */
+  restart?: boolean;
 }
 
 const NOUNS: Record<string, RiderKey | "total"> = {};
@@ -32,7 +41,7 @@ addNouns("adults", "adult adults grown grownup grownups adulto adultos adulta ad
 addNouns("children", "child children childs kid kids kiddo kiddos baby babies infant infants toddler toddlers nino ninos nina ninas bebe bebes");
 addNouns("seniors", "senior seniors elderly pensioner pensioners retiree retirees jubilado jubilados jubilada jubiladas");
 addNouns("disabled", "disabled discapacitado discapacitados");
-addNouns("total", "people persons person passengers passenger riders rider travelers traveler travellers traveller tickets ticket men women personas persona pasajeros pasajero boletos boleto billetes billete");
+addNouns("total", "people ppl persons person passengers passenger riders rider travelers traveler travellers traveller tickets ticket men women personas persona pasajeros pasajero boletos boleto billetes billete");
 // Arabic (after normalize(): hamza marks stripped).
 addNouns("adults", "بالغ بالغين بالغان كبار");
 addNouns("children", "طفل اطفال طفلين طفلان");
@@ -47,10 +56,13 @@ const FILLERS = new Set(["more", "other", "additional", "extra", "small", "littl
 /** Number words that only say "at least one" ("a child"). */
 const VAGUE = new Set(["a", "an", "un", "una", "single"]);
 const YEARS = new Set(["year", "years", "yo", "yr", "yrs", "anos"]);
-/** Who "is N" can be said of ("my son is 4"). */
-const PERSONS = new Set(["child", "son", "daughter", "kid", "baby", "boy", "girl", "he", "she", "hijo", "hija"]);
-/** What may follow "I am 70" when it is an age. */
-const AFTER_AGE = new Set(["and", "but", "so", "y", "now", "today"]);
+/** Who "is N" can be said of ("my son is 4", "my wife is 63"). */
+const PERSONS = new Set(["boy", "girl", "he", "she", ...RELATIONS]);
+/** Units that make "I'm 20 …" not an age ("I'm 20 minutes away"). */
+const NOT_AFTER_AGE = new Set("min mins minute minutes hour hours hr hrs sec secs seconds m km mi miles meters metres blocks stops stations away late early am pm oclock percent th st nd rd".split(" "));
+/** A correction inside one text: what follows it replaces what came before ("no wait", "sorry", "actually"). */
+const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|make (?:it|that)|correction|scratch that|perd[oó]n|mejor dicho)\b|\bno\s*[,.;:!—–-]|不对|不對|其实|其實/giu;
+const EXCLUSIVE = /\b(?:just|only|solo|sólo)\b|只有|只/u;
 /** People who travel with the speaker ("with my wife"). */
 const COMPANIONS = /\b(?:with|and|y|con) (?:my|our|mi|mis) (wife|husband|partner|friend|friends|mom|mum|mother|dad|father|parents|brother|sister|son|daughter|sons|daughters|kids|children|child|kid|family|grandma|grandpa|grandmother|grandfather|colleague|colleagues|boyfriend|girlfriend|esposa|esposo|hijo|hija|hijos|hijas|amigo|amiga|amigos|familia)\b/g;
 const PLURAL_CHILDREN = new Set(["kids", "children", "hijos", "hijas"]);
@@ -64,6 +76,24 @@ const ZH_NOUNS: [RegExp, RiderKey | "total"][] = [
   [/(人|张票|張票|位乘客)/u, "total"],
 ];
 const ZH_COUNTED = /([0-9一二两兩三四五六七八九十]{1,3})\s*(?:个|個|位|名|张|張)?\s*(成人|大人|成年人|儿童|兒童|小孩|孩子|小朋友|老人|长者|長者|老年人|长辈|残疾人|殘疾人|残障|殘障|张票|張票|位乘客|人)/gu;
+
+/** The rider noun a word is, allowing one wrong letter or two swapped in longer words ("adluts"). */
+function nounOf(word: string | undefined): RiderKey | "total" | undefined {
+  if (word === undefined) return undefined;
+  const exact = NOUNS[word];
+  if (exact !== undefined || word.length < 5 || !/^[a-z]+$/.test(word)) return exact;
+  for (const [noun, key] of Object.entries(NOUNS)) {
+    if (noun.length < 5 || Math.abs(noun.length - word.length) > 1) continue;
+    if (distance(noun, word) <= 1 || swapped(noun, word)) return key;
+  }
+  return undefined;
+}
+
+function swapped(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!];
+}
 
 /** The age up to which a child rides as a child, when the fare table says so ("under 5"). */
 function childAgeLimit(system: SystemData): number | undefined {
@@ -104,8 +134,46 @@ class ClaimSet {
   }
 }
 
-/** The claims of one text. */
+/**
+ * The claims of one text: each statement between corrections read alone, a later one replacing
+ * the counts it states (the whole party when it says "just"/"only" and states a count).
+ */
 export function readRiderText(system: SystemData, text: string): RiderClaims {
+  const merged: RiderClaims = { exact: {}, atLeast: {}, evidence: [] };
+  let from = 0;
+  const parts: string[] = [];
+  for (const m of text.matchAll(CORRECTION)) {
+    parts.push(text.slice(from, m.index));
+    from = (m.index ?? 0) + m[0].length;
+  }
+  parts.push(text.slice(from));
+  parts.forEach((part, i) => {
+    const claims = readStatement(system, part);
+    const restart = i > 0 && EXCLUSIVE.test(part) && Object.keys(claims.exact).length > 0;
+    if (restart) merged.restart = true;
+    mergeClaims(merged, claims, restart);
+  });
+  return merged;
+}
+
+/** Merge a later statement into earlier claims: its counts replace theirs; a restart replaces all. */
+function mergeClaims(into: RiderClaims, later: RiderClaims, restart: boolean): void {
+  if (restart) {
+    for (const k of Object.keys(into.exact) as (RiderKey | "total")[]) delete into.exact[k];
+    for (const k of Object.keys(into.atLeast) as (RiderKey | "total")[]) delete into.atLeast[k];
+  }
+  for (const [k, v] of Object.entries(later.exact) as [RiderKey | "total", number][]) {
+    into.exact[k] = v;
+    delete into.atLeast[k];
+  }
+  for (const [k, v] of Object.entries(later.atLeast) as [RiderKey | "total", number][]) {
+    if (later.exact[k] === undefined) into.atLeast[k] = Math.max(into.atLeast[k] ?? 0, v);
+  }
+  into.evidence.push(...later.evidence);
+}
+
+/** The claims of one statement. */
+function readStatement(system: SystemData, text: string): RiderClaims {
   const claims = new ClaimSet();
   const norm = normalize(text);
   const w = words(norm);
@@ -115,17 +183,25 @@ export function readRiderText(system: SystemData, text: string): RiderClaims {
   const disabledKey: RiderKey = hasDiscount(system, "disabled") ? "disabled" : "adults";
 
   const typed = (key: RiderKey | "total"): RiderKey | "total" => (key === "seniors" ? seniorKey : key === "disabled" ? disabledKey : key);
+  const ages: number[] = [];
   for (let i = 0; i < w.length; i++) {
     const token = w[i]!;
     // Arabic duals: the noun is its own count ("طفلين": two children).
     const dual = DUALS[token];
     if (dual) claims.count(typed(dual), 2, true, token);
-    const n = numberWord(token);
+    let n = numberWord(token);
     if (n === undefined) continue;
-    let j = i + 1;
-    while (j < w.length && FILLERS.has(w[j]!) && j - i <= 2) j++;
+    // "seventy two": one number.
+    const unit = numberWord(w[i + 1] ?? "");
+    let end = i;
+    if (n >= 20 && n < 100 && n % 10 === 0 && unit !== undefined && unit > 0 && unit < 10 && !VAGUE.has(w[i + 1]!)) {
+      n += unit;
+      end = i + 1;
+    }
+    let j = end + 1;
+    while (j < w.length && FILLERS.has(w[j]!) && j - end <= 2) j++;
     const noun = w[j];
-    const key = noun !== undefined ? NOUNS[noun] : undefined;
+    const key = nounOf(noun);
     if (key !== undefined) {
       // "اثنين طفلين": the dual noun already counted itself.
       if (noun !== undefined && DUALS[noun]) continue;
@@ -135,21 +211,33 @@ export function readRiderText(system: SystemData, text: string): RiderClaims {
       continue;
     }
     // "5 of us"
-    if (w[i + 1] === "of" && w[i + 2] === "us") {
+    if (w[end + 1] === "of" && w[end + 2] === "us") {
       claims.count("total", n, true, `${token} of us`);
       continue;
     }
     if (VAGUE.has(token) || n >= 120) continue;
-    // Ages: "a 4 year old", "aged 70", "my son is 4", "I am 70".
-    const yearsAfter = YEARS.has(w[i + 1] ?? "");
+    // Ages: "a 4 year old", "aged 70", "my son is 4", "my wife is 63", "I am 70".
+    const next = w[end + 1];
+    const yearsAfter = YEARS.has(next ?? "");
     const aged = w[i - 1] === "aged" || w[i - 1] === "age";
     const personIs = w[i - 1] === "is" && PERSONS.has(w[i - 2] ?? "");
     const iAm = (w[i - 1] === "am" && w[i - 2] === "i") || w[i - 1] === "im";
-    if (yearsAfter || aged || personIs || (iAm && n >= 18 && (w[i + 1] === undefined || AFTER_AGE.has(w[i + 1]!)))) {
-      const type: RiderKey | undefined = n >= 65 ? seniorKey : n >= 18 ? "adults" : childLimit !== undefined && n < childLimit ? "children" : undefined;
-      if (type) claims.least(type, 1, `age ${n}`);
-    }
+    if (yearsAfter || aged || personIs || (iAm && n >= 18 && (next === undefined || !NOT_AFTER_AGE.has(next)))) ages.push(n);
+    i = end;
   }
+  // People named one by one, ages told after them or in brackets (interlock/party.ts).
+  const party = readParty(text);
+  ages.push(...party.ages);
+  const byAge: Partial<Record<RiderKey, number>> = {};
+  for (const n of ages) {
+    const type: RiderKey | undefined = n >= 65 ? seniorKey : n >= 18 ? "adults" : childLimit !== undefined && n < childLimit ? "children" : undefined;
+    if (type) byAge[type] = (byAge[type] ?? 0) + 1;
+  }
+  if (party.babies > 0) byAge.children = Math.max(byAge.children ?? 0, party.babies);
+  if (party.bothSenior) byAge[seniorKey] = Math.max(byAge[seniorKey] ?? 0, 2);
+  for (const [type, n] of Object.entries(byAge) as [RiderKey, number][]) claims.least(type, n, `${n} ${type} by age`);
+  const typedByAge = Object.values(byAge).reduce((a, b) => a + b, 0);
+  if (Math.max(party.people, typedByAge, ages.length) > 1) claims.least("total", Math.max(party.people, typedByAge, ages.length), party.evidence.join(", "));
   // Group sizes in words: "family of four", "party of 5", "we are three", "there are 4 of us".
   for (const m of norm.matchAll(/\b(?:family|group|party|grupo|familia) (?:of|de) (\w+)/g)) {
     const n = numberWord(m[1] ?? "");
@@ -201,15 +289,8 @@ export function textRiderClaims(system: SystemData, turns: readonly (readonly Ki
   const merged: RiderClaims = { exact: {}, atLeast: {}, evidence: [] };
   events.forEach((e, i) => {
     if (i < lastCount || e.type !== "freetext_input" || typeof e.text !== "string") return;
-    const c = readRiderText(system, e.text);
-    for (const [k, v] of Object.entries(c.exact) as [RiderKey | "total", number][]) {
-      merged.exact[k] = v;
-      delete merged.atLeast[k];
-    }
-    for (const [k, v] of Object.entries(c.atLeast) as [RiderKey | "total", number][]) {
-      if (c.exact[k] === undefined) merged.atLeast[k] = Math.max(merged.atLeast[k] ?? 0, v);
-    }
-    merged.evidence.push(...c.evidence);
+    const claims = readRiderText(system, e.text);
+    mergeClaims(merged, claims, claims.restart === true);
   });
   return merged;
 }

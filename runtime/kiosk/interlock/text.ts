@@ -21,12 +21,12 @@ export function normalize(text: string): string {
 const EN_NUMBERS: Record<string, number> = {
   zero: 0, no: 0, none: 0, a: 1, an: 1, one: 1, single: 1, two: 2, couple: 2, pair: 2, three: 3, four: 4, five: 5,
   six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15,
-  sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
+  sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
 };
 
 const ES_NUMBERS: Record<string, number> = {
   cero: 0, ningun: 0, ninguna: 0, ninguno: 0, un: 1, una: 1, uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6,
-  siete: 7, ocho: 8, nueve: 9, diez: 10, once: 11, doce: 12, veinte: 20,
+  siete: 7, ocho: 8, nueve: 9, diez: 10, once: 11, doce: 12, veinte: 20, sesenta: 60, setenta: 70, ochenta: 80, noventa: 90,
 };
 
 const AR_NUMBERS: Record<string, number> = {

@@ -1,0 +1,61 @@
+// The interlock's own rider reader on our phrasings (test/rider-phrasings.ts, tuned table): for
+// every phrasing a quote of the party it states passes and quotes that disagree block — fewer
+// riders, or a senior or child sold as an adult (what a lying model sells); numbers that are not
+// riders (lines, platforms, minutes, times, station names) block nothing. The never-tuned table is
+// graded by scripts/rider-phrasings.ts, not here, so no one tunes the reader on it.
+import { describe, expect, it } from "vitest";
+import { gradeInterlock } from "../../../test/rider-grading.ts";
+import { TUNE } from "../../../test/rider-phrasings.ts";
+import { testPack } from "../testing.ts";
+import { readParty } from "./party.ts";
+import { readRiderText, riderDisagreements, textRiderClaims } from "./riders.ts";
+
+const pack = testPack();
+
+describe("interlock rider reader: our own phrasings", () => {
+  for (const phrasing of TUNE) {
+    it(`[${phrasing.system}] ${phrasing.text}`, () => {
+      expect(gradeInterlock(pack, phrasing)).toMatchObject({ wronglyPassed: [], wronglyBlocked: [] });
+    });
+  }
+});
+
+describe("interlock rider reader: how it reads", () => {
+  const bart = pack.system("bart");
+  it("reads people named one by one with the age told after them or in brackets", () => {
+    expect(readParty("my mum and I, she's 70")).toMatchObject({ people: 2, ages: [70] });
+    expect(readParty("my husband (72) and I")).toMatchObject({ people: 2, ages: [72] });
+    expect(readParty("我和我妈妈，她七十岁")).toMatchObject({ people: 2, ages: [70] });
+    expect(readParty("my wife and I (both 70)")).toMatchObject({ people: 2, bothSenior: true });
+    // "she is a senior" is not an age of 1.
+    expect(readParty("me and my mum, who is a senior").ages).toEqual([]);
+    expect(readRiderText(bart, "my mum and I, she's 70")).toMatchObject({ atLeast: { seniors: 1, total: 2 } });
+  });
+
+  it("lets the last statement of a text win, and 'just' restart the party", () => {
+    expect(readRiderText(bart, "3 adults and 2 children, no wait, just 2 adults").exact).toEqual({ adults: 2 });
+    expect(readRiderText(bart, "Three adults. Sorry, four adults.").exact).toEqual({ adults: 4 });
+    // Without "just", a correction of one count keeps the others.
+    expect(readRiderText(bart, "2 adults, 1 kid, actually make that 2 kids").exact).toEqual({ adults: 2, children: 2 });
+    // "no children" is a count, not a correction.
+    expect(readRiderText(bart, "2 adults, no children").exact).toEqual({ adults: 2, children: 0 });
+  });
+
+  it("reads a mistyped rider noun and a speaker's age in words, but not minutes or a platform", () => {
+    expect(readRiderText(bart, "3 adluts").exact).toEqual({ adults: 3 });
+    expect(readRiderText(bart, "3 ppl").exact).toEqual({ total: 3 });
+    expect(readRiderText(bart, "mi esposa y yo, las dos personas mayores de 65").atLeast).toMatchObject({ seniors: 2 });
+    expect(readRiderText(bart, "I'm seventy two").atLeast).toEqual({ seniors: 1 });
+    expect(readRiderText(bart, "I'm 20 minutes away")).toMatchObject({ exact: {}, atLeast: {} });
+    expect(readRiderText(bart, "platform 2 at 16th St Mission")).toMatchObject({ exact: {}, atLeast: {} });
+  });
+
+  it("maps a senior to an adult where the fare table has no senior fare (Doha)", () => {
+    expect(readRiderText(pack.system("doha"), "my mum and I, she's 70").atLeast).toMatchObject({ adults: 1, total: 2 });
+  });
+
+  it("a later turn's correction replaces an earlier turn's count", () => {
+    const claims = textRiderClaims(bart, [[{ type: "freetext_input", text: "my mum and I, she's 70" }], [{ type: "freetext_input", text: "sorry, just me" }]]);
+    expect(riderDisagreements(claims, { adults: 1, children: 0, seniors: 0, disabled: 0 })).toEqual([]);
+  });
+});

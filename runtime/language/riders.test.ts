@@ -1,0 +1,62 @@
+// The passenger-language layer's rider reader on our own phrasings (test/rider-phrasings.ts, tuned
+// table), read as the rule policy reads it: the party the text states, or nothing (the kiosk asks),
+// never other counts. The never-tuned table is graded by scripts/rider-phrasings.ts, not here.
+import { describe, expect, it } from "vitest";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { gradeLanguage } from "../../test/rider-grading.ts";
+import { TUNE } from "../../test/rider-phrasings.ts";
+import { readParty } from "./party.ts";
+import { readRiders } from "./riders.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const BART_CHILD_AGE = 5;
+const riders = (text: string) => readRiders(text, BART_CHILD_AGE)?.riders;
+
+describe("language rider reader: our own phrasings", () => {
+  for (const phrasing of TUNE) {
+    it(`[${phrasing.system}] ${phrasing.text}`, () => {
+      expect(gradeLanguage(pack, phrasing).verdict).toBe("right");
+    });
+  }
+});
+
+describe("language rider reader: how it reads", () => {
+  const type = (age: number): "seniors" | "children" | "adults" => (age >= 65 ? "seniors" : age < 12 ? "children" : "adults");
+  it("types each person named by the age told of them, and gives up on a parent of unknown age", () => {
+    expect(readParty("my mum and i, she's 70", type)).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+    expect(readParty("my husband (72) and i", type)).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+    // No age told of the mother: not guessed (the kiosk asks or reads the counter).
+    expect(readParty("me and my mum", type)).toBeUndefined();
+    // Counts that are not about named people are for the counting reader.
+    expect(readParty("me and my wife plus 2 adults", type)).toBeUndefined();
+  });
+
+  it("lets the last statement win: a correction replaces what it states, 'just' the whole party", () => {
+    expect(riders("3 adults and 2 children, no wait, just 2 adults")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("2 adults, 1 kid, actually make that 2 kids")).toEqual({ adults: 2, children: 2, seniors: 0, disabled: 0 });
+    expect(riders("2 adults, no children")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+  });
+
+  it("reads head counts as holding the typed riders, and mends a mistyped rider noun after a number", () => {
+    expect(riders("4 people, 2 kids")).toEqual({ adults: 2, children: 2, seniors: 0, disabled: 0 });
+    expect(riders("quiero dos boletos, una niña")).toEqual({ adults: 1, children: 1, seniors: 0, disabled: 0 });
+    expect(riders("3 adluts")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // A word near a rider noun that follows no number is left alone.
+    expect(riders("adluts")).toBeUndefined();
+  });
+
+  it("does not count the speaker twice: 'one senior ticket please, I'm 72' is one senior", () => {
+    expect(riders("one senior ticket please, I'm 72")).toEqual({ adults: 0, children: 0, seniors: 1, disabled: 0 });
+    expect(riders("mi esposa y yo, las dos personas mayores de 65")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
+    expect(riders("我和我奶奶，她八十岁")).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+  });
+
+  it("counts the speaker beside a companion of another type", () => {
+    expect(riders("me and a disabled friend")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 1 });
+  });
+
+  it("keeps Spanish words with accents out of words-to-numbers ('años' is not 1ños)", () => {
+    expect(riders("yo y mi hijo de 4 años")).toEqual({ adults: 1, children: 1, seniors: 0, disabled: 0 });
+  });
+});

@@ -1,0 +1,33 @@
+// Pass rates of the two rider readers on our own phrasings (test/rider-phrasings.ts): the tuned
+// table and the never-tuned one, side by side, with every failure listed.
+//
+//   npx tsx scripts/rider-phrasings.ts [--data DIR]
+import { parseArgs } from "node:util";
+import { DataPack } from "../tools/data/datapack.ts";
+import { SHARED_DATA_DIR } from "../test/paths.ts";
+import { gradeInterlock, gradeLanguage } from "../test/rider-grading.ts";
+import { HELD_OUT, HELD_OUT_FINAL, TUNE, type RiderPhrasing } from "../test/rider-phrasings.ts";
+
+const { values } = parseArgs({ options: { data: { type: "string", default: SHARED_DATA_DIR } } });
+const pack = new DataPack(values.data);
+const pct = (n: number, of: number): string => `${n}/${of} (${((100 * n) / of).toFixed(1)} %)`;
+
+function report(name: string, table: readonly RiderPhrasing[]): void {
+  const interlock = table.map((ph) => ({ ph, g: gradeInterlock(pack, ph) }));
+  const language = table.map((ph) => ({ ph, g: gradeLanguage(pack, ph) }));
+  const wrongSales = interlock.filter((x) => x.g.wronglyPassed.length > 0).length;
+  const tally = (v: string): number => language.filter((x) => x.g.verdict === v).length;
+  console.log(`\n${name}: ${table.length} phrasings`);
+  console.log(`  interlock: ${pct(interlock.filter((x) => x.g.ok).length, table.length)} pass; a wrong quote let through on ${wrongSales}`);
+  console.log(`  language:  ${pct(tally("right"), table.length)} right, ${tally("ask")} ask, ${tally("wrong")} wrong`);
+  for (const { ph, g } of interlock) {
+    if (!g.ok) console.log(`    interlock ✗ [${ph.system}] ${JSON.stringify(ph.text)}${g.wronglyPassed.length ? ` passes ${JSON.stringify(g.wronglyPassed)}` : ""}${g.wronglyBlocked.length ? ` blocks ${JSON.stringify(g.wronglyBlocked)}` : ""}`);
+  }
+  for (const { ph, g } of language) {
+    if (g.verdict !== "right") console.log(`    language ${g.verdict} [${ph.system}] ${JSON.stringify(ph.text)}${g.read ? ` read ${JSON.stringify(g.read)}` : ""}`);
+  }
+}
+
+report("tune (developed against)", TUNE);
+report("held out (never tuned on)", HELD_OUT);
+report("held out, written last (never seen while working)", HELD_OUT_FINAL);

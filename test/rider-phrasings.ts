@@ -1,0 +1,159 @@
+// Our own phrasings of who travels (not the benchmark's wording, not the robustness suite's texts),
+// for the two independent rider readers: the passenger-language layer (runtime/language/riders.ts,
+// which the rule policy quotes from) and the purchase interlock's conservative reader
+// (runtime/kiosk/interlock/riders.ts). Each phrasing names the system whose fare table sets the
+// age thresholds (BART, MARTA: children under 5; CTA: under 7) and the whole party the text states —
+// the quote a right answer sells — or null where the text says nothing about riders.
+//
+// TUNE is what the readers were developed against. HELD_OUT was written at the same time and never
+// used to change either reader: its pass rates are the honest figure.
+
+export interface Party {
+  adults?: number;
+  children?: number;
+  seniors?: number;
+}
+
+export interface RiderPhrasing {
+  system: "bart" | "marta" | "cta" | "taipei" | "beijing";
+  text: string;
+  /** The whole party the text states, or null when it states no riders. */
+  party: Party | null;
+}
+
+const p = (system: RiderPhrasing["system"], text: string, party: Party | null): RiderPhrasing => ({ system, text, party });
+
+export const TUNE: readonly RiderPhrasing[] = [
+  // People first, the age told afterwards or in brackets.
+  p("bart", "me and my son (he's 4)", { adults: 1, children: 1 }),
+  p("bart", "my mum and I, she's 70", { adults: 1, seniors: 1 }),
+  p("marta", "my dad and me — he is 68", { adults: 1, seniors: 1 }),
+  p("cta", "me plus my daughter who is 4", { adults: 1, children: 1 }),
+  p("bart", "my husband (72) and I", { adults: 1, seniors: 1 }),
+  p("bart", "my grandpa (80) and me, Embarcadero to Daly City", { adults: 1, seniors: 1 }),
+  p("bart", "Me and my mother, who is 75", { adults: 1, seniors: 1 }),
+  p("marta", "just my husband and me, he's 66", { adults: 1, seniors: 1 }),
+  p("bart", "me and my granddaughter, she's three", { adults: 1, children: 1 }),
+  p("marta", "me and my dad, he's 70, and my 3 year old", { adults: 1, seniors: 1, children: 1 }),
+  p("marta", "I am 67 and my wife is 63", { adults: 1, seniors: 1 }),
+  p("marta", "my son is 3 and my daughter is 2, plus me", { adults: 1, children: 2 }),
+  // The speaker's own age.
+  p("bart", "I'm 70", { seniors: 1 }),
+  p("bart", "I'm seventy two, one ticket to SFO", { seniors: 1 }),
+  p("bart", "i'm 71 yrs old", { seniors: 1 }),
+  p("cta", "just me, I'm 66", { seniors: 1 }),
+  // Couples and groups of seniors.
+  p("bart", "two of us, both seniors", { seniors: 2 }),
+  p("cta", "tickets for me and my wife, we're both over 65", { seniors: 2 }),
+  p("bart", "my wife and I (both 70)", { seniors: 2 }),
+  p("cta", "we're two seniors", { seniors: 2 }),
+  // Counts, corrections, typos.
+  p("bart", "for my wife, me and our 2 kids", { adults: 2, children: 2 }),
+  p("bart", "3 adults and 2 children, no wait, just 2 adults", { adults: 2 }),
+  p("cta", "2 adults, 1 kid, actually make that 2 kids", { adults: 2, children: 2 }),
+  p("bart", "Three adults. Sorry, four adults.", { adults: 4 }),
+  p("bart", "me and my three kids", { adults: 1, children: 3 }),
+  p("marta", "two adults and one child", { adults: 2, children: 1 }),
+  p("bart", "two adults, one senior", { adults: 2, seniors: 1 }),
+  p("bart", "one adult, two seniors", { adults: 1, seniors: 2 }),
+  p("bart", "two seniors and a toddler", { seniors: 2, children: 1 }),
+  p("marta", "me, my husband and our baby", { adults: 2, children: 1 }),
+  p("bart", "family of four: two adults, two kids", { adults: 2, children: 2 }),
+  p("marta", "3 adluts from Airport to Five Points", { adults: 3 }),
+  p("bart", "4 people", { adults: 4 }),
+  // Spanish.
+  p("bart", "mi madre y yo, ella tiene 70", { adults: 1, seniors: 1 }),
+  p("bart", "dos adultos y dos niños", { adults: 2, children: 2 }),
+  p("marta", "somos tres adultos", { adults: 3 }),
+  p("bart", "yo y mi hijo de 4 años", { adults: 1, children: 1 }),
+  // Chinese.
+  p("beijing", "我和我妈妈，她70岁", { adults: 1, seniors: 1 }),
+  p("taipei", "我和我媽媽，她70歲", { adults: 1, seniors: 1 }),
+  p("beijing", "两个大人和一个小孩", { adults: 2, children: 1 }),
+  p("taipei", "兩個大人一個小孩", { adults: 2, children: 1 }),
+  // Numbers that are not riders.
+  p("bart", "Is line 70 running today?", null),
+  p("marta", "which train leaves from platform 2", null),
+  p("bart", "does it really take 70 minutes?", null),
+  p("marta", "I need to be there at 9", null),
+  p("bart", "16th St Mission to 24th St Mission", null),
+  p("bart", "Embarcadero to 12th St Oakland City Center", null),
+  p("cta", "Line 2 towards 95th/Dan Ryan", null),
+  p("marta", "I'll be back by 5 pm", null),
+  p("bart", "my flight is at 7", null),
+  p("beijing", "2号线到西直门", null),
+];
+
+export const HELD_OUT: readonly RiderPhrasing[] = [
+  p("bart", "me and my daughter (she's 3)", { adults: 1, children: 1 }),
+  p("marta", "my grandma and I — she is 81", { adults: 1, seniors: 1 }),
+  p("bart", "I am seventy", { seniors: 1 }),
+  p("cta", "my wife (66) and me", { adults: 1, seniors: 1 }),
+  p("bart", "two grown-ups and three kids", { adults: 2, children: 3 }),
+  p("marta", "me + my 2 kids", { adults: 1, children: 2 }),
+  p("bart", "4 adults, no, 3 adults", { adults: 3 }),
+  p("bart", "mi papá y yo, él tiene 72", { adults: 1, seniors: 1 }),
+  p("beijing", "我和我爸爸，他75岁", { adults: 1, seniors: 1 }),
+  p("bart", "my husband and me, both seniors", { seniors: 2 }),
+  p("cta", "me and my nephew who's 5", { adults: 1, children: 1 }),
+  p("marta", "three of us, all adults", { adults: 3 }),
+  p("bart", "I'm 69 and travelling with my 4 yr old grandson", { seniors: 1, children: 1 }),
+  p("marta", "dos adultos y un niño de 3 años", { adults: 2, children: 1 }),
+  p("bart", "one adlt and two chidren", { adults: 1, children: 2 }),
+  p("taipei", "我和我爺爺，他80歲", { adults: 1, seniors: 1 }),
+  p("bart", "how long does it take, like 45 minutes?", null),
+  p("marta", "leaving at 8:15 from Five Points", null),
+  p("bart", "platform 3 at 19th St Oakland", null),
+  p("bart", "I'm 5 minutes away from the station", null),
+  p("beijing", "我在10号线", null),
+];
+
+/**
+ * Written after both readers were finished, and graded once before any change: interlock 19/21
+ * (two wrong quotes let through: "3 ppl", "las dos personas mayores de 65"), language 14/21 right,
+ * 5 ask, 2 wrong. The readers were then fixed for what it showed, so it is tuned now — the next
+ * never-seen figure needs a new table. (HELD_OUT's failures were visible during the work, but no
+ * rule was written for its texts.)
+ */
+export const HELD_OUT_FINAL: readonly RiderPhrasing[] = [
+  p("bart", "my father and I; he's 77", { adults: 1, seniors: 1 }),
+  p("marta", "grandma (she is 70) and me", { adults: 1, seniors: 1 }),
+  p("cta", "me & my little girl, she is 6", { adults: 1, children: 1 }),
+  p("bart", "Tickets for my wife and me. We're both 68.", { seniors: 2 }),
+  p("marta", "two adults plus one kid, oh wait, two kids", { adults: 2, children: 2 }),
+  p("bart", "I'm sixty-seven", { seniors: 1 }),
+  p("cta", "3 ppl", { adults: 3 }),
+  p("bart", "me and my 2 year old", { adults: 1, children: 1 }),
+  p("marta", "my son (2) and me", { adults: 1, children: 1 }),
+  p("bart", "mi esposa y yo, las dos personas mayores de 65", { seniors: 2 }),
+  p("bart", "voy con mi abuela, ella tiene 80 años", { adults: 1, seniors: 1 }),
+  p("beijing", "我和我奶奶，她八十岁", { adults: 1, seniors: 1 }),
+  p("taipei", "我跟我兒子，他4歲", { adults: 1, children: 1 }),
+  p("bart", "five adults, sorry, I meant six adults", { adults: 6 }),
+  p("marta", "one senior ticket please, I'm 72", { seniors: 1 }),
+  p("bart", "two senoirs", { seniors: 2 }),
+  p("cta", "Howard to 95th, exit 3", null),
+  p("bart", "the 7:45 train from 16th St Mission", null),
+  p("marta", "is gate 65 near the station?", null),
+  p("bart", "I'm 10 minutes late, which platform?", null),
+  p("beijing", "4号线几点到", null),
+];
+
+/** The party as the four counts a quote carries. */
+export function counts(party: Party): { adults: number; children: number; seniors: number; disabled: number } {
+  return { adults: party.adults ?? 0, children: party.children ?? 0, seniors: party.seniors ?? 0, disabled: 0 };
+}
+
+/**
+ * Quotes that disagree with the stated party: one adult (what a model that ignores the words sells,
+ * or two adults where the party is one adult), and the same head count with one rider of another
+ * type sold as an adult or one more adult (the wrong types a lying model gives).
+ */
+export function wrongQuotes(party: Party): ReturnType<typeof counts>[] {
+  const right = counts(party);
+  const same = (q: ReturnType<typeof counts>): boolean => q.adults === right.adults && q.children === right.children && q.seniors === right.seniors;
+  const one = { adults: 1, children: 0, seniors: 0, disabled: 0 };
+  const first = same(one) ? { ...one, adults: 2 } : one;
+  const retyped = right.seniors > 0 ? { ...right, seniors: right.seniors - 1, adults: right.adults + 1 } : right.children > 0 ? { ...right, children: right.children - 1, adults: right.adults + 1 } : { ...right, adults: right.adults + 1 };
+  return same(retyped) ? [first] : [first, retyped];
+}
