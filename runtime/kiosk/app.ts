@@ -119,6 +119,8 @@ export interface KioskAppOptions {
   /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
   deadlineMs?: number;
   clock?: () => Date;
+  /** The headset output's label pattern the screen uses in headset mode (config: --headset-pattern). */
+  headsetPattern?: string;
   /** Monotonic milliseconds. */
   now?: () => number;
   newSessionId?: () => string;
@@ -372,6 +374,7 @@ export class KioskApp {
       model: this.options.modelHealth?.view() ?? null,
       salesAvailable: problem === null,
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
+      ...(this.options.headsetPattern ? { headsetPattern: this.options.headsetPattern } : {}),
     };
   }
 
