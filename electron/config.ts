@@ -36,6 +36,8 @@ export interface ShellConfig {
   assistant: AssistantMode;
   /** Warm boot: the model's saved shared-prefix state (restored at start, saved on first start). */
   warmState: string | undefined;
+  /** Headset mode's audio output: a label pattern (regular expression, case-insensitive); none: the screen's default. */
+  headsetPattern: string | undefined;
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -58,7 +60,7 @@ function truthy(value: string | undefined): boolean | undefined {
  * --bench-model NAME, --model NAME, --assistant hybrid|model (llm: model), --warm-state FILE. Environment: KIOSK_MODE=0|1,
  * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
  * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
- * KIOSK_ASSISTANT, KIOSK_WARM_STATE. Switches win over the environment.
+ * KIOSK_ASSISTANT, KIOSK_WARM_STATE, KIOSK_HEADSET_PATTERN (--headset-pattern). Switches win over the environment.
  *
  * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
  * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only);
@@ -89,6 +91,7 @@ export function shellConfig(
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
     assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
+    headsetPattern: flagValue(argv, "headset-pattern") ?? env.KIOSK_HEADSET_PATTERN,
     warmState: flagValue(argv, "warm-state") ?? env.KIOSK_WARM_STATE ?? (flagValue(argv, "model") ?? env.KIOSK_MODEL ? path.join(defaults.userData, "model-warm.state") : undefined),
   };
 }
@@ -106,6 +109,7 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
     auditDb: shell.auditDb,
     benchModel: shell.benchModel ?? null,
     assistant: shell.model ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) } : null,
+    ...(shell.headsetPattern ? { headsetPattern: shell.headsetPattern } : {}),
     log,
   };
 }

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
 import { rendererFileFor, rendererResponse } from "./app-protocol.ts";
 import { kioskRuntimeConfig, shellConfig } from "./config.ts";
-import { testPack } from "../runtime/kiosk/testing.ts";
+import { testApp, testPack } from "../runtime/kiosk/testing.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-shell-"));
 const dist = path.join(dir, "dist");
@@ -58,6 +58,15 @@ describe("shell configuration", () => {
       assistant: { mode: "model", model: "4b", warmStateFile: "/home/k/.config/kiosk/model-warm.state" },
     });
     expect(kioskRuntimeConfig(shellConfig([], {}, defaults), testPack()).assistant).toBeNull();
+  });
+  it("headset mode's output: a label pattern from --headset-pattern or KIOSK_HEADSET_PATTERN, on to the screen's status", () => {
+    expect(shellConfig([], {}, defaults).headsetPattern).toBeUndefined();
+    const shell = shellConfig(["--headset-pattern", "front jack"], { KIOSK_HEADSET_PATTERN: "usb" }, defaults);
+    expect(shell.headsetPattern).toBe("front jack");
+    expect(shellConfig([], { KIOSK_HEADSET_PATTERN: "usb" }, defaults).headsetPattern).toBe("usb");
+    expect(kioskRuntimeConfig(shell, testPack(), () => undefined).headsetPattern).toBe("front jack");
+    expect(testApp({ headsetPattern: "front jack" }).app.status().headsetPattern).toBe("front jack");
+    expect(testApp().app.status().headsetPattern).toBeUndefined();
   });
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });

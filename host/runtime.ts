@@ -65,6 +65,8 @@ export interface KioskRuntimeConfig {
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
   clock?: () => Date;
+  /** The headset output's label pattern for headset mode (the screen's default when absent). */
+  headsetPattern?: string;
   payment?: PaymentTerminal;
   /** How the model process is started (the Electron shell: a utilityProcess; default: a Node child process). */
   spawnModel?: WorkerSpawner;
@@ -167,6 +169,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(conditions ? { conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
+      ...(config.headsetPattern ? { headsetPattern: config.headsetPattern } : {}),
       ...(audit ? { onSession: audit.record } : {}),
       log,
     });

@@ -21,7 +21,7 @@ import { useView } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
 import { useAudioGuide } from "./useAudioGuide.ts";
-import { OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
+import { HeadsetMissingNotice, OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
 import { useFramebookRefresh } from "./useFramebookRefresh.ts";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
@@ -86,6 +86,10 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   const paymentFailed = useKiosk((s) => s.matches({ session: { flow: { payment: "failed" } } }));
   const chooseSystem = useSystemLoader(preferredSystem);
   const outOfService = useKiosk((s) => s.context.status?.benchRunning === true);
+  const headsetConfig = useKiosk((s) => s.context.status?.headsetPattern);
+  const setHeadsetPattern = useView((s) => s.setHeadsetPattern);
+  useEffect(() => setHeadsetPattern(headsetConfig), [headsetConfig, setHeadsetPattern]);
+  const headsetMissing = useView((s) => s.headset && s.headsetMissing);
   useFramebookRefresh(chooseSystem);
   const operatorBridge = useBridge().operator;
   const systems = useView((s) => s.systems);
@@ -143,6 +147,7 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
       <main className="kiosk-main">
         {/* Pushed by the kiosk: a bench run started while a passenger is here (the attract screen says it itself). */}
         {outOfService && (screen === "journey" || screen === "result") ? <OutOfServiceNotice /> : null}
+        {headsetMissing ? <HeadsetMissingNotice /> : null}
         {body}
       </main>
       <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>

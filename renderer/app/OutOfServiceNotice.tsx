@@ -15,3 +15,14 @@ export function OutOfServiceNotice() {
     </div>
   );
 }
+
+/** Headset mode with no headset output: said on screen, since nothing is spoken (issue 17). */
+export function HeadsetMissingNotice() {
+  const { t } = useTranslation();
+  return (
+    <div className="notice notice-warning headset-missing" role="alert" data-announce>
+      <Icon name="speaker" />
+      <p>{t("a11y.headsetMissing")}</p>
+    </div>
+  );
+}

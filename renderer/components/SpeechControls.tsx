@@ -1,19 +1,37 @@
 // "Read aloud" for the answer: play, pause/resume, read again. Hidden without speech synthesis.
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { browserHeadsetSpeaker, headsetPattern, routedSpeaker } from "../lib/headsetSpeech.ts";
 import { createSpeaker, type Speaker, type SpeechState } from "../lib/speech.ts";
-import { useView } from "../state/ViewStoreProvider.tsx";
+import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
+import type { ViewStore } from "../state/viewStore.ts";
 import { Icon } from "./Icon.tsx";
 
 /** The speech output the screen uses (tests provide a fake one); default: the platform's. */
 export const SpeakerContext = createContext<Speaker | null>(null);
 
 let platformSpeaker: Speaker | null = null;
+const screenSpeakers = new WeakMap<ViewStore, Speaker>();
 
-/** The screen's one speaker: the provided one, else the platform's speech synthesis. */
+/** The platform's speech: Web Speech on the loudspeaker, or — in headset mode — eSpeak NG on the headset only. */
+function screenSpeaker(store: ViewStore): Speaker {
+  let speaker = screenSpeakers.get(store);
+  if (!speaker) {
+    const headset = browserHeadsetSpeaker(
+      () => headsetPattern(store.getState().headsetPattern),
+      (present) => store.getState().setHeadsetMissing(!present),
+    );
+    speaker = routedSpeaker(() => store.getState().headset, (platformSpeaker ??= createSpeaker()), headset);
+    screenSpeakers.set(store, speaker);
+  }
+  return speaker;
+}
+
+/** The screen's one speaker: the provided one (tests), else the platform's. */
 export function useSpeaker(): Speaker {
   const given = useContext(SpeakerContext);
-  return useMemo(() => given ?? (platformSpeaker ??= createSpeaker()), [given]);
+  const store = useViewStoreApi();
+  return useMemo(() => given ?? screenSpeaker(store), [given, store]);
 }
 
 export function SpeechControls({ text, lang }: { text: string; lang?: string }) {

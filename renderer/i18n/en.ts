@@ -214,6 +214,7 @@ export const en = {
     headset: "Headset",
     headsetOn: "Headset mode is on. Everything on the screen is read to you.",
     headsetOff: "Headset mode is off.",
+    headsetMissing: "No headset found. Plug headphones into the kiosk's audio socket: in headset mode nothing is read out through the loudspeaker.",
     volume: "Volume {{percent}} percent",
     moreTime: "More time",
     moreTimeGiven: "You have more time: the screen now waits {{minutes}} minutes before asking if you are still there.",

@@ -215,6 +215,7 @@ export const es: PassengerCatalog = {
     headset: "Auriculares",
     headsetOn: "Modo auriculares activado. Se le lee todo lo que hay en la pantalla.",
     headsetOff: "Modo auriculares desactivado.",
+    headsetMissing: "No se encuentran auriculares. Conéctelos a la toma de audio del quiosco: en modo auriculares no se lee nada por el altavoz.",
     volume: "Volumen {{percent}} por ciento",
     moreTime: "Más tiempo",
     moreTimeGiven: "Tiene más tiempo: la pantalla espera ahora {{minutes}} minutos antes de preguntar si sigue ahí.",

@@ -215,6 +215,7 @@ export const zh: Catalog = {
     headset: "耳机",
     headsetOn: "耳机模式已开启。屏幕上的所有内容都会读给您听。",
     headsetOff: "耳机模式已关闭。",
+    headsetMissing: "未检测到耳机。请将耳机插入本机的音频插孔：耳机模式下不会通过扬声器朗读任何内容。",
     volume: "音量百分之 {{percent}}",
     moreTime: "更多时间",
     moreTimeGiven: "已为您延长时间：屏幕将等待 {{minutes}} 分钟后再询问您是否还在。",

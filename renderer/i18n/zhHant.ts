@@ -217,6 +217,7 @@ export const zhHant: Catalog = {
     headset: "耳機",
     headsetOn: "耳機模式已開啟。螢幕上的所有內容都會讀給您聽。",
     headsetOff: "耳機模式已關閉。",
+    headsetMissing: "未偵測到耳機。請將耳機插入本機的音訊插孔：耳機模式下不會透過喇叭朗讀任何內容。",
     volume: "音量百分之 {{percent}}",
     moreTime: "更多時間",
     moreTimeGiven: "已為您延長時間：螢幕將等待 {{minutes}} 分鐘後再詢問您是否還在。",

@@ -22,6 +22,10 @@ export interface ViewState {
   audioGuide: boolean;
   /** Speech volume, 0.2–1 (keypad + and −); reset with the session. */
   volume: number;
+  /** Headset mode found no headset output: the screen says so and nothing is spoken. */
+  headsetMissing: boolean;
+  /** Which audio output is the headset: the kiosk config's label pattern (KioskStatus.headsetPattern). */
+  headsetPattern: string | undefined;
 
   systems: SystemSummary[];
   system: SystemView | null;
@@ -36,6 +40,8 @@ export interface ViewState {
   toggleHighContrast(): void;
   toggleLargeText(): void;
   toggleHeadset(): void;
+  setHeadsetMissing(missing: boolean): void;
+  setHeadsetPattern(pattern: string | undefined): void;
   startAudioGuide(): void;
   changeVolume(step: number): void;
   setSystems(systems: SystemSummary[]): void;
@@ -68,6 +74,8 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     headset: false,
     audioGuide: false,
     volume: 1,
+    headsetMissing: false,
+    headsetPattern: undefined,
     systems: [],
     system: null,
     systemFailure: null,
@@ -78,7 +86,9 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     setLanguage: (next) => set({ language: next }),
     toggleHighContrast: () => set((s) => ({ highContrast: !s.highContrast })),
     toggleLargeText: () => set((s) => ({ largeText: !s.largeText })),
-    toggleHeadset: () => set((s) => ({ headset: !s.headset, audioGuide: !s.headset || s.audioGuide })),
+    toggleHeadset: () => set((s) => ({ headset: !s.headset, audioGuide: !s.headset || s.audioGuide, headsetMissing: false })),
+    setHeadsetPattern: (headsetPattern) => set({ headsetPattern }),
+    setHeadsetMissing: (headsetMissing) => set((s) => (s.headsetMissing === headsetMissing ? s : { headsetMissing })),
     startAudioGuide: () => set({ audioGuide: true }),
     changeVolume: (step) => set((s) => ({ volume: Math.round(Math.max(0.2, Math.min(1, s.volume + step)) * 10) / 10 })),
     setSystems: (systems) => set({ systems }),
@@ -126,6 +136,7 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
         headset: false,
         audioGuide: false,
         volume: 1,
+        headsetMissing: false,
       })),
   }));
 }

@@ -27,7 +27,8 @@ import type { FramebookStore } from "../framebook/store.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { clarificationOf } from "../contract/clarification.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
-import type { Policy } from "../session/policy.ts";
+import { registerLanguageData } from "../language/index.ts";
+import type { LocalizedNames, PassengerLocale, Policy } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
 import type { SessionEvent } from "../session/session.ts";
 import type {
@@ -35,6 +36,7 @@ import type {
   AskResult,
   KioskStatus,
   ModelProcessView,
+  PassengerLanguage,
   ProgressEvent,
   InterlockCode,
   PurchaseConfirmation,
@@ -118,6 +120,8 @@ export interface KioskAppOptions {
   /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
   deadlineMs?: number;
   clock?: () => Date;
+  /** The headset output's label pattern the screen uses in headset mode (config: --headset-pattern). */
+  headsetPattern?: string;
   /** Monotonic milliseconds. */
   now?: () => number;
   newSessionId?: () => string;
@@ -242,8 +246,16 @@ export class KioskApp {
     const cached = this.views.get(id);
     if (cached && cached.data === system) return cached.view;
     const { extras } = this.options;
-    const view = buildSystemView(system, { geo: extras.geo(system), operatorNames: extras.operatorNames(system), attribution: extras.attribution(system) });
+    const operatorNames = extras.operatorNames(system);
+    const view = buildSystemView(system, { geo: extras.geo(system), operatorNames, attribution: extras.attribution(system) });
     this.views.set(id, { data: system, view });
+    // The passenger-language layer reads typed station names in the screen's local names too
+    // (bench mode registers them from the default operator folder in caseSetup).
+    registerLanguageData(system.id, {
+      localNames: new Map(view.stations.filter((s) => s.localNames.length > 0).map((s) => [s.id, s.localNames])),
+      aliases: operatorNames?.aliases ?? new Map(),
+      landmarks: operatorNames?.landmarks ?? new Map(),
+    });
     return view;
   }
 
@@ -260,6 +272,23 @@ export class KioskApp {
     if (!names) this.localNames.set(view, (names = new Map(view.stations.map((s) => [s.id, s.localNames]))));
     return names;
   }
+
+  /**
+   * The passenger's language and the screen's names in each language, so deterministic answers are
+   * worded like the screen (bench mode has none and keeps the benchmark's English).
+   */
+  private passengerLocale(id: SystemId, language: PassengerLanguage | undefined): PassengerLocale {
+    const view = this.systemView(id);
+    let names = this.localizedNames.get(view);
+    if (!names) {
+      const by = (items: readonly { id: string; localized?: Record<string, string> }[]): LocalizedNames => new Map(items.flatMap((i) => (i.localized ? [[i.id, i.localized] as const] : [])));
+      const payments = view.paymentMethods.map((m) => ({ ...m, id: m.label }));
+      this.localizedNames.set(view, (names = { stationNames: by(view.stations), lineNames: by(view.lines), paymentNames: by(payments) }));
+    }
+    return { ...names, ...(language ? { language } : {}) };
+  }
+
+  private readonly localizedNames = new WeakMap<SystemView, Omit<PassengerLocale, "language">>();
 
   /** Load and check every system's data and operator files now (fail at start-up, not mid-sale). */
   preload(): void {
@@ -348,6 +377,7 @@ export class KioskApp {
       model: this.options.modelHealth?.view() ?? null,
       salesAvailable: problem === null,
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
+      ...(this.options.headsetPattern ? { headsetPattern: this.options.headsetPattern } : {}),
     };
   }
 
@@ -437,7 +467,14 @@ export class KioskApp {
       this.sessions.set(sessionId, session);
       try {
         answer = await this.service.start(
-          { system: request.system, events, sessionId, ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}), ...(request.language ? { language: request.language } : {}) },
+          {
+            system: request.system,
+            events,
+            sessionId,
+            passenger: this.passengerLocale(request.system, request.language),
+            ...(request.accessibilityMode !== undefined ? { accessibilityMode: request.accessibilityMode } : {}),
+            ...(request.language ? { language: request.language } : {}),
+          },
           hooks(sessionId, session),
         );
       } catch (err) {

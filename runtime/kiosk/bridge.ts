@@ -281,6 +281,8 @@ export const KioskStatusSchema = z.object({
   salesAvailable: z.boolean(),
   /** The active framebook version of every system. */
   framebookVersions: z.record(z.string(), z.string()),
+  /** Which audio output is the headset in headset mode: a case-insensitive label pattern (kiosk config; else the screen's default). */
+  headsetPattern: z.string().max(200).optional(),
 });
 export type KioskStatus = z.infer<typeof KioskStatusSchema>;
 

@@ -10,7 +10,7 @@ import type { SystemData } from "../../tools/data/system.ts";
 import type { AnswerConversation, AnswerHooks, AnswerPipeline, Answer } from "../answer/pipeline.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
 import { buildSystemPrompt, toolDefinitions } from "../prompt/index.ts";
-import type { SessionSetup } from "../session/policy.ts";
+import type { PassengerLocale, SessionSetup } from "../session/policy.ts";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
@@ -80,7 +80,7 @@ export class KioskService {
   }
 
   /** The setup of a new live session: the active framebook, the live conditions, the prompt. */
-  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string; language?: string }): SessionSetup {
+  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string; language?: string; passenger?: PassengerLocale }): SessionSetup {
     const system = this.system(request.system);
     const now = (this.options.clock ?? (() => new Date()))();
     const conditions = this.options.conditions?.(request.system, request.language) ?? { now, disruptions: [] };
@@ -91,11 +91,15 @@ export class KioskService {
       context,
       systemPrompt: buildSystemPrompt(system, context, this.options.pack.promptProfile()),
       tools: toolDefinitions(this.options.pack),
+      ...(request.passenger ? { passenger: request.passenger } : {}),
     };
   }
 
   /** Start a passenger session with its first request. */
-  async start(request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string; language?: string }, hooks: AnswerHooks = {}): Promise<LiveAnswer> {
+  async start(
+    request: { system: SystemId; events: KioskEvent[]; accessibilityMode?: boolean; sessionId?: string; language?: string; passenger?: PassengerLocale },
+    hooks: AnswerHooks = {},
+  ): Promise<LiveAnswer> {
     const setup = this.setupFor(request);
     if (this.sessions.has(setup.sessionId)) throw new Error(`Kiosk session '${setup.sessionId}' already exists`);
     const conversation = this.options.pipeline.open(setup);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { KioskEvent, SystemContext, ToolDefinition } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import type { PassengerLanguage } from "../language/types.ts";
 
 /** An OpenAI chat-completions message, as the reference harness keeps the conversation. */
 export type ChatMessage =
@@ -81,6 +82,23 @@ export interface SessionSetup {
    * every turn up front); correct policies use `PolicyInput.turns`.
    */
   scriptedTurns?: readonly (readonly KioskEvent[])[];
+  /**
+   * Live kiosk sessions only: the passenger's language and the names to use in it. Bench mode never
+   * sets it, so deterministic policies answer in the benchmark's English, byte for byte.
+   */
+  passenger?: PassengerLocale;
+}
+
+/** Names by passenger language ("zh-Hans": "西直门"), by station or line id. */
+export type LocalizedNames = ReadonlyMap<string, Readonly<Partial<Record<PassengerLanguage, string>>>>;
+
+export interface PassengerLocale {
+  /** The language chosen on screen (the passenger's typed language wins over it). */
+  language?: PassengerLanguage;
+  stationNames: LocalizedNames;
+  lineNames: LocalizedNames;
+  /** Payment names by their English label (the framebook's terminology). */
+  paymentNames?: LocalizedNames;
 }
 
 export interface PolicyInput {

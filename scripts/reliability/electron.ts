@@ -49,6 +49,9 @@ function cspDirectives(policy: string): Map<string, string[]> {
 
 const UNSAFE_SOURCES = ["*", "'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "data:", "blob:", "http:", "https:", "filesystem:"];
 
+/** Headset mode plays the speech WAV it synthesised from a page-made blob: URL (audio only). */
+const HEADSET_AUDIO: ReadonlySet<string> = new Set(["media-src blob:"]);
+
 function strictCspProblems(policy: string, label: string, allowed: ReadonlySet<string> = new Set()): string[] {
   const problems: string[] = [];
   const d = cspDirectives(policy);
@@ -59,7 +62,8 @@ function strictCspProblems(policy: string, label: string, allowed: ReadonlySet<s
     for (const s of sources) if (UNSAFE_SOURCES.includes(s.toLowerCase()) && !allowed.has(`${name} ${s}`)) problems.push(`${label}: ${name} allows ${s}`);
   }
   const script = d.get("script-src") ?? d.get("default-src") ?? [];
-  expect(problems, script.every((s) => s === "'self'" || s === "'none'"), `${label}: script-src is not only 'self' (${script.join(" ")})`);
+  // 'wasm-unsafe-eval' lets headset mode compile its WebAssembly speech synthesiser; it allows no eval.
+  expect(problems, script.every((s) => s === "'self'" || s === "'none'" || s === "'wasm-unsafe-eval'"), `${label}: script-src is not only 'self' (${script.join(" ")})`);
   return problems;
 }
 
@@ -165,7 +169,7 @@ function checklist(): Item[] {
       what: "strict CSP header forced onto every response (replacing any other)",
       test: "electron/security.test.ts: forces the kiosk CSP and security headers onto every response",
       check: () => {
-        const p = strictCspProblems(KIOSK_CSP, "header CSP");
+        const p = strictCspProblems(KIOSK_CSP, "header CSP", HEADSET_AUDIO);
         const d = cspDirectives(KIOSK_CSP);
         expect(p, d.get("frame-ancestors")?.join(" ") === "'none'", "header CSP: frame-ancestors is not 'none'");
         expect(p, d.get("form-action")?.join(" ") === "'none'", "header CSP: form-action is not 'none'");
@@ -185,7 +189,7 @@ function checklist(): Item[] {
         if (!meta) return ["renderer/index.html has no meta CSP"];
         // The meta tag's bare ws:/wss: (for `kiosk serve`) is narrowed to 'self' by the header policy,
         // which is enforced together with it (csp_header).
-        return strictCspProblems(meta, "meta CSP", new Set(["connect-src ws:", "connect-src wss:"]));
+        return strictCspProblems(meta, "meta CSP", new Set(["connect-src ws:", "connect-src wss:", ...HEADSET_AUDIO]));
       },
     },
     {

@@ -21,6 +21,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   ".map": "application/json; charset=utf-8",
   ".webmanifest": "application/manifest+json",
   ".wav": "audio/wav",
+  // Headset mode's speech synthesiser (WebAssembly.instantiateStreaming needs this type).
+  ".wasm": "application/wasm",
   ".mp3": "audio/mpeg",
 };
 

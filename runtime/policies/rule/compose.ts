@@ -57,35 +57,8 @@ export function stateFareQuote(quote: AdjustedQuote, riders: RiderCounts, curren
   };
 }
 
-const RIDER_WORDS: Record<keyof RiderCounts, [string, string]> = {
-  adults: ["adult", "adults"],
-  children: ["child", "children"],
-  seniors: ["senior", "seniors"],
-  disabled: ["disabled rider", "disabled riders"],
-};
-
-export function describeRiders(riders: RiderCounts): string {
-  const parts = (Object.keys(RIDER_WORDS) as (keyof RiderCounts)[])
-    .filter((k) => riders[k] > 0)
-    .map((k) => `${riders[k]} ${riders[k] === 1 ? RIDER_WORDS[k][0] : RIDER_WORDS[k][1]}`);
-  return parts.join(", ") || "no passengers";
-}
-
 export function lineNames(system: SystemData, ids: readonly string[]): string {
   return ids.map((id) => system.lineById(id)?.name ?? id).join(" → ");
-}
-
-export function describeRoute(system: SystemData, route: RouteResult): string {
-  const first = route.stops[0]?.station_name ?? "";
-  const last = route.stops[route.stops.length - 1]?.station_name ?? "";
-  const transfers = route.transfers === 0 ? "no transfers" : `${route.transfers} transfer${route.transfers === 1 ? "" : "s"}`;
-  const transferAt = route.stops.filter((s) => s.is_transfer).map((s) => s.station_name);
-  const via = transferAt.length > 0 ? ` (change at ${transferAt.join(", ")})` : "";
-  return `${first} to ${last}: ${route.stops.length} stops, ${transfers}${via}, about ${Math.round(route.estimated_minutes)} min on ${lineNames(system, route.line_sequence)}.`;
-}
-
-export function paymentHint(framebook: Framebook): string {
-  return `Pay with ${framebook.terminology.smartcard} or ${framebook.terminology.contactless}.`;
 }
 
 export function titleCase(type: string): string {

@@ -8,11 +8,7 @@ import { adjustQuote, type PricedItem } from "../../../tools/fares/policy-change
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
 import {
-  describeRiders,
-  describeRoute,
-  formatFare,
   lineNames,
-  paymentHint,
   stateFareQuote,
   stateRoute,
   titleCase,
@@ -27,8 +23,10 @@ import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
 import { readTextRequest, ridersConflict, type Clarification, type TextRequest } from "./clarify.ts";
-import { messages, type PassengerLanguage } from "../../language/index.ts";
+import { messages } from "../../language/index.ts";
 import { answeringArticle, topicWords } from "../../language/topic.ts";
+import { voiceFor, type Voice } from "./voice.ts";
+import type { RouteFacts } from "../../language/answers.ts";
 
 type Json = Record<string, unknown>;
 
@@ -100,8 +98,9 @@ function answering(system: SystemData, question: string, found: KbResult | undef
   return best ? { title: best.title, content: best.content, policy_id: best.policy_id } : undefined;
 }
 
-function* answerQuestion(system: SystemData, intent: Intent, text: string, language?: PassengerLanguage): PolicyScript {
+function* answerQuestion(system: SystemData, intent: Intent, text: string, voice: Voice): PolicyScript {
   const framebook = system.framebook;
+  const say = voice.say;
   const mentioned = findStations(system, text).map((m) => m.station);
   const station = mentioned[0];
   const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
@@ -114,12 +113,13 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
       data.elevator ? "elevators are in service" : "there is no working elevator",
       data.step_free ? "step-free access is available" : "step-free access is not available",
     ];
+    const here = voice.station(station.id, station.name);
     const banners: Banner[] = data.elevator && data.step_free ? [] : [{ severity: "warning", title: `Accessibility at ${station.name}`, body: `${station.name}: ${parts.join("; ")}.` }];
     yield submit({
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: `At ${station.name}, ${parts.join(" and ")}.`,
+      message: say.accessibility(here, !!data.elevator, !!data.step_free),
       banners,
       reasoning: "Accessibility question answered from station_info.",
     });
@@ -129,12 +129,12 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
     const [info] = yield call("station_info", { station_id: station.id, query_type: "real_time_status" });
     const status = result<{ data?: { status?: string } }>(info)?.data?.status ?? "unknown";
     const headways = [...system.linesServing(station.id)].map((l) => system.lineById(l)?.typical_headway_min).filter((h): h is number => typeof h === "number");
-    const headway = headways.length > 0 ? ` Trains run about every ${Math.min(...headways)} minutes.` : "";
+    const headway = headways.length > 0 ? Math.min(...headways) : undefined;
     yield submit({
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: `${station.name} is ${status}. This kiosk has no live arrival or crowding data.${headway}`,
+      message: say.realTime(voice.station(station.id, station.name), status, headway),
       reasoning: "Live data is not available to the kiosk; answered with station status and typical headway.",
     });
     return;
@@ -148,7 +148,7 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: list.length === 0 ? `There are no reported disruptions${lineId ? ` on the ${system.lineById(lineId)?.name}` : ""} right now.` : list.map((d) => sentence(d.message ?? "")).join(" "),
+      message: list.length === 0 ? say.noDisruptions(lineId ? voice.line(lineId) : undefined) : say.disruptions(list.map((d) => sentence(d.message ?? ""))),
       banners,
       reasoning: "Answered from the disruption feed.",
     });
@@ -158,13 +158,13 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
     const line = system.lines.find((l) => text.toLowerCase().includes(l.name.toLowerCase())) ?? system.lines.find((l) => new RegExp(`\\b${l.id}\\b`, "i").test(text));
     if (line) {
       const [info] = yield call("line_info", { line: line.id });
-      const data = result<{ stations?: { station_name: string }[]; terminals?: string[] }>(info);
-      const names = (data?.stations ?? []).map((s) => s.station_name);
+      const data = result<{ stations?: { station_id?: string; station_name: string }[]; terminals?: string[] }>(info);
+      const names = (data?.stations ?? []).map((s) => (s.station_id ? voice.station(s.station_id, s.station_name) : s.station_name));
       yield submit({
         outcome: "policy_answer_only",
         action: "display_info",
         reason: "ok",
-        message: `The ${line.name} serves ${names.length} stations: ${names.join(", ")}. The network map is shown on screen.`,
+        message: say.lineStations(voice.line(line.id), names),
         reasoning: "Line information from line_info.",
       });
       return;
@@ -186,19 +186,18 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: messages(language).dontKnow(framebook.org_name),
+      message: messages(voice.language).dontKnow(framebook.org_name),
       reasoning: "No knowledge-base article answers the question; referred to staff.",
     });
     return;
   }
-  const stationPart =
-    intent.kind === "station_question" && intent.topic === "connections" && station ? ` Connections at ${station.name} are listed on the station map.` : "";
+  const connectionsAt = intent.kind === "station_question" && intent.topic === "connections" && station ? voice.station(station.id, station.name) : undefined;
   if (top) {
     yield submit({
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: `${top.title}: ${top.content}${stationPart}`,
+      message: say.policyArticle(top.title, top.content, connectionsAt),
       banners: [{ severity: "info", title: top.title, body: top.content }],
       reasoning: `Answered from policy ${top.policy_id}.`,
     });
@@ -206,7 +205,7 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, langu
   }
   yield declined(
     "unsupported_request",
-    `I can help with routes, fares and ${framebook.terminology.smartcard} tickets on the ${framebook.org_name} network, but not with that request.`,
+    say.cannotHelp(voice.term(framebook.terminology.smartcard), framebook.org_name),
     "No matching policy; outside kiosk capabilities.",
   );
 }
@@ -220,6 +219,20 @@ function servedAllNight(system: SystemData, route: RouteResult, nightLines: Read
     if (!served) return false;
   }
   return route.stops.length > 1;
+}
+
+/** The route as the message words it, names in the passenger's language. */
+function routeFacts(route: RouteResult, voice: Voice): RouteFacts {
+  const name = (s: RouteResult["stops"][number] | undefined): string => (s ? voice.station(s.station_id, s.station_name) : "");
+  return {
+    origin: name(route.stops[0]),
+    destination: name(route.stops[route.stops.length - 1]),
+    stops: route.stops.length,
+    transfers: route.transfers,
+    transferAt: route.stops.filter((s) => s.is_transfer).map(name),
+    minutes: Math.round(route.estimated_minutes),
+    lines: route.line_sequence.map((id) => voice.line(id)),
+  };
 }
 
 function severityOf(value: unknown): Severity {
@@ -245,25 +258,28 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const accessibility = accessibilityNeed(req.freetexts) ?? !!context.accessibility_mode;
   const declined = (reason: Submission["reason"], message: string, reasoning: string): ToolCallStep =>
     submit({ outcome: "request_declined", action: "block_purchase", reason, message, reasoning });
+  const voice = voiceFor(setup, understood.language);
+  const say = voice.say;
+  const nameOf = (s: Station): string => voice.station(s.id, s.name);
 
   if (intent.kind === "out_of_scope") {
     yield declined(
       "unsupported_request",
-      `Sorry, this kiosk cannot help with ${intent.topic === "taxi" ? "taxis or ride services" : intent.topic === "weather" ? "weather information" : "that"}. I can plan ${framebook.org_name} trips and sell tickets.`,
+      say.outOfScope(intent.topic === "taxi" || intent.topic === "weather" ? intent.topic : "other", framebook.org_name),
       `Out-of-scope request (${intent.topic}).`,
     );
     return;
   }
   if (intent.kind === "manipulation") {
-    yield declined("unsupported_request", "I can only sell tickets at the published fares and follow the kiosk's rules. Please ask a member of staff for anything else.", "Request tries to bypass kiosk rules.");
+    yield declined("unsupported_request", say.manipulation, "Request tries to bypass kiosk rules.");
     return;
   }
   if (intent.kind === "contradictory") {
-    yield declined("invalid_request", "Your request asks for things that cannot all be true at once. Please choose one option, for example the fastest route.", "Contradictory constraints.");
+    yield declined("invalid_request", say.contradictory, "Contradictory constraints.");
     return;
   }
   if (req.invalidRiders) {
-    yield declined("invalid_request", "Passenger numbers must be whole numbers of zero or more. Please correct the passenger count.", "Invalid passenger counts.");
+    yield declined("invalid_request", say.invalidRiders, "Invalid passenger counts.");
     return;
   }
 
@@ -284,26 +300,28 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   if (!origin || !destination || infoIntent) {
     // "the refund policy for a Breeze card": the smart card's name is not a place.
     if (trip.unknownPlace && !destination && !isOwnName(system, trip.unknownPlace)) {
-      yield declined("invalid_request", `I could not find "${trip.unknownPlace}" on the ${framebook.org_name} network. Please pick a station from the list.`, "Unknown destination.");
+      yield declined("invalid_request", messages(voice.language).notFound(trip.unknownPlace, framebook.org_name), "Unknown destination.");
       return;
     }
     if (text && (infoIntent || (!origin && !destination))) {
-      yield* answerQuestion(system, intent, text, understood.language);
+      yield* answerQuestion(system, intent, text, voice);
       return;
     }
-    yield declined("invalid_request", "Please select both an origin and a destination station.", "Origin or destination missing.");
+    yield declined("invalid_request", say.missingStations, "Origin or destination missing.");
     return;
   }
   if (origin.id === destination.id) {
-    yield declined("invalid_request", `Origin and destination are both ${origin.name}. Please choose a different destination.`, "Same origin and destination.");
+    yield declined("invalid_request", say.sameStations(nameOf(origin)), "Same origin and destination.");
     return;
   }
   if (totalRiders(req.riders) === 0) {
-    yield declined("invalid_request", "Please add at least one passenger.", "No passengers selected.");
+    yield declined("invalid_request", say.noPassengers, "No passengers selected.");
     return;
   }
 
   const banners: Banner[] = [];
+  /** The message's wording of a banner in the passenger's language (English: the banner's own). */
+  const notices = new Map<Banner, string>();
   const reasoning: string[] = [];
   const nowIso = context.temporal_context?.current_time || context.current_time;
   const clock = clockTime(nowIso, context.temporal_context?.day_of_week);
@@ -312,12 +330,13 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const nightLines = new Set(system.lines.filter((l) => l["24h"]).map((l) => l.id));
   const closedNow = status !== undefined && !status.open;
   const noServiceNow = (): ToolCallStep => {
-    const opens = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : "the morning";
+    const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
+    const opens = opensAt ?? "the morning";
     return submit({
       outcome: "service_unavailable",
       action: "block_purchase",
       reason: "no_service",
-      message: `There is no ${framebook.org_name} service right now (service hours ${status?.hoursText ?? ""}). The first train runs at ${opens}; no ticket can be sold for this trip now.`,
+      message: say.noService(framebook.org_name, status?.hoursText ?? "", opensAt),
       banners: [{ severity: "critical", title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens} (hours ${status?.hoursText ?? ""}).` }],
       reasoning: `Current time ${nowIso} is outside service hours ${status?.hoursText ?? ""}.`,
     });
@@ -332,7 +351,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const [firstPlan] = yield call("route_planner", { origin: origin.id, destination: destination.id });
   const planned = result<RouteResult>(firstPlan);
   if (!planned) {
-    yield declined("invalid_request", `No route could be planned from ${origin.name} to ${destination.name}.`, `route_planner: ${firstPlan?.error ?? "no result"}`);
+    yield declined("invalid_request", say.noRoute(nameOf(origin), nameOf(destination)), `route_planner: ${firstPlan?.error ?? "no result"}`);
     return;
   }
 
@@ -344,7 +363,9 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     banners.push({ severity: "info", title: "Night service", body: `Only the ${lineNames(system, [...nightLines])} run overnight${framebook.operating_hours.late_night_headway_min ? `, about every ${framebook.operating_hours.late_night_headway_min} minutes` : ""}.` });
     reasoning.push("Outside general hours, but every section of the route is served by a 24-hour line.");
   } else if (status?.minutesToClose !== undefined && status.minutesToClose <= 60) {
-    banners.push({ severity: "warning", title: "Last trains soon", body: `Service closes in about ${status.minutesToClose} minutes (hours ${status.hoursText}). Travel now to catch the last train.` });
+    const banner: Banner = { severity: "warning", title: "Last trains soon", body: `Service closes in about ${status.minutesToClose} minutes (hours ${status.hoursText}). Travel now to catch the last train.` };
+    banners.push(banner);
+    notices.set(banner, say.lastTrains(status.minutesToClose, status.hoursText));
   }
 
   let route = planned;
@@ -359,7 +380,9 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     if (!notice) continue;
     outcome = "advisory_only";
     action = "display_info";
-    banners.push({ severity: "critical", title: `${station.name} is closed`, body: sentence(notice) });
+    const banner: Banner = { severity: "critical", title: `${station.name} is closed`, body: sentence(notice) };
+    banners.push(banner);
+    notices.set(banner, say.closed(nameOf(station), sentence(notice)));
     reasoning.push(`${station.name} is permanently closed: ${notice}`);
   }
 
@@ -380,7 +403,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
         outcome: "service_unavailable",
         action: "block_purchase",
         reason: "no_service",
-        message: `All ${framebook.org_name} service is suspended. ${impacts.filter((i) => i.systemWide).map((i) => sentence(i.disruption.message ?? "")).join(" ")} No tickets can be sold now.`,
+        message: say.suspended(framebook.org_name, impacts.filter((i) => i.systemWide).map((i) => sentence(i.disruption.message ?? ""))),
         banners,
         reasoning: "System-wide suspension in the disruption feed.",
       });
@@ -426,7 +449,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const [fareCall] = yield call("fare_calculator", fareArgs);
   const fare = result<{ line_items: PricedItem[]; total: number; currency: string }>(fareCall);
   if (!fare) {
-    yield declined("invalid_request", "The fare for this trip could not be calculated. Please ask a member of staff.", `fare_calculator: ${fareCall?.error ?? "no result"}`);
+    yield declined("invalid_request", say.fareFailed, `fare_calculator: ${fareCall?.error ?? "no result"}`);
     return;
   }
   const policyText = context.policy_change?.text ?? null;
@@ -445,14 +468,16 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     const outages = impacts.filter((i) => i.inEffect && i.disruption.type === "elevator_outage" && ids.some((id) => i.unusableStations.has(id)));
     for (const r of issues) {
       const problems = [!r.data.accessibility.elevator ? "elevator out of service" : "", !r.data.accessibility.step_free ? "no step-free access" : ""].filter(Boolean);
-      banners.push({ severity: "warning", title: `Accessibility: ${r.data.name}`, body: `${r.data.name}: ${problems.join(", ")}. Ask staff for assistance at this station.` });
+      const banner: Banner = { severity: "warning", title: `Accessibility: ${r.data.name}`, body: `${r.data.name}: ${problems.join(", ")}. Ask staff for assistance at this station.` };
+      banners.push(banner);
+      notices.set(banner, say.accessibilityIssues(voice.station(r.station_id, r.data.name), !!r.data.accessibility.elevator, !!r.data.accessibility.step_free));
     }
     if (outages.length > 0) {
       yield submit({
         outcome: "service_unavailable",
         action: "refer_to_staff",
         reason: "accessibility_issue",
-        message: `There is no accessible route for this trip right now. ${outages.map((o) => sentence(o.disruption.message ?? "")).join(" ")} Please ask a member of staff for assistance.`,
+        message: say.noAccessibleRoute(outages.map((o) => sentence(o.disruption.message ?? ""))),
         banners,
         route: stateRoute(route),
         reasoning: "Elevator outage on the route; no accessible alternative.",
@@ -484,20 +509,15 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
 
   const currency = fare.currency;
   const fareQuote = stateFareQuote(quote, req.riders, currency);
-  const fareText = `Fare: ${formatFare(framebook, quote.total)} for ${describeRiders(req.riders)}.`;
-  const lead =
-    outcome === "advisory_only"
-      ? reason === "accessibility_issue"
-        ? "Accessibility issues on this route — please read the notices before travelling."
-        : "Service on this trip is disrupted — please read the notices; tickets are not sold for this trip right now."
-      : route !== planned
-        ? "Your usual route is disrupted, so this route avoids the affected section."
-        : "";
-  const notices = banners.filter((b) => b.severity === "critical" || b.severity === "warning").map((b) => `${b.title}: ${b.body}`);
-  const message = [lead, describeRoute(system, route), fareText, outcome === "route_and_fare_ready" ? paymentHint(framebook) : "", ...notices.slice(0, 2)]
-    .filter(Boolean)
-    .join(" ");
-  const confirm = understood.confirm(origin, destination, req.riders, { origin: !!selectedOrigin, destination: !!selectedDestination, riders: req.ridersGiven }, describeRiders(req.riders));
+  const ridersText = say.riders(req.riders);
+  const fareText = say.fare(voice.fare(quote.total, currency), ridersText);
+  const lead = outcome === "advisory_only" ? (reason === "accessibility_issue" ? say.leadAccessibility : say.leadDisrupted) : route !== planned ? say.leadRerouted : "";
+  const shownNotices = banners
+    .filter((b) => b.severity === "critical" || b.severity === "warning")
+    .map((b) => (voice.language === "en" ? `${b.title}: ${b.body}` : (notices.get(b) ?? say.englishNotice(`${b.title}: ${b.body}`))));
+  const payment = outcome === "route_and_fare_ready" ? say.payment(voice.term(framebook.terminology.smartcard), voice.term(framebook.terminology.contactless)) : "";
+  const message = [lead, say.route(routeFacts(route, voice)), fareText, payment, ...shownNotices.slice(0, 2)].filter(Boolean).join(say.gap);
+  const confirm = understood.confirm(origin, destination, req.riders, { origin: !!selectedOrigin, destination: !!selectedDestination, riders: req.ridersGiven }, ridersText);
   yield submit({
     outcome,
     action,

@@ -1,0 +1,308 @@
+// The rule policy's terminal passenger messages (answers, refusals, closures, service hours) in the
+// kiosk's five languages. English is the benchmark's wording, byte for byte; the others are used at
+// a live kiosk when the passenger typed in (or chose on screen) that language. Texts that only exist
+// in English (knowledge-base articles, disruption feed messages) are quoted, and the message says so,
+// rather than machine-translated. Callers pass names already in the passenger's language. Pure.
+import type { PassengerLanguage, RiderCounts } from "./types.ts";
+
+export interface RouteFacts {
+  origin: string;
+  destination: string;
+  stops: number;
+  transfers: number;
+  /** Names of the stations where the passenger changes, in order. */
+  transferAt: readonly string[];
+  minutes: number;
+  lines: readonly string[];
+}
+
+export type OutOfScopeTopic = "taxi" | "weather" | "other";
+
+export interface Answers {
+  /** BCP 47 locale for Intl (amounts, numbers). */
+  locale: string;
+  /** Between sentences: a space, or nothing in Chinese. */
+  gap: string;
+  riders(riders: RiderCounts): string;
+  accessibility(station: string, elevator: boolean, stepFree: boolean): string;
+  realTime(station: string, status: string, headwayMin: number | undefined): string;
+  noDisruptions(line: string | undefined): string;
+  /** Disruption feed messages (operator text, English), each already a sentence. */
+  disruptions(messages: readonly string[]): string;
+  lineStations(line: string, stations: readonly string[]): string;
+  /** A knowledge-base article (English) quoted, with a pointer to a station's connections. */
+  policyArticle(title: string, content: string, connectionsAt: string | undefined): string;
+  cannotHelp(smartcard: string, org: string): string;
+  outOfScope(topic: OutOfScopeTopic, org: string): string;
+  manipulation: string;
+  contradictory: string;
+  invalidRiders: string;
+  missingStations: string;
+  sameStations(station: string): string;
+  noPassengers: string;
+  /** Outside service hours; `opens` is a clock time, or undefined when unknown. */
+  noService(org: string, hours: string, opens: string | undefined): string;
+  noRoute(origin: string, destination: string): string;
+  suspended(org: string, messages: readonly string[]): string;
+  fareFailed: string;
+  noAccessibleRoute(messages: readonly string[]): string;
+  leadAccessibility: string;
+  leadDisrupted: string;
+  leadRerouted: string;
+  route(facts: RouteFacts): string;
+  fare(total: string, riders: string): string;
+  payment(smartcard: string, contactless: string): string;
+  /** Notices for the message (the banners have their own wording). */
+  closed(station: string, notice: string): string;
+  lastTrains(minutes: number, hours: string): string;
+  accessibilityIssues(station: string, elevator: boolean, stepFree: boolean): string;
+  /** A notice whose text only exists in English. */
+  englishNotice(text: string): string;
+}
+
+const EN_RIDERS: Record<keyof RiderCounts, [string, string]> = {
+  adults: ["adult", "adults"],
+  children: ["child", "children"],
+  seniors: ["senior", "seniors"],
+  disabled: ["disabled rider", "disabled riders"],
+};
+const RIDER_KEYS = ["adults", "children", "seniors", "disabled"] as const;
+
+const riderList = (riders: RiderCounts, word: (key: keyof RiderCounts, n: number) => string, sep: string, none: string): string =>
+  RIDER_KEYS.filter((k) => riders[k] > 0)
+    .map((k) => word(k, riders[k]))
+    .join(sep) || none;
+
+const joined = (messages: readonly string[]): string => messages.join(" ");
+
+const en: Answers = {
+  locale: "en-US",
+  gap: " ",
+  riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? EN_RIDERS[k][0] : EN_RIDERS[k][1]}`, ", ", "no passengers"),
+  accessibility: (s, e, f) => `At ${s}, ${e ? "elevators are in service" : "there is no working elevator"} and ${f ? "step-free access is available" : "step-free access is not available"}.`,
+  realTime: (s, status, h) => `${s} is ${status}. This kiosk has no live arrival or crowding data.${h !== undefined ? ` Trains run about every ${h} minutes.` : ""}`,
+  noDisruptions: (l) => `There are no reported disruptions${l ? ` on the ${l}` : ""} right now.`,
+  disruptions: joined,
+  lineStations: (l, names) => `The ${l} serves ${names.length} stations: ${names.join(", ")}. The network map is shown on screen.`,
+  policyArticle: (t, c, s) => `${t}: ${c}${s ? ` Connections at ${s} are listed on the station map.` : ""}`,
+  cannotHelp: (card, org) => `I can help with routes, fares and ${card} tickets on the ${org} network, but not with that request.`,
+  outOfScope: (topic, org) =>
+    `Sorry, this kiosk cannot help with ${topic === "taxi" ? "taxis or ride services" : topic === "weather" ? "weather information" : "that"}. I can plan ${org} trips and sell tickets.`,
+  manipulation: "I can only sell tickets at the published fares and follow the kiosk's rules. Please ask a member of staff for anything else.",
+  contradictory: "Your request asks for things that cannot all be true at once. Please choose one option, for example the fastest route.",
+  invalidRiders: "Passenger numbers must be whole numbers of zero or more. Please correct the passenger count.",
+  missingStations: "Please select both an origin and a destination station.",
+  sameStations: (s) => `Origin and destination are both ${s}. Please choose a different destination.`,
+  noPassengers: "Please add at least one passenger.",
+  noService: (org, h, o) => `There is no ${org} service right now (service hours ${h}). The first train runs at ${o ?? "the morning"}; no ticket can be sold for this trip now.`,
+  noRoute: (o, d) => `No route could be planned from ${o} to ${d}.`,
+  suspended: (org, m) => `All ${org} service is suspended. ${joined(m)} No tickets can be sold now.`,
+  fareFailed: "The fare for this trip could not be calculated. Please ask a member of staff.",
+  noAccessibleRoute: (m) => `There is no accessible route for this trip right now. ${joined(m)} Please ask a member of staff for assistance.`,
+  leadAccessibility: "Accessibility issues on this route — please read the notices before travelling.",
+  leadDisrupted: "Service on this trip is disrupted — please read the notices; tickets are not sold for this trip right now.",
+  leadRerouted: "Your usual route is disrupted, so this route avoids the affected section.",
+  route: (r) =>
+    `${r.origin} to ${r.destination}: ${r.stops} stops, ${r.transfers === 0 ? "no transfers" : `${r.transfers} transfer${r.transfers === 1 ? "" : "s"}`}${
+      r.transferAt.length > 0 ? ` (change at ${r.transferAt.join(", ")})` : ""
+    }, about ${r.minutes} min on ${r.lines.join(" → ")}.`,
+  fare: (t, r) => `Fare: ${t} for ${r}.`,
+  payment: (card, contactless) => `Pay with ${card} or ${contactless}.`,
+  // English notices are the banners' own "title: body" (built by the policy), so these are unused.
+  closed: (s, n) => `${s} is closed: ${n}`,
+  lastTrains: (m, h) => `Last trains soon: Service closes in about ${m} minutes (hours ${h}). Travel now to catch the last train.`,
+  accessibilityIssues: (s, e, f) => `Accessibility: ${s}: ${[!e ? "elevator out of service" : "", !f ? "no step-free access" : ""].filter(Boolean).join(", ")}. Ask staff for assistance at this station.`,
+  englishNotice: (t) => t,
+};
+
+const ES_RIDERS: Record<keyof RiderCounts, [string, string]> = {
+  adults: ["adulto", "adultos"],
+  children: ["niño", "niños"],
+  seniors: ["persona mayor", "personas mayores"],
+  disabled: ["pasajero con discapacidad", "pasajeros con discapacidad"],
+};
+
+const es: Answers = {
+  locale: "es-US",
+  gap: " ",
+  riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? ES_RIDERS[k][0] : ES_RIDERS[k][1]}`, ", ", "ningún pasajero"),
+  accessibility: (s, e, f) => `En ${s}, ${e ? "los ascensores funcionan" : "no hay ningún ascensor en servicio"} y ${f ? "hay acceso sin escalones" : "no hay acceso sin escalones"}.`,
+  realTime: (s, status, h) =>
+    `${s}: ${status === "open" ? "abierta" : status === "closed" ? "cerrada" : status}. Este quiosco no tiene datos de llegadas ni de ocupación en tiempo real.${h !== undefined ? ` Los trenes pasan cada ${h} minutos aproximadamente.` : ""}`,
+  noDisruptions: (l) => `No hay incidencias comunicadas${l ? ` en la ${l}` : ""} en este momento.`,
+  disruptions: (m) => `Avisos del operador (solo en inglés): ${joined(m)}`,
+  lineStations: (l, names) => `La ${l} tiene ${names.length} estaciones: ${names.join(", ")}. El mapa de la red se muestra en pantalla.`,
+  policyArticle: (t, c, s) => `Esta información solo está disponible en inglés. ${t}: ${c}${s ? ` Las conexiones en ${s} figuran en el plano de la estación.` : ""}`,
+  cannotHelp: (card, org) => `Puedo ayudarle con rutas, tarifas y billetes ${card} de la red de ${org}, pero no con esa solicitud.`,
+  outOfScope: (topic, org) =>
+    `Lo siento, este quiosco no puede ayudarle con ${topic === "taxi" ? "taxis ni servicios de transporte privado" : topic === "weather" ? "información del tiempo" : "eso"}. Puedo planificar viajes de ${org} y vender billetes.`,
+  manipulation: "Solo puedo vender billetes a las tarifas publicadas y seguir las normas del quiosco. Para cualquier otra cosa, pregunte al personal.",
+  contradictory: "Su solicitud pide cosas que no pueden cumplirse a la vez. Elija una opción, por ejemplo la ruta más rápida.",
+  invalidRiders: "El número de pasajeros debe ser un número entero, cero o mayor. Corrija el número de pasajeros.",
+  missingStations: "Elija una estación de origen y una de destino.",
+  sameStations: (s) => `El origen y el destino son ambos ${s}. Elija otro destino.`,
+  noPassengers: "Añada al menos un pasajero.",
+  noService: (org, h, o) => `Ahora no hay servicio de ${org} (horario ${h}). El primer tren sale a las ${o ?? "primera hora de la mañana"}; ahora no se pueden vender billetes para este viaje.`,
+  noRoute: (o, d) => `No se pudo planificar una ruta de ${o} a ${d}.`,
+  suspended: (org, m) => `Todo el servicio de ${org} está suspendido. No se pueden vender billetes ahora. Aviso del operador (solo en inglés): ${joined(m)}`,
+  fareFailed: "No se pudo calcular la tarifa de este viaje. Pregunte al personal.",
+  noAccessibleRoute: (m) => `Ahora no hay una ruta accesible para este viaje. Pregunte al personal para recibir ayuda. Aviso del operador (solo en inglés): ${joined(m)}`,
+  leadAccessibility: "Hay problemas de accesibilidad en esta ruta; lea los avisos antes de viajar.",
+  leadDisrupted: "El servicio de este viaje tiene incidencias; lea los avisos. Ahora no se venden billetes para este viaje.",
+  leadRerouted: "Su ruta habitual tiene incidencias, así que esta ruta evita el tramo afectado.",
+  route: (r) =>
+    `De ${r.origin} a ${r.destination}: ${r.stops} paradas, ${r.transfers === 0 ? "sin transbordos" : `${r.transfers} transbordo${r.transfers === 1 ? "" : "s"}`}${
+      r.transferAt.length > 0 ? ` (cambie en ${r.transferAt.join(", ")})` : ""
+    }, unos ${r.minutes} min en ${r.lines.join(" → ")}.`,
+  fare: (t, r) => `Tarifa: ${t} para ${r}.`,
+  payment: (card, contactless) => `Pague con ${card} o ${contactless}.`,
+  closed: (s, n) => `La estación ${s} está cerrada. Aviso del operador (solo en inglés): ${n}`,
+  lastTrains: (m, h) => `Últimos trenes: el servicio termina en unos ${m} minutos (horario ${h}). Viaje ahora para alcanzar el último tren.`,
+  accessibilityIssues: (s, e, f) =>
+    `Accesibilidad en ${s}: ${[!e ? "ascensor fuera de servicio" : "", !f ? "sin acceso sin escalones" : ""].filter(Boolean).join(", ")}. Pida ayuda al personal en esta estación.`,
+  englishNotice: (t) => `Aviso (solo en inglés): ${t}`,
+};
+
+const ZH_RIDERS: Record<"zh-Hans" | "zh-Hant", Record<keyof RiderCounts, string>> = {
+  "zh-Hans": { adults: "成人", children: "儿童", seniors: "老人", disabled: "残障乘客" },
+  "zh-Hant": { adults: "成人", children: "兒童", seniors: "敬老乘客", disabled: "身障乘客" },
+};
+
+const zhHans: Answers = {
+  locale: "zh-CN",
+  gap: "",
+  riders: (r) => riderList(r, (k, n) => `${n}位${ZH_RIDERS["zh-Hans"][k]}`, "、", "没有乘客"),
+  accessibility: (s, e, f) => `${s}：${e ? "电梯正常运行" : "没有可用的电梯"}，${f ? "有无障碍通道" : "没有无障碍通道"}。`,
+  realTime: (s, status, h) =>
+    `${s}${status === "open" ? "正常开放" : status === "closed" ? "已关闭" : `：${status}`}。本机没有实时到站或拥挤度信息。${h !== undefined ? `列车大约每${h}分钟一班。` : ""}`,
+  noDisruptions: (l) => `目前${l ? `${l}` : ""}没有运营异常报告。`,
+  disruptions: (m) => `运营通告（仅有英文）：${joined(m)}`,
+  lineStations: (l, names) => `${l}共有${names.length}座车站：${names.join("、")}。屏幕上显示线网图。`,
+  policyArticle: (t, c, s) => `此信息仅有英文版本。${t}: ${c}${s ? ` ${s}的换乘信息见车站示意图。` : ""}`,
+  cannotHelp: (card, org) => `我可以帮您查询${org}的路线、票价和${card}车票，但无法办理这项请求。`,
+  outOfScope: (topic, org) => `抱歉，本机无法提供${topic === "taxi" ? "出租车或网约车服务" : topic === "weather" ? "天气信息" : "这项帮助"}。我可以规划${org}行程并售票。`,
+  manipulation: "我只能按公布的票价售票并遵守售票机的规定。其他事项请询问工作人员。",
+  contradictory: "您的要求互相矛盾，无法同时满足。请选择一项，例如最快路线。",
+  invalidRiders: "乘客人数必须是零或正整数。请更正乘客人数。",
+  missingStations: "请选择出发站和到达站。",
+  sameStations: (s) => `出发站和到达站都是${s}。请选择其他目的地。`,
+  noPassengers: "请至少添加一位乘客。",
+  noService: (org, h, o) => `${org}现在不运营（运营时间${h}）。首班车${o ? `${o}发车` : "明早发车"}；现在无法出售此行程的车票。`,
+  noRoute: (o, d) => `无法规划从${o}到${d}的路线。`,
+  suspended: (org, m) => `${org}全线停运，现在无法售票。运营通告（仅有英文）：${joined(m)}`,
+  fareFailed: "无法计算此行程的票价。请询问工作人员。",
+  noAccessibleRoute: (m) => `此行程目前没有无障碍路线。请向工作人员寻求帮助。运营通告（仅有英文）：${joined(m)}`,
+  leadAccessibility: "此路线存在无障碍问题，出行前请阅读通告。",
+  leadDisrupted: "此行程的运营受到影响，请阅读通告；目前不出售此行程的车票。",
+  leadRerouted: "您的常用路线受到影响，此路线已避开受影响区段。",
+  route: (r) =>
+    `${r.origin}到${r.destination}：${r.stops}站，${r.transfers === 0 ? "无需换乘" : `换乘${r.transfers}次`}${r.transferAt.length > 0 ? `（在${r.transferAt.join("、")}换乘）` : ""}，乘坐${r.lines.join(" → ")}约${r.minutes}分钟。`,
+  fare: (t, r) => `票价：${t}（${r}）。`,
+  payment: (card, contactless) => `可使用${card}或${contactless}支付。`,
+  closed: (s, n) => `${s}已关闭。运营通告（仅有英文）：${n}`,
+  lastTrains: (m, h) => `末班车即将发出：约${m}分钟后停止运营（运营时间${h}）。请尽快出行。`,
+  accessibilityIssues: (s, e, f) => `${s}无障碍提示：${[!e ? "电梯停用" : "", !f ? "没有无障碍通道" : ""].filter(Boolean).join("，")}。请在该站向工作人员寻求帮助。`,
+  englishNotice: (t) => `通告（仅有英文）：${t}`,
+};
+
+const zhHant: Answers = {
+  locale: "zh-TW",
+  gap: "",
+  riders: (r) => riderList(r, (k, n) => `${n}位${ZH_RIDERS["zh-Hant"][k]}`, "、", "沒有乘客"),
+  accessibility: (s, e, f) => `${s}：${e ? "電梯正常運作" : "沒有可用的電梯"}，${f ? "有無障礙通道" : "沒有無障礙通道"}。`,
+  realTime: (s, status, h) =>
+    `${s}${status === "open" ? "正常開放" : status === "closed" ? "已關閉" : `：${status}`}。本機沒有即時到站或擁擠度資訊。${h !== undefined ? `列車大約每${h}分鐘一班。` : ""}`,
+  noDisruptions: (l) => `目前${l ? `${l}` : ""}沒有營運異常通報。`,
+  disruptions: (m) => `營運公告（僅有英文）：${joined(m)}`,
+  lineStations: (l, names) => `${l}共有${names.length}個車站：${names.join("、")}。螢幕上顯示路網圖。`,
+  policyArticle: (t, c, s) => `此資訊僅有英文版本。${t}: ${c}${s ? ` ${s}的轉乘資訊請見車站示意圖。` : ""}`,
+  cannotHelp: (card, org) => `我可以協助查詢${org}的路線、票價和${card}車票，但無法處理這項要求。`,
+  outOfScope: (topic, org) => `抱歉，本機無法提供${topic === "taxi" ? "計程車或叫車服務" : topic === "weather" ? "天氣資訊" : "這項協助"}。我可以規劃${org}行程並售票。`,
+  manipulation: "我只能依公告票價售票並遵守售票機的規定。其他事項請詢問站務人員。",
+  contradictory: "您的要求互相矛盾，無法同時滿足。請選擇一項，例如最快路線。",
+  invalidRiders: "乘客人數必須是零或正整數。請更正乘客人數。",
+  missingStations: "請選擇出發站和抵達站。",
+  sameStations: (s) => `出發站和抵達站都是${s}。請選擇其他目的地。`,
+  noPassengers: "請至少新增一位乘客。",
+  noService: (org, h, o) => `${org}目前沒有營運（營運時間${h}）。首班車${o ? `${o}發車` : "明早發車"}；目前無法販售此行程的車票。`,
+  noRoute: (o, d) => `無法規劃從${o}到${d}的路線。`,
+  suspended: (org, m) => `${org}全線停駛，目前無法售票。營運公告（僅有英文）：${joined(m)}`,
+  fareFailed: "無法計算此行程的票價。請詢問站務人員。",
+  noAccessibleRoute: (m) => `此行程目前沒有無障礙路線。請向站務人員尋求協助。營運公告（僅有英文）：${joined(m)}`,
+  leadAccessibility: "此路線有無障礙問題，出發前請閱讀公告。",
+  leadDisrupted: "此行程的營運受到影響，請閱讀公告；目前不販售此行程的車票。",
+  leadRerouted: "您的常用路線受到影響，此路線已避開受影響區段。",
+  route: (r) =>
+    `${r.origin}到${r.destination}：${r.stops}站，${r.transfers === 0 ? "不需轉乘" : `轉乘${r.transfers}次`}${r.transferAt.length > 0 ? `（在${r.transferAt.join("、")}轉乘）` : ""}，搭乘${r.lines.join(" → ")}約${r.minutes}分鐘。`,
+  fare: (t, r) => `票價：${t}（${r}）。`,
+  payment: (card, contactless) => `可使用${card}或${contactless}付款。`,
+  closed: (s, n) => `${s}已關閉。營運公告（僅有英文）：${n}`,
+  lastTrains: (m, h) => `末班車即將發車：約${m}分鐘後停止營運（營運時間${h}）。請儘快出發。`,
+  accessibilityIssues: (s, e, f) => `${s}無障礙提示：${[!e ? "電梯停用" : "", !f ? "沒有無障礙通道" : ""].filter(Boolean).join("，")}。請在該站向站務人員尋求協助。`,
+  englishNotice: (t) => `公告（僅有英文）：${t}`,
+};
+
+const AR_RIDERS: Record<keyof RiderCounts, [string, string]> = {
+  adults: ["بالغ", "بالغين"],
+  children: ["طفل", "أطفال"],
+  seniors: ["مسن", "مسنين"],
+  disabled: ["راكب من ذوي الإعاقة", "ركاب من ذوي الإعاقة"],
+};
+
+const ar: Answers = {
+  // Latin digits, as on the Arabic screen and in the station data.
+  locale: "ar-QA-u-nu-latn",
+  gap: " ",
+  riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? AR_RIDERS[k][0] : AR_RIDERS[k][1]}`, "، ", "لا يوجد ركاب"),
+  accessibility: (s, e, f) => `في محطة ${s}، ${e ? "المصاعد تعمل" : "لا يوجد مصعد يعمل"} و${f ? "يتوفر دخول دون درج" : "لا يتوفر دخول دون درج"}.`,
+  realTime: (s, status, h) =>
+    `محطة ${s} ${status === "open" ? "مفتوحة" : status === "closed" ? "مغلقة" : status}. لا تتوفر لدى هذا الجهاز بيانات مباشرة عن مواعيد الوصول أو الازدحام.${h !== undefined ? ` تمر القطارات كل ${h} دقائق تقريبًا.` : ""}`,
+  noDisruptions: (l) => `لا توجد اضطرابات مُبلغ عنها${l ? ` على ${l}` : ""} حاليًا.`,
+  disruptions: (m) => `تنبيهات المشغل (بالإنجليزية فقط): ${joined(m)}`,
+  lineStations: (l, names) => `يخدم ${l} ${names.length} محطة: ${names.join("، ")}. خريطة الشبكة معروضة على الشاشة.`,
+  policyArticle: (t, c, s) => `هذه المعلومات متوفرة بالإنجليزية فقط. ${t}: ${c}${s ? ` وصلات محطة ${s} مبينة على خريطة المحطة.` : ""}`,
+  cannotHelp: (card, org) => `يمكنني المساعدة في المسارات والأجرة وتذاكر ${card} على شبكة ${org}، لكن ليس في هذا الطلب.`,
+  outOfScope: (topic, org) =>
+    `عذرًا، لا يمكن لهذا الجهاز المساعدة في ${topic === "taxi" ? "سيارات الأجرة أو خدمات التوصيل" : topic === "weather" ? "معلومات الطقس" : "ذلك"}. يمكنني تخطيط رحلات ${org} وبيع التذاكر.`,
+  manipulation: "لا يمكنني بيع التذاكر إلا بالأسعار المعلنة ووفق قواعد الجهاز. يرجى سؤال الموظفين عن أي شيء آخر.",
+  contradictory: "طلبك يتضمن أمورًا لا يمكن أن تتحقق معًا. يرجى اختيار خيار واحد، مثل أسرع مسار.",
+  invalidRiders: "يجب أن يكون عدد الركاب عددًا صحيحًا صفرًا أو أكثر. يرجى تصحيح عدد الركاب.",
+  missingStations: "يرجى اختيار محطة الانطلاق ومحطة الوصول.",
+  sameStations: (s) => `محطة الانطلاق والوصول كلتاهما ${s}. يرجى اختيار وجهة أخرى.`,
+  noPassengers: "يرجى إضافة راكب واحد على الأقل.",
+  noService: (org, h, o) => `لا توجد خدمة ${org} الآن (ساعات الخدمة ${h}). ${o ? `يغادر أول قطار الساعة ${o}` : "يغادر أول قطار في الصباح"}؛ لا يمكن بيع تذكرة لهذه الرحلة الآن.`,
+  noRoute: (o, d) => `تعذر تخطيط مسار من ${o} إلى ${d}.`,
+  suspended: (org, m) => `جميع خدمات ${org} متوقفة، ولا يمكن بيع التذاكر الآن. تنبيه المشغل (بالإنجليزية فقط): ${joined(m)}`,
+  fareFailed: "تعذر حساب أجرة هذه الرحلة. يرجى سؤال الموظفين.",
+  noAccessibleRoute: (m) => `لا يوجد مسار مهيأ لذوي الإعاقة لهذه الرحلة الآن. يرجى طلب المساعدة من الموظفين. تنبيه المشغل (بالإنجليزية فقط): ${joined(m)}`,
+  leadAccessibility: "توجد مشكلات في إمكانية الوصول على هذا المسار — يرجى قراءة التنبيهات قبل السفر.",
+  leadDisrupted: "الخدمة في هذه الرحلة مضطربة — يرجى قراءة التنبيهات؛ لا تُباع تذاكر لهذه الرحلة الآن.",
+  leadRerouted: "مسارك المعتاد متأثر باضطراب، لذا يتجنب هذا المسار الجزء المتأثر.",
+  route: (r) =>
+    `من ${r.origin} إلى ${r.destination}: ${r.stops} محطات، ${r.transfers === 0 ? "دون تبديل" : `${r.transfers} تبديل`}${
+      r.transferAt.length > 0 ? ` (التبديل في ${r.transferAt.join("، ")})` : ""
+    }، نحو ${r.minutes} دقيقة على ${r.lines.join(" \u200f←\u200f ")}.`,
+  fare: (t, r) => `الأجرة: ${t} لـ ${r}.`,
+  payment: (card, contactless) => `ادفع باستخدام ${card} أو ${contactless}.`,
+  closed: (s, n) => `محطة ${s} مغلقة. تنبيه المشغل (بالإنجليزية فقط): ${n}`,
+  lastTrains: (m, h) => `آخر القطارات قريبًا: تنتهي الخدمة بعد نحو ${m} دقيقة (ساعات الخدمة ${h}). سافر الآن لتلحق بآخر قطار.`,
+  accessibilityIssues: (s, e, f) => `إمكانية الوصول في محطة ${s}: ${[!e ? "المصعد معطل" : "", !f ? "لا يوجد دخول دون درج" : ""].filter(Boolean).join("، ")}. اطلب المساعدة من الموظفين في هذه المحطة.`,
+  englishNotice: (t) => `تنبيه (بالإنجليزية فقط): ${t}`,
+};
+
+const TABLE: Record<PassengerLanguage, Answers> = { en, es, "zh-Hans": zhHans, "zh-Hant": zhHant, ar };
+
+export function answers(language: PassengerLanguage | undefined): Answers {
+  return TABLE[language ?? "en"];
+}
+
+/** An amount in the passenger's language and currency (e.g. "2,50 US$", "NT$20", "2 ر.ق."). */
+export function formatAmount(language: PassengerLanguage, amount: number, currency: string): string {
+  const digits = Number.isInteger(amount) && currency !== "USD" ? 0 : 2;
+  try {
+    return new Intl.NumberFormat(answers(language).locale, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: 2 }).format(amount);
+  } catch {
+    // An unknown currency code: the number in the passenger's locale, then the code.
+    return `${new Intl.NumberFormat(answers(language).locale).format(amount)} ${currency}`;
+  }
+}
