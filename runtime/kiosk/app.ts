@@ -40,6 +40,7 @@ import type {
   PurchaseConfirmation,
   PurchaseRequest,
   PurchaseResult,
+  ReplicationView,
   SystemSummary,
   SystemView,
   Ticket,
@@ -112,6 +113,8 @@ export interface KioskAppOptions {
   ledger: SalesLedger | null;
   /** Why the ledger is missing (shown in the status). */
   ledgerProblem?: string;
+  /** Replication of the ledger to the fleet's back office (shown in the status), when configured. */
+  replication?: { status(): ReplicationView };
   payment: PaymentTerminal;
   conditions?: (system: SystemId) => LiveConditionsInput;
   /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
@@ -345,6 +348,7 @@ export class KioskApp {
       model: this.options.modelHealth?.view() ?? null,
       salesAvailable: problem === null,
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
+      ...(this.options.replication ? { replication: this.options.replication.status() } : {}),
     };
   }
 

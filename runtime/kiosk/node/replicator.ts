@@ -4,7 +4,8 @@
 // exponential backoff and jitter; nothing is dropped, so a restart simply resumes from the outbox.
 // Selling never waits for it: the ledger commits offline, this catches up when it can.
 import { BatchAckSchema, INGEST_PATH, describeIssues, type RecordBatch } from "../../fleet/protocol.ts";
-import type { Outbox, OutboxLag } from "./outbox.ts";
+import type { ReplicationView } from "../bridge.ts";
+import type { Outbox } from "./outbox.ts";
 
 export interface ReplicatorOptions {
   outbox: Outbox;
@@ -26,19 +27,8 @@ export interface ReplicatorOptions {
   log?: (message: string) => void;
 }
 
-/** What the kiosk's status shows about replication. */
-export interface ReplicationStatus extends OutboxLag {
-  kioskId: string;
-  backOffice: string;
-  /** Age of the oldest unsent record in ms (0 when nothing is pending). */
-  lagMs: number;
-  sent: number;
-  failures: number;
-  lastSentAt: string | null;
-  lastError: string | null;
-  /** When the next try after a failure is due (null when not backing off). */
-  retryAt: string | null;
-}
+/** What the kiosk's status shows about replication (bridge.ts: one definition for the screen and the API). */
+export type ReplicationStatus = ReplicationView;
 
 export class Replicator {
   private readonly fetch: typeof fetch;
