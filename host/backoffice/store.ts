@@ -58,7 +58,7 @@ export class BackOfficeStore {
       await store.migrate();
     } catch (err) {
       await pool.end();
-      throw new Error(`back office database ${redact(connectionString)}: ${(err as Error).message}`);
+      throw new Error(`back office database ${redact(connectionString)}: ${(err as Error).message}`, { cause: err });
     }
     return store;
   }
