@@ -6,6 +6,7 @@
 // still arrives later). A hook sees every request first (the test SIGKILLs a kiosk there).
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mulberry32 } from "../tools/util/random.ts";
 
 export interface ChaosOdds {
   /** Kill the connection without forwarding. */
@@ -37,17 +38,8 @@ export interface ChaosProxy {
   close(): Promise<void>;
 }
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed with its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing run can be replayed with its seed. */
+export const seededRandom = mulberry32;
 
 interface Delivery {
   path: string;

@@ -24,11 +24,11 @@ export interface TestPostgres {
 const INSTALL_HINT = "PostgreSQL is needed for this test: install it with `apt-get install postgresql` (Debian/Ubuntu; CI's .ci/run does)";
 
 /** The folder with initdb and postgres: `pg_config --bindir`, else /usr/lib/postgresql/<newest>/bin. */
-export function postgresBinDir(): string {
-  const fromConfig = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" });
+export function postgresBinDir(where: { pgConfig?: string; root?: string } = {}): string {
+  const fromConfig = spawnSync(where.pgConfig ?? "pg_config", ["--bindir"], { encoding: "utf8" });
   const candidates: string[] = [];
   if (fromConfig.status === 0) candidates.push(fromConfig.stdout.trim());
-  const root = "/usr/lib/postgresql";
+  const root = where.root ?? "/usr/lib/postgresql";
   if (existsSync(root)) {
     const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => path.join(root, v, "bin")));
