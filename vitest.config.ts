@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 // Tests are split by cost: `unit` needs nothing but the data pack (renderer tests pick happy-dom
 // per file); `model` loads the tiny generated GGUF, one model at a time in one worker; `e2e`
-// drives Debian's Chromium against `kiosk serve` and the built renderer, one file at a time.
+// drives Debian's Chromium against `kiosk serve` and the built renderer, one file at a time; `pg`
+// starts a throw-away PostgreSQL (Debian's package) for the fleet back office.
 export default defineConfig({
   test: {
     projects: [
@@ -11,7 +12,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["{tools,runtime,bench,models,host,electron,renderer,cli,scripts}/**/*.test.{ts,tsx}"],
-          exclude: ["**/*.model.test.ts", "**/*.e2e.test.ts", "node_modules/**"],
+          exclude: ["**/*.model.test.ts", "**/*.e2e.test.ts", "**/*.pg.test.ts", "node_modules/**"],
           environment: "node",
         },
       },
@@ -40,6 +41,19 @@ export default defineConfig({
           maxWorkers: 1,
           testTimeout: 180_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Integration tests against a throw-away PostgreSQL cluster (test/postgres.ts), one file at a time.
+          name: "pg",
+          include: ["**/*.pg.test.ts"],
+          exclude: ["node_modules/**"],
+          environment: "node",
+          pool: "forks",
+          fileParallelism: false,
+          maxWorkers: 1,
         },
       },
     ],

@@ -65,6 +65,11 @@ export const COMMANDS = [
     description: "service alerts: list, add or edit, end, import GTFS-Realtime feeds (the next passenger session sees them)",
     load: async () => (await import("./alerts.ts")).registerAlertsCommands,
   },
+  {
+    name: "backoffice",
+    description: "the fleet's back office: receive every kiosk's replicated sales into PostgreSQL (serve)",
+    load: async () => (await import("./backoffice.ts")).registerBackOfficeCommands,
+  },
 ] as const satisfies readonly CommandEntry[];
 
 export type CommandName = (typeof COMMANDS)[number]["name"];

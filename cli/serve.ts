@@ -10,7 +10,7 @@ import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/s
 import { benchDbPath } from "../bench/store/store.ts";
 import type { PassengerAssistantSpec } from "../host/assistant.ts";
 import { parseAssistantMode } from "../host/assistant-mode.ts";
-import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
+import { createKioskRuntime, type KioskRuntime, type KioskRuntimeConfig } from "../host/runtime.ts";
 import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
@@ -18,6 +18,7 @@ import { PinConfigError } from "../runtime/operator/pin.ts";
 import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+import { replicationTarget } from "./fleet-token.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -106,6 +107,8 @@ export interface ServeOptions {
   alertsDb?: string | null;
   /** The session audit every passenger session is kept in (the command passes --audit-db, $METRO_AUDIT_DB or ./var/audit.sqlite). */
   auditDb?: string | null;
+  /** Store and forward to the fleet's back office (--backoffice, --kiosk-id); absent: not part of a fleet. */
+  replication?: KioskRuntimeConfig["replication"];
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -133,6 +136,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       alertsDb: options.alertsDb ?? null,
       ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
       auditDb: options.auditDb ?? null,
+      replication: options.replication ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -190,6 +194,9 @@ interface ServeCommandOptions extends GlobalOptions {
   warmState?: string;
   alertsDb?: string;
   auditDb?: string;
+  backoffice?: string;
+  kioskId?: string;
+  fleetTokenFile?: string;
 }
 
 function portNumber(text: string): number {
@@ -238,6 +245,9 @@ export function registerServeCommand(program: Command): void {
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
     .option("--alerts-db <file>", "service alerts written by 'kiosk alerts' (else $METRO_ALERTS_DB, else ./var/alerts.sqlite)")
     .option("--audit-db <file>", "session audit: every passenger session is kept here for the operator screen and previews (else $METRO_AUDIT_DB, else ./var/audit.sqlite)")
+    .option("--backoffice <url>", "fleet: replicate sales, voids and session lines to this back office ('kiosk backoffice serve'); with --kiosk-id")
+    .option("--kiosk-id <id>", "fleet: this kiosk's id in the fleet (letters, digits, '.', '_', '-')")
+    .option("--fleet-token-file <file>", "fleet: file holding the fleet token (else $KIOSK_FLEET_TOKEN)")
     .addHelpText(
       "after",
       [
@@ -262,6 +272,7 @@ export function registerServeCommand(program: Command): void {
       const deadline = opts.deadlineMs !== undefined ? Number(opts.deadlineMs) : undefined;
       if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);
       const fixedNow = opts.now !== undefined ? localDate(opts.now, "--now") : undefined;
+      const replication = replicationTarget({ ...(opts.backoffice ? { backoffice: opts.backoffice } : {}), ...(opts.kioskId ? { kioskId: opts.kioskId } : {}), ...(opts.fleetTokenFile ? { tokenFile: opts.fleetTokenFile } : {}) });
       let running: RunningServe;
       try {
         running = await startServe({
@@ -281,6 +292,7 @@ export function registerServeCommand(program: Command): void {
           auditDb: auditDbPath(opts.auditDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
           ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
+          ...(replication ? { replication } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

@@ -14,6 +14,7 @@ import { KioskApp, type LiveConditionsInput, type ModelHealth } from "../runtime
 import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
+import { Replicator, type ReplicatorOptions } from "../runtime/kiosk/node/replicator.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { OperatorLive } from "../runtime/operator/live.ts";
@@ -61,6 +62,12 @@ export interface KioskRuntimeConfig {
   auditDb?: string | null;
   /** How many days audited sessions are kept (default 30). */
   auditRetentionDays?: number;
+  /**
+   * Store and forward to the fleet's back office (`kiosk backoffice serve`): this kiosk's id, the
+   * back office's URL and the fleet token. Absent or null: the kiosk is not part of a fleet (its
+   * ledger still keeps the outbox, so joining later sends its history).
+   */
+  replication?: (Pick<ReplicatorOptions, "kioskId" | "url" | "token"> & Partial<Pick<ReplicatorOptions, "batchSize" | "backoff" | "idleMs">>) | null;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -89,6 +96,8 @@ export interface KioskRuntime {
   ledgerFile: string;
   /** The session audit, when configured and it could be opened. */
   audit: SessionAuditStore | null;
+  /** Replication to the back office, when configured and the ledger is open. */
+  replication: Replicator | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   close(): Promise<void>;
@@ -132,6 +141,12 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       log(`${ledgerProblem} — ticket sales are disabled until this is fixed`);
     }
 
+    const replication = ledger && config.replication ? new Replicator({ outbox: ledger.outbox, ...config.replication, log }) : null;
+    if (replication) {
+      replication.start();
+      closers.push(() => replication.stop());
+    }
+
     const pinHash = "hash" in config.pin ? config.pin.hash : (loadPinHash({ file: config.pin.file, ...(config.pin.defaultFile ? { defaultFile: config.pin.defaultFile } : {}) })?.hash ?? null);
     if (pinHash === null) log("no operator PIN is set up: the operator screen stays locked (set one with `kiosk operator set-pin`)");
 
@@ -163,6 +178,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       framebooks,
       ledger,
       ...(ledgerProblem ? { ledgerProblem } : {}),
+      ...(replication ? { replication } : {}),
       payment: config.payment ?? new SimulatedPaymentTerminal(),
       ...(assistant ? { assistant: assistant.assistant, modelHealth: modelHealth(assistant.process) } : {}),
       breaker,
@@ -218,6 +234,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ledger,
       ledgerFile: config.ledger,
       audit: audit?.store ?? null,
+      replication,
       assistant,
       close: closeAll,
     };

@@ -42,6 +42,7 @@ import type {
   PurchaseConfirmation,
   PurchaseRequest,
   PurchaseResult,
+  ReplicationView,
   SystemSummary,
   SystemView,
   Ticket,
@@ -114,6 +115,8 @@ export interface KioskAppOptions {
   ledger: SalesLedger | null;
   /** Why the ledger is missing (shown in the status). */
   ledgerProblem?: string;
+  /** Replication of the ledger to the fleet's back office (shown in the status), when configured. */
+  replication?: { status(): ReplicationView };
   payment: PaymentTerminal;
   /** The live conditions of a system; `language` is the passenger's screen language (alert text is picked by it). */
   conditions?: (system: SystemId, language?: string) => LiveConditionsInput;
@@ -378,6 +381,7 @@ export class KioskApp {
       salesAvailable: problem === null,
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
       ...(this.options.headsetPattern ? { headsetPattern: this.options.headsetPattern } : {}),
+      ...(this.options.replication ? { replication: this.options.replication.status() } : {}),
     };
   }
 

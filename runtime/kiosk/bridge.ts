@@ -266,6 +266,26 @@ export const ModelProcessViewSchema = z.object({
 });
 export type ModelProcessView = z.infer<typeof ModelProcessViewSchema>;
 
+/** Store and forward to the fleet's back office (issue 18): how far behind it is (runtime/kiosk/node/replicator.ts). */
+export const ReplicationViewSchema = z.object({
+  kioskId: z.string(),
+  backOffice: z.string(),
+  /** Records (sales, voids, session lines) not yet acknowledged by the back office. */
+  pending: z.number().int().nonnegative(),
+  /** When the oldest of them was committed (ISO), null when none is pending. */
+  oldestPendingAt: z.string().nullable(),
+  /** Its age in ms (0 when none is pending). */
+  lagMs: z.number().nonnegative(),
+  /** Records acknowledged and failed tries since the kiosk started. */
+  sent: z.number().int().nonnegative(),
+  failures: z.number().int().nonnegative(),
+  lastSentAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  /** While backing off after a failure: when the next try is due. */
+  retryAt: z.string().nullable(),
+});
+export type ReplicationView = z.infer<typeof ReplicationViewSchema>;
+
 /**
  * The kiosk's state: answered by `status()` and pushed to the screen on every change (the `state`
  * push), so a bench run, a framebook change or the model going down reach the screen at once.
@@ -283,6 +303,8 @@ export const KioskStatusSchema = z.object({
   framebookVersions: z.record(z.string(), z.string()),
   /** Which audio output is the headset in headset mode: a case-insensitive label pattern (kiosk config; else the screen's default). */
   headsetPattern: z.string().max(200).optional(),
+  /** Replication to the back office; absent when this kiosk is not part of a fleet. */
+  replication: ReplicationViewSchema.optional(),
 });
 export type KioskStatus = z.infer<typeof KioskStatusSchema>;
 

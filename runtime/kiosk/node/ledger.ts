@@ -10,6 +10,7 @@ import type { LedgerHealth, SaleRecord, SaleRow, SalesLedger, SessionLogEntry } 
 
 export type { SaleRow };
 import { ledgerHealth } from "./ledger-health.ts";
+import { OUTBOX_MIGRATION, Outbox } from "./outbox.ts";
 
 export const LEDGER_ENV = "METRO_LEDGER";
 export const DEFAULT_LEDGER_FILE = "var/ledger.sqlite";
@@ -77,6 +78,10 @@ export const MIGRATIONS: readonly string[] = [
   // Idempotent purchases: a retried request finds the ticket it already issued.
   `ALTER TABLE sales ADD COLUMN request_id TEXT;
    CREATE UNIQUE INDEX sales_session_request ON sales(session_id, request_id) WHERE request_id IS NOT NULL;`,
+  // The fleet outbox (issue 18): triggers write one row per sale, void and session log line in the
+  // very transaction that writes them, so a SIGKILL can never leave a sale without its outbox row.
+  // Existing rows are enqueued once, so a kiosk that joins a fleet later still sends its history.
+  OUTBOX_MIGRATION,
 ];
 
 
@@ -90,10 +95,15 @@ function flag(v: boolean | null | undefined): number | null {
 }
 
 export class Ledger implements SalesLedger {
+  /** What is waiting to be replicated to the back office (runtime/kiosk/node/replicator.ts sends it). */
+  readonly outbox: Outbox;
+
   private constructor(
     readonly file: string,
     readonly db: Database.Database,
-  ) {}
+  ) {
+    this.outbox = new Outbox(db);
+  }
 
   /** Open (creating folders and the file when needed) and migrate. Throws LedgerError. */
   static open(file: string): Ledger {
@@ -113,6 +123,7 @@ export class Ledger implements SalesLedger {
       if (!health.ok) throw new Error(health.problem ?? "damaged");
       const ledger = new Ledger(file, db);
       ledger.migrate();
+      ledger.outbox.prepare();
       return ledger;
     } catch (err) {
       db?.close();

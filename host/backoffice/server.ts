@@ -1,0 +1,120 @@
+// The back office's HTTP ingestion endpoint (issue 18): kiosks POST batches of outbox records
+// (runtime/fleet/protocol.ts) with the fleet token; a valid batch is stored in one transaction and
+// answered with the keys now held, so the kiosk may mark them sent. A body that is too large, not
+// JSON or fails the schema is a 4xx naming the fields, and nothing of it is stored.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { timingSafeEqual } from "node:crypto";
+import { INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
+import type { BackOfficeStore } from "./store.ts";
+
+export interface BackOfficeServerOptions {
+  /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
+  store: Pick<BackOfficeStore, "ingest" | "schemaVersion">;
+  /**
+   * Who may send: the fleet's shared token (every kiosk sends it), or a function deciding per
+   * kiosk id and token (a token per kiosk).
+   */
+  token: string | ((kioskId: string, token: string) => boolean);
+  host?: string;
+  port?: number;
+  log?: (message: string) => void;
+}
+
+export interface RunningBackOffice {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+function sameToken(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") throw new HttpFailure(415, "expected content-type: application/json");
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BATCH_BYTES) throw new HttpFailure(413, `a batch is at most ${MAX_BATCH_BYTES} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BATCH_BYTES) throw new HttpFailure(413, `a batch is at most ${MAX_BATCH_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    throw new HttpFailure(400, "the body is not valid JSON", ["(body)"]);
+  }
+}
+
+function answer(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function startBackOfficeServer(options: BackOfficeServerOptions): Promise<RunningBackOffice> {
+  const log = options.log ?? ((m: string) => console.error(`backoffice: ${m}`));
+  const authorized = typeof options.token === "string" ? ((fleet: string) => (_kiosk: string, given: string) => sameToken(fleet, given))(options.token) : options.token;
+
+  const ingest = async (req: IncomingMessage): Promise<unknown> => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
+    if (bearer === null) throw new HttpFailure(401, "missing Authorization: Bearer <fleet token>");
+    const parsed = RecordBatchSchema.safeParse(await readBody(req));
+    if (!parsed.success) {
+      const issues = describeIssues(parsed.error).slice(0, 20);
+      throw new HttpFailure(400, `invalid batch: ${issues.join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
+    }
+    if (!authorized(parsed.data.kioskId, bearer)) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
+    return options.store.ingest(parsed.data);
+  };
+
+  const server: Server = createServer((req, res) => {
+    const pathname = (req.url ?? "/").split("?")[0];
+    const handle = async (): Promise<void> => {
+      if (pathname === INGEST_PATH && req.method === "POST") return answer(res, 200, await ingest(req));
+      if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
+      throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);
+    };
+    handle().catch((err: unknown) => {
+      if (res.headersSent) return res.destroy();
+      if (err instanceof HttpFailure) {
+        // The rest of an oversized body is not read: close the connection after the answer.
+        if (err.status === 413) res.setHeader("connection", "close");
+        return answer(res, err.status, { error: err.message, ...(err.fields.length > 0 ? { fields: err.fields } : {}) });
+      }
+      log(`ingestion failed: ${(err as Error).message}`);
+      answer(res, 503, { error: "the back office cannot store records right now; retry later" });
+    });
+  });
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8790, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host ?? "127.0.0.1";
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

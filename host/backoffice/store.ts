@@ -1,0 +1,153 @@
+// The back office's PostgreSQL store (issue 18): the fleet's replicated records, one row per
+// (kiosk, key) — a record delivered twice is stored once (INSERT … ON CONFLICT DO NOTHING) — and
+// one row per kiosk with what it last reported (replication lag now; a heartbeat later adds its
+// own columns or table by one more migration). Sales totals are a view over the records, so a void
+// that arrives before or after its sale gives the same answer.
+import pg from "pg";
+import type { RecordBatch } from "../../runtime/fleet/protocol.ts";
+
+/** Numbered migrations: index i takes the schema from version i to i + 1 (kept in backoffice_schema). */
+export const BACKOFFICE_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE kiosks (
+     kiosk_id           text PRIMARY KEY,
+     first_seen         timestamptz NOT NULL DEFAULT now(),
+     last_seen          timestamptz NOT NULL DEFAULT now(),
+     pending            integer NOT NULL DEFAULT 0,
+     oldest_pending_at  timestamptz
+   );
+   CREATE TABLE records (
+     kiosk_id     text NOT NULL REFERENCES kiosks(kiosk_id),
+     key          text NOT NULL,
+     seq          bigint NOT NULL,
+     kind         text NOT NULL CHECK (kind IN ('sale', 'void', 'session')),
+     at           timestamptz NOT NULL,
+     ticket_id    text,
+     total_minor  bigint,
+     currency     text,
+     payload      jsonb NOT NULL,
+     received_at  timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (kiosk_id, key)
+   );
+   CREATE INDEX records_ticket ON records (kiosk_id, ticket_id) WHERE ticket_id IS NOT NULL;
+   CREATE VIEW fleet_sales AS
+     SELECT s.kiosk_id, s.ticket_id, s.at AS issued_at, s.total_minor, s.currency, v.at AS voided_at
+       FROM records s
+       LEFT JOIN records v ON v.kiosk_id = s.kiosk_id AND v.kind = 'void' AND v.ticket_id = s.ticket_id
+      WHERE s.kind = 'sale';`,
+];
+
+/** Per kiosk and currency: sales, voids and the takings of the sales not voided. */
+export interface KioskTotals {
+  kioskId: string;
+  currency: string;
+  sales: number;
+  voided: number;
+  totalMinor: number;
+}
+
+export class BackOfficeStore {
+  private constructor(readonly pool: pg.Pool) {}
+
+  /** Connect and bring the schema up to date (several back offices may start at once: an advisory lock serialises them). */
+  static async open(connectionString: string, options: { max?: number } = {}): Promise<BackOfficeStore> {
+    const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+    // An idle client losing its server (a restart) must not crash the process.
+    pool.on("error", () => {});
+    const store = new BackOfficeStore(pool);
+    try {
+      await store.migrate();
+    } catch (err) {
+      await pool.end();
+      throw new Error(`back office database ${redact(connectionString)}: ${(err as Error).message}`, { cause: err });
+    }
+    return store;
+  }
+
+  async schemaVersion(): Promise<number> {
+    const r = await this.pool.query<{ version: number }>("SELECT version FROM backoffice_schema");
+    return r.rows[0]?.version ?? 0;
+  }
+
+  private async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(18180018)");
+      await client.query("CREATE TABLE IF NOT EXISTS backoffice_schema (version integer NOT NULL)");
+      const r = await client.query<{ version: number }>("SELECT version FROM backoffice_schema");
+      let version = r.rows[0]?.version ?? 0;
+      if (r.rows.length === 0) await client.query("INSERT INTO backoffice_schema (version) VALUES (0)");
+      if (version > BACKOFFICE_MIGRATIONS.length) {
+        throw new Error(`schema version ${version} is newer than this back office understands (${BACKOFFICE_MIGRATIONS.length}); update it`);
+      }
+      for (; version < BACKOFFICE_MIGRATIONS.length; version++) await client.query(BACKOFFICE_MIGRATIONS[version]!);
+      await client.query("UPDATE backoffice_schema SET version = $1", [version]);
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Store one batch in one transaction. Returns the keys now held (all of the batch's: the ones
+   * inserted and the ones already there) and how many were new.
+   */
+  async ingest(batch: RecordBatch): Promise<{ acknowledged: string[]; inserted: number }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(
+        `INSERT INTO kiosks (kiosk_id, pending, oldest_pending_at) VALUES ($1, $2, $3)
+         ON CONFLICT (kiosk_id) DO UPDATE SET last_seen = now(), pending = EXCLUDED.pending, oldest_pending_at = EXCLUDED.oldest_pending_at`,
+        [batch.kioskId, batch.lag.pending, batch.lag.oldestPendingAt],
+      );
+      let inserted = 0;
+      for (const record of batch.records) {
+        const sale = record.kind === "sale" ? record.payload : null;
+        const ticketId = record.kind === "session" ? null : record.payload.ticketId;
+        const r = await client.query(
+          `INSERT INTO records (kiosk_id, key, seq, kind, at, ticket_id, total_minor, currency, payload)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (kiosk_id, key) DO NOTHING`,
+          [batch.kioskId, record.key, record.seq, record.kind, record.at, ticketId, sale?.totalMinor ?? null, sale?.currency ?? null, JSON.stringify(record.payload)],
+        );
+        inserted += r.rowCount ?? 0;
+      }
+      await client.query("COMMIT");
+      return { acknowledged: batch.records.map((r) => r.key), inserted };
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async totals(): Promise<KioskTotals[]> {
+    const r = await this.pool.query<{ kiosk_id: string; currency: string; sales: string; voided: string; total_minor: string | null }>(
+      `SELECT kiosk_id, currency, count(*) AS sales, count(voided_at) AS voided,
+              coalesce(sum(total_minor) FILTER (WHERE voided_at IS NULL), 0) AS total_minor
+         FROM fleet_sales GROUP BY kiosk_id, currency ORDER BY kiosk_id, currency`,
+    );
+    return r.rows.map((row) => ({ kioskId: row.kiosk_id, currency: row.currency, sales: Number(row.sales), voided: Number(row.voided), totalMinor: Number(row.total_minor ?? 0) }));
+  }
+
+  /** Each kiosk's replication lag as it last reported it. */
+  async kiosks(): Promise<{ kioskId: string; lastSeen: Date; pending: number; oldestPendingAt: Date | null }[]> {
+    const r = await this.pool.query<{ kiosk_id: string; last_seen: Date; pending: number; oldest_pending_at: Date | null }>(
+      "SELECT kiosk_id, last_seen, pending, oldest_pending_at FROM kiosks ORDER BY kiosk_id",
+    );
+    return r.rows.map((row) => ({ kioskId: row.kiosk_id, lastSeen: row.last_seen, pending: row.pending, oldestPendingAt: row.oldest_pending_at }));
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** A connection string without its password, for messages. */
+export function redact(connectionString: string): string {
+  return connectionString.replace(/(\/\/[^:/@]+:)[^@]*@/, "$1***@");
+}

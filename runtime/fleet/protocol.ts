@@ -1,0 +1,58 @@
+// What a kiosk sends the back office (issue 18, store and forward) and what it answers: one batch
+// of outbox records per POST /v1/records, the keys the back office has stored (now or before) in
+// the reply. The one definition both sides use: the kiosk's replicator builds it, the back office
+// validates every request body against it and answers 400 naming the fields that are wrong.
+import { z } from "zod";
+
+/** The path of the ingestion endpoint on the back office. */
+export const INGEST_PATH = "/v1/records";
+/** The largest request body the back office reads (a full batch of sales is far below it). */
+export const MAX_BATCH_BYTES = 1024 * 1024;
+export const MAX_BATCH_RECORDS = 500;
+
+export const KioskIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a kiosk id is 1–64 letters, digits, '.', '_' or '-'");
+
+const IsoTime = z.iso.datetime({ offset: true });
+const Key = z.string().min(1).max(200);
+const Seq = z.number().int().positive();
+
+const SalePayload = z
+  .object({
+    ticketId: z.string().min(1),
+    issuedAt: IsoTime,
+    system: z.string().min(1),
+    totalMinor: z.number().int(),
+    currency: z.string().min(1).max(8),
+  })
+  .loose();
+const VoidPayload = z.object({ ticketId: z.string().min(1), voidedAt: IsoTime, reason: z.string().nullable() }).loose();
+const SessionPayload = z.object({ sessionId: z.string().min(1), event: z.string().min(1) }).loose();
+
+export const OutboxRecordSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("sale"), key: Key, seq: Seq, at: IsoTime, payload: SalePayload }),
+  z.object({ kind: z.literal("void"), key: Key, seq: Seq, at: IsoTime, payload: VoidPayload }),
+  z.object({ kind: z.literal("session"), key: Key, seq: Seq, at: IsoTime, payload: SessionPayload }),
+]);
+export type OutboxRecord = z.infer<typeof OutboxRecordSchema>;
+export type OutboxKind = OutboxRecord["kind"];
+
+export const RecordBatchSchema = z.object({
+  kioskId: KioskIdSchema,
+  records: z.array(OutboxRecordSchema).min(1).max(MAX_BATCH_RECORDS),
+  /** The kiosk's replication lag when it sent the batch (shown by the back office). */
+  lag: z.object({ pending: z.number().int().nonnegative(), oldestPendingAt: IsoTime.nullable() }),
+});
+export type RecordBatch = z.infer<typeof RecordBatchSchema>;
+
+export const BatchAckSchema = z.object({
+  /** Every key of the batch the back office now holds (stored by this request or an earlier one). */
+  acknowledged: z.array(Key),
+  /** How many of them this request stored for the first time. */
+  inserted: z.number().int().nonnegative(),
+});
+export type BatchAck = z.infer<typeof BatchAckSchema>;
+
+/** A zod failure as "field.path: message" lines (for a 400 reply and the kiosk's log). */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(body)"}: ${issue.message}`);
+}
