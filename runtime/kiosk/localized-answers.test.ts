@@ -130,3 +130,38 @@ describe("rule policy answers in the passenger's language (kiosk)", () => {
     expect(record.kiosk.state.assistant_message).not.toMatch(CJK);
   });
 });
+
+describe("the rule policy's own banners in the passenger's language", () => {
+  it("out of hours: the banner's title and body are in Arabic, Chinese and Spanish; English stays the benchmark's", async () => {
+    const cases: [SystemId, string, string, PassengerLanguage | undefined, RegExp][] = [
+      ["doha", "DOHA-MSH", "DOHA-HIA", "ar", /^لا خدمة في هذه الساعة$/],
+      ["beijing", "BJM-XID", "BJM-GUM", "zh-Hans", /^此时段无列车服务$/],
+      ["marta", "MARTA-AP", "MARTA-FP", "es", /^Sin servicio a esta hora$/],
+      ["marta", "MARTA-AP", "MARTA-FP", undefined, /^No service at this hour$/],
+    ];
+    for (const [system, from, to, language, title] of cases) {
+      const { state } = await message(system, trip(from, to), language, NIGHT);
+      const banner = state.advisory_banners?.[0];
+      expect(banner?.title, `${system} ${language}`).toMatch(title);
+      if (language === "ar") expect(banner?.body).toMatch(ARABIC);
+      if (language === "zh-Hans") expect(banner?.body).toMatch(CJK);
+      if (language === undefined) expect(banner?.body).toMatch(/^Service is closed now\. Trains resume at /);
+    }
+  });
+});
+
+describe("the rule policy's questions in the passenger's language", () => {
+  it("who travels: a Spanish question and Spanish buttons when the words and the counter disagree", async () => {
+    const answer = await app().ask({
+      system: "marta",
+      language: "es",
+      events: [
+        { type: "passenger_count_changed", adults: 1 },
+        { type: "freetext_input", text: "Somos tres adultos, de Airport a Five Points" },
+      ],
+    });
+    expect(answer.clarification?.kind).toBe("riders");
+    expect(answer.clarification?.choices.map((c) => c.label)).toEqual(["1 adulto", "3 adultos"]);
+    expect(answer.state.assistant_message).not.toMatch(/\badults\b/);
+  });
+});

@@ -58,7 +58,29 @@ export interface Answers {
   accessibilityIssues(station: string, elevator: boolean, stepFree: boolean): string;
   /** A notice whose text only exists in English. */
   englishNotice(text: string): string;
+  /** The rule policy's own banners (operator and feed texts keep their words). */
+  banner: BannerTexts;
 }
+
+export interface BannerText {
+  title: string;
+  body: string;
+}
+
+export interface BannerTexts {
+  /** `opens` is a clock time, or undefined when unknown. */
+  noService(opens: string | undefined, hours: string): BannerText;
+  /** `lines` are already names in the passenger's language. */
+  nightService(lines: readonly string[], headwayMin: number | undefined): BannerText;
+  lastTrains(minutes: number, hours: string): BannerText;
+  accessibleRoute: BannerText;
+  policyUpdate: string;
+  goodToKnow: string;
+  airportTravel: string;
+}
+
+/** English line lists keep the arrow they have always had ("Red Line → Blue Line"): bench output is byte-identical. */
+const englishList = (items: readonly string[]): string => items.join(" → ");
 
 const EN_RIDERS: Record<keyof RiderCounts, [string, string]> = {
   adults: ["adult", "adults"],
@@ -113,6 +135,15 @@ const en: Answers = {
   lastTrains: (m, h) => `Last trains soon: Service closes in about ${m} minutes (hours ${h}). Travel now to catch the last train.`,
   accessibilityIssues: (s, e, f) => `Accessibility: ${s}: ${[!e ? "elevator out of service" : "", !f ? "no step-free access" : ""].filter(Boolean).join(", ")}. Ask staff for assistance at this station.`,
   englishNotice: (t) => t,
+  banner: {
+    noService: (opens, hours) => ({ title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens ?? "the morning"} (hours ${hours}).` }),
+    nightService: (lines, headway) => ({ title: "Night service", body: `Only the ${englishList(lines)} run overnight${headway ? `, about every ${headway} minutes` : ""}.` }),
+    lastTrains: (m, h) => ({ title: "Last trains soon", body: `Service closes in about ${m} minutes (hours ${h}). Travel now to catch the last train.` }),
+    accessibleRoute: { title: "Accessible route", body: "Every station on this route has working elevators and step-free access." },
+    policyUpdate: "Policy update",
+    goodToKnow: "Good to know",
+    airportTravel: "Airport travel",
+  },
 };
 
 const ES_RIDERS: Record<keyof RiderCounts, [string, string]> = {
@@ -161,6 +192,15 @@ const es: Answers = {
   accessibilityIssues: (s, e, f) =>
     `Accesibilidad en ${s}: ${[!e ? "ascensor fuera de servicio" : "", !f ? "sin acceso sin escalones" : ""].filter(Boolean).join(", ")}. Pida ayuda al personal en esta estación.`,
   englishNotice: (t) => `Aviso (solo en inglés): ${t}`,
+  banner: {
+    noService: (opens, hours) => ({ title: "Sin servicio a esta hora", body: `El servicio está cerrado. Los trenes vuelven a circular ${opens ? `a las ${opens}` : "por la mañana"} (horario ${hours}).` }),
+    nightService: (lines, headway) => ({ title: "Servicio nocturno", body: `Solo ${lines.join(", ")} circula${lines.length > 1 ? "n" : ""} toda la noche${headway ? `, cada ${headway} minutos aproximadamente` : ""}.` }),
+    lastTrains: (m, h) => ({ title: "Últimos trenes", body: `El servicio termina en unos ${m} minutos (horario ${h}). Viaje ahora para alcanzar el último tren.` }),
+    accessibleRoute: { title: "Ruta accesible", body: "Todas las estaciones de esta ruta tienen ascensores en servicio y acceso sin escalones." },
+    policyUpdate: "Aviso de tarifas",
+    goodToKnow: "Conviene saber",
+    airportTravel: "Viaje al aeropuerto",
+  },
 };
 
 const ZH_RIDERS: Record<"zh-Hans" | "zh-Hant", Record<keyof RiderCounts, string>> = {
@@ -203,6 +243,15 @@ const zhHans: Answers = {
   lastTrains: (m, h) => `末班车即将发出：约${m}分钟后停止运营（运营时间${h}）。请尽快出行。`,
   accessibilityIssues: (s, e, f) => `${s}无障碍提示：${[!e ? "电梯停用" : "", !f ? "没有无障碍通道" : ""].filter(Boolean).join("，")}。请在该站向工作人员寻求帮助。`,
   englishNotice: (t) => `通告（仅有英文）：${t}`,
+  banner: {
+    noService: (opens, hours) => ({ title: "此时段无列车服务", body: `目前已停止运营。列车将于${opens ?? "早上"}恢复运行（运营时间${hours}）。` }),
+    nightService: (lines, headway) => ({ title: "夜间服务", body: `只有${lines.join("、")}通宵运营${headway ? `，约每${headway}分钟一班` : ""}。` }),
+    lastTrains: (m, h) => ({ title: "末班车即将发出", body: `约${m}分钟后停止运营（运营时间${h}）。请尽快出行。` }),
+    accessibleRoute: { title: "无障碍路线", body: "本路线各站电梯均正常运行，全程无台阶。" },
+    policyUpdate: "票价公告",
+    goodToKnow: "温馨提示",
+    airportTravel: "机场出行",
+  },
 };
 
 const zhHant: Answers = {
@@ -240,6 +289,15 @@ const zhHant: Answers = {
   lastTrains: (m, h) => `末班車即將發車：約${m}分鐘後停止營運（營運時間${h}）。請儘快出發。`,
   accessibilityIssues: (s, e, f) => `${s}無障礙提示：${[!e ? "電梯停用" : "", !f ? "沒有無障礙通道" : ""].filter(Boolean).join("，")}。請在該站向站務人員尋求協助。`,
   englishNotice: (t) => `公告（僅有英文）：${t}`,
+  banner: {
+    noService: (opens, hours) => ({ title: "此時段無列車服務", body: `目前已停止營運。列車將於${opens ?? "早上"}恢復行駛（營運時間${hours}）。` }),
+    nightService: (lines, headway) => ({ title: "夜間服務", body: `只有${lines.join("、")}通宵營運${headway ? `，約每${headway}分鐘一班` : ""}。` }),
+    lastTrains: (m, h) => ({ title: "末班車即將發車", body: `約${m}分鐘後停止營運（營運時間${h}）。請儘快出發。` }),
+    accessibleRoute: { title: "無障礙路線", body: "本路線各站電梯皆正常運作，全程無階梯。" },
+    policyUpdate: "票價公告",
+    goodToKnow: "貼心提醒",
+    airportTravel: "機場交通",
+  },
 };
 
 const AR_RIDERS: Record<keyof RiderCounts, [string, string]> = {
@@ -288,6 +346,15 @@ const ar: Answers = {
   lastTrains: (m, h) => `آخر القطارات قريبًا: تنتهي الخدمة بعد نحو ${m} دقيقة (ساعات الخدمة ${h}). سافر الآن لتلحق بآخر قطار.`,
   accessibilityIssues: (s, e, f) => `إمكانية الوصول في محطة ${s}: ${[!e ? "المصعد معطل" : "", !f ? "لا يوجد دخول دون درج" : ""].filter(Boolean).join("، ")}. اطلب المساعدة من الموظفين في هذه المحطة.`,
   englishNotice: (t) => `تنبيه (بالإنجليزية فقط): ${t}`,
+  banner: {
+    noService: (opens, hours) => ({ title: "لا خدمة في هذه الساعة", body: `الخدمة متوقفة الآن. تعود القطارات ${opens ? `الساعة ${opens}` : "صباحًا"} (ساعات الخدمة ${hours}).` }),
+    nightService: (lines, headway) => ({ title: "خدمة ليلية", body: `تعمل طوال الليل ${lines.join("، ")} فقط${headway ? `، كل ${headway} دقيقة تقريبًا` : ""}.` }),
+    lastTrains: (m, h) => ({ title: "آخر القطارات قريبًا", body: `تنتهي الخدمة بعد نحو ${m} دقيقة (ساعات الخدمة ${h}). سافر الآن لتلحق بآخر قطار.` }),
+    accessibleRoute: { title: "مسار ميسّر", body: "جميع محطات هذا المسار فيها مصاعد تعمل ومداخل بلا درج." },
+    policyUpdate: "إعلان الأجرة",
+    goodToKnow: "معلومة مفيدة",
+    airportTravel: "السفر إلى المطار",
+  },
 };
 
 const TABLE: Record<PassengerLanguage, Answers> = { en, es, "zh-Hans": zhHans, "zh-Hant": zhHant, ar };

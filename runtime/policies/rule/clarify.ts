@@ -4,6 +4,7 @@
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import type { Clarification } from "../../contract/clarification.ts";
+import { answers } from "../../language/answers.ts";
 import { freeChildAge, messages, readRiders, understand, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
 import type { TripInText } from "./freetext.ts";
 import type { Intent } from "./freetext.ts";
@@ -25,7 +26,15 @@ export interface TextRequest {
   /** A question to ask before anything else (ambiguous, unsure or missing station), if any. */
   question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean): Clarification | undefined;
   /** A confirmation to show with a trip the passenger typed rather than chose on screen. */
-  confirm(origin: Station, destination: Station, riders: RiderCounts, onScreen: { origin: boolean; destination: boolean; riders: boolean }, ridersText: string): Clarification | undefined;
+  /** `names`: the ends as the passenger's screen names them (else the pack's names). */
+  confirm(
+    origin: Station,
+    destination: Station,
+    riders: RiderCounts,
+    onScreen: { origin: boolean; destination: boolean; riders: boolean },
+    ridersText: string,
+    names?: { origin: string; destination: string },
+  ): Clarification | undefined;
 }
 
 function stationEvent(system: SystemData, field: "origin" | "destination", id: string): KioskEvent {
@@ -74,22 +83,25 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
       }
       return undefined;
     },
-    confirm(originStation, destinationStation, riders, onScreen, ridersText) {
+    confirm(originStation, destinationStation, riders, onScreen, ridersText, names) {
       const fromWords = (!onScreen.origin && om?.kind !== "name") || (!onScreen.destination && dm?.kind !== "name");
       if (!fromWords || (onScreen.origin && onScreen.destination)) return undefined;
       const events: KioskEvent[] = [stationEvent(system, "origin", originStation.id), stationEvent(system, "destination", destinationStation.id)];
       if (!onScreen.riders) events.push({ type: "passenger_count_changed", ...riders });
-      const label = say.confirmTrip(originStation.name, destinationStation.name, ridersText);
+      const label = say.confirmTrip(names?.origin ?? originStation.name, names?.destination ?? destinationStation.name, ridersText);
       return { kind: "confirm", question: label, choices: [{ label, events }] };
     },
   };
 }
 
-const riderWords = (r: RiderCounts): string =>
-  (["adults", "children", "seniors", "disabled"] as const)
-    .filter((k) => r[k] > 0)
-    .map((k) => `${r[k]} ${k}`)
-    .join(", ") || "no passengers";
+/** Who travels, for the question and its buttons: the benchmark-era English, else the passenger's language. */
+const riderWords = (r: RiderCounts, language: PassengerLanguage | undefined = undefined): string =>
+  language && language !== "en"
+    ? answers(language).riders(r)
+    : (["adults", "children", "seniors", "disabled"] as const)
+        .filter((k) => r[k] > 0)
+        .map((k) => `${r[k]} ${k}`)
+        .join(", ") || "no passengers";
 
 /** The counter and the typed words disagree about who travels: ask which is right. */
 export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined): Clarification | undefined {
@@ -102,10 +114,10 @@ export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusiv
   const say = messages(language);
   return {
     kind: "riders",
-    question: say.whoTravels(riderWords(screen), riderWords(typed)),
+    question: say.whoTravels(riderWords(screen, language), riderWords(typed, language)),
     choices: [
-      { label: riderWords(screen), events: [{ type: "passenger_count_changed", ...screen }] },
-      { label: riderWords(typed), events: [{ type: "passenger_count_changed", ...typed }] },
+      { label: riderWords(screen, language), events: [{ type: "passenger_count_changed", ...screen }] },
+      { label: riderWords(typed, language), events: [{ type: "passenger_count_changed", ...typed }] },
     ],
   };
 }

@@ -8,7 +8,6 @@ import { adjustQuote, type PricedItem } from "../../../tools/fares/policy-change
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
 import {
-  lineNames,
   stateFareQuote,
   stateRoute,
   titleCase,
@@ -331,13 +330,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const closedNow = status !== undefined && !status.open;
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
-    const opens = opensAt ?? "the morning";
     return submit({
       outcome: "service_unavailable",
       action: "block_purchase",
       reason: "no_service",
       message: say.noService(framebook.org_name, status?.hoursText ?? "", opensAt),
-      banners: [{ severity: "critical", title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens} (hours ${status?.hoursText ?? ""}).` }],
+      banners: [{ severity: "critical", ...say.banner.noService(opensAt, status?.hoursText ?? "") }],
       reasoning: `Current time ${nowIso} is outside service hours ${status?.hoursText ?? ""}.`,
     });
   };
@@ -360,10 +358,10 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       yield noServiceNow();
       return;
     }
-    banners.push({ severity: "info", title: "Night service", body: `Only the ${lineNames(system, [...nightLines])} run overnight${framebook.operating_hours.late_night_headway_min ? `, about every ${framebook.operating_hours.late_night_headway_min} minutes` : ""}.` });
+    banners.push({ severity: "info", ...say.banner.nightService([...nightLines].map((id) => voice.line(id)), framebook.operating_hours.late_night_headway_min || undefined) });
     reasoning.push("Outside general hours, but every section of the route is served by a 24-hour line.");
   } else if (status?.minutesToClose !== undefined && status.minutesToClose <= 60) {
-    const banner: Banner = { severity: "warning", title: "Last trains soon", body: `Service closes in about ${status.minutesToClose} minutes (hours ${status.hoursText}). Travel now to catch the last train.` };
+    const banner: Banner = { severity: "warning", ...say.banner.lastTrains(status.minutesToClose, status.hoursText) };
     banners.push(banner);
     notices.set(banner, say.lastTrains(status.minutesToClose, status.hoursText));
   }
@@ -455,7 +453,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const policyText = context.policy_change?.text ?? null;
   const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
   if (policyText) {
-    banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: "Policy update", body: sentence(policyText) });
+    banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(policyText) });
     reasoning.push(quote.changed ? `Policy applied: ${quote.applied.join(", ")}.` : "Policy noted; it does not change the fare.");
   }
 
@@ -491,20 +489,20 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       }
       reason = "accessibility_issue";
     } else {
-      banners.push({ severity: "info", title: "Accessible route", body: "Every station on this route has working elevators and step-free access." });
+      banners.push({ severity: "info", ...say.banner.accessibleRoute });
     }
   }
 
   // Things the passenger asked about on the way: framebook notes and policies.
   const questions = req.freetexts.filter((t) => /\?|\b(can i|do i|is it|are there|allowed)\b/i.test(t));
-  for (const note of relevantNotes(framebook.cultural_notes, questions.join(" "))) banners.push({ severity: "info", title: "Good to know", body: note });
+  for (const note of relevantNotes(framebook.cultural_notes, questions.join(" "))) banners.push({ severity: "info", title: say.banner.goodToKnow, body: note });
   if (questions.length > 0 && intent.kind === "trip") {
     const [kb] = yield call("knowledge_base", { query: questions.join(" ") });
     const top = result<{ found?: boolean; results?: { title: string; content: string }[] }>(kb)?.results?.[0];
     if (top && relevantNotes([`${top.title} ${top.content}`], questions.join(" ")).length > 0) banners.push({ severity: "info", title: top.title, body: top.content });
   }
   if (framebook.cultural_notes.length > 0 && route.stops.some((s) => /terminal|airport/i.test(s.station_name))) {
-    for (const note of framebook.cultural_notes.filter((n) => /airport express|airport/i.test(n) && /ticket|window|fare/i.test(n))) banners.push({ severity: "info", title: "Airport travel", body: note });
+    for (const note of framebook.cultural_notes.filter((n) => /airport express|airport/i.test(n) && /ticket|window|fare/i.test(n))) banners.push({ severity: "info", title: say.banner.airportTravel, body: note });
   }
 
   const currency = fare.currency;
@@ -517,7 +515,10 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     .map((b) => (voice.language === "en" ? `${b.title}: ${b.body}` : (notices.get(b) ?? say.englishNotice(`${b.title}: ${b.body}`))));
   const payment = outcome === "route_and_fare_ready" ? say.payment(voice.term(framebook.terminology.smartcard), voice.term(framebook.terminology.contactless)) : "";
   const message = [lead, say.route(routeFacts(route, voice)), fareText, payment, ...shownNotices.slice(0, 2)].filter(Boolean).join(say.gap);
-  const confirm = understood.confirm(origin, destination, req.riders, { origin: !!selectedOrigin, destination: !!selectedDestination, riders: req.ridersGiven }, ridersText);
+  const confirm = understood.confirm(origin, destination, req.riders, { origin: !!selectedOrigin, destination: !!selectedDestination, riders: req.ridersGiven }, ridersText, {
+    origin: nameOf(origin),
+    destination: nameOf(destination),
+  });
   yield submit({
     outcome,
     action,
