@@ -150,6 +150,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     server = await startKioskServer({
       backend: runtime.backend,
       operator: runtime.operator,
+      metrics: runtime.metrics,
       staticDir: rendererDir,
       host: options.host ?? "127.0.0.1",
       port: options.port ?? 8787,

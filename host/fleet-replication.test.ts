@@ -55,6 +55,8 @@ describe("kiosk host with a back office", () => {
     accept = true;
     await expect.poll(() => runtime.app.status().replication?.pending, { timeout: 5000, interval: 10 }).toBe(0);
     expect(runtime.app.status().replication).toMatchObject({ lagMs: 0, lastError: null });
+    // /metrics on a fleet kiosk carries the replication state.
+    expect(await runtime.metrics.text()).toMatch(/^kiosk_replication_pending_records 0$/m);
     const sale = received.flatMap((b) => b.records).find((r) => r.kind === "sale");
     if (!bought.ok) throw new Error("not sold");
     expect(sale?.payload).toMatchObject({ ticketId: bought.ticket.ticketId, system: "marta", currency: bought.ticket.currency, totalMinor: Math.round(bought.ticket.total * 100) });

@@ -6,6 +6,7 @@
 //
 // Service alerts (live conditions) plug in here beside the ledger; a session audit and fleet
 // replication will too — each one more resource opened in createKioskRuntime and closed by close().
+import { createKioskMetrics, type KioskMetrics } from "./metrics.ts";
 import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { BenchTechnician } from "../bench/technician.ts";
@@ -100,6 +101,8 @@ export interface KioskRuntime {
   replication: Replicator | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
+  /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
+  metrics: KioskMetrics;
   close(): Promise<void>;
 }
 
@@ -172,6 +175,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       : null;
     if (assistant) closers.push(() => assistant.close());
 
+    // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
+    const sessionSinks: { metrics?: KioskMetrics } = {};
     const app = new KioskApp({
       pack,
       extras: packExtras(pack.root, config.operatorDir),
@@ -186,9 +191,15 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
       ...(config.headsetPattern ? { headsetPattern: config.headsetPattern } : {}),
-      ...(audit ? { onSession: audit.record } : {}),
+      // The session audit and the /metrics counters read the same session events.
+      onSession: (event) => {
+        audit?.record(event);
+        sessionSinks.metrics?.record(event);
+      },
       log,
     });
+    const metrics = createKioskMetrics(() => app.status());
+    sessionSinks.metrics = metrics;
     // Every system's data and operator files are checked now: fail at start-up, not mid-sale.
     app.preload();
 
@@ -236,6 +247,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       audit: audit?.store ?? null,
       replication,
       assistant,
+      metrics,
       close: closeAll,
     };
   } catch (err) {

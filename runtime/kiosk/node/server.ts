@@ -62,6 +62,8 @@ export interface KioskServerOptions {
   backend: KioskBackend;
   /** The PIN-protected operator/technician tools; absent: /api/operator/* answers 404. */
   operator?: OperatorBackend;
+  /** `GET /metrics`: the kiosk's health in the Prometheus text format; absent: 404. */
+  metrics?: { contentType: string; text(): Promise<string> };
   /** The built renderer (renderer/dist); null serves the API only. */
   staticDir: string | null;
   host?: string;
@@ -263,6 +265,13 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     createReadStream(file).pipe(res);
   }
 
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse, metrics: NonNullable<KioskServerOptions["metrics"]>): Promise<void> {
+    if (req.method !== "GET" && req.method !== "HEAD") throw new HttpError(405, "use GET for /metrics");
+    const body = await metrics.text();
+    res.writeHead(200, { "Content-Type": metrics.contentType, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
   const server = createServer((req, res) => {
     applySecurityHeaders(res);
     const handle = async (): Promise<void> => {
@@ -270,6 +279,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       const pathname = requestPathname(req.url);
       if (pathname === null) throw new HttpError(400, "bad request target");
       if (pathname === "/api" || pathname.startsWith("/api/")) await api(req, res, pathname);
+      else if (pathname === "/metrics" && options.metrics) await serveMetrics(req, res, options.metrics);
       else serveStatic(req, res, pathname);
     };
     handle().catch((err: unknown) => {
