@@ -130,54 +130,57 @@ function clauses(text: string): string[] {
   return out;
 }
 
+/** Add what `more` announces to `into` (the first reading of each rule wins; free riders add up). */
+function mergeRules(into: PolicyRules, more: Partial<PolicyRules>): void {
+  for (const r of more.free ?? []) into.free.add(r);
+  into.childrenFree ??= more.childrenFree;
+  if (into.multiplier === 1 && more.multiplier !== undefined) into.multiplier = more.multiplier;
+  into.group ??= more.group;
+  into.baseCap ??= more.baseCap;
+  into.waiveSurcharges ||= more.waiveSurcharges ?? false;
+  into.perPayingSurcharge ||= more.perPayingSurcharge ?? 0;
+  into.perTripSurcharge ||= more.perTripSurcharge ?? 0;
+}
+
 /** The pack's exact wording, else the rewordings, for one clause (null: not read). */
 function clauseRules(clause: string): PolicyRules | null {
-  if (NOT_NOW.test(clause.toLowerCase())) return null;
+  const t = clause.toLowerCase();
+  if (NOT_NOW.test(t)) return null;
   const exact = readExact(clause);
   // "Seniors pay half price": a discount for one rider type is not one for every fare.
-  const t = clause.toLowerCase();
   if (exact.multiplier !== 1 && (SENIORS.test(t) || DISABLED.test(t) || CHILDREN.test(t))) return null;
   if (policyChangesFare(exact)) return exact;
   const reworded = rewordedClause(clause);
   if (!reworded) return null;
   const rules = readExact("");
-  if (reworded.free) for (const r of reworded.free) rules.free.add(r);
-  if (reworded.childrenFree) rules.childrenFree = reworded.childrenFree;
-  if (reworded.multiplier !== undefined) rules.multiplier = reworded.multiplier;
-  if (reworded.group) rules.group = reworded.group;
+  mergeRules(rules, reworded);
   return rules;
+}
+
+const FIRST_RIDE = /\bfirst ride of the day is free\b/i;
+
+/**
+ * One reading of an announcement: the rules it makes, clause by clause, and the fare clauses the
+ * kiosk cannot read (each would make a quote a guess).
+ */
+function readAnnouncement(text: string): { rules: PolicyRules; unread: string[] } {
+  const rules = readExact("");
+  const parts = clauses(text);
+  // The one rule the pack spreads over two sentences ("First ride … is free. This is … first ride.").
+  rules.firstRideFree = readExact(text).firstRideFree && !parts.some((c) => FIRST_RIDE.test(c) && NOT_NOW.test(c.toLowerCase()));
+  const unread: string[] = [];
+  for (const clause of parts) {
+    if (!announcesFareChange(clause)) continue;
+    const more = clauseRules(clause);
+    if (more) mergeRules(rules, more);
+    else if (!(rules.firstRideFree && FIRST_RIDE.test(clause))) unread.push(clause);
+  }
+  return { rules, unread };
 }
 
 /** Read the fare rules a policy text announces (none when it is about something else). */
 export function readPolicy(text: string): PolicyRules {
-  const rules = readExact("");
-  // The one rule the pack spreads over two sentences ("First ride … is free. This is … first ride.").
-  rules.firstRideFree = readExact(text).firstRideFree && !unreadFirstRide(text);
-  for (const clause of clauses(text)) {
-    if (!announcesFareChange(clause)) continue;
-    const more = clauseRules(clause);
-    if (!more) continue;
-    for (const r of more.free) rules.free.add(r);
-    rules.childrenFree ??= more.childrenFree;
-    if (rules.multiplier === 1) rules.multiplier = more.multiplier;
-    rules.group ??= more.group;
-    if (more.baseCap !== undefined) rules.baseCap ??= more.baseCap;
-    rules.waiveSurcharges ||= more.waiveSurcharges;
-    rules.perPayingSurcharge ||= more.perPayingSurcharge;
-    rules.perTripSurcharge ||= more.perTripSurcharge;
-  }
-  return rules;
-}
-
-function unreadFirstRide(text: string): boolean {
-  return clauses(text).some((c) => /\bfirst ride of the day is free\b/i.test(c) && NOT_NOW.test(c.toLowerCase()));
-}
-
-/** The fare announcement's clauses the kiosk cannot read (each would make a quote a guess). */
-export function unreadFareClauses(text: string): string[] {
-  // "First ride of the day is free." is read together with the sentence saying this is that ride.
-  const firstRide = readExact(text).firstRideFree && !unreadFirstRide(text);
-  return clauses(text).filter((clause) => announcesFareChange(clause) && clauseRules(clause) === null && !(firstRide && /\bfirst ride of the day is free\b/i.test(clause)));
+  return readAnnouncement(text).rules;
 }
 
 /** The benchmark's own wordings, read from the whole text. */
@@ -225,7 +228,9 @@ export function announcesFareChange(text: string): boolean {
  * its fare clauses is not — so a quote under it is a guess.
  */
 export function unpriceableFareAnnouncement(text: string | null | undefined): boolean {
-  return !!text && announcesFareChange(text) && (!policyChangesFare(readPolicy(text)) || unreadFareClauses(text).length > 0);
+  if (!text || !announcesFareChange(text)) return false;
+  const { rules, unread } = readAnnouncement(text);
+  return !policyChangesFare(rules) || unread.length > 0;
 }
 
 function policyChangesFare(r: PolicyRules): boolean {
