@@ -5,8 +5,8 @@
 // question shares) must appear in the article, as words, for the article to count as an answer;
 // otherwise the kiosk says it does not know and refers the passenger to staff.
 
-/** Function words (English, Spanish) and words every kiosk question shares: never a topic. */
-const NOT_A_TOPIC = new Set(
+/** Function words (English, Spanish) and words every kiosk question shares: never a topic (stemmed, as words() gives them). */
+const NOT_A_TOPIC: ReadonlySet<string> = new Set(
   `a an the and or but if of to in on at by for from with without about into onto over under near
   is are was were be been being am do does did done have has had having will would shall should can
   could may might must need needs want wants like get got go going come take taking bring bringing
@@ -19,7 +19,10 @@ const NOT_A_TOPIC = new Set(
   line lines system network kiosk service time car cars carriage carriages coach wagon board onboard
   el la los las un una unos unas de del al y o en con sin por para que qué es son está están hay
   puedo puede pueden quiero necesito mi mis tu su sus yo se lo le como cómo cuando cuándo donde dónde
-  tren trenes estación estaciones línea viaje`.split(/\s+/).filter(Boolean),
+  tren trenes estación estaciones línea viaje`
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(stem),
 );
 
 /** Letters and digits only, lower-cased; plural and verb endings trimmed so "bikes" finds "bike". */
@@ -38,8 +41,7 @@ function stem(word: string): string {
 /** The question's topic words: two letters or more, not a function word, not the system's own names. */
 export function topicWords(question: string, ownNames: readonly string[] = []): string[] {
   const own = new Set(ownNames.flatMap(words));
-  const notTopic = new Set([...NOT_A_TOPIC].map(stem));
-  return [...new Set(words(question))].filter((w) => w.length > 1 && !notTopic.has(w) && !own.has(w) && !/^\d+$/.test(w));
+  return [...new Set(words(question))].filter((w) => w.length > 1 && !NOT_A_TOPIC.has(w) && !own.has(w) && !/^\d+$/.test(w));
 }
 
 export interface Article {
@@ -49,12 +51,12 @@ export interface Article {
 }
 
 /**
- * The article that answers the question: the one sharing the most topic words (the tool's order
- * breaks ties) as long as it shares at least half of them ("Who won the Bulls game last night?"
- * shares only "last" and "night" with the operating hours), or undefined — the kiosk does not know.
+ * The article that answers a question of these topic words (topicWords): the one sharing the most
+ * (the tool's order breaks ties) as long as it shares at least half of them ("Who won the Bulls
+ * game last night?" shares only "last" and "night" with the operating hours), or undefined — the
+ * kiosk does not know.
  */
-export function answeringArticle<A extends Article>(question: string, articles: readonly A[], ownNames: readonly string[] = []): A | undefined {
-  const topics = topicWords(question, ownNames);
+export function answeringArticle<A extends Article>(topics: readonly string[], articles: readonly A[]): A | undefined {
   if (topics.length === 0) return undefined;
   let best: A | undefined;
   let bestHits = 0;

@@ -89,11 +89,11 @@ function isOwnName(system: SystemData, words: string): boolean {
   return w.length > 0 && ownNames(system).some((n) => n.toLowerCase().includes(w) || w.includes(n.toLowerCase()));
 }
 
-/** The search hit that answers the question (with the policy's synonyms), if any. */
-function answering(system: SystemData, question: string, found: KbResult | undefined): NonNullable<KbResult["results"]>[number] | undefined {
+/** The search hit that answers a question of these topic words (with the policy's synonyms), if any. */
+function answering(system: SystemData, topics: readonly string[], found: KbResult | undefined): NonNullable<KbResult["results"]>[number] | undefined {
   if (!found?.found) return undefined;
   const hits = (found.results ?? []).map((r) => ({ ...r, synonyms: system.policyById(r.policy_id)?.synonyms ?? [] }));
-  const best = answeringArticle(question, hits, ownNames(system));
+  const best = answeringArticle(topics, hits);
   return best ? { title: best.title, content: best.content, policy_id: best.policy_id } : undefined;
 }
 
@@ -173,12 +173,12 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, voice
   // says it does not know (the search returns something for almost any words).
   const [kb] = yield call("knowledge_base", { query: text });
   const found = result<KbResult>(kb);
-  let top = answering(system, text, found);
   const topics = topicWords(text, ownNames(system));
+  let top = answering(system, topics, found);
   if (!top && found?.found && topics.length > 0) {
     // The first search ranked by every shared word ("the", "need"): search again by the topic.
     const [again] = yield call("knowledge_base", { query: topics.join(" ") });
-    top = answering(system, text, result<KbResult>(again));
+    top = answering(system, topics, result<KbResult>(again));
   }
   if (!top && found?.found) {
     yield submit({
