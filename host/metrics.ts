@@ -4,7 +4,7 @@
 // session events as the session audit (KioskApp's `onSession`), so no counter is kept twice.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { KioskSessionEvent } from "../runtime/audit/events.ts";
-import { auditTurn } from "../runtime/audit/model.ts";
+import { answeredByOf } from "../runtime/audit/model.ts";
 import type { KioskStatus } from "../runtime/kiosk/bridge.ts";
 import { problemCode } from "../runtime/kiosk/interlock.ts";
 
@@ -53,17 +53,18 @@ export function createKioskMetrics(status: () => KioskStatus): KioskMetrics {
     contentType: registry.contentType,
     record(event) {
       if (event.type === "turn") {
-        const turn = auditTurn(event.turn);
+        const { record, verdict, elapsedMs } = event.turn;
+        const answeredBy = answeredByOf(event.turn);
         if (!seen.has(event.session.sessionId)) {
           // Bounded: a long-running kiosk forgets the oldest session ids.
           if (seen.size > 10_000) seen.clear();
           seen.add(event.session.sessionId);
           sessions.inc({ system: event.session.system });
         }
-        answers.inc({ answered_by: turn.answeredBy, outcome: turn.state.outcome });
-        answerSeconds.observe({ answered_by: turn.answeredBy }, turn.elapsedMs / 1000);
-        if (turn.fallback || turn.answeredBy === "rule-fallback") fallbacks.inc();
-        if (turn.interlock.offered && !turn.interlock.ok) for (const code of new Set(turn.interlock.problems.map(problemCode))) blocks.inc({ code });
+        answers.inc({ answered_by: answeredBy, outcome: record.kiosk.state.outcome });
+        answerSeconds.observe({ answered_by: answeredBy }, elapsedMs / 1000);
+        if (record.kiosk.fallback || answeredBy === "rule-fallback") fallbacks.inc();
+        if (verdict.offered && !verdict.ok) for (const code of new Set(verdict.problems.map(problemCode))) blocks.inc({ code });
       } else if (event.type === "purchase") {
         purchases.inc({ result: event.purchase.result });
         if (event.purchase.result === "sold" && event.purchase.total !== null && event.purchase.currency !== null) sales.inc({ currency: event.purchase.currency }, event.purchase.total);

@@ -134,10 +134,17 @@ export interface AuditTurnInput {
   elapsedMs: number;
 }
 
+/** Who answered a turn: the hybrid's decision, else the deterministic fallback or the policy that ran. */
+export function answeredByOf(input: Pick<AuditTurnInput, "hybrid" | "assistantUnavailable" | "record">): AnsweredBy {
+  if (input.hybrid) return input.hybrid.decidedBy === "model" ? "model" : input.hybrid.decidedBy === "rule-fallback" ? "rule-fallback" : "rule";
+  if (input.assistantUnavailable) return "rule-fallback";
+  return input.record.kiosk.policy.startsWith("rule") ? "rule" : "model";
+}
+
 /** One turn as the answer pipeline has it (the session record, the interlock's verdict) → the audit's turn. */
 export function auditTurn(input: AuditTurnInput): AuditTurn {
   const { record } = input;
-  const answeredBy: AnsweredBy = input.hybrid ? (input.hybrid.decidedBy === "model" ? "model" : input.hybrid.decidedBy === "rule-fallback" ? "rule-fallback" : "rule") : input.assistantUnavailable ? "rule-fallback" : record.kiosk.policy.startsWith("rule") ? "rule" : "model";
+  const answeredBy = answeredByOf(input);
   return {
     at: input.at.toISOString(),
     events: input.events.map((e) => ({ ...e })) as KioskEvent[],
