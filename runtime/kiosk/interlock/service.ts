@@ -200,10 +200,14 @@ function hasWord(text: string, phrase: string): boolean {
 }
 
 /** Read the disruptions in effect at `now` into what they close. */
+function noClosures(): Closures {
+  return { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
+}
+
 const readings = new WeakMap<SystemData, Map<string, Closures>>();
 
 export function liveClosures(system: SystemData, disruptions: readonly Disruption[], now: string): Closures {
-  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
+  const out = noClosures();
   let cache = readings.get(system);
   if (!cache) readings.set(system, (cache = new Map()));
   for (const d of disruptions) {
@@ -226,7 +230,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
 
 /** What one disruption closes (whatever its validity window). */
 function readDisruption(system: SystemData, d: Disruption): Closures {
-  const out: Closures = { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
+  const out = noClosures();
   const names = lineNames(system);
   const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
   const label = `${d.id ?? d.type}`;

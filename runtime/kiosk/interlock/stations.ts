@@ -66,10 +66,10 @@ function nameIndex(system: SystemData, extra: StationNames | null): NameIndex {
 const FROM = new Set(["from", "desde", "de", "leaving", "departing", "من"]);
 const TO = new Set(["to", "towards", "hasta", "a", "para", "reach", "الى"]);
 
-/** The unambiguous station mentions of one text, in order. */
 /**
- * `everyCandidate`: a name several stations share ("Belmont" in Chicago) yields each of them —
- * for reading closures, where closing too many only ever refuses a sale.
+ * The unambiguous station mentions of one text, in order. `everyCandidate`: a name several
+ * stations share ("Belmont" in Chicago) yields each of them — for reading closures, where closing
+ * too many only ever refuses a sale.
  */
 export function mentionedStations(system: SystemData, text: string, extra: StationNames | null = null, everyCandidate = false): StationMention[] {
   const { names, longest, han } = nameIndex(system, extra);
