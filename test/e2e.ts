@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { REPO_ROOT } from "./paths.ts";
 
 export const CHROMIUM = process.env.KIOSK_E2E_CHROMIUM ?? "/usr/bin/chromium";
@@ -50,4 +50,45 @@ export async function launchChromium(profileDir: string, options: { width: numbe
     reducedMotion: "reduce",
     acceptDownloads: true,
   });
+}
+
+/** One reading the page asked the platform's speech synthesis for. */
+export interface SpokenReading {
+  text: string;
+  lang: string;
+  volume: number;
+}
+
+/**
+ * The platform's speech synthesis (Web Speech), recorded in every page of the context: what would
+ * come out of the loudspeaker, in `window.__spoken` (read it with spokenReadings).
+ */
+export async function recordSpeech(context: BrowserContext): Promise<void> {
+  // Runs in the page: it must stay self-contained (Playwright sends its source).
+  await context.addInitScript(() => {
+    const log: { text: string; lang: string; volume: number }[] = [];
+    (window as unknown as { __spoken: typeof log }).__spoken = log;
+    class Utterance {
+      lang = "";
+      volume = 1;
+      rate = 1;
+      onend: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      constructor(readonly text: string) {}
+    }
+    const synth = {
+      speak: (u: Utterance) => log.push({ text: u.text, lang: u.lang, volume: u.volume }),
+      cancel: () => undefined,
+      pause: () => undefined,
+      resume: () => undefined,
+      getVoices: () => [],
+    };
+    Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
+    Object.defineProperty(window, "SpeechSynthesisUtterance", { value: Utterance, configurable: true });
+  });
+}
+
+/** What the page has asked speech synthesis to say so far (recordSpeech). */
+export function spokenReadings(page: Page): Promise<SpokenReading[]> {
+  return page.evaluate(() => (window as unknown as { __spoken: { text: string; lang: string; volume: number }[] }).__spoken);
 }

@@ -11,7 +11,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServe, type RunningServe } from "../cli/serve.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
-import { buildRenderer, launchChromium, SCREENSHOTS } from "./e2e.ts";
+import { buildRenderer, launchChromium, recordSpeech, SCREENSHOTS, spokenReadings } from "./e2e.ts";
 
 let serve: RunningServe;
 let context: BrowserContext;
@@ -28,21 +28,7 @@ beforeAll(async () => {
   serve = await startServe({ pack: testPack(), port: 0, ledger: path.join(temp, "ledger.sqlite"), rendererDir, clock: () => new Date(TEST_NOW), log: () => undefined });
   context = await launchChromium(path.join(temp, "profile"), { width: 1080, height: 1920, scale: 0.5 });
   // What would come out of the loudspeaker (Web Speech), recorded.
-  await context.addInitScript(() => {
-    const spoken: string[] = [];
-    (window as unknown as { __spoken: string[] }).__spoken = spoken;
-    class Utterance {
-      lang = "";
-      volume = 1;
-      rate = 1;
-      onend: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      constructor(readonly text: string) {}
-    }
-    const synth = { speak: (u: Utterance) => spoken.push(u.text), cancel: () => undefined, pause: () => undefined, resume: () => undefined, getVoices: () => [] };
-    Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
-    Object.defineProperty(window, "SpeechSynthesisUtterance", { value: Utterance, configurable: true });
-  });
+  await recordSpeech(context);
 }, 300_000);
 
 afterAll(async () => {
@@ -103,7 +89,7 @@ describe("headset mode in Chromium", () => {
     await page.getByRole("button", { name: "Headset" }).click();
     await page.getByRole("alert").filter({ hasText: "No headset found" }).waitFor({ timeout: 10_000 });
     await page.screenshot({ path: path.join(SCREENSHOTS, "headset-missing.png") });
-    expect(await page.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken)).toEqual([]);
+    expect(await spokenReadings(page)).toEqual([]);
     expect(outputs.every((label) => !/headset|headphone|earphone|earbud/i.test(label))).toBe(true);
     expect(errors).toEqual([]);
   }, 60_000);
@@ -122,7 +108,7 @@ describe("headset mode in Chromium", () => {
     // "Headset mode is on. Everything on the screen is read to you." is a few seconds of 22 kHz audio.
     expect(first.bytes).toBeGreaterThan(50_000);
     expect(await page.getByText("No headset found").count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __spoken: string[] }).__spoken)).toEqual([]);
+    expect(await spokenReadings(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 120_000);
 });

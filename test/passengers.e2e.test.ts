@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PassengerLanguage } from "../runtime/kiosk/bridge.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { startServe, type RunningServe } from "../cli/serve.ts";
-import { buildRenderer, launchChromium, SCREENSHOTS } from "./e2e.ts";
+import { buildRenderer, launchChromium, recordSpeech, SCREENSHOTS, spokenReadings, type SpokenReading } from "./e2e.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 const VIEWPORT = { width: 1080, height: 1920 };
@@ -39,27 +39,7 @@ beforeAll(async () => {
   });
   context = await launchChromium(path.join(temp, "profile"), { ...VIEWPORT, scale: 0.5 });
   // The platform's speech synthesis, recorded: what the kiosk would say.
-  await context.addInitScript(() => {
-    const log: { text: string; lang: string; volume: number }[] = [];
-    (window as unknown as { __spoken: typeof log }).__spoken = log;
-    class Utterance {
-      lang = "";
-      volume = 1;
-      rate = 1;
-      onend: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      constructor(readonly text: string) {}
-    }
-    const synth = {
-      speak: (u: Utterance) => log.push({ text: u.text, lang: u.lang, volume: u.volume }),
-      cancel: () => undefined,
-      pause: () => undefined,
-      resume: () => undefined,
-      getVoices: () => [],
-    };
-    Object.defineProperty(window, "speechSynthesis", { value: synth, configurable: true });
-    Object.defineProperty(window, "SpeechSynthesisUtterance", { value: Utterance, configurable: true });
-  });
+  await recordSpeech(context);
 }, 300_000);
 
 afterAll(async () => {
@@ -306,7 +286,7 @@ describe("a purchase with the keyboard alone (tactile keypad), with the audio gu
     const salesBefore = breezeSales();
     await page.goto(`${serve.server.url}?system=marta`);
     await page.locator(".attract-start").waitFor();
-    const spoken = (): Promise<{ text: string; lang: string; volume: number }[]> => page.evaluate(() => (window as unknown as { __spoken: { text: string; lang: string; volume: number }[] }).__spoken);
+    const spoken = (): Promise<SpokenReading[]> => spokenReadings(page);
     const lastSaid = async (): Promise<string> => (await spoken()).at(-1)?.text ?? "";
     /** Arrow down until the audio guide says `words` (at most 80 presses). */
     async function moveTo(words: string | RegExp): Promise<string> {
