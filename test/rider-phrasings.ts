@@ -12,6 +12,7 @@ export interface Party {
   adults?: number;
   children?: number;
   seniors?: number;
+  disabled?: number;
 }
 
 export interface RiderPhrasing {
@@ -139,9 +140,40 @@ export const HELD_OUT_FINAL: readonly RiderPhrasing[] = [
   p("beijing", "4号线几点到", null),
 ];
 
+/**
+ * Written on 2026-12-01 before the readers learnt relatives in the plural, companions who are
+ * disabled or grown up, and ages listed after a group — and never used to change either reader: its
+ * pass rates are the honest figure for that work. (Graded before the work: see the commit message.)
+ */
+export const HELD_OUT_2: readonly RiderPhrasing[] = [
+  p("bart", "my parents and I", { adults: 3 }),
+  p("marta", "the twins (4) and me", { adults: 1, children: 2 }),
+  p("cta", "me with my twin boys, they're 5", { adults: 1, children: 2 }),
+  p("bart", "my disabled brother and I", { adults: 1, disabled: 1 }),
+  p("bart", "one for me and one for my friend in a wheelchair", { adults: 1, disabled: 1 }),
+  p("bart", "my son is grown up, he's 30, and I'm 70", { adults: 1, seniors: 1 }),
+  p("cta", "me and my adult daughter", { adults: 2 }),
+  p("bart", "my 2 little ones and me", { adults: 1, children: 2 }),
+  p("marta", "my three kids, aged 2, 3 and 4, and me", { adults: 1, children: 3 }),
+  p("bart", "my husband and me with our kids (1 and 3)", { adults: 2, children: 2 }),
+  p("cta", "a couple in our seventies", { seniors: 2 }),
+  p("bart", "my elderly mother and me", { adults: 1, seniors: 1 }),
+  p("marta", "I'm 80 and my wife is 79", { seniors: 2 }),
+  p("cta", "me and a friend", { adults: 2 }),
+  p("bart", "the four of us: two grown-ups, two toddlers", { adults: 2, children: 2 }),
+  p("marta", "my granddad, who is eighty, and me", { adults: 1, seniors: 1 }),
+  p("bart", "I'm travelling with my teenage son", { adults: 2 }),
+  p("bart", "mis padres y yo", { adults: 3 }),
+  p("bart", "yo y mis dos hijos pequeños, de 2 y 4 años", { adults: 1, children: 2 }),
+  p("beijing", "我和两个孩子", { adults: 1, children: 2 }),
+  p("bart", "going to see my daughter in Daly City", null),
+  p("marta", "I pick up my kids at 3 from school", null),
+  p("cta", "is the 22 bus near Clark/Lake?", null),
+];
+
 /** The party as the four counts a quote carries. */
 export function counts(party: Party): { adults: number; children: number; seniors: number; disabled: number } {
-  return { adults: party.adults ?? 0, children: party.children ?? 0, seniors: party.seniors ?? 0, disabled: 0 };
+  return { adults: party.adults ?? 0, children: party.children ?? 0, seniors: party.seniors ?? 0, disabled: party.disabled ?? 0 };
 }
 
 /**
@@ -151,9 +183,9 @@ export function counts(party: Party): { adults: number; children: number; senior
  */
 export function wrongQuotes(party: Party): ReturnType<typeof counts>[] {
   const right = counts(party);
-  const same = (q: ReturnType<typeof counts>): boolean => q.adults === right.adults && q.children === right.children && q.seniors === right.seniors;
+  const same = (q: ReturnType<typeof counts>): boolean => q.adults === right.adults && q.children === right.children && q.seniors === right.seniors && q.disabled === right.disabled;
   const one = { adults: 1, children: 0, seniors: 0, disabled: 0 };
   const first = same(one) ? { ...one, adults: 2 } : one;
-  const retyped = right.seniors > 0 ? { ...right, seniors: right.seniors - 1, adults: right.adults + 1 } : right.children > 0 ? { ...right, children: right.children - 1, adults: right.adults + 1 } : { ...right, adults: right.adults + 1 };
+  const retyped = right.disabled > 0 ? { ...right, disabled: right.disabled - 1, adults: right.adults + 1 } : right.seniors > 0 ? { ...right, seniors: right.seniors - 1, adults: right.adults + 1 } : right.children > 0 ? { ...right, children: right.children - 1, adults: right.adults + 1 } : { ...right, adults: right.adults + 1 };
   return same(retyped) ? [first] : [first, retyped];
 }
