@@ -72,6 +72,29 @@ export const TUNE: readonly RiderPhrasing[] = [
   p("taipei", "我和我媽媽，她70歲", { adults: 1, seniors: 1 }),
   p("beijing", "两个大人和一个小孩", { adults: 2, children: 1 }),
   p("taipei", "兩個大人一個小孩", { adults: 2, children: 1 }),
+  // Relatives in the plural, companions who are disabled, grown up or elderly, ages after a group.
+  p("bart", "me and both my parents", { adults: 3 }),
+  p("marta", "my mom and dad and me", { adults: 3 }),
+  p("bart", "I'm with my sister, she uses a wheelchair", { adults: 1, disabled: 1 }),
+  p("bart", "me and my husband, he's disabled", { adults: 1, disabled: 1 }),
+  p("marta", "my grown son and I", { adults: 2 }),
+  p("bart", "me and my adult son, I'm 67", { adults: 1, seniors: 1 }),
+  p("cta", "me + my two little ones", { adults: 1, children: 2 }),
+  p("bart", "my kids are 2 and 4, plus me", { adults: 1, children: 2 }),
+  p("bart", "my wife, me and our two kids aged 1 and 3", { adults: 2, children: 2 }),
+  p("bart", "an elderly couple", { seniors: 2 }),
+  p("cta", "my wife and I, we're in our seventies", { seniors: 2 }),
+  p("marta", "my elderly father and I", { adults: 1, seniors: 1 }),
+  p("bart", "I'm 75, my husband is 77", { seniors: 2 }),
+  p("marta", "my friend and I", { adults: 2 }),
+  p("bart", "I'm with a friend", { adults: 2 }),
+  p("bart", "me and my teenage daughter", { adults: 2 }),
+  p("marta", "twin girls (3) and their mom", { adults: 1, children: 2 }),
+  p("bart", "mi mamá, mi papá y yo", { adults: 3 }),
+  p("bart", "yo con mis dos niños de 1 y 3 años", { adults: 1, children: 2 }),
+  p("beijing", "我带三个孩子", { adults: 1, children: 3 }),
+  p("bart", "my son works near Embarcadero", null),
+  p("bart", "I have 2 kids at home, just me today", { adults: 1 }),
   // Numbers that are not riders.
   p("bart", "Is line 70 running today?", null),
   p("marta", "which train leaves from platform 2", null),
@@ -169,6 +192,29 @@ export const HELD_OUT_2: readonly RiderPhrasing[] = [
   p("bart", "going to see my daughter in Daly City", null),
   p("marta", "I pick up my kids at 3 from school", null),
   p("cta", "is the 22 bus near Clark/Lake?", null),
+];
+
+/**
+ * Written on 2026-12-01 part-way through the relatives work (after HELD_OUT_2 had been graded once
+ * mid-work and two bugs it showed were fixed in general form), and not looked at until the work was
+ * finished: the honest figure for it.
+ */
+export const HELD_OUT_3: readonly RiderPhrasing[] = [
+  p("bart", "both my grandparents and me", { adults: 3 }),
+  p("marta", "my sister and her 2 little ones", { adults: 1, children: 2 }),
+  p("bart", "me and my buddy", { adults: 2 }),
+  p("cta", "my blind father and I", { adults: 1, disabled: 1 }),
+  p("bart", "my grown-up daughter and me", { adults: 2 }),
+  p("bart", "my kids (2 and 4) and me", { adults: 1, children: 2 }),
+  p("marta", "I'm with my elderly aunt", { adults: 1, seniors: 1 }),
+  p("bart", "twins aged 3 and me", { adults: 1, children: 2 }),
+  p("cta", "my mother, who uses a wheelchair, and I", { adults: 1, disabled: 1 }),
+  p("bart", "my partner and me", { adults: 2 }),
+  p("marta", "me, my wife and our three kids, aged 1, 3 and 4", { adults: 2, children: 3 }),
+  p("bart", "mis abuelos y yo", { adults: 3 }),
+  p("bart", "an old couple, both 80", { seniors: 2 }),
+  p("bart", "I'm meeting my parents at Powell St", null),
+  p("marta", "my daughter left her phone on the train", null),
 ];
 
 /** The party as the four counts a quote carries. */
