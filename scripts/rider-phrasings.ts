@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { DataPack } from "../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { gradeInterlock, gradeLanguage } from "../test/rider-grading.ts";
-import { HELD_OUT, HELD_OUT_2, HELD_OUT_FINAL, TUNE, type RiderPhrasing } from "../test/rider-phrasings.ts";
+import { HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_FINAL, TUNE, type RiderPhrasing } from "../test/rider-phrasings.ts";
 
 const { values } = parseArgs({ options: { data: { type: "string", default: SHARED_DATA_DIR } } });
 const pack = new DataPack(values.data);
@@ -32,3 +32,4 @@ report("tune (developed against)", TUNE);
 report("held out (never tuned on)", HELD_OUT);
 report("held out, written last (never seen while working)", HELD_OUT_FINAL);
 report("held out 2, written before the relatives work (never tuned on)", HELD_OUT_2);
+report("held out 3, written mid-work and graded once at the end (never tuned on)", HELD_OUT_3);

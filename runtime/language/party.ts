@@ -6,7 +6,7 @@
 // Pure; the text is already lower-cased with numbers as digits (riders.ts).
 import type { RiderCounts } from "./types.ts";
 
-type Kind = "adult" | "child" | "unknown";
+type Kind = "adult" | "child" | "senior" | "disabled" | "unknown";
 
 /** People a passenger travels with, and what they are when no age is told. */
 const RELATIONS: Record<string, Kind> = {};
@@ -17,7 +17,20 @@ relations("adult", "wife husband partner friend boyfriend girlfriend colleague b
 relations("child", "baby toddler infant bebé bebe");
 relations("unknown", "girl boy mum mom mother mama mommy mummy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny nana grandson granddaughter nephew niece uncle aunt cousin kid child madre padre mamá papá hijo hija abuelo abuela nieto nieta sobrino sobrina tío tía");
 /** Plural relations that a number counts ("our 2 kids", "my 3 daughters"). */
-const PLURALS: Record<string, Kind> = { kids: "child", children: "child", sons: "unknown", daughters: "unknown", grandchildren: "unknown", hijos: "unknown", hijas: "unknown", niños: "child", babies: "child" };
+const PLURALS: Record<string, Kind> = { kids: "child", children: "child", sons: "unknown", daughters: "unknown", grandchildren: "unknown", hijos: "unknown", hijas: "unknown", niños: "child", niñas: "child", babies: "child" };
+/** Relatives in the plural whose number the word says ("my parents", "the twins"). */
+const FIXED_PLURALS: Record<string, number> = { parents: 2, grandparents: 2, padres: 2, abuelos: 2, twins: 2 };
+/** What an adjective before a relative says of them ("my disabled brother", "my adult son"). */
+const ADJECTIVE_KIND: [RegExp, Kind][] = [
+  [/\b(?:disabled|blind|deaf|wheelchair[- ]using|discapacitad[oa]s?)\b/u, "disabled"],
+  [/\b(?:elderly)\b/u, "senior"],
+  [/\b(?:adult|grown[- ]?up|grown|teenage|teen)\b/u, "adult"],
+];
+/** Said of a person after they are named: "he's disabled", "in a wheelchair", "who is grown up". */
+const TOLD_KIND: [RegExp, Kind][] = [
+  [/^[\s,;—–-]*(?:(?:who|he|she)(?:'s| is| has)?\s+)?(?:uses?\s+)?(?:disabled|in (?:a|1) wheelchair|(?:a|1) wheelchair(?: user)?|with (?:a|1) disability|blind)\b/u, "disabled"],
+  [/^[\s,;—–-]*(?:who|he|she)?(?:'s| is)\s+(?:an? |1 )?(?:grown[- ]?up|adult|teenager)\b/u, "adult"],
+];
 
 const ZH_RELATIONS: Record<string, Kind> = {
   妈妈: "unknown", 媽媽: "unknown", 爸爸: "unknown", 爷爷: "unknown", 爺爺: "unknown", 奶奶: "unknown", 外婆: "unknown", 外公: "unknown",
@@ -28,22 +41,32 @@ const ZH_RELATIONS: Record<string, Kind> = {
 interface Person {
   kind: Kind;
   age?: number;
-  /** A counted group of children ("our 2 kids"). */
+  /** A group ("our 2 kids", "the twins", "my kids" with their ages): how many, when the text says. */
   group?: number;
+  /** A plural whose number only the ages told after it say ("my kids (2 and 4)"). */
+  openGroup?: boolean;
+  /** Ages told of a group's members, in order. */
+  ages?: number[];
   /** Where the person is named, and where the next one starts (ages told in between are theirs). */
   at: number;
   end: number;
 }
 
-const POSSESSIVE = String.raw`(?:my|our|mi|mis|nuestr[oa]s?)`;
-const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:years?|yrs?|yo)[- ]?old\b\s*|(\d{1,2})\s+|(?:little|baby|younger|older|elderly|old)\s+)?(\p{L}+)?`, "gu");
+// "a friend" reaches here as "1 friend" (riders.ts turns number words into digits).
+const POSSESSIVE = String.raw`(?:my|our|mi|mis|nuestr[oa]s?|a|an|the|1(?=\s+\p{L}))`;
+const ADJECTIVE = String.raw`(?:little|small|baby|young|younger|older|elderly|old|adult|grown[- ]?up|grown|teenage|teen|disabled|blind|deaf|wheelchair[- ]using)`;
+const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:years?|yrs?|yo)[- ]?old\b\s*|(\d{1,2}|dos|tres|cuatro|cinco)\s+)?((?:${ADJECTIVE}\s+){0,2})(\p{L}+)?`, "gu");
+/** Several ages told of a group after it: "(1 and 3)", "aged 2, 3 and 4", "are 2 and 4", "de 1 y 3 años". */
+const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are)\s+|de\s+)(\d{1,2}(?:\s*(?:,|and|&|y)\s*\d{1,2})+)\b/u;
+/** One age told of every member of a group: "(4)", "they're 5", "both 3". */
+const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|both(?: are)?|aged?)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%)))/u;
 /** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
-const SPEAKER = /\bvoy con\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
+const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
 const TOLD_AGE =
   /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3}|[一二三四五六七八九十]{1,3})\s*[岁歲])/u;
 const SPEAKER_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|st|nd|rd|th|blocks?|stops?|meters?|metres?|miles?|km))|\btengo\s+(\d{2,3})\s+años|我\s*(\d{2,3})\s*[岁歲]/u;
-const BOTH_SENIORS = /\bboth\s+(?:are\s+)?(?:seniors?|senior citizens|over\s+6[4-9]|6[5-9]\+?|[7-9]\d)\b|\(both\s+(?:6[5-9]|[7-9]\d)\)|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/u;
+const BOTH_SENIORS = /\bin (?:our|their) (?:seventies|eighties|nineties|70s|80s|90s)\b|\bboth\s+(?:are\s+)?(?:seniors?|senior citizens|over\s+6[4-9]|6[5-9]\+?|[7-9]\d)\b|\(both\s+(?:6[5-9]|[7-9]\d)\)|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/u;
 /** Rider counts that are not about a named person: the counting reader handles those texts. */
 const BARE_COUNT = /\b\d+\s+(?:adults?|seniors?|children|kids?|people|persons|passengers|tickets?|of us|adultos?|niños?|personas?)\b|\bfamily of\b|[一两兩二三四五六七八九十\d]\s*[个個位]?\s*(?:大人|成人|小孩|儿童|兒童|老人)/u;
 
@@ -64,16 +87,22 @@ function hanAge(han: string): number {
 export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | undefined {
   const people: Person[] = [];
   for (const m of t.matchAll(COMPANION)) {
-    const word = m[3] ?? "";
+    const word = m[4] ?? "";
     const at = m.index ?? 0;
     const end = at + m[0].length;
-    const n = m[2] !== undefined ? Number(m[2]) : undefined;
-    const plural = PLURALS[word];
+    const n = m[2] !== undefined ? (/^\d+$/.test(m[2]) ? Number(m[2]) : ["", "", "dos", "tres", "cuatro", "cinco"].indexOf(m[2])) : undefined;
+    const adjectives = m[3] ?? "";
+    const said = ADJECTIVE_KIND.find(([re]) => re.test(adjectives))?.[1];
+    // "my two little ones": small children.
+    const plural = word === "ones" && /\blittle\b/.test(adjectives) ? "child" : PLURALS[word];
     if (plural !== undefined) {
-      // "our 2 kids": a counted group; children unless their kind is unknown ("my 2 sons"). "our
-      // kids aged 3 and 4" has no count here: the counting reader reads it.
-      if (plural !== "child" || n === undefined) return undefined;
-      people.push({ kind: "child", group: n, at, end });
+      // "our 2 kids": a counted group; "my kids (2 and 4)": as many as the ages told after it.
+      people.push({ kind: said ?? plural, ...(n !== undefined ? { group: n } : { openGroup: true }), at, end });
+      continue;
+    }
+    const fixed = FIXED_PLURALS[word];
+    if (fixed !== undefined) {
+      people.push({ kind: said ?? "unknown", group: fixed, at, end });
       continue;
     }
     // "my 3 year old": a person of that age, whoever they are.
@@ -82,7 +111,11 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
       continue;
     }
     const kind = RELATIONS[word];
-    if (kind !== undefined) people.push({ kind, at, end });
+    if (kind !== undefined) people.push({ kind: said ?? kind, at, end });
+  }
+  // "twin girls (3)", "twins aged 4": twins need no possessive.
+  for (const m of t.matchAll(/(?<!\b(?:my|our|the|a)\s+)\btwin(?:s|\s+(?:boys|girls|brothers|sisters|babies))\b/gu)) {
+    people.push({ kind: "unknown", group: 2, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
   }
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
     for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });
@@ -92,12 +125,23 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
   // The stretch of text after each person, up to the next one, says their age.
   people.forEach((p, i) => {
     const next = people[i + 1]?.at ?? t.length;
-    const told = TOLD_AGE.exec(t.slice(p.end, next));
+    const after = t.slice(p.end, next);
+    if (p.group !== undefined || p.openGroup) {
+      const list = TOLD_AGES.exec(after)?.[1]?.split(/\s*(?:,|and|&|y)\s*/).map(Number);
+      const one = TOLD_GROUP_AGE.exec(after)?.slice(1).find((g) => g !== undefined);
+      if (list) p.ages = list;
+      else if (one !== undefined && p.group !== undefined) p.ages = Array.from({ length: p.group }, () => Number(one));
+      return;
+    }
+    const kind = TOLD_KIND.find(([re]) => re.test(after))?.[1];
+    if (kind !== undefined) p.kind = kind;
+    const told = TOLD_AGE.exec(after);
     const age = told?.slice(1).find((g) => g !== undefined);
     if (p.age === undefined && age !== undefined) p.age = /^\d+$/.test(age) ? Number(age) : hanAge(age);
   });
   const speakerAge = SPEAKER_AGE.exec(t)?.slice(1).find((g) => g !== undefined);
   const speaker = speakerAge !== undefined || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);
+  // "I pick up my kids at 3": relatives named are riders only where the speaker travels with them.
   if (!speaker) return undefined;
   const withoutGroups = t.replace(COMPANION, " ");
   if (BARE_COUNT.test(withoutGroups)) return undefined;
@@ -110,11 +154,22 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
     return r;
   }
   r[speakerAge !== undefined ? ageType(Number(speakerAge)) : "adults"]++;
+  const KIND_KEY: Record<Exclude<Kind, "unknown">, keyof RiderCounts> = { adult: "adults", child: "children", senior: "seniors", disabled: "disabled" };
   for (const p of people) {
-    if (p.group !== undefined) r.children += p.group;
-    else if (p.age !== undefined) r[ageType(p.age)]++;
-    else if (p.kind === "unknown") return undefined;
-    else r[p.kind === "child" ? "children" : "adults"]++;
+    if (p.group !== undefined || p.openGroup) {
+      // Ages told of the group say each member's type; else the group's own kind ("our 2 kids").
+      if (p.ages && (p.group === undefined || p.ages.length === p.group)) {
+        for (const age of p.ages) r[p.kind === "disabled" ? "disabled" : ageType(age)]++;
+      } else if (p.group !== undefined && p.kind !== "unknown") r[KIND_KEY[p.kind]] += p.group;
+      else return undefined;
+    } else if (p.kind === "disabled") r.disabled++;
+    else if (p.age !== undefined) {
+      // An age that contradicts what was said ("my adult son, he's 4") is not read.
+      const type = ageType(p.age);
+      if ((p.kind === "adult" && type === "children") || (p.kind === "senior" && type !== "seniors")) return undefined;
+      r[type]++;
+    } else if (p.kind === "unknown") return undefined;
+    else r[KIND_KEY[p.kind]]++;
   }
   return r;
 }

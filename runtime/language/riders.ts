@@ -132,8 +132,20 @@ function mendTypos(text: string): string {
   });
 }
 
+/** The speaker alone is the whole party ("just me", "by myself"), whatever else the statement counts. */
+const ALONE = /\b(?:just|only) (?:me|myself)\b(?!\s*(?:and|plus|with|\+|&|y)\b)|\bby myself\b|\b(?:travell?ing|going|riding) alone\b/u;
+const SPEAKER_OWN_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|blocks?|stops?|miles?|km))/u;
+
 function readStatement(text: string, childAge: number): RiderReading | undefined {
-  const lower = mendTypos(toDigits(text.toLowerCase()));
+  // "an elderly couple": two seniors, not "an elderly" (one) and a couple.
+  const lower = mendTypos(toDigits(text.toLowerCase())).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
+  if (ALONE.test(lower)) {
+    // "I have 2 kids at home, just me today": one rider, of the type the speaker's age says.
+    const age = SPEAKER_OWN_AGE.exec(lower)?.[1];
+    const riders: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };
+    riders[age !== undefined ? ageType(Number(age), childAge) : /\bsenior\b/u.test(lower) ? "seniors" : "adults"] = 1;
+    return { riders, confidence: 0.8 };
+  }
   const party = readParty(lower, (age) => ageType(age, childAge));
   if (party) return { riders: party, confidence: 0.8 };
   return readCounts(lower, text, childAge);
@@ -197,11 +209,11 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   if (/\b(?:my )?(?:dad|mum|mom|mother|father|grandmother|grandfather|grandma|grandpa) who is a senior\b/iu.test(t)) add("seniors", 1);
   // Chinese and Arabic counts.
   for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:大人|成人)/gu)) add("adults", num(m[1]) ?? 1);
-  for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:小孩|儿童|兒童)/gu)) add("children", num(m[1]) ?? 1);
+  for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:小孩|儿童|兒童|孩子)/gu)) add("children", num(m[1]) ?? 1);
   for (const m of text.matchAll(/(?:残疾人|身心障礙者)\s*([一两兩二三四五\d])\s*(?:个|個|位)/gu)) r.disabled = Math.max(r.disabled, num(m[1]) ?? 1);
   if (/شخصان بالغان|بالغين اثنين/u.test(text)) add("adults", 2);
   // "me and my son", "me plus 2 kids": the speaker is a rider too.
-  const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t);
+  const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t) || /我带|我帶|我和|我跟/u.test(text);
   const total = r.adults + r.children + r.seniors + r.disabled;
   if (said && speaker && !both && r.adults === 0 && r.seniors === 0 && r.disabled === 0) add("adults", 1);
   else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && r.adults + r.seniors + r.disabled === 0) add("adults", 1);

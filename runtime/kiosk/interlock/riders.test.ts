@@ -29,7 +29,33 @@ describe("interlock rider reader: how it reads", () => {
     expect(readParty("my wife and I (both 70)")).toMatchObject({ people: 2, bothSenior: true });
     // "she is a senior" is not an age of 1.
     expect(readParty("me and my mum, who is a senior").ages).toEqual([]);
-    expect(readRiderText(bart, "my mum and I, she's 70")).toMatchObject({ atLeast: { seniors: 1, total: 2 } });
+    // Everyone named and nothing else counted: exactly two.
+    expect(readRiderText(bart, "my mum and I, she's 70")).toMatchObject({ atLeast: { seniors: 1 }, exact: { total: 2 } });
+  });
+
+  it("reads relatives in the plural, what is said of a companion, and ages listed after a group", () => {
+    expect(readParty("my parents and I")).toMatchObject({ people: 3, complete: true });
+    expect(readParty("twin girls (3) and their mom")).toMatchObject({ people: 3, ages: [3, 3] });
+    expect(readParty("me with my twin boys, they're 5")).toMatchObject({ people: 3, ages: [5, 5] });
+    expect(readParty("my disabled brother and I")).toMatchObject({ people: 2, disabled: 1 });
+    expect(readParty("I'm with my sister, she uses a wheelchair")).toMatchObject({ people: 2, disabled: 1 });
+    expect(readParty("my grown son and I")).toMatchObject({ grownUp: 1, complete: true });
+    expect(readParty("my elderly father and I")).toMatchObject({ elderly: 1 });
+    expect(readParty("my wife, me and our two kids aged 1 and 3")).toMatchObject({ people: 4, ages: [1, 3], complete: true });
+    expect(readParty("yo con mis dos niños de 1 y 3 años")).toMatchObject({ people: 3, ages: [1, 3] });
+    // A count word, a number that is not an age, or "my kids" of unknown number: not the whole party.
+    expect(readParty("me and my wife plus 2 adults").complete).toBe(false);
+    expect(readParty("me and my kids").complete).toBe(false);
+    // Relatives who do not travel.
+    expect(readParty("I pick up my kids at 3 from school").people).toBe(0);
+    // Exactly that many: one rider too many blocks too.
+    const claims = readRiderText(bart, "me and a friend");
+    expect(claims.exact).toEqual({ total: 2 });
+    expect(riderDisagreements(claims, { adults: 3, children: 0, seniors: 0, disabled: 0 })).not.toEqual([]);
+    // A list of ages is read once, not also by the word loop.
+    expect(readRiderText(bart, "my kids are 2 and 4, plus me").atLeast).toMatchObject({ children: 2, total: 3 });
+    // "just me" is the whole party, whatever else the statement counted.
+    expect(readRiderText(bart, "I have 2 kids at home, just me today").exact).toEqual({ total: 1 });
   });
 
   it("lets the last statement of a text win, and 'just' restart the party", () => {
@@ -51,7 +77,7 @@ describe("interlock rider reader: how it reads", () => {
   });
 
   it("maps a senior to an adult where the fare table has no senior fare (Doha)", () => {
-    expect(readRiderText(pack.system("doha"), "my mum and I, she's 70").atLeast).toMatchObject({ adults: 1, total: 2 });
+    expect(readRiderText(pack.system("doha"), "my mum and I, she's 70")).toMatchObject({ atLeast: { adults: 1 }, exact: { total: 2 } });
   });
 
   it("a later turn's correction replaces an earlier turn's count", () => {

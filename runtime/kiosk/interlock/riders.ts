@@ -16,7 +16,7 @@
 import type { KioskEvent } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { distance } from "fastest-levenshtein";
-import { readParty, RELATIONS } from "./party.ts";
+import { inNumberList, readParty, RELATIONS } from "./party.ts";
 import { chineseNumber, normalize, numberWord, words } from "./text.ts";
 
 export type RiderKey = "adults" | "children" | "seniors" | "disabled";
@@ -125,6 +125,14 @@ class ClaimSet {
     this.evidence.push(phrase);
   }
 
+  /** The speaker travels alone: exactly one rider; only claims about one person stay. */
+  alone(): void {
+    for (const key of Object.keys(this.counted) as (RiderKey | "total")[]) delete this.counted[key];
+    for (const [key, n] of Object.entries(this.atLeast) as [RiderKey | "total", number][]) this.atLeast[key] = Math.min(n, 1);
+    delete this.atLeast.total;
+    this.count("total", 1, true, "just me");
+  }
+
   finish(): void {
     for (const [key, c] of Object.entries(this.counted) as [RiderKey | "total", { sum: number; explicit: boolean }][]) {
       if (c.explicit) this.exact[key] = c.sum;
@@ -201,7 +209,8 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     let j = end + 1;
     while (j < w.length && FILLERS.has(w[j]!) && j - end <= 2) j++;
     const noun = w[j];
-    const key = nounOf(noun);
+    // "two little ones": small children.
+    const key = noun === "ones" && w[j - 1] === "little" ? "children" : nounOf(noun);
     if (key !== undefined) {
       // "اثنين طفلين": the dual noun already counted itself.
       if (noun !== undefined && DUALS[noun]) continue;
@@ -215,7 +224,8 @@ function readStatement(system: SystemData, text: string): RiderClaims {
       claims.count("total", n, true, `${token} of us`);
       continue;
     }
-    if (VAGUE.has(token) || n >= 120) continue;
+    // Lists of ages ("aged 1 and 3", "de 2 y 4 años") are read whole by party.ts.
+    if (VAGUE.has(token) || n >= 120 || inNumberList(w, i)) continue;
     // Ages: "a 4 year old", "aged 70", "my son is 4", "my wife is 63", "I am 70".
     const next = w[end + 1];
     const yearsAfter = YEARS.has(next ?? "");
@@ -234,10 +244,16 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     if (type) byAge[type] = (byAge[type] ?? 0) + 1;
   }
   if (party.babies > 0) byAge.children = Math.max(byAge.children ?? 0, party.babies);
+  // What is said of a companion: "my disabled brother", "my elderly mother", "my adult son".
+  if (party.disabled > 0) byAge[disabledKey] = (byAge[disabledKey] ?? 0) + party.disabled;
+  if (party.elderly > 0) byAge[seniorKey] = Math.max(byAge[seniorKey] ?? 0, party.elderly);
+  if (party.grownUp > 0) byAge.adults = Math.max(byAge.adults ?? 0, party.grownUp);
   if (party.bothSenior) byAge[seniorKey] = Math.max(byAge[seniorKey] ?? 0, 2);
   for (const [type, n] of Object.entries(byAge) as [RiderKey, number][]) claims.least(type, n, `${n} ${type} by age`);
   const typedByAge = Object.values(byAge).reduce((a, b) => a + b, 0);
   if (Math.max(party.people, typedByAge, ages.length) > 1) claims.least("total", Math.max(party.people, typedByAge, ages.length), party.evidence.join(", "));
+  // Everyone named one by one and nothing else counted: that many, not more ("me and a friend").
+  if (party.complete && party.people >= typedByAge) claims.count("total", party.people, true, `exactly ${party.evidence.join(", ")}`);
   // Group sizes in words: "family of four", "party of 5", "we are three", "there are 4 of us".
   for (const m of norm.matchAll(/\b(?:family|group|party|grupo|familia) (?:of|de) (\w+)/g)) {
     const n = numberWord(m[1] ?? "");
@@ -248,7 +264,7 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     if (n !== undefined && n > 1) claims.count("total", n, true, m[0]);
   }
   // "just me", "only me", "by myself", "alone", "solo yo".
-  if (/\b(?:just|only) (?:me|myself)\b|\bby myself\b|\b(?:travell?ing|going|ride|riding) alone\b|\bsolo yo\b/.test(norm)) claims.count("total", 1, true, "just me");
+  const alone = /\b(?:just|only) (?:me|myself)\b(?! (?:and|plus|with|y)\b)|\bby myself\b|\b(?:travell?ing|going|ride|riding) alone\b|\bsolo yo\b/.test(norm);
   // "without children", "sin ninos".
   for (const m of norm.matchAll(/\b(?:without|sin) (?:any |my |mis )?(\w+)/g)) {
     const key = NOUNS[m[1] ?? ""];
@@ -271,6 +287,9 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     const key = ZH_NOUNS.find(([re]) => re.test(noun))?.[1];
     if (n !== undefined && key) claims.count(typed(key), n, true, m[0]);
   }
+  // "I have 2 kids at home, just me today": the speaker alone is the whole party — what else the
+  // statement counted is not travelling; what it said of the speaker (an age) still holds.
+  if (alone) claims.alone();
   claims.finish();
   return { exact: claims.exact, atLeast: claims.atLeast, evidence: claims.evidence };
 }
