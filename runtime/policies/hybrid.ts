@@ -4,6 +4,7 @@
 // answer pipeline (runtime/answer/pipeline.ts) calls it for the kiosk and for `bench run --policy hybrid`.
 import type { KioskEvent, SystemContext } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
+import { readPlainRequest } from "../language/plain.ts";
 import { clockTime, serviceStatus } from "./rule/hours.ts";
 
 export type HybridPath = "rule" | "model";
@@ -13,6 +14,7 @@ export interface RouteDecision {
   /** Stable reason code (decision table row). */
   reason:
     | "structured_request"
+    | "plain_text"
     | "free_text"
     | "active_disruption"
     | "policy_change"
@@ -30,18 +32,25 @@ export const LAST_TRAIN_WINDOW_MIN = 60;
  *
  * | row | condition (known at the kiosk)                                   | path  |
  * |-----|-------------------------------------------------------------------|-------|
- * | 1   | any free-text input                                               | model |
+ * | 1   | free text that is more than a plain trip (language/plain.ts)      | model |
  * | 2   | an active disruption, or a disruption alert event                 | model |
  * | 3   | an operator policy change in force                                | model |
  * | 4   | accessibility mode                                                | model |
  * | 5   | a temporal context outside service hours or near closing          | model |
  * | 6   | a knowledge-base question flagged by the context                  | model |
- * | 7   | otherwise: stations, passengers, payment method only              | rule  |
+ * | 7   | otherwise: stations, passengers, payment method, plain trip text  | rule  |
+ *
+ * A plain trip text ("2 adults from Powell St to SFO please"): two stations the language layer is
+ * sure of, riders it reads with confidence, no other word — the deterministic policy's own reading.
  */
 export function decideRoute(system: SystemData, context: SystemContext, turns: readonly (readonly KioskEvent[])[]): RouteDecision {
   const events = turns.flat();
-  if (events.some((e) => e.type === "freetext_input" && e.text.trim() !== "")) {
-    return { path: "model", reason: "free_text", detail: "the passenger typed a request" };
+  const texts = events.flatMap((e) => (e.type === "freetext_input" && e.text.trim() !== "" ? [e.text] : []));
+  if (texts.length > 1) return { path: "model", reason: "free_text", detail: "the passenger typed more than one request" };
+  if (texts.length === 1) {
+    const chosen = (field: "origin" | "destination"): boolean => events.some((e) => e.type === "station_selected" && e.field === field);
+    const plain = readPlainRequest(system, texts[0]!, { origin: chosen("origin"), destination: chosen("destination") });
+    if (!plain.plain) return { path: "model", reason: "free_text", detail: `the passenger typed a request (${plain.why})` };
   }
   if (context.active_disruptions.length > 0 || events.some((e) => e.type === "disruption_update")) {
     return { path: "model", reason: "active_disruption", detail: `${context.active_disruptions.length} active disruption(s)` };
@@ -57,5 +66,6 @@ export function decideRoute(system: SystemData, context: SystemContext, turns: r
     }
   }
   if (context.knowledge_query) return { path: "model", reason: "knowledge_query", detail: "a policy question" };
+  if (texts.length === 1) return { path: "rule", reason: "plain_text", detail: "a plain trip request the deterministic policy reads with confidence" };
   return { path: "rule", reason: "structured_request", detail: "structured selections only" };
 }
