@@ -5,73 +5,55 @@ import type { PassengerLanguage } from "./types.ts";
 export interface Messages {
   whichStation(field: "origin" | "destination", names: readonly string[]): string;
   startFrom(destination: string): string;
-  goTo(origin: string): string;
   confirmTrip(origin: string, destination: string, riders: string): string;
   whoTravels(screen: string, text: string): string;
   notFound(place: string, org: string): string;
   dontKnow(org: string): string;
-  fareLine(total: string, riders: string): string;
-  choiceScreen: string;
 }
 
 const en: Messages = {
   whichStation: (field, names) => `Which ${field === "origin" ? "station are you starting from" : "station do you want to go to"}: ${names.join(" or ")}?`,
   startFrom: (d) => `Which station are you starting from for your trip to ${d}? Please choose it on the screen.`,
-  goTo: (o) => `Where would you like to go from ${o}? Please choose your destination.`,
   confirmTrip: (o, d, r) => `Please confirm: ${o} to ${d} for ${r}.`,
   whoTravels: (s, t) => `The passenger counter shows ${s}, but you wrote ${t}. Who is travelling?`,
   notFound: (p, org) => `I could not find "${p}" on the ${org} network. Please pick a station from the list.`,
   dontKnow: (org) => `I don't know that — please ask a member of ${org} staff.`,
-  fareLine: (t, r) => `Fare: ${t} for ${r}.`,
-  choiceScreen: "Choose on screen",
 };
 
 const es: Messages = {
   whichStation: (field, names) => `¿${field === "origin" ? "Desde qué estación sale" : "A qué estación quiere ir"}: ${names.join(" o ")}?`,
   startFrom: (d) => `¿Desde qué estación sale para ir a ${d}? Elíjala en la pantalla.`,
-  goTo: (o) => `¿A dónde quiere ir desde ${o}? Elija su destino.`,
   confirmTrip: (o, d, r) => `Confirme, por favor: de ${o} a ${d} para ${r}.`,
   whoTravels: (s, t) => `El contador indica ${s}, pero usted escribió ${t}. ¿Quién viaja?`,
   notFound: (p, org) => `No encontré "${p}" en la red de ${org}. Elija una estación de la lista.`,
   dontKnow: (org) => `No lo sé; por favor pregunte al personal de ${org}.`,
-  fareLine: (t, r) => `Tarifa: ${t} para ${r}.`,
-  choiceScreen: "Elegir en pantalla",
 };
 
 const zhHans: Messages = {
   whichStation: (field, names) => `请问您${field === "origin" ? "从哪个站出发" : "要去哪个站"}：${names.join("还是")}？`,
   startFrom: (d) => `您去${d}，从哪个站出发？请在屏幕上选择。`,
-  goTo: (o) => `您从${o}出发，要去哪里？请选择目的地。`,
   confirmTrip: (o, d, r) => `请确认：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客计数显示${s}，但您写的是${t}。请问几位乘车？`,
   notFound: (p, org) => `在${org}线网中找不到"${p}"。请从列表中选择车站。`,
   dontKnow: (org) => `这个我不清楚，请询问${org}工作人员。`,
-  fareLine: (t, r) => `票价：${t}（${r}）。`,
-  choiceScreen: "在屏幕上选择",
 };
 
 const zhHant: Messages = {
   whichStation: (field, names) => `請問您${field === "origin" ? "從哪一站出發" : "要去哪一站"}：${names.join("還是")}？`,
   startFrom: (d) => `您要去${d}，從哪一站出發？請在螢幕上選擇。`,
-  goTo: (o) => `您從${o}出發，要去哪裡？請選擇目的地。`,
   confirmTrip: (o, d, r) => `請確認：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客計數顯示${s}，但您寫的是${t}。請問幾位搭乘？`,
   notFound: (p, org) => `在${org}路網中找不到「${p}」。請從清單中選擇車站。`,
   dontKnow: (org) => `這個我不清楚，請詢問${org}站務人員。`,
-  fareLine: (t, r) => `票價：${t}（${r}）。`,
-  choiceScreen: "在螢幕上選擇",
 };
 
 const ar: Messages = {
   whichStation: (field, names) => `${field === "origin" ? "من أي محطة تبدأ رحلتك" : "إلى أي محطة تريد الذهاب"}: ${names.join(" أو ")}؟`,
   startFrom: (d) => `من أي محطة تبدأ رحلتك إلى ${d}؟ يرجى اختيارها على الشاشة.`,
-  goTo: (o) => `إلى أين تريد الذهاب من ${o}؟ يرجى اختيار وجهتك.`,
   confirmTrip: (o, d, r) => `يرجى التأكيد: من ${o} إلى ${d} لـ ${r}.`,
   whoTravels: (s, t) => `يظهر العداد ${s}، لكنك كتبت ${t}. من سيسافر؟`,
   notFound: (p, org) => `لم أجد "${p}" في شبكة ${org}. يرجى اختيار محطة من القائمة.`,
   dontKnow: (org) => `لا أعرف ذلك — يرجى سؤال موظفي ${org}.`,
-  fareLine: (t, r) => `الأجرة: ${t} لـ ${r}.`,
-  choiceScreen: "اختر على الشاشة",
 };
 
 const TABLE: Record<PassengerLanguage, Messages> = { en, es, "zh-Hans": zhHans, "zh-Hant": zhHant, ar };
