@@ -177,7 +177,11 @@ export function readParty(text: string): PartyReading {
     companions += m.size;
     evidence.push(m.word);
     if (ALWAYS_CHILD.has(m.word)) babies += m.size;
-    const before = w.slice(Math.max(0, m.start - 3), m.start);
+    // The adjectives said of this companion: those right before it ("my disabled brother") and
+    // between its number and noun ("my two grown sons") — not any word near it ("one adult with two kids").
+    const describing = new Set([...DISABLED_BEFORE, ...GROWN_BEFORE, ...ELDERLY_BEFORE, ...GROUP_FILLERS, "up"]);
+    const before = w.slice(m.start + 1, m.end);
+    for (let j = m.start - 1; j >= 0 && describing.has(w[j]!) && m.start - j <= 3; j--) before.push(w[j]!);
     // What follows the companion up to the next one named.
     const after = w.slice(m.end + 1, named[k + 1]?.start ?? w.length).join(" ");
     const n = m.known ? m.size : 1;

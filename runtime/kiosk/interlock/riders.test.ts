@@ -41,6 +41,8 @@ describe("interlock rider reader: how it reads", () => {
     expect(readParty("I'm with my sister, she uses a wheelchair")).toMatchObject({ people: 2, disabled: 1 });
     expect(readParty("my grown son and I")).toMatchObject({ grownUp: 1, complete: true });
     expect(readParty("my elderly father and I")).toMatchObject({ elderly: 1 });
+    // Only the words that describe the companion: "adult" here is another rider.
+    expect(readParty("one adult with two kids aged 2 and 4")).toMatchObject({ grownUp: 0, ages: [2, 4] });
     expect(readParty("my wife, me and our two kids aged 1 and 3")).toMatchObject({ people: 4, ages: [1, 3], complete: true });
     expect(readParty("yo con mis dos niños de 1 y 3 años")).toMatchObject({ people: 3, ages: [1, 3] });
     // A count word, a number that is not an age, or "my kids" of unknown number: not the whole party.
