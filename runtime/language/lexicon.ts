@@ -73,7 +73,8 @@ export class StationLexicon {
     // "the airport": every station named or known as an airport.
     const airports = new Set<string>();
     for (const [key, e] of this.latin) if (AIRPORT_WORDS.test(key) && e.kind !== "landmark") for (const id of e.ids) airports.add(id);
-    for (const id of airports) this.addKey(this.latin, "airport", id, "group", airports.size === 1 ? 0.9 : 0.6);
+    // Spanish, for the US systems' Spanish screens ("de Buckhead al aeropuerto").
+    for (const word of ["airport", "aeropuerto"]) for (const id of airports) this.addKey(this.latin, word, id, "group", airports.size === 1 ? 0.9 : 0.6);
   }
 
   private add(text: string, id: string, kind: MatchKind, confidence: number): void {

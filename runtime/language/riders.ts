@@ -174,10 +174,15 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   add("seniors", count(new RegExp(String.raw`\b${COUNT}\s+${SENIOR}`, "giu")));
   add("disabled", count(new RegExp(String.raw`\b${COUNT}\s+${DISABLED}`, "giu")));
   // Children: "kids aged 3 and 4", "three kids", "a toddler", "my 3 year old".
-  const aged = /\b(?:kids?|children|sons?|daughters?|little ones|twins)?\s*(?:aged|ages|age)\s+([\d ,and&]+)/giu;
+  const aged = /\b(?:(\d+)\s+(?:small |little |young )?)?(?:kids?|children|sons?|daughters?|little ones|twins)?\s*(?:aged|ages|age)\s+([\d ,and&]+)/giu;
   let agesSeen = false;
   for (const m of t.matchAll(aged)) {
-    const ages = (m[1] ?? "").match(/\d+/g)?.map(Number) ?? [];
+    let ages = (m[2] ?? "").match(/\d+/g)?.map(Number) ?? [];
+    // "aged 1, 2 and 4, Five Points to …": a last number followed by a word belongs to that phrase;
+    // "three kids aged …" names at most three ages.
+    const rest = t.slice((m.index ?? 0) + m[0].length);
+    if (ages.length > 1 && /^\s*\d*\s*[\p{L}]/u.test(rest) && !/^\s*(?:and|years?|yrs?|y\/?o)\b/u.test(rest) && /,\s*\d+\s*$/.test(m[2] ?? "")) ages = ages.slice(0, -1);
+    if (m[1] !== undefined) ages = ages.slice(0, Number(m[1]));
     for (const a of ages) addAge(a);
     agesSeen = ages.length > 0;
     if (/twins/.test(m[0]) && ages.length === 1) addAge(ages[0]!);
