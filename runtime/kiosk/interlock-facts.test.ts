@@ -169,6 +169,11 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...input, disruptions: [closed] }).ok).toBe(true);
     const end: Disruption = { ...closed, message: "Five Points station closed due to a water main break. Trains will skip this station." };
     expect(checkInterlock({ ...input, disruptions: [end] }).codes).toEqual(["station_closed"]);
+    // Other words for the same: trains still pass; "cannot pass through" cuts the line there.
+    for (const message of ["West End is closed; trains will not stop there.", "West End station is closed and trains pass through.", "West End closed: services run through without stopping."]) {
+      expect(checkInterlock({ ...input, disruptions: [{ ...closed, message }] }).ok, message).toBe(true);
+    }
+    expect(checkInterlock({ ...input, disruptions: [{ ...closed, message: "West End station closed. Trains cannot pass through." }] }).codes).toEqual(["station_closed"]);
     // A closure no longer in effect (valid_until passed) blocks nothing.
     expect(checkInterlock({ ...input, disruptions: [{ ...end, valid_until: "2026-03-09T06:00:00" }] }).ok).toBe(true);
     // A disruption shown on screen during the session counts too.

@@ -228,6 +228,12 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
   return out;
 }
 
+/** Trains still run through a closed station: "trains skip it", "will not stop there". */
+const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at))\b/i;
+const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? through\b/i;
+/** "… cannot pass through": the line is cut there. */
+const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
+
 /** What one disruption closes (whatever its validity window). */
 function readDisruption(system: SystemData, d: Disruption): Closures {
   const out = noClosures();
@@ -236,7 +242,7 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
   const label = `${d.id ?? d.type}`;
   const type = String(d.type ?? "").toLowerCase();
   const message = typeof d.message === "string" ? d.message : "";
-  const skip = /\b(skip|skips|skipping|bypass|bypasses|pass through without stopping)\b/i.test(message);
+  const skip = SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message));
   // Structured scope.
   const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
   const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
