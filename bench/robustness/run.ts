@@ -5,9 +5,12 @@
 // answer asked is recorded (the clarifying share on ambiguous requests).
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
+import type { SystemData } from "../../tools/data/system.ts";
 import { clarificationOf, type Clarification } from "../../runtime/contract/clarification.ts";
 import { checkInterlock } from "../../runtime/kiosk/interlock.ts";
 import { contextTime } from "../../runtime/answer/verdict.ts";
+import { loadLanguageData } from "../../runtime/framebook/local-names.ts";
+import type { StationNames } from "../../runtime/kiosk/interlock/stations.ts";
 import { caseTurns, runCase } from "../../runtime/session/case.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
 import type { SessionRecord } from "../../runtime/session/record.ts";
@@ -53,8 +56,18 @@ export function intendedChoice(kase: Case, c: Clarification): KioskEvent[] | und
   return undefined;
 }
 
+const namesBySystem = new WeakMap<SystemData, StationNames>();
+
+/** The local-language station names the kiosk gives its interlock (app.ts), so the suite checks what a kiosk would sell. */
+function kioskStationNames(pack: DataPack, system: SystemData): StationNames {
+  let names = namesBySystem.get(system);
+  if (!names) namesBySystem.set(system, (names = loadLanguageData(pack.root, system).localNames));
+  return names;
+}
+
 export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): Promise<CaseOutcome> {
   const system = pack.system(kase.system);
+  const stationNames = kioskStationNames(pack, system);
   let current = kase;
   let record = await runCase(pack, current, policy);
   const first = clarificationOf(record.tool_calls_made);
@@ -64,7 +77,7 @@ export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): P
     const c = clarificationOf(record.tool_calls_made);
     if (!c) break;
     const turns = caseTurns(current);
-    const purchasable = checkInterlock({ system, state: record.kiosk.state, turns, disruptions: current.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText: current.system_context.policy_change?.text ?? null, now: contextTime(current.system_context), accessibilityMode: current.system_context.accessibility_mode === true }).ok;
+    const purchasable = checkInterlock({ system, state: record.kiosk.state, turns, disruptions: current.system_context.active_disruptions, toolCalls: record.tool_calls_made, policyText: current.system_context.policy_change?.text ?? null, now: contextTime(current.system_context), accessibilityMode: current.system_context.accessibility_mode === true, stationNames }).ok;
     if (purchasable) break;
     const tap = intendedChoice(kase, c);
     if (!tap) break;
@@ -72,7 +85,7 @@ export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): P
     record = await runCase(pack, current, policy);
   }
   const score = scoreCaseNoJudge(kase, record, system);
-  return { tier1: score.tier1_pct, strict: strictScore(kase, record, system, caseTurns(current)), askedFirst, taps, record };
+  return { tier1: score.tier1_pct, strict: strictScore(kase, record, system, caseTurns(current), stationNames), askedFirst, taps, record };
 }
 
 export async function runSuite(pack: DataPack, entries: readonly SuiteCase[], policy: Policy, onProgress?: (done: number, total: number) => void): Promise<VariantOutcome[]> {

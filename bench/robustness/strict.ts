@@ -6,6 +6,7 @@
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { checkInterlock, ridersOf } from "../../runtime/kiosk/interlock.ts";
+import type { StationNames } from "../../runtime/kiosk/interlock/stations.ts";
 import { contextTime } from "../../runtime/answer/verdict.ts";
 import type { SessionRecord } from "../../runtime/session/record.ts";
 
@@ -21,7 +22,7 @@ export interface StrictResult {
 
 const KEYS = ["adults", "children", "seniors", "disabled"] as const;
 
-export function strictScore(kase: Case, record: SessionRecord, system: SystemData, turns: readonly (readonly KioskEvent[])[]): StrictResult {
+export function strictScore(kase: Case, record: SessionRecord, system: SystemData, turns: readonly (readonly KioskEvent[])[], stationNames?: StationNames): StrictResult {
   const gt = (kase.ground_truth ?? {}) as Record<string, unknown>;
   const state = record.kiosk.state;
   const admissible = (gt.admissible_kiosk_actions as string[] | undefined) ?? [];
@@ -35,6 +36,7 @@ export function strictScore(kase: Case, record: SessionRecord, system: SystemDat
     policyText: kase.system_context.policy_change?.text ?? null,
     now: contextTime(kase.system_context),
     accessibilityMode: kase.system_context.accessibility_mode === true,
+    ...(stationNames ? { stationNames } : {}),
   });
   const purchasable = verdict.ok;
   const problems: string[] = [];

@@ -37,6 +37,7 @@ describe("language rider reader: how it reads", () => {
     // Parents of unknown age: asked, not guessed; an age that contradicts "adult" is not read.
     expect(riders("me and both my parents")).toBeUndefined();
     expect(readParty("me and my adult son (4)", type)).toBeUndefined();
+    expect(riders("两位老人，西直门到东直门")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
     // "just me" is the whole party.
     expect(riders("I have 2 kids at home, just me today")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
   });

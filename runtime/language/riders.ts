@@ -215,6 +215,7 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   // Chinese and Arabic counts.
   for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:大人|成人)/gu)) add("adults", num(m[1]) ?? 1);
   for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:小孩|儿童|兒童|孩子)/gu)) add("children", num(m[1]) ?? 1);
+  for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:老人|老年人|长者|長者)/gu)) add("seniors", num(m[1]) ?? 1);
   for (const m of text.matchAll(/(?:残疾人|身心障礙者)\s*([一两兩二三四五\d])\s*(?:个|個|位)/gu)) r.disabled = Math.max(r.disabled, num(m[1]) ?? 1);
   if (/شخصان بالغان|بالغين اثنين/u.test(text)) add("adults", 2);
   // "me and my son", "me plus 2 kids": the speaker is a rider too.
