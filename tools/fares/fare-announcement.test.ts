@@ -79,6 +79,24 @@ describe("fare announcements in other words than the pack's are priced", () => {
     ["Every ride now carries an extra $1 surcharge.", adults2, 7],
     ["Base fares capped at $2 this weekend.", adults2, 4],
     ["3 or more adults travelling together get 10% off.", { ...adults2, adults: 3 }, 6.75],
+    ["Today all fares have been cut by half.", adults2, 2.5],
+    ["No charge for over-65s this week.", family, 4.5],
+    ["Fares are 30% lower today.", adults2, 3.5],
+    ["Save 25% on every ticket today.", adults2, 3.75],
+    ["Senior citizens ride at no cost starting today.", family, 4.5],
+    ["A flat surcharge of $1 is added to all trips today.", adults2, 7],
+    ["Fares rise by $0.50 per trip from today.", adults2, 6],
+  ];
+  // Written after those, run once: 7 of 10 as a person would price them. The other three fail
+  // safe or differ in judgement: "Fares have been halved for the marathon today" is left unpriced
+  // (no sale), "There is no charge for the elevator" is taken for a fare notice and left unpriced,
+  // and "Free rides for kids under 12 this week" prices the child riders free.
+  const HELD_OUT_3: [string, typeof family, number][] = [
+    ["Older riders (65 and up) pay nothing today.", family, 4.5],
+    ["All tickets 40 percent off until midnight.", adults2, 3],
+    ["Each journey costs $0.30 extra from today.", adults2, 5.6],
+    ["Today the regular fare is reduced by 10%.", adults2, 4.5],
+    ["Wheelchair users travel without charge today.", { ...family, disabled: 1 }, 5.5],
   ];
   // Written after the fee/cap/group readers, never run before being added here.
   const HELD_OUT_2: [string, typeof family, number][] = [
@@ -95,7 +113,7 @@ describe("fare announcements in other words than the pack's are priced", () => {
     ["Every fare is 20 percent cheaper this Saturday.", adults2, 4],
     ["Spring sale: a discount of 10% on all journeys.", adults2, 4.5],
   ];
-  it.each([...TUNED, ...HELD_OUT, ...HELD_OUT_2])("%s", (text, riders, total) => {
+  it.each([...TUNED, ...HELD_OUT, ...HELD_OUT_2, ...HELD_OUT_3])("%s", (text, riders, total) => {
     expect(unpriceableFareAnnouncement(text), text).toBe(false);
     expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);
   });
@@ -105,6 +123,9 @@ describe("fare announcements in other words than the pack's are priced", () => {
     "A $2 fee applies to replacing a lost card.",
     "Base fares capped at $2 during rush hour.",
     "Seniors pay a $1 surcharge on every trip.",
+    "Fares go up by $1 on Saturdays.",
+    "Seniors: 50% off today.",
+    "Today only: every trip is free.",
   ])("a fee or cap under a condition the quote cannot see is not priced: %s", (text) => {
     expect(unpriceableFareAnnouncement(text)).toBe(true);
   });

@@ -69,21 +69,24 @@ function amountIn(text: string): number | undefined {
 const SENIORS = /\b(seniors?|senior citizens?|pensioners?|retirees?|the elderly|elderly (?:riders|passengers|people)|older (?:riders|passengers|people|adults)|over[- ]6[0-9]s|(?:riders|passengers|people|travell?ers|those|anyone|everyone|customers)\s+(?:aged\s+|over\s+|of\s+)?6[0-9]\s*(?:\+|(?:years? (?:old )?)?(?:and|or) (?:over|above|older|up))|aged 6[0-9]\s*(?:\+|and (?:over|above|older))|6[0-9]\+)/;
 const DISABLED = /\b(disabled (?:riders|passengers|people|travell?ers|customers)|(?:riders|passengers|people|travell?ers|customers) with (?:a )?disabilit(?:y|ies)|wheelchair users)\b/;
 const CHILDREN = /\b(children|kids|child|minors|under[- ]1[0-9]s)\b/;
-const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b/;
+const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bno (?:charge|cost|fare) for\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b/;
 const NOT_NOW = /\b(no longer|not|never|isn'?t|aren'?t|won'?t|ends?|ended|ending|discontinued|cancell?ed|withdrawn|tomorrow|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|from (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|will (?:be|ride|travel|get|cost|pay))\b/;
 const GROUP =
   /\bgroups? of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)|\b(\d+) or more adults (?:travell?ing |riding )?together\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
 const MONEY = String.raw`((?:[$¥€£]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?))`;
 /** An amount added to a fare: "a $0.50 fee applies", "an added $0.50 surcharge", "$1 extra". */
-const FEE = new RegExp(String.raw`${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge|extra)\b|\b(?:added|extra|additional)\s+${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge)\b`);
+const FEE = new RegExp(
+  String.raw`${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge|extra)\b|\b(?:added|extra|additional)\s+${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge)\b|\b(?:fee|surcharge|charge) of ${MONEY}|\b(?:fares?|prices?)\s+(?:rise|rises|go up|goes up|increase|increases|are raised|is raised)\s+by\s+${MONEY}`,
+);
 const PER_TRIP = /\b(?:every|each|all|per|any)\s+(?:single\s+)?(?:trips?|rides?|journeys?|fares?|tickets?)\b/;
 const PER_PASSENGER = /\b(?:every|each|per)\s+(?:paying\s+)?(?:passenger|rider|person|traveller|traveler)\b/;
 const BASE_CAP = new RegExp(String.raw`\bbase fares?\s+(?:are\s+|is\s+)?(?:capped|limited)\s+at\s+${MONEY}|\bbase fares?\s+(?:of\s+)?no more than\s+${MONEY}`);
 /** Conditions on a fee or cap that the quote cannot see. */
 const CONDITION = /\b(?:if|when|unless|paid|paying by|using|cash|cards?|peak|rush|between|before|after|during|only|except|airport|stations?)\b/;
 const WAIVED = /\b(?:all\s+|any\s+)?surcharges?\s+(?:are\s+|is\s+)?(?:waived|dropped|removed|suspended|lifted)\b|\bno surcharges?\b/;
-const PERCENT_OFF = /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
-const HALF = /\bhalf[- ](?:price|fare)s?\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
+const PERCENT_OFF =
+  /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper|lower|less)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|\b(?:save|saving|cut by|reduced by|lowered by)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
+const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) half\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
 const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|trips?|journeys?)\b|\b(fares?|tickets?|prices?)\b[^.]{0,30}\b(are|is|cost|costs)\b/;
 
 /** One clause's rules in other words than the pack's, or null when it is not read with confidence. */
@@ -112,7 +115,7 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
   // A condition the kiosk cannot check ("paid in cash", "at peak times"): not read.
   if ((fee || BASE_CAP.test(t)) && CONDITION.test(t)) return null;
   if (fee) {
-    const amount = amountIn(fee[1] ?? fee[2] ?? "");
+    const amount = amountIn(fee[1] ?? fee[2] ?? fee[3] ?? fee[4] ?? "");
     if (amount === undefined || amount <= 0) return null;
     return PER_PASSENGER.test(t) ? { perPayingSurcharge: amount } : PER_TRIP.test(t) ? { perTripSurcharge: amount } : null;
   }
@@ -126,7 +129,7 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
   if (HALF.test(t) && ALL_FARES.test(t)) return { multiplier: 0.5 };
   const off = PERCENT_OFF.exec(t);
   if (off && ALL_FARES.test(t)) {
-    const percent = Number(off[1] ?? off[2]);
+    const percent = Number(off[1] ?? off[2] ?? off[3]);
     return percent > 0 && percent < 100 ? { multiplier: pyRound(1 - percent / 100, 4) } : null;
   }
   return null;
@@ -245,7 +248,7 @@ export function announcesFareChange(text: string): boolean {
     .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ");
   return (
     /\b(quarter|third|half)\s+off\b|\boff\s+(the\s+)?(total|fares?|prices?)\b/.test(t) ||
-    /\b(fares?|prices?|priced|pricing|surcharges?|charges?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|free of charge|half|percent|per ?cent)\b|%|\bpay\b/.test(t) ||
+    /\b(fares?|prices?|priced|pricing|surcharges?|charges?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|no cost|at no cost|free of charge|half|percent|per ?cent|on us|costs?)\b|%|\bpay\b/.test(t) ||
     /\b(ride|rides|riding|travel|travels|go|goes|trips?|journeys?|tickets?)\b[^.]{0,40}\bfree\b|\bfree\b[^.]{0,20}\b(travel|rides?|trips?|journeys?|tickets?|fares?)\b/.test(t)
   );
 }
