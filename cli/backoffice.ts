@@ -10,7 +10,7 @@ import { FLEET_TOKEN_ENV, fleetToken } from "./fleet-token.ts";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { KioskIdSchema } from "../runtime/fleet/protocol.ts";
-import { hashKioskToken, hashPassword, newKioskToken, sameSecret } from "../host/backoffice/auth.ts";
+import { hashKioskToken, hashPassword, kioskAuthorizer, newKioskToken } from "../host/backoffice/auth.ts";
 
 export const BACKOFFICE_DB_ENV = "KIOSK_BACKOFFICE_DB";
 
@@ -33,11 +33,7 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
   const store = await BackOfficeStore.open(options.db);
   try {
     // A kiosk's own token (for that kiosk only), else the fleet token when one is configured.
-    const authorize = async (kioskId: string, given: string): Promise<boolean> => {
-      const own = await store.kioskTokenHash(kioskId);
-      if (own !== null && sameSecret(own, hashKioskToken(given))) return true;
-      return options.token !== null && sameSecret(options.token, given);
-    };
+    const authorize = kioskAuthorizer(store, options.token);
     const pages = { store, ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     const server = await startBackOfficeServer({ store, token: authorize, heartbeats: store, pages, ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}), ...(options.log ? { log: options.log } : {}) });
     return {

@@ -3,6 +3,7 @@
 // request cheap (scrypt is for low-entropy secrets). People: a user name and password stored as an
 // scrypt hash with a random salt; a login gives a random 32-byte session id kept in memory, which
 // expires after 30 minutes idle; failed logins are rate-limited per client address.
+import type { BackOfficeStore } from "./store.ts";
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 };
@@ -13,6 +14,15 @@ export function newKioskToken(): string {
 
 export function hashKioskToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** A kiosk may send with its own token (for its own id only), else with the fleet token when one is configured. */
+export function kioskAuthorizer(store: Pick<BackOfficeStore, "kioskTokenHash">, fleetToken: string | null): (kioskId: string, token: string) => Promise<boolean> {
+  return async (kioskId, given) => {
+    const own = await store.kioskTokenHash(kioskId);
+    if (own !== null && sameSecret(own, hashKioskToken(given))) return true;
+    return fleetToken !== null && sameSecret(fleetToken, given);
+  };
 }
 
 export function sameSecret(a: string, b: string): boolean {

@@ -110,7 +110,7 @@ export function renderLoginPage(error: string | null): string {
 export const STYLESHEET = `body{font:15px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1b1f24;background:#f6f7f9}
 header{display:flex;justify-content:space-between;align-items:center}h1{margin:0 0 .5rem}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d5d9de;padding:.45rem .6rem;text-align:left;vertical-align:top}
-thead th{background:#e9ecf0}tr.stale{background:#fff3f0}.num{text-align:right}.muted{color:#66707a;font-size:.85em}
+thead th{background:#e9ecf0}th[scope=row],time{white-space:nowrap}tr.stale{background:#fff3f0}.num{text-align:right}.muted{color:#66707a;font-size:.85em}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;font-weight:600;font-size:.8em}.badge.ok{background:#d8f3dc;color:#1b5e20}.badge.stale{background:#c62828;color:#fff}
 .login{max-width:22rem;margin:4rem auto;background:#fff;padding:1.5rem;border:1px solid #d5d9de}.login label{display:block;margin:.6rem 0}.login input{width:100%;box-sizing:border-box;padding:.4rem}
 .error{color:#b71c1c;font-weight:600}button{padding:.35rem .9rem}`;
