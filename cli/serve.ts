@@ -109,6 +109,10 @@ export interface ServeOptions {
   auditDb?: string | null;
   /** Store and forward to the fleet's back office (--backoffice, --kiosk-id); absent: not part of a fleet. */
   replication?: KioskRuntimeConfig["replication"];
+  /** Seconds between heartbeats to the back office (default 30). */
+  heartbeatSeconds?: number;
+  /** Days sent outbox rows are kept (default 30). */
+  outboxRetentionDays?: number;
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -137,6 +141,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
       auditDb: options.auditDb ?? null,
       replication: options.replication ?? null,
+      ...(options.heartbeatSeconds !== undefined ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
+      ...(options.outboxRetentionDays !== undefined ? { outboxRetentionDays: options.outboxRetentionDays } : {}),
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -198,6 +204,15 @@ interface ServeCommandOptions extends GlobalOptions {
   backoffice?: string;
   kioskId?: string;
   fleetTokenFile?: string;
+  heartbeatSeconds?: string;
+  outboxRetentionDays?: string;
+}
+
+function positiveOption(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`${flag}: not a positive number: '${text}'`);
+  return n;
 }
 
 function portNumber(text: string): number {
@@ -249,6 +264,8 @@ export function registerServeCommand(program: Command): void {
     .option("--backoffice <url>", "fleet: replicate sales, voids and session lines to this back office ('kiosk backoffice serve'); with --kiosk-id")
     .option("--kiosk-id <id>", "fleet: this kiosk's id in the fleet (letters, digits, '.', '_', '-')")
     .option("--fleet-token-file <file>", "fleet: file holding the fleet token (else $KIOSK_FLEET_TOKEN)")
+    .option("--heartbeat-seconds <n>", "fleet: seconds between heartbeats to the back office (default 30)")
+    .option("--outbox-retention-days <n>", "days replicated outbox rows are kept before they are deleted (default 30; unsent rows are always kept)")
     .addHelpText(
       "after",
       [
@@ -274,6 +291,8 @@ export function registerServeCommand(program: Command): void {
       if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);
       const fixedNow = opts.now !== undefined ? localDate(opts.now, "--now") : undefined;
       const replication = replicationTarget({ ...(opts.backoffice ? { backoffice: opts.backoffice } : {}), ...(opts.kioskId ? { kioskId: opts.kioskId } : {}), ...(opts.fleetTokenFile ? { tokenFile: opts.fleetTokenFile } : {}) });
+      const heartbeatSeconds = positiveOption(opts.heartbeatSeconds, "--heartbeat-seconds");
+      const outboxRetentionDays = positiveOption(opts.outboxRetentionDays, "--outbox-retention-days");
       let running: RunningServe;
       try {
         running = await startServe({
@@ -294,6 +313,8 @@ export function registerServeCommand(program: Command): void {
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
           ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
           ...(replication ? { replication } : {}),
+          ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}),
+          ...(outboxRetentionDays !== undefined ? { outboxRetentionDays } : {}),
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

@@ -16,6 +16,10 @@ import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 import { Replicator, type ReplicatorOptions } from "../runtime/kiosk/node/replicator.ts";
+import { DEFAULT_HEARTBEAT_SECONDS, HeartbeatSender } from "../runtime/kiosk/node/heartbeat-sender.ts";
+import { DEFAULT_OUTBOX_RETENTION_DAYS } from "../runtime/kiosk/node/outbox.ts";
+import type { AlertStore } from "../runtime/alerts/store.ts";
+import { collectHeartbeat } from "./heartbeat.ts";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { OperatorLive } from "../runtime/operator/live.ts";
@@ -69,6 +73,10 @@ export interface KioskRuntimeConfig {
    * ledger still keeps the outbox, so joining later sends its history).
    */
   replication?: (Pick<ReplicatorOptions, "kioskId" | "url" | "token"> & Partial<Pick<ReplicatorOptions, "batchSize" | "backoff" | "idleMs">>) | null;
+  /** Seconds between heartbeats to the back office (with `replication`; default 30). */
+  heartbeatSeconds?: number;
+  /** Sent outbox rows older than this many days are deleted, at start and daily (default 30; unsent rows never). */
+  outboxRetentionDays?: number;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -99,6 +107,12 @@ export interface KioskRuntime {
   audit: SessionAuditStore | null;
   /** Replication to the back office, when configured and the ledger is open. */
   replication: Replicator | null;
+  /** The heartbeat to the back office, when replication is configured. */
+  heartbeat: HeartbeatSender | null;
+  /** The service alert store, when configured and it could be opened. */
+  alerts: AlertStore | null;
+  /** The technician's bench database, when configured and it could be opened. */
+  bench: BenchStore | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
@@ -148,6 +162,22 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     if (replication) {
       replication.start();
       closers.push(() => replication.stop());
+    }
+    if (ledger) {
+      const outbox = ledger.outbox;
+      const retentionMs = (config.outboxRetentionDays ?? DEFAULT_OUTBOX_RETENTION_DAYS) * 86_400_000;
+      const prune = (): void => {
+        try {
+          const deleted = outbox.pruneSent(new Date((config.clock ?? (() => new Date()))().getTime() - retentionMs).toISOString());
+          if (deleted > 0) log(`outbox: deleted ${deleted} sent record(s) older than ${config.outboxRetentionDays ?? DEFAULT_OUTBOX_RETENTION_DAYS} days`);
+        } catch (err) {
+          log(`outbox pruning failed: ${(err as Error).message}`);
+        }
+      };
+      prune();
+      const daily = setInterval(prune, 86_400_000);
+      daily.unref();
+      closers.push(() => clearInterval(daily));
     }
 
     const pinHash = "hash" in config.pin ? config.pin.hash : (loadPinHash({ file: config.pin.file, ...(config.pin.defaultFile ? { defaultFile: config.pin.defaultFile } : {}) })?.hash ?? null);
@@ -234,6 +264,20 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
     const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
     const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, live, log });
+    const parts = { pack, app, framebooks, alerts: alerts?.store ?? null, ledger, bench: benchStore };
+    const heartbeat = config.replication
+      ? new HeartbeatSender({
+          url: config.replication.url,
+          token: config.replication.token,
+          collect: () => collectHeartbeat(parts, config.replication!.kioskId, (config.clock ?? (() => new Date()))()),
+          intervalMs: (config.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000,
+          log,
+        })
+      : null;
+    if (heartbeat) {
+      heartbeat.start();
+      closers.push(() => heartbeat.stop());
+    }
 
     return {
       pack,
@@ -246,6 +290,9 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ledgerFile: config.ledger,
       audit: audit?.store ?? null,
       replication,
+      heartbeat,
+      alerts: alerts?.store ?? null,
+      bench: benchStore,
       assistant,
       metrics,
       close: closeAll,

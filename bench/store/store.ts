@@ -341,6 +341,19 @@ export class BenchStore {
       .run(update.status, update.finishedAt ?? null, update.addWallMs ?? 0, update.error ?? null, id);
   }
 
+  /** The latest finished run's Tier 1 mean over its scored cases (the fleet heartbeat); null when no run finished. */
+  latestTier1(): { runId: number; policy: string; finishedAt: string | null; tier1Pct: number | null; casesScored: number } | null {
+    const r = this.db
+      .prepare(
+        `SELECT r.id, r.policy, r.finished_at, AVG(c.tier1_pct) AS tier1, COUNT(c.tier1_pct) AS scored
+           FROM runs r LEFT JOIN run_cases c ON c.run_id = r.id
+          WHERE r.status = 'finished' GROUP BY r.id ORDER BY r.id DESC LIMIT 1`,
+      )
+      .get() as Row | undefined;
+    if (!r) return null;
+    return { runId: num(r["id"]), policy: str(r["policy"]), finishedAt: optStr(r["finished_at"]), tier1Pct: optNum(r["tier1"]), casesScored: num(r["scored"]) };
+  }
+
   listRuns(): RunListRow[] {
     const rows = this.db
       .prepare(

@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
-import { INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
+import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
+import { fleetPages, type FleetPagesOptions } from "./pages.ts";
 import type { BackOfficeStore } from "./store.ts";
 
 export interface BackOfficeServerOptions {
@@ -15,7 +16,11 @@ export interface BackOfficeServerOptions {
    * Who may send: the fleet's shared token (every kiosk sends it), or a function deciding per
    * kiosk id and token (a token per kiosk).
    */
-  token: string | ((kioskId: string, token: string) => boolean);
+  token: string | ((kioskId: string, token: string) => boolean | Promise<boolean>);
+  /** Where heartbeats go (POST /v1/heartbeat); absent: that endpoint answers 404. */
+  heartbeats?: Pick<BackOfficeStore, "recordHeartbeat">;
+  /** The fleet page and its login (GET /, /login, /v1/kiosks); absent: not served. */
+  pages?: FleetPagesOptions;
   host?: string;
   port?: number;
   log?: (message: string) => void;
@@ -79,14 +84,26 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
       const issues = describeIssues(parsed.error).slice(0, 20);
       throw new HttpFailure(400, `invalid batch: ${issues.join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
     }
-    if (!authorized(parsed.data.kioskId, bearer)) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
+    if (!(await authorized(parsed.data.kioskId, bearer))) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
     return options.store.ingest(parsed.data);
+  };
+  const pages = options.pages ? fleetPages(options.pages) : null;
+  const heartbeat = async (req: IncomingMessage): Promise<unknown> => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
+    if (bearer === null) throw new HttpFailure(401, "missing Authorization: Bearer <token>");
+    const parsed = HeartbeatSchema.safeParse(await readBody(req));
+    if (!parsed.success) throw new HttpFailure(400, `invalid heartbeat: ${describeIssues(parsed.error).slice(0, 20).join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
+    if (!(await authorized(parsed.data.kioskId, bearer))) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
+    await options.heartbeats!.recordHeartbeat(parsed.data, (options.pages?.clock ?? (() => new Date()))());
+    return { ok: true };
   };
 
   const server: Server = createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     const handle = async (): Promise<void> => {
       if (pathname === INGEST_PATH && req.method === "POST") return answer(res, 200, await ingest(req));
+      if (pathname === HEARTBEAT_PATH && req.method === "POST" && options.heartbeats) return answer(res, 200, await heartbeat(req));
+      if (pages && (await pages.handle(req, res, pathname ?? "/"))) return;
       if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
       throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);
     };

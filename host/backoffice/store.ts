@@ -4,7 +4,7 @@
 // own columns or table by one more migration). Sales totals are a view over the records, so a void
 // that arrives before or after its sale gives the same answer.
 import pg from "pg";
-import type { RecordBatch } from "../../runtime/fleet/protocol.ts";
+import type { Heartbeat, RecordBatch } from "../../runtime/fleet/protocol.ts";
 
 /** Numbered migrations: index i takes the schema from version i to i + 1 (kept in backoffice_schema). */
 export const BACKOFFICE_MIGRATIONS: readonly string[] = [
@@ -34,6 +34,25 @@ export const BACKOFFICE_MIGRATIONS: readonly string[] = [
        FROM records s
        LEFT JOIN records v ON v.kiosk_id = s.kiosk_id AND v.kind = 'void' AND v.ticket_id = s.ticket_id
       WHERE s.kind = 'sale';`,
+  // Issue 18 s18b: the latest heartbeat per kiosk, per-kiosk tokens (sha256 of a 32-byte random
+  // token) and the back-office page's users (scrypt hash with salt).
+  `CREATE TABLE kiosk_heartbeats (
+     kiosk_id     text PRIMARY KEY,
+     received_at  timestamptz NOT NULL,
+     sent_at      timestamptz NOT NULL,
+     heartbeat    jsonb NOT NULL
+   );
+   CREATE TABLE kiosk_tokens (
+     kiosk_id    text PRIMARY KEY,
+     token_hash  text NOT NULL,
+     created_at  timestamptz NOT NULL DEFAULT now(),
+     revoked_at  timestamptz
+   );
+   CREATE TABLE backoffice_users (
+     name        text PRIMARY KEY,
+     password    text NOT NULL,
+     created_at  timestamptz NOT NULL DEFAULT now()
+   );`,
 ];
 
 /** Per kiosk and currency: sales, voids and the takings of the sales not voided. */
@@ -43,6 +62,17 @@ export interface KioskTotals {
   sales: number;
   voided: number;
   totalMinor: number;
+}
+
+/** One kiosk as the back-office page shows it (stale is computed from these at read time). */
+export interface KioskOverview {
+  kioskId: string;
+  lastBatchAt: Date;
+  lastHeartbeatAt: Date | null;
+  pending: number;
+  oldestPendingAt: Date | null;
+  heartbeat: Heartbeat | null;
+  salesToday: { currency: string; sales: number; voided: number; totalMinor: number }[];
 }
 
 export class BackOfficeStore {
@@ -140,6 +170,77 @@ export class BackOfficeStore {
       "SELECT kiosk_id, last_seen, pending, oldest_pending_at FROM kiosks ORDER BY kiosk_id",
     );
     return r.rows.map((row) => ({ kioskId: row.kiosk_id, lastSeen: row.last_seen, pending: row.pending, oldestPendingAt: row.oldest_pending_at }));
+  }
+
+  /** Keep a kiosk's heartbeat (only the latest per kiosk; the kiosk row's lag is updated too). */
+  async recordHeartbeat(heartbeat: Heartbeat, receivedAt: Date): Promise<void> {
+    await this.pool.query(
+      `WITH k AS (INSERT INTO kiosks (kiosk_id, pending, oldest_pending_at) VALUES ($1, $4, $5)
+                  ON CONFLICT (kiosk_id) DO UPDATE SET pending = EXCLUDED.pending, oldest_pending_at = EXCLUDED.oldest_pending_at)
+       INSERT INTO kiosk_heartbeats (kiosk_id, received_at, sent_at, heartbeat) VALUES ($1, $2, $3, $6)
+       ON CONFLICT (kiosk_id) DO UPDATE SET received_at = EXCLUDED.received_at, sent_at = EXCLUDED.sent_at, heartbeat = EXCLUDED.heartbeat`,
+      [heartbeat.kioskId, receivedAt, heartbeat.sentAt, heartbeat.replication.pending, heartbeat.replication.oldestPendingAt, JSON.stringify(heartbeat)],
+    );
+  }
+
+  /** Store a kiosk's token hash (replacing an earlier or revoked one). */
+  async setKioskToken(kioskId: string, tokenHash: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO kiosk_tokens (kiosk_id, token_hash) VALUES ($1, $2)
+       ON CONFLICT (kiosk_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now(), revoked_at = NULL`,
+      [kioskId, tokenHash],
+    );
+  }
+
+  /** Revoke a kiosk's token; false when it had none. */
+  async revokeKioskToken(kioskId: string): Promise<boolean> {
+    const r = await this.pool.query("UPDATE kiosk_tokens SET revoked_at = now() WHERE kiosk_id = $1 AND revoked_at IS NULL", [kioskId]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** The kiosk's token hash when it has one that is not revoked. */
+  async kioskTokenHash(kioskId: string): Promise<string | null> {
+    const r = await this.pool.query<{ token_hash: string }>("SELECT token_hash FROM kiosk_tokens WHERE kiosk_id = $1 AND revoked_at IS NULL", [kioskId]);
+    return r.rows[0]?.token_hash ?? null;
+  }
+
+  async setUser(name: string, passwordHash: string): Promise<void> {
+    await this.pool.query("INSERT INTO backoffice_users (name, password) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET password = EXCLUDED.password", [name, passwordHash]);
+  }
+
+  async userPasswordHash(name: string): Promise<string | null> {
+    const r = await this.pool.query<{ password: string }>("SELECT password FROM backoffice_users WHERE name = $1", [name]);
+    return r.rows[0]?.password ?? null;
+  }
+
+  /**
+   * Every kiosk with its latest heartbeat, last batch and sales today ("today" is the calendar day of
+   * `now` in `timeZone`; voided sales are counted apart and not in the takings).
+   */
+  async fleetOverview(now: Date, timeZone: string): Promise<KioskOverview[]> {
+    const kiosks = await this.pool.query<{ kiosk_id: string; last_seen: Date; pending: number; oldest_pending_at: Date | null; received_at: Date | null; heartbeat: Heartbeat | null }>(
+      `SELECT k.kiosk_id, k.last_seen, k.pending, k.oldest_pending_at, h.received_at, h.heartbeat
+         FROM kiosks k LEFT JOIN kiosk_heartbeats h ON h.kiosk_id = k.kiosk_id ORDER BY k.kiosk_id`,
+    );
+    const sales = await this.pool.query<{ kiosk_id: string; currency: string; sales: string; voided: string; total_minor: string }>(
+      `SELECT kiosk_id, currency, count(*) FILTER (WHERE voided_at IS NULL) AS sales, count(voided_at) AS voided,
+              coalesce(sum(total_minor) FILTER (WHERE voided_at IS NULL), 0) AS total_minor
+         FROM fleet_sales
+        WHERE (issued_at AT TIME ZONE $2)::date = ($1::timestamptz AT TIME ZONE $2)::date
+        GROUP BY kiosk_id, currency ORDER BY kiosk_id, currency`,
+      [now, timeZone],
+    );
+    return kiosks.rows.map((k) => ({
+      kioskId: k.kiosk_id,
+      lastBatchAt: k.last_seen,
+      lastHeartbeatAt: k.received_at,
+      pending: k.pending,
+      oldestPendingAt: k.oldest_pending_at,
+      heartbeat: k.heartbeat,
+      salesToday: sales.rows
+        .filter((s) => s.kiosk_id === k.kiosk_id)
+        .map((s) => ({ currency: s.currency, sales: Number(s.sales), voided: Number(s.voided), totalMinor: Number(s.total_minor) })),
+    }));
   }
 
   async close(): Promise<void> {

@@ -56,3 +56,34 @@ export type BatchAck = z.infer<typeof BatchAckSchema>;
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(body)"}: ${issue.message}`);
 }
+
+/** The path kiosks send their heartbeat to (every N seconds, also with nothing to replicate). */
+export const HEARTBEAT_PATH = "/v1/heartbeat";
+
+/**
+ * A kiosk's heartbeat: what it runs and how it is, so the back office can show the fleet at a
+ * glance and mark a kiosk stale when heartbeats stop.
+ */
+export const HeartbeatSchema = z.object({
+  kioskId: KioskIdSchema,
+  sentAt: IsoTime,
+  softwareVersion: z.string().min(1).max(64),
+  /** Per system: the framebook version passengers get and the service alerts in force. */
+  systems: z
+    .array(
+      z.object({
+        system: z.string().min(1).max(64),
+        framebookVersion: z.string().max(200).nullable(),
+        alerts: z.array(z.object({ id: z.string().min(1).max(200), updatedAt: z.string().max(64) })).max(500),
+      }),
+    )
+    .max(64),
+  /** Who answers passengers ("model", "rule", "unavailable") and the model process's state (null: no model). */
+  model: z.object({ assistant: z.enum(["model", "rule", "unavailable"]), state: z.string().max(64).nullable() }),
+  replication: z.object({ pending: z.number().int().nonnegative(), oldestPendingAt: IsoTime.nullable() }),
+  /** The latest finished on-device technician bench run; null when none ran. */
+  bench: z
+    .object({ runId: z.number().int().nonnegative(), policy: z.string().max(64), finishedAt: z.string().max(64).nullable(), tier1Pct: z.number().nullable(), casesScored: z.number().int().nonnegative() })
+    .nullable(),
+});
+export type Heartbeat = z.infer<typeof HeartbeatSchema>;

@@ -56,6 +56,9 @@ export const OUTBOX_MIGRATION = `
     INSERT OR IGNORE INTO outbox (key, kind, at, payload) VALUES (${SESSION_KEY}, 'session', NEW.at, ${SESSION_PAYLOAD});
   END;`;
 
+/** Sent outbox rows are kept this long (the back office has them), then pruned. */
+export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
+
 /** How far behind the back office is: rows not yet acknowledged and the age of the oldest. */
 export interface OutboxLag {
   pending: number;
@@ -115,6 +118,14 @@ export class Outbox {
       })
       .immediate();
     return marked;
+  }
+
+  /**
+   * Delete the rows the back office acknowledged before `sentBefore` (ISO); rows never sent are
+   * kept whatever their age. Returns how many were deleted.
+   */
+  pruneSent(sentBefore: string): number {
+    return this.db.prepare("DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?").run(sentBefore).changes;
   }
 
   lag(): OutboxLag {

@@ -1,0 +1,98 @@
+// Who may use the back office (issue 18). Kiosks: a token per kiosk, stored as the sha256 of a
+// 32-byte random token — 256 random bits cannot be guessed, so a fast hash is enough and keeps each
+// request cheap (scrypt is for low-entropy secrets). People: a user name and password stored as an
+// scrypt hash with a random salt; a login gives a random 32-byte session id kept in memory, which
+// expires after 30 minutes idle; failed logins are rate-limited per client address.
+import type { BackOfficeStore } from "./store.ts";
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 };
+
+export function newKioskToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export function hashKioskToken(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+/** A kiosk may send with its own token (for its own id only), else with the fleet token when one is configured. */
+export function kioskAuthorizer(store: Pick<BackOfficeStore, "kioskTokenHash">, fleetToken: string | null): (kioskId: string, token: string) => Promise<boolean> {
+  return async (kioskId, given) => {
+    const own = await store.kioskTokenHash(kioskId);
+    if (own !== null && sameSecret(own, hashKioskToken(given))) return true;
+    return fleetToken !== null && sameSecret(fleetToken, given);
+  };
+}
+
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** "scrypt$N$r$p$salt$hash" (base64url parts). */
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
+}
+
+export function verifyPassword(password: string, stored: string): boolean {
+  const [kind, n, r, p, salt, hash] = stored.split("$");
+  if (kind !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const actual = scryptSync(password, Buffer.from(salt, "base64url"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  return timingSafeEqual(actual, expected);
+}
+
+/** A hash to compare against when the user does not exist, so that case takes as long as a wrong password. */
+export const DUMMY_PASSWORD_HASH = hashPassword(randomBytes(16).toString("hex"));
+
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+export class Sessions {
+  private readonly sessions = new Map<string, { user: string; lastUsed: number }>();
+  constructor(private readonly now: () => number, private readonly idleMs = SESSION_IDLE_MS) {}
+
+  create(user: string): string {
+    const id = randomBytes(32).toString("base64url");
+    this.sessions.set(id, { user, lastUsed: this.now() });
+    return id;
+  }
+
+  /** The session's user (and its idle timer restarted), or null when unknown or expired. */
+  touch(id: string | null): string | null {
+    if (id === null) return null;
+    const session = this.sessions.get(id);
+    if (!session) return null;
+    if (this.now() - session.lastUsed > this.idleMs) {
+      this.sessions.delete(id);
+      return null;
+    }
+    session.lastUsed = this.now();
+    return session.user;
+  }
+
+  end(id: string | null): void {
+    if (id !== null) this.sessions.delete(id);
+  }
+}
+
+/** At most `limit` failed attempts per key in a sliding window. */
+export class RateLimiter {
+  private readonly failures = new Map<string, number[]>();
+  constructor(private readonly now: () => number, private readonly limit = 5, private readonly windowMs = 60_000) {}
+
+  allowed(key: string): boolean {
+    const recent = (this.failures.get(key) ?? []).filter((t) => this.now() - t < this.windowMs);
+    this.failures.set(key, recent);
+    return recent.length < this.limit;
+  }
+
+  fail(key: string): void {
+    const list = this.failures.get(key) ?? [];
+    list.push(this.now());
+    this.failures.set(key, list);
+  }
+}

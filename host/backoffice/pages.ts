@@ -1,0 +1,227 @@
+// The back office's web page for the fleet (issue 18): GET / lists the kiosks (last heartbeat,
+// stale badge, sales today, replication lag, framebook and alert versions, latest bench Tier 1,
+// model state), GET /v1/kiosks the same as JSON, both behind a login (POST /login, POST /logout).
+// Server-rendered, every value escaped, CSP default-src 'none' with the stylesheet from 'self' and
+// no scripts. CSRF: the session cookie is SameSite=Strict and every POST must carry an Origin (or
+// Referer) of this very host — cross-site forms are refused with 403.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Heartbeat } from "../../runtime/fleet/protocol.ts";
+import { DUMMY_PASSWORD_HASH, RateLimiter, Sessions, verifyPassword } from "./auth.ts";
+import type { BackOfficeStore, KioskOverview } from "./store.ts";
+
+export const DEFAULT_STALE_AFTER_S = 120;
+const COOKIE = "bo_session";
+const CSP = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+export interface KioskView {
+  kioskId: string;
+  /** The last heartbeat, else the last batch. */
+  lastContactAt: string;
+  lastHeartbeatAt: string | null;
+  silentS: number;
+  stale: boolean;
+  pending: number;
+  oldestPendingAt: string | null;
+  salesToday: KioskOverview["salesToday"];
+  softwareVersion: string | null;
+  systems: Heartbeat["systems"];
+  model: Heartbeat["model"] | null;
+  bench: Heartbeat["bench"];
+}
+
+/** Stale: no heartbeat (nor batch) for more than `staleAfterS` seconds at `now`. */
+export function kioskViews(overview: readonly KioskOverview[], now: Date, staleAfterS: number): KioskView[] {
+  return overview.map((k) => {
+    const last = k.lastHeartbeatAt && k.lastHeartbeatAt > k.lastBatchAt ? k.lastHeartbeatAt : k.lastBatchAt;
+    const silentS = Math.max(0, Math.round((now.getTime() - last.getTime()) / 1000));
+    return {
+      kioskId: k.kioskId,
+      lastContactAt: last.toISOString(),
+      lastHeartbeatAt: k.lastHeartbeatAt?.toISOString() ?? null,
+      silentS,
+      stale: silentS > staleAfterS,
+      pending: k.pending,
+      oldestPendingAt: k.oldestPendingAt?.toISOString() ?? null,
+      salesToday: k.salesToday,
+      softwareVersion: k.heartbeat?.softwareVersion ?? null,
+      systems: k.heartbeat?.systems ?? [],
+      model: k.heartbeat?.model ?? null,
+      bench: k.heartbeat?.bench ?? null,
+    };
+  });
+}
+
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+export function relativeTime(seconds: number): string {
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}
+
+/** Minor units as a decimal amount (2 decimals) with the currency code. */
+export function money(minor: number, currency: string): string {
+  return `${(minor / 100).toFixed(2)} ${currency}`;
+}
+
+const page = (title: string, body: string, refresh: boolean): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+  `${refresh ? '<meta http-equiv="refresh" content="30">' : ""}<meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<link rel="stylesheet" href="/style.css"></head><body>${body}</body></html>`;
+
+export function renderFleetPage(kiosks: readonly KioskView[], context: { user: string; now: Date; timeZone: string; staleAfterS: number }): string {
+  const rows = kiosks.map((k) => {
+    const sales = k.salesToday.length === 0 ? "0" : k.salesToday.map((s) => `${s.sales} · ${escapeHtml(money(s.totalMinor, s.currency))}${s.voided > 0 ? ` <span class="muted">(${s.voided} voided)</span>` : ""}`).join("<br>");
+    const framebooks = k.systems.map((s) => `${escapeHtml(s.system)}: ${escapeHtml(s.framebookVersion ?? "—")}`).join("<br>") || "—";
+    const alerts = k.systems.flatMap((s) => s.alerts.map((a) => `${escapeHtml(s.system)}/${escapeHtml(a.id)} <span class="muted">${escapeHtml(a.updatedAt)}</span>`)).join("<br>") || "none";
+    const bench = k.bench ? `${k.bench.tier1Pct === null ? "—" : `${escapeHtml(k.bench.tier1Pct.toFixed(1))} %`} <span class="muted">run ${escapeHtml(k.bench.runId)}, ${escapeHtml(k.bench.policy)}</span>` : "none";
+    const model = k.model ? `${escapeHtml(k.model.assistant)}${k.model.state ? ` <span class="muted">(${escapeHtml(k.model.state)})</span>` : ""}` : "—";
+    const lag = k.pending === 0 ? "up to date" : `${escapeHtml(k.pending)} pending${k.oldestPendingAt ? ` since <time>${escapeHtml(k.oldestPendingAt)}</time>` : ""}`;
+    return (
+      `<tr class="${k.stale ? "stale" : "ok"}"><th scope="row">${escapeHtml(k.kioskId)}${k.softwareVersion ? `<br><span class="muted">v${escapeHtml(k.softwareVersion)}</span>` : ""}</th>` +
+      `<td>${k.stale ? '<span class="badge stale">STALE</span>' : '<span class="badge ok">online</span>'}</td>` +
+      `<td>${escapeHtml(relativeTime(k.silentS))}<br><time class="muted">${escapeHtml(k.lastContactAt)}</time>${k.lastHeartbeatAt ? "" : '<br><span class="muted">no heartbeat yet</span>'}</td>` +
+      `<td class="num">${sales}</td><td>${lag}</td><td>${framebooks}</td><td>${alerts}</td><td>${bench}</td><td>${model}</td></tr>`
+    );
+  });
+  const stale = kiosks.filter((k) => k.stale).length;
+  const body =
+    `<header><h1>Fleet</h1><form method="post" action="/logout"><span class="muted">${escapeHtml(context.user)}</span> <button>Log out</button></form></header>` +
+    `<p>${escapeHtml(kiosks.length)} kiosk(s), <strong>${escapeHtml(stale)} stale</strong> (silent over ${escapeHtml(context.staleAfterS)} s) · sales today in ${escapeHtml(context.timeZone)} · as of <time>${escapeHtml(context.now.toISOString())}</time></p>` +
+    (kiosks.length === 0
+      ? "<p>No kiosk has reported yet.</p>"
+      : `<table><thead><tr><th>Kiosk</th><th>State</th><th>Last heartbeat</th><th>Sales today (not voided)</th><th>Replication lag</th><th>Framebooks</th><th>Service alerts</th><th>Bench Tier 1</th><th>Model</th></tr></thead><tbody>${rows.join("")}</tbody></table>`);
+  return page("Fleet — back office", body, true);
+}
+
+export function renderLoginPage(error: string | null): string {
+  return page(
+    "Log in — back office",
+    `<main class="login"><h1>Back office</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}` +
+      `<form method="post" action="/login"><label>User <input name="user" autocomplete="username" required></label>` +
+      `<label>Password <input name="password" type="password" autocomplete="current-password" required></label><button>Log in</button></form></main>`,
+    false,
+  );
+}
+
+export const STYLESHEET = `body{font:15px/1.4 system-ui,sans-serif;margin:1.5rem;color:#1b1f24;background:#f6f7f9}
+header{display:flex;justify-content:space-between;align-items:center}h1{margin:0 0 .5rem}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid #d5d9de;padding:.45rem .6rem;text-align:left;vertical-align:top}
+thead th{background:#e9ecf0}th[scope=row],time{white-space:nowrap}tr.stale{background:#fff3f0}.num{text-align:right}.muted{color:#66707a;font-size:.85em}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;font-weight:600;font-size:.8em}.badge.ok{background:#d8f3dc;color:#1b5e20}.badge.stale{background:#c62828;color:#fff}
+.login{max-width:22rem;margin:4rem auto;background:#fff;padding:1.5rem;border:1px solid #d5d9de}.login label{display:block;margin:.6rem 0}.login input{width:100%;box-sizing:border-box;padding:.4rem}
+.error{color:#b71c1c;font-weight:600}button{padding:.35rem .9rem}`;
+
+export interface FleetPagesOptions {
+  store: Pick<BackOfficeStore, "fleetOverview" | "userPasswordHash">;
+  staleAfterS?: number;
+  timeZone?: string;
+  clock?: () => Date;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}): void {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store", "content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "same-origin", "content-length": Buffer.byteLength(body), ...extra });
+  res.end(body);
+}
+
+function cookie(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return null;
+}
+
+/** A POST from a page of this very host (Origin, else Referer); anything else is a cross-site request. */
+function sameOrigin(req: IncomingMessage): boolean {
+  const origin = req.headers.origin ?? req.headers.referer;
+  if (!origin || !req.headers.host) return false;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
+  let text = "";
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    text += chunk.toString("utf8");
+    if (text.length > 8192) throw new Error("form too large");
+  }
+  return new URLSearchParams(text);
+}
+
+/** The page routes; `handle` answers true when it served the request. */
+export function fleetPages(options: FleetPagesOptions): { handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> } {
+  const clock = options.clock ?? (() => new Date());
+  const now = (): number => clock().getTime();
+  const sessions = new Sessions(now);
+  const limiter = new RateLimiter(now);
+  const staleAfterS = options.staleAfterS ?? DEFAULT_STALE_AFTER_S;
+  const timeZone = options.timeZone ?? "UTC";
+  const setCookie = (value: string, maxAge: number): string => `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
+
+  return {
+    async handle(req, res, pathname) {
+      const method = req.method ?? "GET";
+      if (pathname === "/style.css" && method === "GET") {
+        send(res, 200, "text/css; charset=utf-8", STYLESHEET);
+        return true;
+      }
+      if (pathname === "/login" && method === "GET") {
+        send(res, 200, "text/html; charset=utf-8", renderLoginPage(null));
+        return true;
+      }
+      if (pathname === "/login" && method === "POST") {
+        if (!sameOrigin(req)) {
+          send(res, 403, "text/html; charset=utf-8", renderLoginPage("This form must be sent from the back office's own page."));
+          return true;
+        }
+        const client = req.socket.remoteAddress ?? "?";
+        if (!limiter.allowed(client)) {
+          send(res, 429, "text/html; charset=utf-8", renderLoginPage("Too many failed logins: wait a minute and try again."), { "retry-after": "60" });
+          return true;
+        }
+        const form = await formBody(req);
+        const user = form.get("user") ?? "";
+        const stored = user ? await options.store.userPasswordHash(user) : null;
+        // The same scrypt work whether or not the user exists.
+        const ok = verifyPassword(form.get("password") ?? "", stored ?? DUMMY_PASSWORD_HASH) && stored !== null;
+        if (!ok) {
+          limiter.fail(client);
+          send(res, 401, "text/html; charset=utf-8", renderLoginPage("Wrong user name or password."));
+          return true;
+        }
+        send(res, 302, "text/plain; charset=utf-8", "", { location: "/", "set-cookie": setCookie(sessions.create(user), 30 * 60) });
+        return true;
+      }
+      if (pathname === "/logout" && method === "POST") {
+        if (!sameOrigin(req)) {
+          send(res, 403, "text/plain; charset=utf-8", "cross-site logout refused");
+          return true;
+        }
+        sessions.end(cookie(req, COOKIE));
+        send(res, 302, "text/plain; charset=utf-8", "", { location: "/login", "set-cookie": setCookie("", 0) });
+        return true;
+      }
+      const isPage = pathname === "/" && method === "GET";
+      const isJson = pathname === "/v1/kiosks" && method === "GET";
+      if (!isPage && !isJson) return false;
+      const user = sessions.touch(cookie(req, COOKIE));
+      if (user === null) {
+        if (isPage) send(res, 302, "text/plain; charset=utf-8", "", { location: "/login" });
+        else send(res, 401, "application/json; charset=utf-8", JSON.stringify({ error: "log in first (POST /login)" }));
+        return true;
+      }
+      const at = clock();
+      const kiosks = kioskViews(await options.store.fleetOverview(at, timeZone), at, staleAfterS);
+      if (isPage) send(res, 200, "text/html; charset=utf-8", renderFleetPage(kiosks, { user, now: at, timeZone, staleAfterS }));
+      else send(res, 200, "application/json; charset=utf-8", JSON.stringify({ now: at.toISOString(), staleAfterS, timeZone, kiosks }));
+      return true;
+    },
+  };
+}
