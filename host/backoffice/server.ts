@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import { INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
 import type { BackOfficeStore } from "./store.ts";
+import { publicationRoute, type PublicationStore } from "./publications.ts";
 
 export interface BackOfficeServerOptions {
   /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
@@ -16,6 +17,8 @@ export interface BackOfficeServerOptions {
    * kiosk id and token (a token per kiosk).
    */
   token: string | ((kioskId: string, token: string) => boolean);
+  /** Signed distribution (publications.ts); absent: the back office publishes nothing. */
+  publications?: Pick<PublicationStore, "after" | "recordResult" | "report">;
   host?: string;
   port?: number;
   log?: (message: string) => void;
@@ -87,6 +90,10 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
     const pathname = (req.url ?? "/").split("?")[0];
     const handle = async (): Promise<void> => {
       if (pathname === INGEST_PATH && req.method === "POST") return answer(res, 200, await ingest(req));
+      const published = options.publications
+        ? await publicationRoute(req, new URL(req.url ?? "/", "http://backoffice"), { store: options.publications, authorized, readBody, fail: (status, message, fields) => new HttpFailure(status, message, fields) })
+        : null;
+      if (published) return answer(res, published.status, published.body);
       if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
       throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);
     };

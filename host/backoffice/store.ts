@@ -34,6 +34,31 @@ export const BACKOFFICE_MIGRATIONS: readonly string[] = [
        FROM records s
        LEFT JOIN records v ON v.kiosk_id = s.kiosk_id AND v.kind = 'void' AND v.ticket_id = s.ticket_id
       WHERE s.kind = 'sale';`,
+  // Signed distribution (host/backoffice/publications.ts): what was published, and each kiosk's result.
+  `CREATE TABLE publications (
+     id            bigserial PRIMARY KEY,
+     kind          text NOT NULL CHECK (kind IN ('framebook', 'alerts')),
+     system        text NOT NULL,
+     version       integer NOT NULL CHECK (version > 0),
+     sha256        text NOT NULL,
+     content       text NOT NULL,
+     published_at  timestamptz NOT NULL,
+     published_at_text text NOT NULL,
+     publisher     text NOT NULL,
+     signature     text NOT NULL,
+     UNIQUE (kind, system, version)
+   );
+   CREATE TABLE publication_results (
+     publication_id  bigint NOT NULL REFERENCES publications(id),
+     kiosk_id        text NOT NULL,
+     outcome         text NOT NULL CHECK (outcome IN ('applied', 'rejected')),
+     reasons         text[] NOT NULL,
+     issues          jsonb NOT NULL,
+     active_version  integer,
+     reported_at     timestamptz NOT NULL,
+     received_at     timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (publication_id, kiosk_id)
+   );`,
 ];
 
 /** Per kiosk and currency: sales, voids and the takings of the sales not voided. */

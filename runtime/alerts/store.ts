@@ -268,6 +268,46 @@ export class AlertStore {
     return result;
   }
 
+  /**
+   * A published set of alerts (issue 18, distribution), in one transaction: each alert is added, or
+   * edited when it is running and changed; the running alerts named in `withdraw` (the previous
+   * set's that this one no longer lists) are ended. All of it, or — on any error — nothing.
+   */
+  applySet(alerts: readonly Alert[], options: { who: string; withdraw: readonly string[]; detail: string }): { added: string[]; updated: string[]; unchanged: string[]; ended: string[] } {
+    const name = AlertStore.operator(options.who);
+    const result = { added: [] as string[], updated: [] as string[], unchanged: [] as string[], ended: [] as string[] };
+    this.db
+      .transaction(() => {
+        for (const raw of alerts) {
+          const alert = AlertSchema.parse(raw);
+          const existing = this.get(alert.id);
+          if (existing && existing.ended_at === null) {
+            if (JSON.stringify(existing.alert) === JSON.stringify(alert)) {
+              result.unchanged.push(alert.id);
+              continue;
+            }
+            this.update(alert, name);
+            this.audit(name, "edit", alert, options.detail, JSON.stringify(alert));
+            result.updated.push(alert.id);
+          } else {
+            this.insert(alert, name);
+            this.audit(name, "add", alert, options.detail, JSON.stringify(alert));
+            result.added.push(alert.id);
+          }
+        }
+        const keep = new Set(alerts.map((a) => a.id));
+        for (const id of options.withdraw) {
+          const existing = this.get(id);
+          if (keep.has(id) || !existing || existing.ended_at !== null) continue;
+          this.markEnded(existing.alert, name, "withdrawn by the back office");
+          this.audit(name, "end", existing.alert, options.detail, null);
+          result.ended.push(id);
+        }
+      })
+      .immediate();
+    return result;
+  }
+
   /** The audit log (of a system), oldest first. */
   auditLog(system?: SystemId): AlertAuditEntry[] {
     const rows = (system
