@@ -7,6 +7,8 @@ import { startBackOfficeServer, type RunningBackOffice } from "../host/backoffic
 import { commandDescription } from "./commands.ts";
 import { UsageError } from "./context.ts";
 import { FLEET_TOKEN_ENV, fleetToken } from "./fleet-token.ts";
+import { PublicationStore } from "../host/backoffice/publications.ts";
+import { registerPublicationCommands } from "./publications.ts";
 
 export const BACKOFFICE_DB_ENV = "KIOSK_BACKOFFICE_DB";
 
@@ -22,7 +24,7 @@ export interface BackOfficeServeOptions {
 export async function startBackOffice(options: BackOfficeServeOptions): Promise<RunningBackOffice & { store: BackOfficeStore }> {
   const store = await BackOfficeStore.open(options.db);
   try {
-    const server = await startBackOfficeServer({ store, token: options.token, ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}), ...(options.log ? { log: options.log } : {}) });
+    const server = await startBackOfficeServer({ store, publications: new PublicationStore(store.pool), token: options.token, ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}), ...(options.log ? { log: options.log } : {}) });
     return {
       ...server,
       store,
@@ -48,6 +50,11 @@ interface ServeCommandOptions {
 
 export function registerBackOfficeCommands(program: Command): void {
   const backoffice = program.command("backoffice").description(commandDescription("backoffice"));
+  registerPublicationCommands(backoffice, (flag) => {
+    const db = flag ?? process.env[BACKOFFICE_DB_ENV];
+    if (!db) throw new UsageError(`no database: give --db postgres://… or set $${BACKOFFICE_DB_ENV}`);
+    return db;
+  });
   backoffice
     .command("serve")
     .description("receive the fleet's replicated records over HTTP (POST /v1/records) into PostgreSQL")

@@ -19,6 +19,7 @@ import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 import { replicationTarget } from "./fleet-token.ts";
+import { publicationsConfig } from "./publications.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -109,6 +110,8 @@ export interface ServeOptions {
   auditDb?: string | null;
   /** Store and forward to the fleet's back office (--backoffice, --kiosk-id); absent: not part of a fleet. */
   replication?: KioskRuntimeConfig["replication"];
+  /** Signed framebooks and alerts from the back office (--publications-key); needs `replication`. */
+  distribution?: KioskRuntimeConfig["distribution"];
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -137,6 +140,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ...(options.pinStateFile !== undefined ? { pinStateFile: options.pinStateFile } : {}),
       auditDb: options.auditDb ?? null,
       replication: options.replication ?? null,
+      distribution: options.distribution ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -198,6 +202,8 @@ interface ServeCommandOptions extends GlobalOptions {
   backoffice?: string;
   kioskId?: string;
   fleetTokenFile?: string;
+  publicationsKey?: string;
+  publicationsEvery?: string;
 }
 
 function portNumber(text: string): number {
@@ -249,6 +255,8 @@ export function registerServeCommand(program: Command): void {
     .option("--backoffice <url>", "fleet: replicate sales, voids and session lines to this back office ('kiosk backoffice serve'); with --kiosk-id")
     .option("--kiosk-id <id>", "fleet: this kiosk's id in the fleet (letters, digits, '.', '_', '-')")
     .option("--fleet-token-file <file>", "fleet: file holding the fleet token (else $KIOSK_FLEET_TOKEN)")
+    .option("--publications-key <file>", "fleet: the back office's public key (kiosk backoffice keygen): apply the framebooks and alerts it signs; off without it")
+    .option("--publications-every <seconds>", "fleet: how often to look for new publications", "30")
     .addHelpText(
       "after",
       [
@@ -274,9 +282,11 @@ export function registerServeCommand(program: Command): void {
       if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);
       const fixedNow = opts.now !== undefined ? localDate(opts.now, "--now") : undefined;
       const replication = replicationTarget({ ...(opts.backoffice ? { backoffice: opts.backoffice } : {}), ...(opts.kioskId ? { kioskId: opts.kioskId } : {}), ...(opts.fleetTokenFile ? { tokenFile: opts.fleetTokenFile } : {}) });
+      const distribution = publicationsConfig(opts.publicationsKey, opts.publicationsEvery, replication !== null);
       let running: RunningServe;
       try {
         running = await startServe({
+          ...(distribution ? { distribution } : {}),
           pack,
           port: portNumber(opts.port),
           host: opts.host,

@@ -16,6 +16,9 @@ import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
 import { Replicator, type ReplicatorOptions } from "../runtime/kiosk/node/replicator.ts";
+import { Distribution } from "../runtime/kiosk/node/distribution.ts";
+import type { KeyObject } from "node:crypto";
+import path from "node:path";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { OperatorLive } from "../runtime/operator/live.ts";
@@ -69,6 +72,11 @@ export interface KioskRuntimeConfig {
    * ledger still keeps the outbox, so joining later sends its history).
    */
   replication?: (Pick<ReplicatorOptions, "kioskId" | "url" | "token"> & Partial<Pick<ReplicatorOptions, "batchSize" | "backoff" | "idleMs">>) | null;
+  /**
+   * Signed distribution (needs `replication`): the back office's ed25519 public key; framebooks and
+   * alert sets it signed are fetched every `intervalMs`, verified, validated and applied. Absent: off.
+   */
+  distribution?: { publicKey: KeyObject; intervalMs?: number; stateFile?: string } | null;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -99,6 +107,8 @@ export interface KioskRuntime {
   audit: SessionAuditStore | null;
   /** Replication to the back office, when configured and the ledger is open. */
   replication: Replicator | null;
+  /** Signed framebooks and alerts from the back office, when configured. */
+  distribution: Distribution | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
@@ -233,6 +243,25 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
     const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
     const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
+    const distribution =
+      config.distribution && config.replication
+        ? Distribution.open({
+            kioskId: config.replication.kioskId,
+            url: config.replication.url,
+            token: config.replication.token,
+            publicKey: config.distribution.publicKey,
+            systems: pack.systemIds,
+            framebooks,
+            alerts: alerts?.store ?? null,
+            stateFile: config.distribution.stateFile ?? path.join(framebooks.dir, "distribution.sqlite"),
+            ...(config.distribution.intervalMs !== undefined ? { intervalMs: config.distribution.intervalMs } : {}),
+            log,
+          })
+        : null;
+    if (distribution) {
+      distribution.start();
+      closers.push(() => distribution.stop());
+    }
     const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, live, log });
 
     return {
@@ -246,6 +275,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ledgerFile: config.ledger,
       audit: audit?.store ?? null,
       replication,
+      distribution,
       assistant,
       metrics,
       close: closeAll,

@@ -137,7 +137,7 @@ export function verifyPublication(value: unknown, publicKey: KeyObject): VerifyO
   if (sha256Hex(envelope.content) !== envelope.sha256) return { ok: false, reason: "hash_mismatch", message: `the content's sha256 is not the envelope's ${envelope.sha256.slice(0, 12)}…` };
   const bytes = Buffer.from(signature, "base64");
   // An ed25519 signature is 64 bytes; anything else (or text that is not base64) cannot verify.
-  let good = false;
+  let good: boolean;
   try {
     good = bytes.length === 64 && verify(null, signedBytes(envelope), publicKey, bytes);
   } catch {
