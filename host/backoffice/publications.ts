@@ -96,8 +96,9 @@ export class PublicationStore {
       const signature = signEnvelope(envelope, input.key);
       const inserted = await client.query<{ id: string }>(
         `INSERT INTO publications (kind, system, version, sha256, content, published_at, published_at_text, publisher, signature)
-         VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) RETURNING id`,
-        [envelope.kind, envelope.system, envelope.version, envelope.sha256, envelope.content, envelope.published_at, envelope.publisher, signature],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        // published_at twice: as a time to sort and query by, and exactly as signed (text).
+        [envelope.kind, envelope.system, envelope.version, envelope.sha256, envelope.content, envelope.published_at, envelope.published_at, envelope.publisher, signature],
       );
       await client.query("COMMIT");
       return { id: Number(inserted.rows[0]!.id), envelope, signature };

@@ -257,8 +257,9 @@ export class Distribution {
 
   /** One poll: deliver old reports, fetch what is new, handle it in order, report. Network errors are thrown (and retried by the loop). */
   pollOnce(): Promise<HandledPublication[]> {
-    if (this.inFlight) return this.inFlight;
-    this.inFlight = (async () => {
+    // One poll at a time: a call during a poll runs right after it (so it sees what is published now).
+    const previous = this.inFlight?.catch(() => undefined) ?? Promise.resolve();
+    const poll: Promise<HandledPublication[]> = previous.then(async () => {
       try {
         await this.deliverReports();
         const query = new URLSearchParams({ after: String(this.cursor()), kiosk: this.options.kioskId });
@@ -280,10 +281,11 @@ export class Distribution {
         this.lastError = (err as Error).message;
         throw err;
       } finally {
-        this.inFlight = null;
+        if (this.inFlight === poll) this.inFlight = null;
       }
-    })();
-    return this.inFlight;
+    });
+    this.inFlight = poll;
+    return poll;
   }
 
   start(): void {
