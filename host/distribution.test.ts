@@ -63,7 +63,7 @@ class MemoryPublications {
   report = async (): Promise<never[]> => [];
 }
 
-let dir: string;
+
 let office: RunningBackOffice;
 let pubs: MemoryPublications;
 let runtime: KioskRuntime;
@@ -85,7 +85,7 @@ async function startKiosk(sub: string): Promise<KioskRuntime> {
   });
 }
 
-dir = mkdtempSync(path.join(tmpdir(), "kiosk-distribution-"));
+const dir = mkdtempSync(path.join(tmpdir(), "kiosk-distribution-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(async () => {
   pubs = new MemoryPublications();
