@@ -178,6 +178,19 @@ export class AlertStore {
     this.db.prepare("UPDATE alerts SET ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ?").run(this.stamp(), who, reason, alert.id);
   }
 
+  /** Inside a transaction: add the alert, or edit it when it is running and changed; audited as `audit` says. */
+  private upsert(alert: Alert, who: string, audit: (change: "added" | "updated") => { action: AlertAuditAction; detail: string }): "added" | "updated" | "unchanged" {
+    const existing = this.get(alert.id);
+    const running = existing !== undefined && existing.ended_at === null;
+    if (running && JSON.stringify(existing.alert) === JSON.stringify(alert)) return "unchanged";
+    const change = running ? "updated" : "added";
+    if (running) this.update(alert, who);
+    else this.insert(alert, who);
+    const { action, detail } = audit(change);
+    this.audit(who, action, alert, detail, JSON.stringify(alert));
+    return change;
+  }
+
   /** A new alert. An id that is already running is refused (edit it with `replace`); an ended one may be reused. */
   add(alert: Alert, who: string): AlertRecord {
     const name = AlertStore.operator(who);
@@ -239,20 +252,7 @@ export class AlertStore {
         for (const raw of alerts) {
           const alert = AlertSchema.parse(raw);
           if (alert.system !== system) throw new AlertStoreError(`feed alert '${alert.id}' is for ${alert.system}, not ${system}`);
-          const existing = this.get(alert.id);
-          if (existing && existing.ended_at === null) {
-            if (JSON.stringify(existing.alert) === JSON.stringify(alert)) {
-              result.unchanged.push(alert.id);
-              continue;
-            }
-            this.update(alert, name);
-            this.audit(name, "import", alert, `updated from ${feed}`, JSON.stringify(alert));
-            result.updated.push(alert.id);
-          } else {
-            this.insert(alert, name);
-            this.audit(name, "import", alert, `added from ${feed}`, JSON.stringify(alert));
-            result.added.push(alert.id);
-          }
+          result[this.upsert(alert, name, (change) => ({ action: "import", detail: `${change} from ${feed}` }))].push(alert.id);
         }
         const ours = (this.db.prepare("SELECT * FROM alerts WHERE system = ? AND source_feed = ? AND ended_at IS NULL").all(system, feed) as Row[]).map(toRecord);
         for (const record of ours) {
@@ -280,20 +280,7 @@ export class AlertStore {
       .transaction(() => {
         for (const raw of alerts) {
           const alert = AlertSchema.parse(raw);
-          const existing = this.get(alert.id);
-          if (existing && existing.ended_at === null) {
-            if (JSON.stringify(existing.alert) === JSON.stringify(alert)) {
-              result.unchanged.push(alert.id);
-              continue;
-            }
-            this.update(alert, name);
-            this.audit(name, "edit", alert, options.detail, JSON.stringify(alert));
-            result.updated.push(alert.id);
-          } else {
-            this.insert(alert, name);
-            this.audit(name, "add", alert, options.detail, JSON.stringify(alert));
-            result.added.push(alert.id);
-          }
+          result[this.upsert(alert, name, (change) => ({ action: change === "added" ? "add" : "edit", detail: options.detail }))].push(alert.id);
         }
         const keep = new Set(alerts.map((a) => a.id));
         for (const id of options.withdraw) {
