@@ -11,6 +11,8 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { KioskIdSchema } from "../runtime/fleet/protocol.ts";
 import { hashKioskToken, hashPassword, kioskAuthorizer, newKioskToken } from "../host/backoffice/auth.ts";
+import { PublicationStore } from "../host/backoffice/publications.ts";
+import { registerPublicationCommands } from "./publications.ts";
 
 export const BACKOFFICE_DB_ENV = "KIOSK_BACKOFFICE_DB";
 
@@ -35,7 +37,16 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
     // A kiosk's own token (for that kiosk only), else the fleet token when one is configured.
     const authorize = kioskAuthorizer(store, options.token);
     const pages = { store, ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
-    const server = await startBackOfficeServer({ store, token: authorize, heartbeats: store, pages, ...(options.host ? { host: options.host } : {}), ...(options.port !== undefined ? { port: options.port } : {}), ...(options.log ? { log: options.log } : {}) });
+    const server = await startBackOfficeServer({
+      store,
+      token: authorize,
+      heartbeats: store,
+      pages,
+      publications: new PublicationStore(store.pool),
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
     return {
       ...server,
       store,
@@ -102,6 +113,11 @@ async function readPassword(file: string | undefined): Promise<string> {
 
 export function registerBackOfficeCommands(program: Command): void {
   const backoffice = program.command("backoffice").description(commandDescription("backoffice"));
+  registerPublicationCommands(backoffice, (flag) => {
+    const db = flag ?? process.env[BACKOFFICE_DB_ENV];
+    if (!db) throw new UsageError(`no database: give --db postgres://… or set $${BACKOFFICE_DB_ENV}`);
+    return db;
+  });
   backoffice
     .command("serve")
     .description("receive the fleet's replicated records over HTTP (POST /v1/records) into PostgreSQL")

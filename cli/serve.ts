@@ -19,6 +19,7 @@ import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 import { replicationTarget } from "./fleet-token.ts";
+import { publicationsConfig } from "./publications.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");
@@ -113,6 +114,8 @@ export interface ServeOptions {
   heartbeatSeconds?: number;
   /** Days sent outbox rows are kept (default 30). */
   outboxRetentionDays?: number;
+  /** Signed framebooks and alerts from the back office (--publications-key); needs `replication`. */
+  distribution?: KioskRuntimeConfig["distribution"];
 }
 
 export interface RunningServe extends Omit<KioskRuntime, "close"> {
@@ -143,6 +146,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       replication: options.replication ?? null,
       ...(options.heartbeatSeconds !== undefined ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
       ...(options.outboxRetentionDays !== undefined ? { outboxRetentionDays: options.outboxRetentionDays } : {}),
+      distribution: options.distribution ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       log,
@@ -206,6 +210,8 @@ interface ServeCommandOptions extends GlobalOptions {
   fleetTokenFile?: string;
   heartbeatSeconds?: string;
   outboxRetentionDays?: string;
+  publicationsKey?: string;
+  publicationsEvery?: string;
 }
 
 function positiveOption(text: string | undefined, flag: string): number | undefined {
@@ -266,6 +272,8 @@ export function registerServeCommand(program: Command): void {
     .option("--fleet-token-file <file>", "fleet: file holding the fleet token (else $KIOSK_FLEET_TOKEN)")
     .option("--heartbeat-seconds <n>", "fleet: seconds between heartbeats to the back office (default 30)")
     .option("--outbox-retention-days <n>", "days replicated outbox rows are kept before they are deleted (default 30; unsent rows are always kept)")
+    .option("--publications-key <file>", "fleet: the back office's public key (kiosk backoffice keygen): apply the framebooks and alerts it signs; off without it")
+    .option("--publications-every <seconds>", "fleet: how often to look for new publications", "30")
     .addHelpText(
       "after",
       [
@@ -293,9 +301,11 @@ export function registerServeCommand(program: Command): void {
       const replication = replicationTarget({ ...(opts.backoffice ? { backoffice: opts.backoffice } : {}), ...(opts.kioskId ? { kioskId: opts.kioskId } : {}), ...(opts.fleetTokenFile ? { tokenFile: opts.fleetTokenFile } : {}) });
       const heartbeatSeconds = positiveOption(opts.heartbeatSeconds, "--heartbeat-seconds");
       const outboxRetentionDays = positiveOption(opts.outboxRetentionDays, "--outbox-retention-days");
+      const distribution = publicationsConfig(opts.publicationsKey, opts.publicationsEvery, replication !== null);
       let running: RunningServe;
       try {
         running = await startServe({
+          ...(distribution ? { distribution } : {}),
           pack,
           port: portNumber(opts.port),
           host: opts.host,

@@ -20,6 +20,9 @@ import { DEFAULT_HEARTBEAT_SECONDS, HeartbeatSender } from "../runtime/kiosk/nod
 import { DEFAULT_OUTBOX_RETENTION_DAYS } from "../runtime/kiosk/node/outbox.ts";
 import type { AlertStore } from "../runtime/alerts/store.ts";
 import { collectHeartbeat } from "./heartbeat.ts";
+import { Distribution } from "../runtime/kiosk/node/distribution.ts";
+import type { KeyObject } from "node:crypto";
+import path from "node:path";
 import { SimulatedPaymentTerminal, type PaymentTerminal } from "../runtime/kiosk/payment.ts";
 import { OperatorConsole } from "../runtime/operator/console.ts";
 import { OperatorLive } from "../runtime/operator/live.ts";
@@ -77,6 +80,11 @@ export interface KioskRuntimeConfig {
   heartbeatSeconds?: number;
   /** Sent outbox rows older than this many days are deleted, at start and daily (default 30; unsent rows never). */
   outboxRetentionDays?: number;
+  /**
+   * Signed distribution (needs `replication`): the back office's ed25519 public key; framebooks and
+   * alert sets it signed are fetched every `intervalMs`, verified, validated and applied. Absent: off.
+   */
+  distribution?: { publicKey: KeyObject; intervalMs?: number; stateFile?: string } | null;
   /** Time limit of one answer by the deterministic policy. */
   deadlineMs?: number;
   /** The kiosk's wall clock (default: the real time). */
@@ -113,6 +121,8 @@ export interface KioskRuntime {
   alerts: AlertStore | null;
   /** The technician's bench database, when configured and it could be opened. */
   bench: BenchStore | null;
+  /** Signed framebooks and alerts from the back office, when configured. */
+  distribution: Distribution | null;
   /** The passenger model, when one is configured and loaded. */
   assistant: PassengerAssistant | null;
   /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
@@ -263,6 +273,25 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
     const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
     const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
+    const distribution =
+      config.distribution && config.replication
+        ? Distribution.open({
+            kioskId: config.replication.kioskId,
+            url: config.replication.url,
+            token: config.replication.token,
+            publicKey: config.distribution.publicKey,
+            systems: pack.systemIds,
+            framebooks,
+            alerts: alerts?.store ?? null,
+            stateFile: config.distribution.stateFile ?? path.join(framebooks.dir, "distribution.sqlite"),
+            ...(config.distribution.intervalMs !== undefined ? { intervalMs: config.distribution.intervalMs } : {}),
+            log,
+          })
+        : null;
+    if (distribution) {
+      distribution.start();
+      closers.push(() => distribution.stop());
+    }
     const operator = new OperatorConsole({ framebooks, pin, systems: pack.systemIds, bench: technician, live, log });
     const parts = { pack, app, framebooks, alerts: alerts?.store ?? null, ledger, bench: benchStore };
     const heartbeat = config.replication
@@ -293,6 +322,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       heartbeat,
       alerts: alerts?.store ?? null,
       bench: benchStore,
+      distribution,
       assistant,
       metrics,
       close: closeAll,

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
 import { fleetPages, type FleetPagesOptions } from "./pages.ts";
 import type { BackOfficeStore } from "./store.ts";
+import { publicationRoute, type PublicationStore } from "./publications.ts";
 
 export interface BackOfficeServerOptions {
   /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
@@ -21,6 +22,8 @@ export interface BackOfficeServerOptions {
   heartbeats?: Pick<BackOfficeStore, "recordHeartbeat">;
   /** The fleet page and its login (GET /, /login, /v1/kiosks); absent: not served. */
   pages?: FleetPagesOptions;
+  /** Signed distribution (publications.ts); absent: the back office publishes nothing. */
+  publications?: Pick<PublicationStore, "after" | "recordResult" | "report">;
   host?: string;
   port?: number;
   log?: (message: string) => void;
@@ -103,6 +106,10 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
     const handle = async (): Promise<void> => {
       if (pathname === INGEST_PATH && req.method === "POST") return answer(res, 200, await ingest(req));
       if (pathname === HEARTBEAT_PATH && req.method === "POST" && options.heartbeats) return answer(res, 200, await heartbeat(req));
+      const published = options.publications
+        ? await publicationRoute(req, new URL(req.url ?? "/", "http://backoffice"), { store: options.publications, authorized, readBody, fail: (status, message, fields) => new HttpFailure(status, message, fields) })
+        : null;
+      if (published) return answer(res, published.status, published.body);
       if (pages && (await pages.handle(req, res, pathname ?? "/"))) return;
       if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
       throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);

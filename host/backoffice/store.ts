@@ -53,6 +53,31 @@ export const BACKOFFICE_MIGRATIONS: readonly string[] = [
      password    text NOT NULL,
      created_at  timestamptz NOT NULL DEFAULT now()
    );`,
+  // Signed distribution (host/backoffice/publications.ts): what was published, and each kiosk's result.
+  `CREATE TABLE publications (
+     id            bigserial PRIMARY KEY,
+     kind          text NOT NULL CHECK (kind IN ('framebook', 'alerts')),
+     system        text NOT NULL,
+     version       integer NOT NULL CHECK (version > 0),
+     sha256        text NOT NULL,
+     content       text NOT NULL,
+     published_at  timestamptz NOT NULL,
+     published_at_text text NOT NULL,
+     publisher     text NOT NULL,
+     signature     text NOT NULL,
+     UNIQUE (kind, system, version)
+   );
+   CREATE TABLE publication_results (
+     publication_id  bigint NOT NULL REFERENCES publications(id),
+     kiosk_id        text NOT NULL,
+     outcome         text NOT NULL CHECK (outcome IN ('applied', 'rejected')),
+     reasons         text[] NOT NULL,
+     issues          jsonb NOT NULL,
+     active_version  integer,
+     reported_at     timestamptz NOT NULL,
+     received_at     timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (publication_id, kiosk_id)
+   );`,
 ];
 
 /** Per kiosk and currency: sales, voids and the takings of the sales not voided. */

@@ -178,6 +178,19 @@ export class AlertStore {
     this.db.prepare("UPDATE alerts SET ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ?").run(this.stamp(), who, reason, alert.id);
   }
 
+  /** Inside a transaction: add the alert, or edit it when it is running and changed; audited as `audit` says. */
+  private upsert(alert: Alert, who: string, audit: (change: "added" | "updated") => { action: AlertAuditAction; detail: string }): "added" | "updated" | "unchanged" {
+    const existing = this.get(alert.id);
+    const running = existing !== undefined && existing.ended_at === null;
+    if (running && JSON.stringify(existing.alert) === JSON.stringify(alert)) return "unchanged";
+    const change = running ? "updated" : "added";
+    if (running) this.update(alert, who);
+    else this.insert(alert, who);
+    const { action, detail } = audit(change);
+    this.audit(who, action, alert, detail, JSON.stringify(alert));
+    return change;
+  }
+
   /** A new alert. An id that is already running is refused (edit it with `replace`); an ended one may be reused. */
   add(alert: Alert, who: string): AlertRecord {
     const name = AlertStore.operator(who);
@@ -239,20 +252,7 @@ export class AlertStore {
         for (const raw of alerts) {
           const alert = AlertSchema.parse(raw);
           if (alert.system !== system) throw new AlertStoreError(`feed alert '${alert.id}' is for ${alert.system}, not ${system}`);
-          const existing = this.get(alert.id);
-          if (existing && existing.ended_at === null) {
-            if (JSON.stringify(existing.alert) === JSON.stringify(alert)) {
-              result.unchanged.push(alert.id);
-              continue;
-            }
-            this.update(alert, name);
-            this.audit(name, "import", alert, `updated from ${feed}`, JSON.stringify(alert));
-            result.updated.push(alert.id);
-          } else {
-            this.insert(alert, name);
-            this.audit(name, "import", alert, `added from ${feed}`, JSON.stringify(alert));
-            result.added.push(alert.id);
-          }
+          result[this.upsert(alert, name, (change) => ({ action: "import", detail: `${change} from ${feed}` }))].push(alert.id);
         }
         const ours = (this.db.prepare("SELECT * FROM alerts WHERE system = ? AND source_feed = ? AND ended_at IS NULL").all(system, feed) as Row[]).map(toRecord);
         for (const record of ours) {
@@ -262,6 +262,33 @@ export class AlertStore {
           this.markEnded(record.alert, name, reason);
           this.audit(name, "end", record.alert, `${reason} ${feed}`, null);
           result.ended.push(record.alert.id);
+        }
+      })
+      .immediate();
+    return result;
+  }
+
+  /**
+   * A published set of alerts (issue 18, distribution), in one transaction: each alert is added, or
+   * edited when it is running and changed; the running alerts named in `withdraw` (the previous
+   * set's that this one no longer lists) are ended. All of it, or — on any error — nothing.
+   */
+  applySet(alerts: readonly Alert[], options: { who: string; withdraw: readonly string[]; detail: string }): { added: string[]; updated: string[]; unchanged: string[]; ended: string[] } {
+    const name = AlertStore.operator(options.who);
+    const result = { added: [] as string[], updated: [] as string[], unchanged: [] as string[], ended: [] as string[] };
+    this.db
+      .transaction(() => {
+        for (const raw of alerts) {
+          const alert = AlertSchema.parse(raw);
+          result[this.upsert(alert, name, (change) => ({ action: change === "added" ? "add" : "edit", detail: options.detail }))].push(alert.id);
+        }
+        const keep = new Set(alerts.map((a) => a.id));
+        for (const id of options.withdraw) {
+          const existing = this.get(id);
+          if (keep.has(id) || !existing || existing.ended_at !== null) continue;
+          this.markEnded(existing.alert, name, "withdrawn by the back office");
+          this.audit(name, "end", existing.alert, options.detail, null);
+          result.ended.push(id);
         }
       })
       .immediate();

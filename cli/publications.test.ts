@@ -1,0 +1,39 @@
+// `kiosk backoffice keygen` and `kiosk serve --publications-key` (issue 18, distribution).
+import { generateKeyPairSync, createPrivateKey, createPublicKey } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generatePublicationKeys, publicationsConfig } from "./publications.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "kiosk-keygen-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("kiosk backoffice keygen", () => {
+  it("writes an ed25519 pair in PEM, the private key readable by its owner only, and never overwrites", () => {
+    const out = path.join(dir, "keys");
+    const { privateFile, publicFile } = generatePublicationKeys(out);
+    expect(statSync(privateFile).mode & 0o777).toBe(0o600);
+    expect(createPrivateKey(readFileSync(privateFile, "utf8")).asymmetricKeyType).toBe("ed25519");
+    expect(createPublicKey(readFileSync(publicFile, "utf8")).asymmetricKeyType).toBe("ed25519");
+    const before = readFileSync(privateFile, "utf8");
+    expect(() => generatePublicationKeys(out)).toThrow(/already exists: keygen never overwrites/);
+    expect(readFileSync(privateFile, "utf8")).toBe(before);
+  });
+});
+
+describe("kiosk serve --publications-key", () => {
+  it("is off without the flag, needs the fleet flags, and takes only an ed25519 public key", () => {
+    expect(publicationsConfig(undefined, undefined, true)).toBeNull();
+    const { publicFile } = generatePublicationKeys(path.join(dir, "k2"));
+    expect(() => publicationsConfig(publicFile, undefined, false)).toThrow(/needs --backoffice and --kiosk-id/);
+    const config = publicationsConfig(publicFile, "5", true);
+    expect(config?.intervalMs).toBe(5000);
+    expect(config?.publicKey.asymmetricKeyType).toBe("ed25519");
+    const rsa = path.join(dir, "rsa.pem");
+    writeFileSync(rsa, generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ type: "spki", format: "pem" }));
+    expect(() => publicationsConfig(rsa, undefined, true)).toThrow(/a rsa key, not ed25519/);
+    expect(() => publicationsConfig(path.join(dir, "missing.pem"), undefined, true)).toThrow(/--publications-key .*missing.pem/);
+    expect(() => publicationsConfig(publicFile, "0", true)).toThrow(/--publications-every/);
+  });
+});

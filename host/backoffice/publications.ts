@@ -1,0 +1,210 @@
+// The back office's side of signed distribution (issue 18, part 3): publishing a framebook or a
+// system's alert set — validated first with the kiosk's own validators, then given the next version
+// for its kind and system, signed with the back office's ed25519 key (runtime/fleet/publication.ts
+// defines the signed bytes) and stored — and the kiosks' results. Kiosks read publications with
+// GET /v1/publications?after=<id>&kiosk=<id> and report with POST /v1/publications/<id>/result;
+// GET /v1/publications/report lists every publication with each kiosk's result.
+import type { KeyObject } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type pg from "pg";
+import type { DataPack } from "../../tools/data/datapack.ts";
+import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import { publicationContentIssues } from "../../runtime/fleet/content.ts";
+import {
+  envelopeFor,
+  PUBLICATIONS_PATH,
+  PublicationResultSchema,
+  signEnvelope,
+  type PublicationIssue,
+  type PublicationKind,
+  type PublicationResult,
+  type SignedPublication,
+} from "../../runtime/fleet/publication.ts";
+import { describeIssues } from "../../runtime/fleet/protocol.ts";
+
+export class PublicationRejectedError extends Error {
+  constructor(
+    message: string,
+    readonly issues: PublicationIssue[],
+  ) {
+    super(message);
+    this.name = "PublicationRejectedError";
+  }
+}
+
+export interface KioskPublicationResult extends PublicationResult {
+  receivedAt: string;
+}
+
+export interface PublicationReport {
+  id: number;
+  kind: PublicationKind;
+  system: string;
+  version: number;
+  sha256: string;
+  publishedAt: string;
+  publisher: string;
+  results: KioskPublicationResult[];
+}
+
+interface PublicationRow {
+  id: string;
+  kind: PublicationKind;
+  system: string;
+  version: number;
+  sha256: string;
+  content: string;
+  published_at_text: string;
+  publisher: string;
+  signature: string;
+}
+
+function signedOf(row: PublicationRow): SignedPublication {
+  return {
+    id: Number(row.id),
+    envelope: { kind: row.kind, system: row.system, version: row.version, sha256: row.sha256, content: row.content, published_at: row.published_at_text, publisher: row.publisher },
+    signature: row.signature,
+  };
+}
+
+export class PublicationStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /**
+   * Validate `content` for `system` (refused with file/line/field issues when it would not apply on a
+   * kiosk), sign it as the next version of its kind and system, and store it. One transaction; two
+   * publishers at once get consecutive versions.
+   */
+  async publish(input: { pack: DataPack; kind: PublicationKind; system: string; content: string; file: string; publisher: string; key: KeyObject; now?: Date }): Promise<SignedPublication> {
+    if (!(SYSTEM_IDS as readonly string[]).includes(input.system)) throw new PublicationRejectedError(`unknown system '${input.system}' (one of ${SYSTEM_IDS.join(", ")})`, []);
+    const system = input.system as SystemId;
+    const issues = publicationContentIssues(input.kind, input.content, input.file, system, input.pack.system(system));
+    if (issues.length > 0) throw new PublicationRejectedError(`${input.file}: the ${input.kind} for ${system} is not valid; nothing was published`, issues);
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`publication:${input.kind}:${system}`]);
+      const r = await client.query<{ version: number }>("SELECT coalesce(max(version), 0) AS version FROM publications WHERE kind = $1 AND system = $2", [input.kind, system]);
+      const envelope = envelopeFor({
+        kind: input.kind,
+        system,
+        version: (r.rows[0]?.version ?? 0) + 1,
+        content: input.content,
+        published_at: (input.now ?? new Date()).toISOString(),
+        publisher: input.publisher,
+      });
+      const signature = signEnvelope(envelope, input.key);
+      const inserted = await client.query<{ id: string }>(
+        `INSERT INTO publications (kind, system, version, sha256, content, published_at, published_at_text, publisher, signature)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        // published_at twice: as a time to sort and query by, and exactly as signed (text).
+        [envelope.kind, envelope.system, envelope.version, envelope.sha256, envelope.content, envelope.published_at, envelope.published_at, envelope.publisher, signature],
+      );
+      await client.query("COMMIT");
+      return { id: Number(inserted.rows[0]!.id), envelope, signature };
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The publications after `afterId`, oldest first (what a kiosk has not seen yet). */
+  async after(afterId: number, limit = 50): Promise<SignedPublication[]> {
+    const r = await this.pool.query<PublicationRow>("SELECT * FROM publications WHERE id > $1 ORDER BY id LIMIT $2", [afterId, limit]);
+    return r.rows.map(signedOf);
+  }
+
+  /** Keep a kiosk's result (a repeated report replaces the earlier one). False: no such publication. */
+  async recordResult(publicationId: number, result: PublicationResult): Promise<boolean> {
+    const r = await this.pool.query(
+      `INSERT INTO publication_results (publication_id, kiosk_id, outcome, reasons, issues, active_version, reported_at)
+       SELECT id, $2, $3, $4, $5, $6, $7 FROM publications WHERE id = $1
+       ON CONFLICT (publication_id, kiosk_id) DO UPDATE SET outcome = EXCLUDED.outcome, reasons = EXCLUDED.reasons, issues = EXCLUDED.issues,
+         active_version = EXCLUDED.active_version, reported_at = EXCLUDED.reported_at, received_at = now()`,
+      [publicationId, result.kioskId, result.outcome, result.reasons, JSON.stringify(result.issues), result.activeVersion, result.at],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  /** Every publication (newest first) with each kiosk's result. */
+  async report(limit = 100): Promise<PublicationReport[]> {
+    const pubs = await this.pool.query<PublicationRow>("SELECT * FROM publications ORDER BY id DESC LIMIT $1", [limit]);
+    const ids = pubs.rows.map((p) => p.id);
+    const results = await this.pool.query<{ publication_id: string; kiosk_id: string; outcome: "applied" | "rejected"; reasons: string[]; issues: PublicationIssue[]; active_version: number | null; reported_at: Date; received_at: Date }>(
+      "SELECT * FROM publication_results WHERE publication_id = ANY($1::bigint[]) ORDER BY kiosk_id",
+      [ids],
+    );
+    return pubs.rows.map((p) => ({
+      id: Number(p.id),
+      kind: p.kind,
+      system: p.system,
+      version: p.version,
+      sha256: p.sha256,
+      publishedAt: p.published_at_text,
+      publisher: p.publisher,
+      results: results.rows
+        .filter((r) => r.publication_id === p.id)
+        .map((r) => ({
+          kioskId: r.kiosk_id,
+          outcome: r.outcome,
+          reasons: r.reasons as PublicationResult["reasons"],
+          issues: r.issues,
+          activeVersion: r.active_version,
+          at: r.reported_at.toISOString(),
+          receivedAt: r.received_at.toISOString(),
+        })),
+    }));
+  }
+}
+
+/** An HTTP failure the server answers with its status and message. */
+export interface PublicationHttpFailure {
+  status: number;
+  message: string;
+  fields?: string[];
+}
+
+export interface PublicationRoutesOptions {
+  store: Pick<PublicationStore, "after" | "recordResult" | "report">;
+  /** Whether this bearer token may act as this kiosk (the server's own rule). */
+  authorized: (kioskId: string, token: string) => boolean | Promise<boolean>;
+  readBody: (req: IncomingMessage) => Promise<unknown>;
+  fail: (status: number, message: string, fields?: string[]) => Error;
+}
+
+/**
+ * The distribution routes, for the back office server's dispatch: the answer (status, body) for a
+ * request it handles, null for one it does not.
+ */
+export async function publicationRoute(req: IncomingMessage, url: URL, options: PublicationRoutesOptions): Promise<{ status: number; body: unknown } | null> {
+  if (!url.pathname.startsWith(PUBLICATIONS_PATH)) return null;
+  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
+  if (bearer === null) throw options.fail(401, "missing Authorization: Bearer <token>");
+  const kioskOf = async (kioskId: string | null): Promise<string> => {
+    if (!kioskId) throw options.fail(400, "name the kiosk: ?kiosk=<kiosk id>", ["kiosk"]);
+    if (!(await options.authorized(kioskId, bearer))) throw options.fail(403, `kiosk ${kioskId}: wrong token`);
+    return kioskId;
+  };
+  if (url.pathname === PUBLICATIONS_PATH && req.method === "GET") {
+    await kioskOf(url.searchParams.get("kiosk"));
+    const after = Number(url.searchParams.get("after") ?? "0");
+    if (!Number.isInteger(after) || after < 0) throw options.fail(400, "after: a publication id (a whole number ≥ 0)", ["after"]);
+    return { status: 200, body: { publications: await options.store.after(after) } };
+  }
+  if (url.pathname === `${PUBLICATIONS_PATH}/report` && req.method === "GET") {
+    await kioskOf(url.searchParams.get("kiosk"));
+    return { status: 200, body: { publications: await options.store.report() } };
+  }
+  const result = /^\/v1\/publications\/(\d+)\/result$/.exec(url.pathname);
+  if (result && req.method === "POST") {
+    const parsed = PublicationResultSchema.safeParse(await options.readBody(req));
+    if (!parsed.success) throw options.fail(400, `invalid result: ${describeIssues(parsed.error).slice(0, 20).join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
+    await kioskOf(parsed.data.kioskId);
+    const id = Number(result[1]);
+    if (!(await options.store.recordResult(id, parsed.data))) throw options.fail(404, `no publication ${id}`);
+    return { status: 200, body: { ok: true } };
+  }
+  throw options.fail(404, `no ${req.method ?? ""} ${url.pathname} here`);
+}
