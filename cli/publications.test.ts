@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generatePublicationKeys, publicationsConfig } from "./publications.ts";
+import { publicationsConfig } from "./fleet-token.ts";
+import { generatePublicationKeys } from "./publications.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-keygen-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { generateKeyPairSync, createPrivateKey, type KeyObject } from "node:cryp
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { ed25519PublicKey, type PublicationKind } from "../runtime/fleet/publication.ts";
+import type { PublicationKind } from "../runtime/fleet/publication.ts";
 import { formatPublicationIssues } from "../runtime/fleet/content.ts";
 import { PublicationRejectedError, PublicationStore } from "../host/backoffice/publications.ts";
 import { BackOfficeStore } from "../host/backoffice/store.ts";
@@ -36,27 +36,6 @@ function readPrivateKey(file: string): KeyObject {
   }
   if (key.asymmetricKeyType !== "ed25519") throw new UsageError(`--key ${file}: a ${key.asymmetricKeyType ?? "unknown"} key, not ed25519 (make one with kiosk backoffice keygen)`);
   return key;
-}
-
-/** `kiosk serve --publications-key FILE [--publications-every S]` → the runtime's distribution config (null: off). */
-export function publicationsConfig(keyFile: string | undefined, every: string | undefined, fleet: boolean): { publicKey: KeyObject; intervalMs: number } | null {
-  if (!keyFile) return null;
-  if (!fleet) throw new UsageError("--publications-key needs --backoffice and --kiosk-id (publications come from the back office)");
-  let pem: string;
-  try {
-    pem = readFileSync(keyFile, "utf8");
-  } catch (err) {
-    throw new UsageError(`--publications-key ${keyFile}: ${(err as Error).message}`);
-  }
-  let publicKey: KeyObject;
-  try {
-    publicKey = ed25519PublicKey(pem, `--publications-key ${keyFile}`);
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const seconds = Number(every ?? "30");
-  if (!(seconds > 0)) throw new UsageError(`--publications-every: not a positive number of seconds: '${every}'`);
-  return { publicKey, intervalMs: seconds * 1000 };
 }
 
 interface PublishOptions extends GlobalOptions {

@@ -18,8 +18,7 @@ import { PinConfigError } from "../runtime/operator/pin.ts";
 import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
-import { replicationTarget } from "./fleet-token.ts";
-import { publicationsConfig } from "./publications.ts";
+import { publicationsConfig, replicationTarget } from "./fleet-token.ts";
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DEFAULT_RENDERER_DIR = path.join(REPO_ROOT, "renderer", "dist");

@@ -38,6 +38,15 @@ export interface ShellConfig {
   warmState: string | undefined;
   /** Headset mode's audio output: a label pattern (regular expression, case-insensitive); none: the screen's default. */
   headsetPattern: string | undefined;
+  /** Fleet (issue 18): the back office's URL and this kiosk's id (both or neither; electron/fleet.ts reads them). */
+  backoffice?: string | undefined;
+  kioskId?: string | undefined;
+  /** The file holding this kiosk's token for the back office (else $KIOSK_FLEET_TOKEN). */
+  fleetTokenFile?: string | undefined;
+  /** The back office's public key: apply the framebooks and alerts it signs (off without it). */
+  publicationsKey?: string | undefined;
+  /** Serve `GET /metrics` on 127.0.0.1 at this port (off without it: the shell has no HTTP server otherwise). */
+  metricsPort?: string | undefined;
 }
 
 function flagValue(argv: readonly string[], name: string): string | undefined {
@@ -47,6 +56,11 @@ function flagValue(argv: readonly string[], name: string): string | undefined {
     if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
   }
   return undefined;
+}
+
+/** `{ [key]: value }` when set, else nothing (so an unset fleet option is absent, not undefined). */
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 function truthy(value: string | undefined): boolean | undefined {
@@ -60,7 +74,9 @@ function truthy(value: string | undefined): boolean | undefined {
  * --bench-model NAME, --model NAME, --assistant hybrid|model (llm: model), --warm-state FILE. Environment: KIOSK_MODE=0|1,
  * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
  * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
- * KIOSK_ASSISTANT, KIOSK_WARM_STATE, KIOSK_HEADSET_PATTERN (--headset-pattern). Switches win over the environment.
+ * KIOSK_ASSISTANT, KIOSK_WARM_STATE, KIOSK_HEADSET_PATTERN (--headset-pattern). Fleet: --backoffice URL,
+ * --kiosk-id ID, --fleet-token-file F, --publications-key F, --metrics-port N (KIOSK_BACKOFFICE,
+ * KIOSK_ID, KIOSK_FLEET_TOKEN_FILE, KIOSK_PUBLICATIONS_KEY, KIOSK_METRICS_PORT). Switches win over the environment.
  *
  * A packaged app (`resourcesDir`: Electron's process.resourcesPath) finds the data pack in
  * resources/metrollm-bench and keeps applied framebooks in userData (the app itself is read-only);
@@ -92,6 +108,11 @@ export function shellConfig(
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
     assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
     headsetPattern: flagValue(argv, "headset-pattern") ?? env.KIOSK_HEADSET_PATTERN,
+    ...optional("backoffice", flagValue(argv, "backoffice") ?? env.KIOSK_BACKOFFICE),
+    ...optional("kioskId", flagValue(argv, "kiosk-id") ?? env.KIOSK_ID),
+    ...optional("fleetTokenFile", flagValue(argv, "fleet-token-file") ?? env.KIOSK_FLEET_TOKEN_FILE),
+    ...optional("publicationsKey", flagValue(argv, "publications-key") ?? env.KIOSK_PUBLICATIONS_KEY),
+    ...optional("metricsPort", flagValue(argv, "metrics-port") ?? env.KIOSK_METRICS_PORT),
     warmState: flagValue(argv, "warm-state") ?? env.KIOSK_WARM_STATE ?? (flagValue(argv, "model") ?? env.KIOSK_MODEL ? path.join(defaults.userData, "model-warm.state") : undefined),
   };
 }

@@ -9,6 +9,8 @@ import { lockKioskWindow, removeApplicationMenu } from "./kiosk-lock.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
 import { createKioskRuntime, type KioskRuntime } from "../host/runtime.ts";
+import { serveMetrics } from "../host/metrics.ts";
+import { metricsPortOf, shellFleet } from "./fleet.ts";
 import { bundledWorkerEntry, utilityProcessSpawner } from "./model-process.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { APP_SCHEME, APP_URL, hardenSession, kioskWindowOptions, lockWebContents } from "./security.ts";
@@ -42,6 +44,7 @@ protocol.registerSchemesAsPrivileged([
 app.on("web-contents-created", (_event, contents) => lockWebContents(contents, { devTools: config.devTools }));
 
 let runtime: KioskRuntime | undefined;
+let metricsServer: { close(): Promise<void> } | undefined;
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow(kioskWindowOptions(path.join(bundleDir, "preload.cjs"), config));
@@ -73,7 +76,9 @@ if (!app.requestSingleInstanceLock()) {
     try {
       const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
       // The model runs in a utility process (the bundled model worker), never in this main process.
-      runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
+      runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), ...shellFleet(config), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
+      const metricsPort = metricsPortOf(config);
+      if (metricsPort !== undefined) metricsServer = await serveMetrics(runtime.metrics, metricsPort);
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);
@@ -87,6 +92,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on("window-all-closed", () => app.quit());
   app.on("before-quit", () => {
     quitting = true;
+    void metricsServer?.close();
     void runtime?.close();
   });
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
 import { rendererFileFor, rendererResponse } from "./app-protocol.ts";
 import { kioskRuntimeConfig, shellConfig } from "./config.ts";
+import { metricsPortOf, shellFleet } from "./fleet.ts";
 import { testApp, testPack } from "../runtime/kiosk/testing.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-shell-"));
@@ -67,6 +68,20 @@ describe("shell configuration", () => {
     expect(kioskRuntimeConfig(shell, testPack(), () => undefined).headsetPattern).toBe("front jack");
     expect(testApp({ headsetPattern: "front jack" }).app.status().headsetPattern).toBe("front jack");
     expect(testApp().app.status().headsetPattern).toBeUndefined();
+  });
+  it("a fleet kiosk: back office, kiosk id and token from switches or the environment, as under kiosk serve", () => {
+    const tokenFile = path.join(dir, "kiosk.token");
+    writeFileSync(tokenFile, "0123456789abcdef0123456789abcdef\n");
+    expect(shellFleet(shellConfig([], {}, defaults), {})).toEqual({ replication: null, distribution: null });
+    const shell = shellConfig(["--backoffice", "http://office.example:8790", "--fleet-token-file", tokenFile], { KIOSK_ID: "station-12-a", KIOSK_METRICS_PORT: "9464" }, defaults);
+    expect(shellFleet(shell, {})).toEqual({ replication: { url: "http://office.example:8790/", kioskId: "station-12-a", token: "0123456789abcdef0123456789abcdef" }, distribution: null });
+    expect(metricsPortOf(shell)).toBe(9464);
+    expect(metricsPortOf(shellConfig([], {}, defaults))).toBeUndefined();
+    // Half a fleet setting, a token too short, a public key without a back office, a bad port: named errors.
+    expect(() => shellFleet(shellConfig(["--kiosk-id", "k1"], {}, defaults), {})).toThrow(/--backoffice and --kiosk-id go together/);
+    expect(() => shellFleet(shellConfig(["--backoffice", "http://o", "--kiosk-id", "k1"], {}, defaults), { KIOSK_FLEET_TOKEN: "short" })).toThrow(/too short/);
+    expect(() => shellFleet(shellConfig(["--publications-key", tokenFile], {}, defaults), {})).toThrow(/--publications-key needs --backoffice/);
+    expect(() => metricsPortOf(shellConfig(["--metrics-port", "http"], {}, defaults))).toThrow(/--metrics-port: not a port number/);
   });
   it("packaged: the data pack from resources, applied framebooks in userData", () => {
     const packaged = shellConfig([], {}, { ...defaults, resourcesDir: "/opt/kiosk/resources" });

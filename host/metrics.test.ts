@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { askFromCase, caseById, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { runCase } from "../runtime/session/case.ts";
-import { createKioskMetrics } from "./metrics.ts";
+import { createKioskMetrics, serveMetrics } from "./metrics.ts";
 import { startKioskServer } from "../runtime/kiosk/node/server.ts";
 import { createKioskRuntime } from "./runtime.ts";
 
@@ -84,5 +84,23 @@ describe("GET /metrics", () => {
     expect(sample(text, 'kiosk_interlock_blocks_total{code="track_closed"}')).toBe(1);
     expect(sample(text, "kiosk_fallbacks_total")).toBe(1);
     expect(sample(text, "kiosk_sales_available")).toBe(0);
+  });
+});
+
+describe("serveMetrics: /metrics on its own loopback listener (the Electron shell)", () => {
+  it("answers GET /metrics with the exposition text, and nothing else", async () => {
+    const metrics = { contentType: "text/plain; version=0.0.4", text: async () => "kiosk_sessions_total 3\n" };
+    const server = await serveMetrics(metrics, 0);
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      const ok = await fetch(`${base}/metrics`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("content-type")).toBe("text/plain; version=0.0.4");
+      expect(await ok.text()).toBe("kiosk_sessions_total 3\n");
+      expect((await fetch(`${base}/api/status`)).status).toBe(404);
+      expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(405);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // answered and how fast, who answered, fallbacks, the interlock's blocks by code, purchases and
 // sales, and — read when scraped — the model's state, the ledger and replication. Fed by the same
 // session events as the session audit (KioskApp's `onSession`), so no counter is kept twice.
+import { createServer } from "node:http";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { KioskSessionEvent } from "../runtime/audit/events.ts";
 import { answeredByOf } from "../runtime/audit/model.ts";
@@ -73,5 +74,39 @@ export function createKioskMetrics(status: () => KioskStatus): KioskMetrics {
       }
     },
     text: () => registry.metrics(),
+  };
+}
+
+/**
+ * `GET /metrics` on its own listener (the Electron shell, which has no HTTP server otherwise):
+ * loopback only by default, GET/HEAD only, nothing else served.
+ */
+export async function serveMetrics(metrics: Pick<KioskMetrics, "text" | "contentType">, port: number, host = "127.0.0.1"): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/metrics") {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("only /metrics here\n");
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD", "Content-Type": "text/plain; charset=utf-8" }).end("use GET for /metrics\n");
+      return;
+    }
+    metrics.text().then(
+      (body) => {
+        res.writeHead(200, { "Content-Type": metrics.contentType, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+        res.end(req.method === "HEAD" ? undefined : body);
+      },
+      () => res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8" }).end("metrics unavailable\n"),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
