@@ -45,7 +45,7 @@ export interface ShellConfig {
   fleetTokenFile?: string | undefined;
   /** The back office's public key: apply the framebooks and alerts it signs (off without it). */
   publicationsKey?: string | undefined;
-  /** Serve `GET /metrics` on 127.0.0.1 at this port (off without it: the shell has no HTTP server otherwise). */
+  /** `GET /metrics` on 127.0.0.1 at this port (default 9464; "off": not served). */
   metricsPort?: string | undefined;
 }
 

@@ -78,7 +78,13 @@ if (!app.requestSingleInstanceLock()) {
       // The model runs in a utility process (the bundled model worker), never in this main process.
       runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), ...shellFleet(config), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
       const metricsPort = metricsPortOf(config);
-      if (metricsPort !== undefined) metricsServer = await serveMetrics(runtime.metrics, metricsPort);
+      // A port already taken must not keep the kiosk from selling: logged, and the kiosk runs without it.
+      if (metricsPort !== undefined) {
+        metricsServer = await serveMetrics(runtime.metrics, metricsPort).catch((err: unknown) => {
+          console.error(`kiosk: /metrics not served on 127.0.0.1:${metricsPort}: ${(err as Error).message}`);
+          return undefined;
+        });
+      }
     } catch (err) {
       console.error(`kiosk: cannot start the kiosk runtime: ${(err as Error).message}`);
       app.exit(2);

@@ -76,7 +76,9 @@ describe("shell configuration", () => {
     const shell = shellConfig(["--backoffice", "http://office.example:8790", "--fleet-token-file", tokenFile], { KIOSK_ID: "station-12-a", KIOSK_METRICS_PORT: "9464" }, defaults);
     expect(shellFleet(shell, {})).toEqual({ replication: { url: "http://office.example:8790/", kioskId: "station-12-a", token: "0123456789abcdef0123456789abcdef" }, distribution: null });
     expect(metricsPortOf(shell)).toBe(9464);
-    expect(metricsPortOf(shellConfig([], {}, defaults))).toBeUndefined();
+    // Served by default on its own loopback port; "off" turns it off.
+    expect(metricsPortOf(shellConfig([], {}, defaults))).toBe(9464);
+    expect(metricsPortOf(shellConfig(["--metrics-port", "off"], {}, defaults))).toBeUndefined();
     // Half a fleet setting, a token too short, a public key without a back office, a bad port: named errors.
     expect(() => shellFleet(shellConfig(["--kiosk-id", "k1"], {}, defaults), {})).toThrow(/--backoffice and --kiosk-id go together/);
     expect(() => shellFleet(shellConfig(["--backoffice", "http://o", "--kiosk-id", "k1"], {}, defaults), { KIOSK_FLEET_TOKEN: "short" })).toThrow(/too short/);
