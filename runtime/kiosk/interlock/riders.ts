@@ -77,16 +77,27 @@ const ZH_NOUNS: [RegExp, RiderKey | "total"][] = [
 ];
 const ZH_COUNTED = /([0-9一二两兩三四五六七八九十]{1,3})\s*(?:个|個|位|名|张|張)?\s*(成人|大人|成年人|儿童|兒童|小孩|孩子|小朋友|老人|长者|長者|老年人|长辈|残疾人|殘疾人|残障|殘障|张票|張票|位乘客|人)/gu;
 
+/** Fuzzy lookups already made: a long text repeats its words, and each lookup tries every noun. */
+const nearNouns = new Map<string, RiderKey | "total" | undefined>();
+const MAX_REMEMBERED = 10_000;
+
 /** The rider noun a word is, allowing one wrong letter or two swapped in longer words ("adluts"). */
 function nounOf(word: string | undefined): RiderKey | "total" | undefined {
   if (word === undefined) return undefined;
   const exact = NOUNS[word];
   if (exact !== undefined || word.length < 5 || !/^[a-z]+$/.test(word)) return exact;
+  if (nearNouns.has(word)) return nearNouns.get(word);
+  let found: RiderKey | "total" | undefined;
   for (const [noun, key] of Object.entries(NOUNS)) {
     if (noun.length < 5 || Math.abs(noun.length - word.length) > 1) continue;
-    if (distance(noun, word) <= 1 || swapped(noun, word)) return key;
+    if (distance(noun, word) <= 1 || swapped(noun, word)) {
+      found = key;
+      break;
+    }
   }
-  return undefined;
+  if (nearNouns.size >= MAX_REMEMBERED) nearNouns.clear();
+  nearNouns.set(word, found);
+  return found;
 }
 
 function swapped(a: string, b: string): boolean {
