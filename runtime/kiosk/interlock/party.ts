@@ -89,6 +89,8 @@ const DISABLED_AFTER = /^(?:\w+ ){0,3}?(?:disabled|in a wheelchair|uses? a wheel
 const GROWN_BEFORE = new Set(["adult", "grown", "grownup", "teenage", "teen", "teenaged", "adulto", "adulta"]);
 const GROWN_AFTER = /^(?:\w+ ){0,2}?(?:is|hes|shes|who is|whos) (?:a |an )?(?:grown up|grownup|adult|teenager|teen)\b/;
 const ELDERLY_BEFORE = new Set(["elderly", "aged", "anciano", "anciana"]);
+/** Every word that may describe a companion right before it ("my grown up son"). */
+const DESCRIBING = new Set([...DISABLED_BEFORE, ...GROWN_BEFORE, ...ELDERLY_BEFORE, ...GROUP_FILLERS, "up"]);
 /** "an elderly couple", "a couple in our seventies", "we're in our 70s": two riders of 65 or over. */
 const ELDERLY_COUPLE = /\b(?:an )?elderly couple\b|\b(?:a )?(?:senior|retired) couple\b|\bin (?:our|their) (?:seventies|eighties|nineties|70s|80s|90s)\b/;
 
@@ -122,12 +124,13 @@ interface Mention {
 }
 
 /** Companions the speaker names: relatives and friends with a determiner, plural relatives, "my 3 year old". */
-function mentions(w: readonly string[]): Mention[] {
+function mentions(w: readonly string[], norm: string): Mention[] {
   const out: Mention[] = [];
   const determinerBefore = (i: number): boolean => w.slice(Math.max(0, i - 4), i).some((x) => POSSESSIVE.has(x) || ARTICLES.has(x) || x === "the");
   // "my kids" are riders only where the text says they travel ("me and my kids", "for my kids"),
   // not in "I pick up my kids at 3".
-  const travelsWith = (i: number): boolean => SPEAKER.test(w.join(" ")) || w.slice(Math.max(0, i - 4), i).some((x) => ["for", "with", "and", "plus", "con", "y", "para"].includes(x));
+  const speakerTravels = SPEAKER.test(norm);
+  const travelsWith = (i: number): boolean => speakerTravels || w.slice(Math.max(0, i - 4), i).some((x) => ["for", "with", "and", "plus", "con", "y", "para"].includes(x));
   for (let i = 0; i < w.length; i++) {
     const t = w[i]!;
     const fixed = FIXED_PLURALS[t];
@@ -167,7 +170,7 @@ export function readParty(text: string): PartyReading {
   const norm = normalize(text);
   const w = words(norm);
   const evidence: string[] = [];
-  const named = mentions(w);
+  const named = mentions(w, norm);
   let companions = 0;
   let babies = 0;
   let disabled = 0;
@@ -179,9 +182,8 @@ export function readParty(text: string): PartyReading {
     if (ALWAYS_CHILD.has(m.word)) babies += m.size;
     // The adjectives said of this companion: those right before it ("my disabled brother") and
     // between its number and noun ("my two grown sons") — not any word near it ("one adult with two kids").
-    const describing = new Set([...DISABLED_BEFORE, ...GROWN_BEFORE, ...ELDERLY_BEFORE, ...GROUP_FILLERS, "up"]);
     const before = w.slice(m.start + 1, m.end);
-    for (let j = m.start - 1; j >= 0 && describing.has(w[j]!) && m.start - j <= 3; j--) before.push(w[j]!);
+    for (let j = m.start - 1; j >= 0 && DESCRIBING.has(w[j]!) && m.start - j <= 3; j--) before.push(w[j]!);
     // What follows the companion up to the next one named.
     const after = w.slice(m.end + 1, named[k + 1]?.start ?? w.length).join(" ");
     const n = m.known ? m.size : 1;
