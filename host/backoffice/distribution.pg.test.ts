@@ -18,6 +18,8 @@ import { startBackOfficeServer } from "./server.ts";
 import { BackOfficeStore } from "./store.ts";
 
 const TOKEN = "fleet-test-token-0123456789";
+// A fixed local afternoon: with the wall clock the trip would be out of service hours at night.
+const NOW = new Date(2026, 2, 9, 14, 0);
 const keys = generateKeyPairSync("ed25519");
 const original = readFileSync(path.join(SHARED_DATA_DIR, "data/systems/marta/framebook.yaml"), "utf8");
 const SENIORS_FREE = original.replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "seniors_free"\n      text: "EFFECTIVE TODAY: Senior citizens (65+) ride free."');
@@ -49,11 +51,14 @@ it("back office publishes a signed framebook → a kiosk applies it → its resu
     operatorDir: path.join(dir, "operator"),
     pin: { hash: await hashPin("246810", { N: 1024, r: 8, p: 1 }) },
     benchDb: null,
+    clock: () => NOW,
     replication: { kioskId: "kiosk-7", url: office.url, token: TOKEN, idleMs: 60_000 },
     distribution: { publicKey: keys.publicKey, intervalMs: 60_000 },
     log: () => undefined,
   });
   try {
+    // The kiosk polls once as it starts: let that poll finish, so the first fare below is the old one.
+    await kiosk.distribution!.pollOnce();
     // Refused before signing: nothing is stored, no version is used up.
     await expect(publications.publish({ pack, kind: "framebook", system: "marta", content: SENIORS_FREE.replace('currency_code: "USD"', 'currency_code: "EUR"'), file: "bad.yaml", publisher: "Ops Desk", key: keys.privateKey })).rejects.toSatisfy(
       (err: unknown) => err instanceof PublicationRejectedError && err.issues.length > 0 && err.issues.every((i) => i.file === "bad.yaml"),
@@ -62,7 +67,6 @@ it("back office publishes a signed framebook → a kiosk applies it → its resu
     expect(published.envelope).toMatchObject({ kind: "framebook", system: "marta", version: 1, publisher: "Ops Desk" });
 
     expect((await kiosk.backend.ask({ system: "marta", events: trip })).state.fare_quote?.total).toBe(3.75);
-    // (The kiosk's own timer may have polled meanwhile: a poll now runs after it.)
     await kiosk.distribution!.pollOnce();
     expect(kiosk.distribution!.status().applied).toMatchObject([{ kind: "framebook", system: "marta", version: 1, publicationId: published.id }]);
     expect((await kiosk.backend.ask({ system: "marta", events: trip })).state.fare_quote?.total).toBe(2.5);
