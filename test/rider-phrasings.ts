@@ -240,3 +240,51 @@ export function wrongQuotes(party: Party): ReturnType<typeof counts>[] {
   const retyped = right.disabled > 0 ? { ...right, disabled: right.disabled - 1, adults: right.adults + 1 } : right.seniors > 0 ? { ...right, seniors: right.seniors - 1, adults: right.adults + 1 } : right.children > 0 ? { ...right, children: right.children - 1, adults: right.adults + 1 } : { ...right, adults: right.adults + 1 };
   return same(retyped) ? [first] : [first, retyped];
 }
+
+/**
+ * Written on 2026-12-02 for the next rider work — twins and triplets with their age told anywhere,
+ * and companions named by words the readers did not know (mate, pal, coworker, roommate, partner
+ * words) — and developed against, like TUNE.
+ */
+export const TUNE_2: readonly RiderPhrasing[] = [
+  p("bart", "twins aged 2 and me", { adults: 1, children: 2 }),
+  p("marta", "me and the twins, they're three", { adults: 1, children: 2 }),
+  p("bart", "my triplets (4) and I", { adults: 1, children: 3 }),
+  p("bart", "my wife and I with our twins, both 2", { adults: 2, children: 2 }),
+  p("cta", "a mom, a dad and twins of 3", { adults: 2, children: 2 }),
+  p("bart", "twins, age 1, plus us two parents", { adults: 2, children: 2 }),
+  p("bart", "me and my mate", { adults: 2 }),
+  p("marta", "me and a pal", { adults: 2 }),
+  p("cta", "my coworker and I", { adults: 2 }),
+  p("bart", "me and my roommate", { adults: 2 }),
+  p("bart", "my girlfriend and me", { adults: 2 }),
+  p("marta", "my neighbour and I, she's 70", { adults: 1, seniors: 1 }),
+  p("bart", "my colleague and I", { adults: 2 }),
+  p("bart", "me and two mates", { adults: 3 }),
+  p("cta", "my boyfriend, his 4 year old and me", { adults: 2, children: 1 }),
+  p("bart", "me + 2 buddies", { adults: 3 }),
+  p("bart", "my fiancé and I", { adults: 2 }),
+  p("marta", "me and my classmate", { adults: 2 }),
+  p("bart", "my mate lives near Fremont", null),
+];
+
+/**
+ * Written on 2026-12-02 together with TUNE_2, before any of that work, and never used to change
+ * either reader: its pass rates are the honest figure for it.
+ */
+export const HELD_OUT_4: readonly RiderPhrasing[] = [
+  p("bart", "both of us parents plus twins aged 2", { adults: 2, children: 2 }),
+  p("marta", "me and my pal", { adults: 2 }),
+  p("cta", "my twin daughters (age 5) and I", { adults: 1, children: 2 }),
+  p("bart", "me and three friends", { adults: 4 }),
+  p("bart", "my flatmate and me", { adults: 2 }),
+  p("bart", "me with triplets, all 3 years old", { adults: 1, children: 3 }),
+  p("cta", "my buddy and I, he's 70", { adults: 1, seniors: 1 }),
+  p("bart", "my wife, our twins (4) and me", { adults: 2, children: 2 }),
+  p("marta", "a colleague and myself", { adults: 2 }),
+  p("bart", "my boyfriend and I", { adults: 2 }),
+  p("cta", "mom, dad and the twins (3)", { adults: 2, children: 2 }),
+  p("marta", "my twin brother and me", { adults: 2 }),
+  p("bart", "the twins are 3, traveling with me and my husband", { adults: 2, children: 2 }),
+  p("bart", "my buddy's kid is visiting Oakland", null),
+];
