@@ -13,13 +13,22 @@ const RELATIONS: Record<string, Kind> = {};
 const relations = (kind: Kind, list: string): void => {
   for (const w of list.split(" ")) RELATIONS[w] = kind;
 };
-relations("adult", "wife husband partner friend boyfriend girlfriend colleague brother sister fiance fiancee esposa esposo marido mujer amigo amiga novio novia hermano hermana");
+relations("adult", "wife husband partner spouse friend boyfriend girlfriend colleague coworker co-worker workmate mate pal buddy roommate flatmate housemate fiance fiancee fiancé fiancée brother sister esposa esposo marido mujer amigo amiga novio novia compañero compañera colega pareja hermano hermana");
 relations("child", "baby toddler infant bebé bebe");
-relations("unknown", "girl boy mum mom mother mama mommy mummy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny nana grandson granddaughter nephew niece uncle aunt cousin kid child madre padre mamá papá hijo hija abuelo abuela nieto nieta sobrino sobrina tío tía");
+relations("unknown", "girl boy mum mom mother mama mommy mummy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny nana grandson granddaughter nephew niece uncle aunt cousin kid child madre padre mamá papá hijo hija abuelo abuela nieto nieta sobrino sobrina tío tía neighbour neighbor classmate schoolmate teammate vecino vecina");
+/** Rider nouns among the relations: the counting reader counts them itself ("two adults and one child"). */
+const RIDER_NOUNS = new Set(["kid", "child", "baby", "toddler", "infant", "bebé", "bebe"]);
 /** Plural relations that a number counts ("our 2 kids", "my 3 daughters"). */
 const PLURALS: Record<string, Kind> = { kids: "child", children: "child", sons: "unknown", daughters: "unknown", grandchildren: "unknown", hijos: "unknown", hijas: "unknown", niños: "child", niñas: "child", babies: "child" };
+/** Grown-up companions in the plural, counted with or without a possessive ("me and 2 mates"). */
+const COMPANION_PLURALS: Record<string, Kind> = {};
+for (const w of "friends mates pals buddies coworkers co-workers colleagues workmates roommates flatmates housemates amigos amigas compañeros compañeras colegas".split(" ")) COMPANION_PLURALS[w] = "adult";
+for (const w of "neighbours neighbors classmates schoolmates teammates vecinos vecinas".split(" ")) COMPANION_PLURALS[w] = "unknown";
+Object.assign(PLURALS, COMPANION_PLURALS);
 /** Relatives in the plural whose number the word says ("my parents", "the twins"). */
-const FIXED_PLURALS: Record<string, number> = { parents: 2, grandparents: 2, padres: 2, abuelos: 2, twins: 2 };
+const FIXED_PLURALS: Record<string, number> = { parents: 2, grandparents: 2, padres: 2, abuelos: 2, twins: 2, triplets: 3, quadruplets: 4, gemelos: 2, gemelas: 2, mellizos: 2, mellizas: 2, trillizos: 3, trillizas: 3 };
+/** Multiple births: named with or without a possessive ("twins aged 4", "the triplets"). */
+const MULTIPLES = String.raw`(?:twins|triplets|quadruplets|gemel[oa]s|melliz[oa]s|trilliz[oa]s|twin\s+(?:boys|girls|brothers|sisters|babies|sons|daughters))`;
 /** What an adjective before a relative says of them ("my disabled brother", "my adult son"). */
 const ADJECTIVE_KIND: [RegExp, Kind][] = [
   [/\b(?:disabled|blind|deaf|wheelchair[- ]using|discapacitad[oa]s?)\b/u, "disabled"],
@@ -47,19 +56,21 @@ interface Person {
   openGroup?: boolean;
   /** Ages told of a group's members, in order. */
   ages?: number[];
+  /** Named by a rider noun the counting reader counts too ("a toddler", "1 child"). */
+  riderNoun?: boolean;
   /** Where the person is named, and where the next one starts (ages told in between are theirs). */
   at: number;
   end: number;
 }
 
 // "a friend" reaches here as "1 friend" (riders.ts turns number words into digits).
-const POSSESSIVE = String.raw`(?:my|our|mi|mis|nuestr[oa]s?|a|an|the|1(?=\s+\p{L}))`;
+const POSSESSIVE = String.raw`(?:my|our|his|her|their|mi|mis|sus?|nuestr[oa]s?|a|an|the|1(?=\s+\p{L}))`;
 const ADJECTIVE = String.raw`(?:little|small|baby|young|younger|older|elderly|old|adult|grown[- ]?up|grown|teenage|teen|disabled|blind|deaf|wheelchair[- ]using)`;
 const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:years?|yrs?|yo)[- ]?old\b\s*|(\d{1,2}|dos|tres|cuatro|cinco)\s+)?((?:${ADJECTIVE}\s+){0,2})(\p{L}+)?`, "gu");
 /** Several ages told of a group after it: "(1 and 3)", "aged 2, 3 and 4", "are 2 and 4", "de 1 y 3 años". */
 const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are)\s+|de\s+)(\d{1,2}(?:\s*(?:,|and|&|y)\s*\d{1,2})+)\b/u;
 /** One age told of every member of a group: "(4)", "they're 5", "both 3". */
-const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|both(?: are)?|aged?)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%)))/u;
+const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|(?:are )?both(?: are| aged)?|(?:are )?all(?: aged)?|are|each|aged?|of)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%|stops?|stations?)))/u;
 /** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
 const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
@@ -72,6 +83,11 @@ const BARE_COUNT = /\b\d+\s+(?:adults?|seniors?|children|kids?|people|persons|pa
 
 const HAN_DIGITS = "一二三四五六七八九";
 
+/** Whether a group is twins, triplets…: children or grown-ups alike, but not adults the text leaves out. */
+function isMultiple(t: string, p: Person): boolean {
+  return new RegExp(String.raw`\b${MULTIPLES}\b`, "u").test(t.slice(p.at, p.end));
+}
+
 /** "八十" → 80, "七十二" → 72, "五" → 5 (ages, so up to 99). */
 function hanAge(han: string): number {
   const digit = (c: string | undefined): number => (c === undefined ? 0 : HAN_DIGITS.indexOf(c) + 1);
@@ -82,9 +98,11 @@ function hanAge(han: string): number {
 
 /**
  * The party a text names person by person, or undefined when it does not name companions, names
- * one whose type is unknown (no age told), or also counts riders another way.
+ * one whose type is unknown (no age told), or also counts riders another way. "unsure": it names
+ * grown-ups or people one by one ("a mom, a dad and twins of 3", "us two parents") without saying
+ * the speaker travels — whatever else counts riders in it cannot be trusted to be the whole party.
  */
-export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | undefined {
+export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | "unsure" | undefined {
   const people: Person[] = [];
   for (const m of t.matchAll(COMPANION)) {
     const word = m[4] ?? "";
@@ -111,11 +129,18 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
       continue;
     }
     const kind = RELATIONS[word];
-    if (kind !== undefined) people.push({ kind: said ?? kind, at, end });
+    if (kind !== undefined) people.push({ kind: said ?? kind, at, end, ...(RIDER_NOUNS.has(word) ? { riderNoun: true } : {}) });
   }
-  // "twin girls (3)", "twins aged 4": twins need no possessive.
-  for (const m of t.matchAll(/(?<!\b(?:my|our|the|a)\s+)\btwin(?:s|\s+(?:boys|girls|brothers|sisters|babies))\b/gu)) {
-    people.push({ kind: "unknown", group: 2, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
+  // "twin girls (3)", "twins aged 4", "triplets": multiple births need no possessive.
+  for (const m of t.matchAll(new RegExp(String.raw`(?<!\b(?:my|our|his|her|their|the|a)\s+)\b${MULTIPLES}\b`, "gu"))) {
+    const word = m[0].split(/\s+/)[0] ?? "";
+    people.push({ kind: "unknown", group: FIXED_PLURALS[word] ?? 2, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
+  }
+  // "me and 2 mates", "us two parents": a counted group without a possessive.
+  for (const m of t.matchAll(/(?<!\b(?:my|our|his|her|their|the|a|mi|mis|sus?)\s+)\b(\d{1,2})\s+(?:(?:other|more|good|old|close)\s+)?(\p{L}+(?:-\p{L}+)?)/gu)) {
+    const word = m[2] ?? "";
+    const kind = COMPANION_PLURALS[word] ?? (word === "parents" || word === "grandparents" ? "unknown" : undefined);
+    if (kind !== undefined) people.push({ kind, group: Number(m[1]), at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
   }
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
     for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });
@@ -142,7 +167,7 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
   const speakerAge = SPEAKER_AGE.exec(t)?.slice(1).find((g) => g !== undefined);
   const speaker = speakerAge !== undefined || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);
   // "I pick up my kids at 3": relatives named are riders only where the speaker travels with them.
-  if (!speaker) return undefined;
+  if (!speaker) return people.some((p) => (p.group === undefined && !p.openGroup && !p.riderNoun) || (p.group !== undefined && p.kind !== "child" && !isMultiple(t, p))) ? "unsure" : undefined;
   const withoutGroups = t.replace(COMPANION, " ");
   if (BARE_COUNT.test(withoutGroups)) return undefined;
   const r: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { gradeLanguage } from "../../test/rider-grading.ts";
-import { TUNE } from "../../test/rider-phrasings.ts";
+import { TUNE, TUNE_2 } from "../../test/rider-phrasings.ts";
 import { readParty } from "./party.ts";
 import { readRiders } from "./riders.ts";
 
@@ -14,10 +14,12 @@ const BART_CHILD_AGE = 5;
 const riders = (text: string) => readRiders(text, BART_CHILD_AGE)?.riders;
 
 /** Phrasings that name a parent of unknown age: senior or adult is a guess, so the reader asks. */
-const ASKS = new Set(["me and both my parents", "my mom and dad and me", "twin girls (3) and their mom", "mi mamá, mi papá y yo"]);
+const ASKS = new Set(["me and both my parents", "my mom and dad and me", "twin girls (3) and their mom", "mi mamá, mi papá y yo",
+  // Grown-ups named without the speaker (or a parent of unknown age), and a classmate of unknown age.
+  "a mom, a dad and twins of 3", "twins, age 1, plus us two parents", "me and my classmate"]);
 
 describe("language rider reader: our own phrasings", () => {
-  for (const phrasing of TUNE) {
+  for (const phrasing of [...TUNE, ...TUNE_2]) {
     it(`[${phrasing.system}] ${phrasing.text}`, () => {
       expect(gradeLanguage(pack, phrasing).verdict).toBe(ASKS.has(phrasing.text) ? "ask" : "right");
     });
@@ -26,6 +28,19 @@ describe("language rider reader: our own phrasings", () => {
 
 describe("language rider reader: how it reads", () => {
   const type = (age: number): "seniors" | "children" | "adults" => (age >= 65 ? "seniors" : age < 12 ? "children" : "adults");
+  it("reads multiple births and grown-up companions, and asks when grown-ups are named without the speaker", () => {
+    expect(riders("my triplets (4) and I")).toEqual({ adults: 1, children: 3, seniors: 0, disabled: 0 });
+    expect(riders("my wife and I with our twins, both 2")).toEqual({ adults: 2, children: 2, seniors: 0, disabled: 0 });
+    expect(riders("me and two mates")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("my boyfriend, his 4 year old and me")).toEqual({ adults: 2, children: 1, seniors: 0, disabled: 0 });
+    expect(riders("my neighbour and I, she's 70")).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+    // The counts alone ("twins of 3": two children) would leave the mom and dad out: not sure enough to quote.
+    expect(readParty("a mom, a dad and twins of 3", type)).toBe("unsure");
+    expect(readRiders("a mom, a dad and twins of 3", BART_CHILD_AGE)?.confidence ?? 0).toBeLessThan(0.6);
+    // Rider nouns are the counting reader's: "two adults and one child" is no party of named people.
+    expect(readParty("two adults and one child", type)).toBeUndefined();
+  });
+
   it("reads relatives in the plural, what is said of a companion, and ages told of a group", () => {
     expect(riders("me + my two little ones")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
     expect(riders("my kids are 2 and 4, plus me")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });

@@ -147,6 +147,11 @@ function readStatement(text: string, childAge: number): RiderReading | undefined
     return { riders, confidence: 0.8 };
   }
   const party = readParty(lower, (age) => ageType(age, childAge));
+  if (party === "unsure") {
+    // People named that the counts may leave out: not sure enough to quote from; the kiosk asks.
+    const counted = readCounts(lower, text, childAge);
+    return counted ? { riders: counted.riders, confidence: Math.min(counted.confidence, 0.5) } : undefined;
+  }
   if (party) return { riders: party, confidence: 0.8 };
   return readCounts(lower, text, childAge);
 }

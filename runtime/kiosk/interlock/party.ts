@@ -16,7 +16,10 @@ export const RELATIONS = new Set(
   (
     "wife husband partner mum mom mother mama mommy dad father papa daddy son daughter grandpa grandma grandfather grandmother granddad granny grandson granddaughter " +
     "nephew niece brother sister friend boyfriend girlfriend colleague uncle aunt cousin baby toddler kid child infant " +
-    "madre padre mama papa esposa esposo marido mujer hijo hija abuelo abuela nieto nieta sobrino sobrina hermano hermana amigo amiga bebe"
+    // Companions who are not relatives.
+    "mate pal buddy coworker workmate roommate flatmate housemate fiance fiancee spouse classmate schoolmate teammate neighbour neighbor companion carer caregiver " +
+    "madre padre mama papa esposa esposo marido mujer hijo hija abuelo abuela nieto nieta sobrino sobrina hermano hermana amigo amiga bebe " +
+    "companero companera colega vecino vecina novio novia pareja"
   ).split(" "),
 );
 /** Relations that are children whatever the fare table's age limit. */
@@ -48,6 +51,11 @@ export interface PartyReading {
   grownUp: number;
   /** Companions said to be elderly ("my elderly mother"). */
   elderly: number;
+  /**
+   * Where (word index) an age told of a whole group stands ("twins aged 2", "the triplets are 4"):
+   * read here once per member, so riders.ts's word loop must not read it again as one person's.
+   */
+  groupAgeWords: number[];
   evidence: string[];
 }
 
@@ -59,7 +67,7 @@ const AGE_WORD = String.raw`(\d{1,3}|[a-z]+(?: [a-z]+)?)`;
  */
 const TOLD_AGE = new RegExp(String.raw`\b(?:who is|hes|shes|whos|(?:(?:ella|el) )?tiene|(theyre|they are|both are)) ${AGE_WORD}\b(?! (?:years?|yrs?|yo|anos)\b)`, "g");
 /** Bare ages in brackets, straight after a person: "(72)", "(both 70)"; a group's "(4)" is each member's. */
-const BRACKET_AGE = /(twins?(?: \w+)?|parents|ones|kids|children|\S+)?\s*\(\s*(both\s+)?(\d{1,3})\s*\)/gu;
+const BRACKET_AGE = /(twins?(?: \w+)?|triplets|parents|ones|kids|children|\S+)?\s*\(\s*(both\s+)?(\d{1,3})\s*\)/gu;
 /** Several ages at once: "(1 and 3)", "aged 2, 3 and 4", "ages 2 and 3", "are 2 and 4", "de 1 y 3 años". */
 const AGE_LIST = /\b(?:aged?|ages|are|de)?\s*((?:\d{1,2}\s*(?:,|and|&|y)\s*)+\d{1,2})\b(\s*(?:years?|yrs?|anos|años)\b)?/giu;
 /** Words that make "a ..." or "no ..." not an age ("she is a senior"). */
@@ -74,12 +82,22 @@ const FIXED_PLURALS: Record<string, { size: number; needsDeterminer: boolean }> 
   twins: { size: 2, needsDeterminer: false },
   gemelos: { size: 2, needsDeterminer: false },
   gemelas: { size: 2, needsDeterminer: false },
+  mellizos: { size: 2, needsDeterminer: false },
+  mellizas: { size: 2, needsDeterminer: false },
+  triplets: { size: 3, needsDeterminer: false },
+  trillizos: { size: 3, needsDeterminer: false },
+  trillizas: { size: 3, needsDeterminer: false },
+  quadruplets: { size: 4, needsDeterminer: false },
 };
 /** "twin boys", "twin girls": two people. */
 const TWIN_NOUNS = new Set(["boys", "girls", "brothers", "sisters", "sons", "daughters", "babies"]);
 /** Relatives in the plural: how many the text's number says ("my 2 little ones"), else at least two. */
 const PLURAL_RELATIONS = new Set(
-  "sons daughters kids children ones boys girls friends brothers sisters grandchildren grandsons granddaughters nephews nieces cousins babies toddlers hijos hijas ninos ninas nietos nietas amigos amigas hermanos hermanas".split(" "),
+  (
+    "sons daughters kids children ones boys girls friends brothers sisters grandchildren grandsons granddaughters nephews nieces cousins babies toddlers " +
+    "mates pals buddies coworkers workmates roommates flatmates housemates colleagues classmates schoolmates teammates neighbours neighbors companions " +
+    "hijos hijas ninos ninas nietos nietas amigos amigas hermanos hermanas companeros companeras colegas vecinos vecinas"
+  ).split(" "),
 );
 /** Words between a number and a plural relative ("my two little ones", "mis dos hijos pequenos"). */
 const GROUP_FILLERS = new Set(["little", "small", "young", "older", "younger", "grown", "adult", "teenage", "pequenos", "pequenas"]);
@@ -91,6 +109,34 @@ const GROWN_AFTER = /^(?:\w+ ){0,2}?(?:is|hes|shes|who is|whos) (?:a |an )?(?:gr
 const ELDERLY_BEFORE = new Set(["elderly", "aged", "anciano", "anciana"]);
 /** Every word that may describe a companion right before it ("my grown up son"). */
 const DESCRIBING = new Set([...DISABLED_BEFORE, ...GROWN_BEFORE, ...ELDERLY_BEFORE, ...GROUP_FILLERS, "up"]);
+/**
+ * Words that tell one age of every member of a group right after it: "twins aged 2", "twins of 3",
+ * "twins, age 1", "our twins, both 2", "the triplets are 4", "my kids, all aged 3". ("they're 5" and
+ * "both are 4" are TOLD_AGE's, brackets BRACKET_AGE's.)
+ */
+const GROUP_AGE_LEADS: readonly (readonly string[])[] = [
+  ["aged"], ["age"], ["of"], ["both"], ["both", "aged"], ["all"], ["all", "aged"], ["each"], ["are"], ["are", "both"], ["are", "all"], ["who", "are"], ["de"],
+];
+
+/** The age told of the group that ends at word `end` and where it stands, if one is. */
+function groupAgeAfter(w: readonly string[], end: number): { age: number; at: number } | undefined {
+  for (const lead of GROUP_AGE_LEADS) {
+    if (!lead.every((x, k) => w[end + 1 + k] === x)) continue;
+    const at = end + 1 + lead.length;
+    const token = w[at] ?? "";
+    // "aged 2 and 4" is a list (AGE_LIST), "of us" no age.
+    if (inNumberList(w, at) || NOT_AGES.has(token)) return undefined;
+    const age = ageNumber(token);
+    // "twins of 3" is an age; "of 3 stations" is not.
+    const unit = w[at + 1];
+    if (age === undefined || age >= 120 || (unit !== undefined && NOT_AGE_UNITS.has(unit))) return undefined;
+    return { age, at };
+  }
+  return undefined;
+}
+/** Words after a number that make it not an age. */
+const NOT_AGE_UNITS = new Set("min mins minute minutes hour hours hr hrs am pm oclock stops stations blocks miles km tickets people adults children kids seniors".split(" "));
+
 /** "an elderly couple", "a couple in our seventies", "we're in our 70s": two riders of 65 or over. */
 const ELDERLY_COUPLE = /\b(?:an )?elderly couple\b|\b(?:a )?(?:senior|retired) couple\b|\bin (?:our|their) (?:seventies|eighties|nineties|70s|80s|90s)\b/;
 
@@ -134,7 +180,8 @@ function mentions(w: readonly string[], norm: string): Mention[] {
   for (let i = 0; i < w.length; i++) {
     const t = w[i]!;
     const fixed = FIXED_PLURALS[t];
-    if (fixed && (!fixed.needsDeterminer || determinerBefore(i))) {
+    // "my parents and I", "the twins (4) and me" — not "I'm meeting my parents at Powell St".
+    if (fixed && (!fixed.needsDeterminer || (determinerBefore(i) && travelsWith(i)))) {
       out.push({ start: i, end: i, size: fixed.size, known: true, word: t });
       continue;
     }
@@ -205,6 +252,15 @@ export function readParty(text: string): PartyReading {
     return last && last.size > 1 && last.known ? last.size : 1;
   };
   const ages: number[] = [];
+  const groupAgeWords: number[] = [];
+  for (const m of named) {
+    if (!m.known || m.size < 2) continue;
+    const told = groupAgeAfter(w, m.end);
+    if (!told) continue;
+    for (let i = 0; i < m.size; i++) ages.push(told.age);
+    groupAgeWords.push(told.at);
+    evidence.push(`${m.word} ${w.slice(m.end + 1, told.at + 1).join(" ")}`);
+  }
   const lists = [...text.matchAll(AGE_LIST)].filter((m) => m[0].trim() !== (m[1] ?? "").trim() || /\(\s*$/.test(text.slice(0, m.index)));
   for (const m of lists) {
     for (const n of (m[1] ?? "").split(/\s*(?:,|and|&|y)\s*/)) ages.push(Number(n));
@@ -224,7 +280,7 @@ export function readParty(text: string): PartyReading {
     if (m[2] && n >= 65) bothSenior = true;
     else {
       const group = m[1] ?? "";
-      const times = /^twins?\b/.test(group) || group === "parents" ? 2 : 1;
+      const times = /^twins?\b/.test(group) ? 2 : (FIXED_PLURALS[group]?.size ?? 1);
       for (let i = 0; i < times; i++) ages.push(n);
     }
     evidence.push(m[0].trim());
@@ -240,12 +296,12 @@ export function readParty(text: string): PartyReading {
   // Complete: the speaker and companions of known number, and no number in the text but ages.
   const unexplained = w.some((t, i) => {
     if (numberWord(t) === undefined || NOT_AGES.has(t) || ["un", "una", "one"].includes(t)) return false;
-    if (named.some((m) => i >= m.start && i <= m.end)) return false;
+    if (named.some((m) => i >= m.start && i <= m.end) || groupAgeWords.includes(i)) return false;
     const prev = w[i - 1] ?? "";
     return !["aged", "age", "ages", "is", "are", "im", "am", "hes", "shes", "whos", "theyre", "re", "tiene", "both", "de", "and", "y", "seventy", "sixty", "eighty"].includes(prev) && !/^\d/.test(w[i + 1] ?? "") && !["years", "year", "anos", "yrs", "yo"].includes(w[i + 1] ?? "");
   });
   const complete = speaker && named.length > 0 && named.every((m) => m.known) && !unexplained && !/\b(?:us|we|family|group|party|others|people|tickets?|adults|seniors)\b/.test(norm);
   // "2 children" alone is a count riders.ts reads; a party needs the speaker or two companions.
   const people = speaker && companions > 0 ? 1 + companions : named.length > 1 || named.some((m) => !PLURAL_RELATIONS.has(m.word.split(" ").pop() ?? "")) ? companions : 0;
-  return { people, complete: complete && people > 1, ages, bothSenior, babies, disabled, grownUp, elderly, evidence };
+  return { people, complete: complete && people > 1, ages, bothSenior, babies, disabled, grownUp, elderly, groupAgeWords, evidence };
 }

@@ -5,7 +5,7 @@
 // graded by scripts/rider-phrasings.ts, not here, so no one tunes the reader on it.
 import { describe, expect, it } from "vitest";
 import { gradeInterlock } from "../../../test/rider-grading.ts";
-import { TUNE } from "../../../test/rider-phrasings.ts";
+import { TUNE, TUNE_2 } from "../../../test/rider-phrasings.ts";
 import { testPack } from "../testing.ts";
 import { readParty } from "./party.ts";
 import { readRiderText, riderDisagreements, textRiderClaims } from "./riders.ts";
@@ -13,7 +13,7 @@ import { readRiderText, riderDisagreements, textRiderClaims } from "./riders.ts"
 const pack = testPack();
 
 describe("interlock rider reader: our own phrasings", () => {
-  for (const phrasing of TUNE) {
+  for (const phrasing of [...TUNE, ...TUNE_2]) {
     it(`[${phrasing.system}] ${phrasing.text}`, () => {
       expect(gradeInterlock(pack, phrasing)).toMatchObject({ wronglyPassed: [], wronglyBlocked: [] });
     });
@@ -31,6 +31,23 @@ describe("interlock rider reader: how it reads", () => {
     expect(readParty("me and my mum, who is a senior").ages).toEqual([]);
     // Everyone named and nothing else counted: exactly two.
     expect(readRiderText(bart, "my mum and I, she's 70")).toMatchObject({ atLeast: { seniors: 1 }, exact: { total: 2 } });
+  });
+
+  it("reads one age told of a whole group for each member, and companions who are not relatives", () => {
+    // "twins aged 2" is two children of 2, not one: read once by party.ts, not again by the word loop.
+    expect(readParty("twins aged 2 and me")).toMatchObject({ people: 3, ages: [2, 2], groupAgeWords: [2] });
+    expect(readRiderText(bart, "twins aged 2 and me")).toMatchObject({ atLeast: { children: 2 }, exact: { total: 3 } });
+    expect(readParty("a mom, a dad and twins of 3").ages).toEqual([3, 3]);
+    expect(readParty("my triplets (4) and I")).toMatchObject({ people: 4, ages: [4, 4, 4] });
+    expect(readParty("the twins are 3, traveling with me").ages).toEqual([3, 3]);
+    // "of 3 stations" is no age.
+    expect(readParty("me and the twins, ride of 3 stations").ages).toEqual([]);
+    expect(readRiderText(bart, "me and my mate")).toMatchObject({ exact: { total: 2 } });
+    expect(readRiderText(bart, "me + 2 buddies")).toMatchObject({ exact: { total: 3 } });
+    expect(readRiderText(bart, "with my coworker")).toMatchObject({ atLeast: { total: 2 } });
+    // Parents the speaker does not travel with are not riders; "my mate lives near Fremont" names none.
+    expect(readParty("I'm meeting my parents at Powell St").people).toBe(0);
+    expect(riderDisagreements(readRiderText(bart, "my mate lives near Fremont"), { adults: 1, children: 0, seniors: 0, disabled: 0 })).toEqual([]);
   });
 
   it("reads relatives in the plural, what is said of a companion, and ages listed after a group", () => {

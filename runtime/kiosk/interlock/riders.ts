@@ -64,7 +64,7 @@ const NOT_AFTER_AGE = new Set("min mins minute minutes hour hours hr hrs sec sec
 const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|make (?:it|that)|correction|scratch that|perd[oó]n|mejor dicho)\b|\bno\s*[,.;:!—–-]|不对|不對|其实|其實/giu;
 const EXCLUSIVE = /\b(?:just|only|solo|sólo)\b|只有|只/u;
 /** People who travel with the speaker ("with my wife"). */
-const COMPANIONS = /\b(?:with|and|y|con) (?:my|our|mi|mis) (wife|husband|partner|friend|friends|mom|mum|mother|dad|father|parents|brother|sister|son|daughter|sons|daughters|kids|children|child|kid|family|grandma|grandpa|grandmother|grandfather|colleague|colleagues|boyfriend|girlfriend|esposa|esposo|hijo|hija|hijos|hijas|amigo|amiga|amigos|familia)\b/g;
+const COMPANIONS = /\b(?:with|and|y|con) (?:my|our|mi|mis) (wife|husband|partner|spouse|fiance|fiancee|friend|friends|mate|mates|pal|pals|buddy|buddies|coworker|coworkers|colleagues|roommate|flatmate|classmate|neighbour|neighbor|mom|mum|mother|dad|father|parents|brother|sister|son|daughter|sons|daughters|kids|children|child|kid|family|grandma|grandpa|grandmother|grandfather|colleague|colleagues|boyfriend|girlfriend|esposa|esposo|hijo|hija|hijos|hijas|amigo|amiga|amigos|familia)\b/g;
 const PLURAL_CHILDREN = new Set(["kids", "children", "hijos", "hijas"]);
 const SINGLE_CHILD = new Set(["kid", "child"]);
 
@@ -202,6 +202,9 @@ function readStatement(system: SystemData, text: string): RiderClaims {
   const disabledKey: RiderKey = hasDiscount(system, "disabled") ? "disabled" : "adults";
 
   const typed = (key: RiderKey | "total"): RiderKey | "total" => (key === "seniors" ? seniorKey : key === "disabled" ? disabledKey : key);
+  // People named one by one, ages told after them or in brackets (interlock/party.ts).
+  const party = readParty(text);
+  const groupAgeWords = new Set(party.groupAgeWords);
   const ages: number[] = [];
   for (let i = 0; i < w.length; i++) {
     const token = w[i]!;
@@ -235,8 +238,8 @@ function readStatement(system: SystemData, text: string): RiderClaims {
       claims.count("total", n, true, `${token} of us`);
       continue;
     }
-    // Lists of ages ("aged 1 and 3", "de 2 y 4 años") are read whole by party.ts.
-    if (VAGUE.has(token) || n >= 120 || inNumberList(w, i)) continue;
+    // Lists of ages ("aged 1 and 3", "de 2 y 4 años") and a group's age ("twins aged 2") are read by party.ts.
+    if (VAGUE.has(token) || n >= 120 || inNumberList(w, i) || groupAgeWords.has(i)) continue;
     // Ages: "a 4 year old", "aged 70", "my son is 4", "my wife is 63", "I am 70".
     const next = w[end + 1];
     const yearsAfter = YEARS.has(next ?? "");
@@ -246,8 +249,6 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     if (yearsAfter || aged || personIs || (iAm && n >= 18 && (next === undefined || !NOT_AFTER_AGE.has(next)))) ages.push(n);
     i = end;
   }
-  // People named one by one, ages told after them or in brackets (interlock/party.ts).
-  const party = readParty(text);
   ages.push(...party.ages);
   const byAge: Partial<Record<RiderKey, number>> = {};
   for (const n of ages) {
