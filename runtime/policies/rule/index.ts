@@ -62,7 +62,11 @@ function resolveChoice(system: SystemData, choice: StationChoice | undefined): S
     const byId = system.stationById(choice.stationId);
     if (byId) return byId;
   }
-  return system.resolveStation(choice.value);
+  // A station named exactly so wins over one whose name only starts so: "Belmont" is CTA's
+  // Red/Brown/Purple Belmont, not "Belmont (Blue)", which comes first in the file (where the
+  // reference's resolution, kept for the tools, stops).
+  const q = choice.value.toLowerCase().trim();
+  return system.stations.find((s) => s.name.toLowerCase() === q) ?? system.resolveStation(choice.value);
 }
 
 function result<T>(record: ToolCallRecord | undefined): T | undefined {

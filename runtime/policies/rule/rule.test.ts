@@ -126,3 +126,13 @@ describe("rule policy: permanently closed stations", () => {
     }
   });
 });
+
+describe("rule policy: a station tapped by name", () => {
+  it("takes the station named exactly so, not the first whose name starts so (CTA's Belmont, not Belmont (Blue))", async () => {
+    const record = await runCase(pack, pack.caseById("CTA-G-014")!, rulePolicy);
+    const routes = record.tool_calls_made.filter((c) => c.name === "route_planner").map((c) => (c.arguments as { origin: string }).origin);
+    expect(new Set(routes)).toEqual(new Set(["CTA-BLM"]));
+    // The tools keep the reference's resolution (the model's route_planner sees the same stations).
+    expect(pack.system("cta").resolveStation("Belmont")?.id).toBe("CTA-BEL");
+  });
+});
