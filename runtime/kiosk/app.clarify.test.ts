@@ -27,6 +27,27 @@ describe("KioskApp: clarifying questions reach the screen", () => {
     expect(final.clarification).toBeUndefined();
   });
 
+  it("asks who travels when the counter and the words disagree, and either tap settles it (it does not ask again)", async () => {
+    const trip = [
+      { type: "station_selected", field: "origin", value: "Doraville", station_id: "MARTA-DO" },
+      { type: "station_selected", field: "destination", value: "Arts Center", station_id: "MARTA-AC" },
+      { type: "passenger_count_changed", adults: 1, seniors: 1 },
+      { type: "freetext_input", text: "I'm a wheelchair user" },
+    ] as const;
+    for (const pick of [0, 1]) {
+      const { app } = testApp();
+      const first = AskResultSchema.parse(await app.ask({ system: "marta", events: [...trip] }));
+      expect(first.purchasable).toBe(false);
+      expect(first.clarification?.kind).toBe("riders");
+      expect(first.state.assistant_message).toContain("shows 1 adult, 1 senior, but you wrote 1 disabled");
+      const chosen = first.clarification!.choices[pick]!;
+      const next = AskResultSchema.parse(await app.ask({ system: "marta", sessionId: first.sessionId, events: chosen.events }));
+      expect(next.clarification?.kind).not.toBe("riders");
+      expect(next.purchasable).toBe(true);
+      expect(next.state.fare_quote?.passenger_summary).toMatchObject(pick === 0 ? { adults: 1, seniors: 1 } : { disabled: 1 });
+    }
+  });
+
   it("has no clarification when the request is clear", async () => {
     const { app } = testApp();
     const answer = AskResultSchema.parse(

@@ -95,12 +95,13 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
 }
 
 /** Who travels, for the question and its buttons: the benchmark-era English, else the passenger's language. */
+const ONE_RIDER = { adults: "adult", children: "child", seniors: "senior", disabled: "disabled" } as const;
 const riderWords = (r: RiderCounts, language: PassengerLanguage | undefined = undefined): string =>
   language && language !== "en"
     ? answers(language).riders(r)
     : (["adults", "children", "seniors", "disabled"] as const)
         .filter((k) => r[k] > 0)
-        .map((k) => `${r[k]} ${k}`)
+        .map((k) => `${r[k]} ${r[k] === 1 ? ONE_RIDER[k] : k}`)
         .join(", ") || "no passengers";
 
 /** The counter and the typed words disagree about who travels: ask which is right. */

@@ -293,7 +293,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
     return;
   }
-  if (req.ridersGiven && understood.riders && origin && destination && !infoIntent) {
+  if (req.ridersGiven && !req.countedAfterText && understood.riders && origin && destination && !infoIntent) {
     const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language);
     if (conflict) {
       yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: conflict.question, reasoning: "The passenger counter and the typed request disagree.", clarification: conflict });

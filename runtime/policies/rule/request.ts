@@ -22,6 +22,11 @@ export interface PassengerRequest {
   invalidRiders: boolean;
   paymentMethod?: string;
   freetexts: string[];
+  /**
+   * The last counter change came after the last typed text (the passenger set the counter after
+   * typing, e.g. answering "who is travelling?"): the counter supersedes the riders typed before.
+   */
+  countedAfterText: boolean;
   /** Disruption alerts shown to the passenger by the kiosk's feed. */
   alertMessages: string[];
 }
@@ -32,6 +37,7 @@ export function interpretEvents(events: readonly KioskEvent[]): PassengerRequest
     ridersGiven: false,
     invalidRiders: false,
     freetexts: [],
+    countedAfterText: false,
     alertMessages: [],
   };
   for (const event of events) {
@@ -44,6 +50,7 @@ export function interpretEvents(events: readonly KioskEvent[]): PassengerRequest
       }
       case "passenger_count_changed":
         request.ridersGiven = true;
+        request.countedAfterText = request.freetexts.length > 0;
         for (const key of RIDER_KEYS) {
           const value = event[key];
           if (value === undefined) continue;
@@ -54,7 +61,10 @@ export function interpretEvents(events: readonly KioskEvent[]): PassengerRequest
         request.paymentMethod = event.method;
         break;
       case "freetext_input":
-        if (event.text.trim() !== "") request.freetexts.push(event.text.trim());
+        if (event.text.trim() !== "") {
+          request.freetexts.push(event.text.trim());
+          request.countedAfterText = false;
+        }
         break;
       case "disruption_update":
         if (event.disruption?.message) request.alertMessages.push(event.disruption.message);
