@@ -195,6 +195,13 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock(words).codes).toEqual(["not_step_free"]);
     const withdrawn = { ...words, turns: [...words.turns, [{ type: "freetext_input" as const, text: "Actually I can use stairs, no wheelchair needed" }]] };
     expect(checkInterlock(withdrawn).ok).toBe(true);
+    for (const later of ["no need for the wheelchair route, I can do stairs", "stairs are fine", "forget about the lift", "I'm fine with the stairs"]) {
+      expect(checkInterlock({ ...words, turns: [...words.turns, [{ type: "freetext_input" as const, text: later }]] }).ok, later).toBe(true);
+    }
+    // Still needed: "not fine with stairs", "I can't do stairs".
+    for (const later of ["I'm not fine with stairs", "sorry, I can't do stairs"]) {
+      expect(checkInterlock({ ...words, turns: [...words.turns, [{ type: "freetext_input" as const, text: later }]] }).ok, later).toBe(false);
+    }
   });
 });
 

@@ -6,7 +6,19 @@ import type { KioskEvent } from "../../../tools/data/schemas.ts";
 import { normalize } from "./text.ts";
 
 const NEED = /\b(wheelchair|wheel chair|step free|stepfree|no stairs|cant (?:use|climb|do|manage) (?:the )?(?:stairs|steps|escalators?)|cannot (?:use|climb|do|manage) (?:the )?(?:stairs|steps|escalators?)|need (?:an |a |working )?(?:elevators?|lifts?|elevator access|lift access)|mobility (?:impairment|aid|scooter)|walker|crutches|stroller|pram|buggy|silla de ruedas|sin escaleras|ascensor)\b|轮椅|輪椅|无障碍|無障礙|电梯|電梯|كرسي متحرك|كرسي|مصعد/u;
-const WITHDRAWN = /\b(?:no|not|dont|do not|without)(?: \w+){0,2} (?:wheelchair|step free|elevators?|lifts?)(?: access)?(?: (?:needed|required|necessary))?\b|\bcan (?:use|climb|take|manage) (?:the )?(?:stairs|steps|escalators?)\b|\b(?:wheelchair|step free access|elevator|lift)s? (?:is |are )?not (?:needed|required|necessary)\b|\bno longer need\b/;
+const WITHDRAWN = new RegExp(
+  [
+    String.raw`(?:no|not|dont|do not|without)(?: \w+){0,2} (?:wheelchair|step free|elevators?|lifts?)(?: access)?(?: (?:needed|required|necessary))?`,
+    String.raw`no need for (?:a |an |the )?(?:wheelchair|step free|elevators?|lifts?)`,
+    String.raw`can (?:use|climb|take|manage|do|handle) (?:the )?(?:stairs|steps|escalators?)`,
+    String.raw`(?:wheelchair|step free access|elevator|lift)s?(?: route)? (?:is |are )?not (?:needed|required|necessary)`,
+    String.raw`(?:stairs|steps) (?:are|is) (?:fine|ok|okay|no problem)`,
+    // Not "im not fine with stairs".
+    String.raw`(?<!\bnot )(?:fine|ok|okay) with (?:the )?(?:stairs|steps)`,
+    String.raw`forget (?:about )?the (?:wheelchair|step free|elevators?|lifts?)`,
+    String.raw`no longer need`,
+  ].map((p) => String.raw`\b${p}\b`).join("|"),
+);
 
 /** Whether the passenger's latest word on access asks for step-free travel. */
 export function needsStepFree(turns: readonly (readonly KioskEvent[])[]): boolean {

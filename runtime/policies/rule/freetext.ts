@@ -177,7 +177,20 @@ export function classify(text: string, trip: TripInText, journeySelected = false
 }
 
 const NEEDS_ACCESS = /\b(wheelchair|step[- ]free|elevators?|lifts?|mobility|cannot use stairs|can't use stairs|no stairs)\b/i;
-const NO_LONGER = /\b(no (?:wheelchair|elevator|step[- ]free)[^.]*(?:needed|required)|(?:can|could) use (?:the )?stairs|don'?t need (?:a |an |the )?(?:wheelchair|elevator|lift|step[- ]free))/i;
+const ACCESS_THING = String.raw`(?:wheelchair|elevators?|lifts?|step[- ]free|accessible|ramps?)`;
+const NO_LONGER = new RegExp(
+  [
+    String.raw`no ${ACCESS_THING}[^.]*(?:needed|required)`,
+    String.raw`(?:can|could) (?:use|do|take|manage|climb|handle) (?:the )?(?:stairs|steps|escalators?)`,
+    String.raw`(?:don'?t|do not|no longer|won'?t) need (?:a |an |the )?${ACCESS_THING}`,
+    String.raw`no need for (?:a |an |the )?${ACCESS_THING}`,
+    String.raw`${ACCESS_THING}(?: access| route)? (?:is |are )?not (?:needed|required|necessary)`,
+    String.raw`(?:stairs|steps) (?:are|is) (?:fine|ok|okay|no problem)`,
+    String.raw`(?<!\bnot )(?:fine|ok|okay) with (?:the )?(?:stairs|steps)`,
+    String.raw`forget (?:about )?the ${ACCESS_THING}`,
+  ].map((p) => String.raw`\b${p}`).join("|"),
+  "i",
+);
 
 /**
  * The passenger's latest statement about step-free needs: true (needs it), false (said they do

@@ -68,6 +68,11 @@ describe("rule policy building blocks", () => {
   it("remembers the passenger's latest statement about step-free needs", () => {
     expect(accessibilityNeed(["I need wheelchair access"])).toBe(true);
     expect(accessibilityNeed(["I need wheelchair access", "Actually I can use stairs, no wheelchair needed"])).toBe(false);
+    for (const later of ["no need for the wheelchair route, I can do stairs", "I don't need the elevator anymore", "stairs are fine", "forget about the lift", "step-free access is not needed"]) {
+      expect(accessibilityNeed(["I'm in a wheelchair", later]), later).toBe(false);
+    }
+    expect(accessibilityNeed(["stairs are fine", "oh wait, I do need an elevator"])).toBe(true);
+    expect(accessibilityNeed(["I'm in a wheelchair", "I'm not fine with stairs"])).toBe(true);
     expect(accessibilityNeed(["Does Howard have elevators?"])).toBeUndefined();
     expect(accessibilityNeed([])).toBeUndefined();
   });
