@@ -58,7 +58,9 @@ function segmentIds(segment: unknown): string[] {
 function suspendedLines(system: SystemData, message: string): Set<string> {
   const out = new Set<string>();
   for (const sentence of message.split(/(?<=[.!;])\s+/)) {
-    if (!/\b(suspended|remain suspended|not running|closed)\b/i.test(sentence)) continue;
+    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|shut ?down|no trains)\b/i.test(sentence)) continue;
+    // "The elevator at X on Line 10 is out of service" says nothing about the trains.
+    if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
     // Only the clause before "suspended" names what is out ("X suspended. Y operating normally").
     const clause = sentence.split(/\b(?:operating|continu|resum)/i)[0] ?? sentence;

@@ -176,7 +176,7 @@ export function classify(text: string, trip: TripInText, journeySelected = false
   return { kind: "policy_question", query: text };
 }
 
-const NEEDS_ACCESS = /\b(wheelchair|step[- ]free|elevators?|lifts?|mobility|cannot use stairs|can't use stairs|no stairs)\b/i;
+const NEEDS_ACCESS = /\b(wheelchair|step[- ]free|elevators?|lifts?|mobility|cannot use stairs|can't use stairs|no stairs|silla de ruedas|ascensor|sin escaleras)\b|轮椅|輪椅|电梯|電梯|无障碍|無障礙|كرسي متحرك|مصعد/iu;
 const ACCESS_THING = String.raw`(?:wheelchair|elevators?|lifts?|step[- ]free|accessible|ramps?)`;
 const NO_LONGER = new RegExp(
   [

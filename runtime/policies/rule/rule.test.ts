@@ -73,6 +73,7 @@ describe("rule policy building blocks", () => {
     }
     expect(accessibilityNeed(["stairs are fine", "oh wait, I do need an elevator"])).toBe(true);
     expect(accessibilityNeed(["I'm in a wheelchair", "I'm not fine with stairs"])).toBe(true);
+    for (const text of ["أحتاج إلى مصعد", "necesito un ascensor", "我坐轮椅"]) expect(accessibilityNeed([text]), text).toBe(true);
     expect(accessibilityNeed(["Does Howard have elevators?"])).toBeUndefined();
     expect(accessibilityNeed([])).toBeUndefined();
   });
@@ -95,6 +96,12 @@ describe("rule policy building blocks", () => {
     expect(closure.restrictions.station_restrictions).toEqual([{ station: "BART-EMBR", restriction: "skip" }]);
     const section = analyseDisruption(bart, { type: "planned_maintenance", severity: "warning", line: "yellow", segment: ["BART-CONC", "BART-NCON", "BART-PITT"], message: "No service" }, now);
     expect(section.restrictions.line_closures).toEqual([{ line: "yellow", from_station: "BART-CONC", to_station: "BART-PITT" }]);
+    // A notice that names the line only in its words.
+    const beijing = pack.system("beijing");
+    const textOnly = analyseDisruption(beijing, { type: "line_suspension", severity: "critical", message: "Line 10 is completely out of service today." }, now);
+    expect([...textOnly.closedLines]).toEqual(["10"]);
+    const lift = analyseDisruption(beijing, { type: "elevator_outage", severity: "warning", message: "The elevator at Jintai Lu on Line 10 is out of service." }, now);
+    expect([...lift.closedLines]).toEqual([]);
     const future = analyseDisruption(bart, { type: "planned_maintenance", severity: "warning", line: "red", valid_from: "2026-03-09T22:00:00", message: "x" }, now);
     expect(future.inEffect).toBe(false);
     const storm = analyseDisruption(cta, { type: "polar_vortex", severity: "warning", message: "Brown, Green, Orange, Pink, and Purple lines are suspended until further notice. Red and Blue lines continue." }, now);
