@@ -150,6 +150,18 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...airport, disruptions: feed("Blue Line service suspended.") }).ok).toBe(true);
   });
 
+  it("a line named only in a notice's words: the section it names closes, the rest of the line still sells", async () => {
+    const airport = await ignorantAnswer("MARTA-A-001");
+    expect(airport.state.route?.stops[0]?.station_id).toBe("MARTA-AP");
+    const feed = (message: string): Disruption[] => [{ id: "t1", type: "planned_maintenance", severity: "warning", line: null, segment: null, message }];
+    for (const message of ["There are no Red Line trains from Garnett to Airport this weekend.", "Gold Line is shut between Airport and West End today."]) {
+      expect(checkInterlock({ ...airport, disruptions: feed(message) }).codes, message).toEqual(["track_closed"]);
+    }
+    expect(checkInterlock({ ...airport, disruptions: feed("Red and Gold trains not operating today.") }).codes).toEqual(["line_suspended"]);
+    // A section elsewhere on the line leaves this trip alone.
+    expect(checkInterlock({ ...airport, disruptions: feed("No Red Line trains between Buckhead and North Springs this weekend.") }).problems).toEqual([]);
+  });
+
   it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {
     const events: KioskEvent[] = [
       { type: "station_selected", field: "origin", value: "Howard", station_id: "CTA-HOW" },
@@ -170,7 +182,7 @@ describe("interlock: closures and service hours from the framebook and the live 
     const end: Disruption = { ...closed, message: "Five Points station closed due to a water main break. Trains will skip this station." };
     expect(checkInterlock({ ...input, disruptions: [end] }).codes).toEqual(["station_closed"]);
     // Other words for the same: trains still pass; "cannot pass through" cuts the line there.
-    for (const message of ["West End is closed; trains will not stop there.", "West End station is closed and trains pass through.", "West End closed: services run through without stopping."]) {
+    for (const message of ["West End is closed; trains will not stop there.", "West End station is closed and trains pass through.", "West End closed: services run through without stopping.", "Police activity: West End is shut, trains are not stopping there."]) {
       expect(checkInterlock({ ...input, disruptions: [{ ...closed, message }] }).ok, message).toBe(true);
     }
     expect(checkInterlock({ ...input, disruptions: [{ ...closed, message: "West End station closed. Trains cannot pass through." }] }).codes).toEqual(["station_closed"]);

@@ -106,7 +106,7 @@ export interface Closures {
 const STOPPING =
   /\b(stop|stops|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
 
-const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no trains?|not running|not operating|shut down|shutdown|holding|halted)\b/;
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no (?:\w+ ){0,2}trains?|not running|not operating|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
 
@@ -144,12 +144,48 @@ function closedStationMentions(system: SystemData, sentence: string, needsClosed
     const after = w.slice(m.end, m.end + 4).join(" ");
     const before = w[m.start - 1] ?? "";
     if (before === "between" || before === "and" && w.slice(Math.max(0, m.start - 6), m.start).includes("between")) continue;
-    const named = /^(station|stations|closed|is closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
+    const named = /^(station|stations|closed|is closed|is shut|shut|has closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
     if (!named) continue;
-    if (needsClosed && !/\b(closed|suspended|out of service)\b/.test(after)) continue;
+    if (needsClosed && !/\b(closed|suspended|out of service|shut)\b/.test(after)) continue;
     out.push(m.stationId);
   }
   return out;
+}
+
+/** "between A and B", "from A (down) to B" in a sentence: its two ends, as the words name them. */
+const SECTION_WORDS = /\b(?:between (.+?) and|from (.+?) (?:(?:down|up|out|over) )?to) (.+?)(?: (?:this|today|tonight|all|until|for|due|because)\b|$)/;
+
+/**
+ * The track pairs along one line between the two stations a sentence names as a section (the
+ * line's own path between them), or none when the sentence names no section of that line.
+ */
+function sectionTracks(system: SystemData, lineId: string, sentence: string): string[] {
+  const m = SECTION_WORDS.exec(normalize(sentence));
+  if (!m) return [];
+  const first = m[1] ?? m[2] ?? "";
+  const onLine = new Set(system.lineById(lineId)?.stations ?? []);
+  // Every station the words may name: the line tells two Belmonts apart.
+  const end = (words: string): string | undefined => mentionedStations(system, words, null, true).find((s) => onLine.has(s.stationId))?.stationId;
+  const a = end(first);
+  const b = end(m[3] ?? "");
+  if (!a || !b || a === b) return [];
+  // Breadth-first along the line's own edges.
+  const next = new Map<string, string[]>();
+  for (const e of system.edges) {
+    if (e.line !== lineId) continue;
+    (next.get(e.from) ?? next.set(e.from, []).get(e.from)!).push(e.to);
+    (next.get(e.to) ?? next.set(e.to, []).get(e.to)!).push(e.from);
+  }
+  const from = new Map<string, string>([[a, a]]);
+  const queue = [a];
+  while (queue.length > 0 && !from.has(b)) {
+    const at = queue.shift()!;
+    for (const n of next.get(at) ?? []) if (!from.has(n)) (from.set(n, at), queue.push(n));
+  }
+  if (!from.has(b)) return [];
+  const pairs: string[] = [];
+  for (let at = b; at !== a; at = from.get(at)!) pairs.push(pairKey(at, from.get(at)!));
+  return pairs;
 }
 
 export function pairKey(a: string, b: string): string {
@@ -192,7 +228,8 @@ function sentences(message: string): string[] {
 
 /** The part of a sentence before it turns to what still runs ("X suspended; Y operating normally"). */
 function closingClause(sentence: string): string {
-  return sentence.split(/\b(?:operating|continu\w*|resum\w*|running normally|remains? open|unaffected)\b/)[0] ?? sentence;
+  // Not at "not operating" / "no longer operating": that is the closing itself.
+  return sentence.split(/\b(?<!\b(?:not|longer) )(?:operating|continu\w*|resum\w*|running normally|remains? open|unaffected)\b/i)[0] ?? sentence;
 }
 
 function hasWord(text: string, phrase: string): boolean {
@@ -229,7 +266,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
 }
 
 /** Trains still run through a closed station: "trains skip it", "will not stop there". */
-const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at))\b/i;
+const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
 const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? through\b/i;
 /** "… cannot pass through": the line is cut there. */
 const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
@@ -275,12 +312,16 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     const clause = normalize(closingClause(sentence));
     if (!CLOSING.test(clause)) return;
     if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
-    for (const line of names) {
-      if (!line.names.some((n) => hasWord(clause, n))) continue;
+    const namedLines = names.filter((line) => line.names.some((n) => hasWord(clause, n)));
+    for (const line of namedLines) {
       // The disruption's own line, named in its message, with a segment whose track is closed:
       // the segment is its scope ("Blue Line: no service between East Lake and Indian Creek").
       if (line.id === ownLine && out.tracks.size > 0) continue;
-      out.lines.set(line.id, label);
+      // One line named, with the section its words give ("Line 1 is shut between A and B"): its
+      // tracks there; else the whole line.
+      const section = namedLines.length === 1 ? sectionTracks(system, line.id, sentence) : [];
+      if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
+      else out.lines.set(line.id, label);
     }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });

@@ -58,7 +58,7 @@ function segmentIds(segment: unknown): string[] {
 function suspendedLines(system: SystemData, message: string): Set<string> {
   const out = new Set<string>();
   for (const sentence of message.split(/(?<=[.!;])\s+/)) {
-    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|shut ?down|no trains)\b/i.test(sentence)) continue;
+    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|shut ?down|shut|no (?:\w+ ){0,2}trains)\b/i.test(sentence)) continue;
     // "The elevator at X on Line 10 is out of service" says nothing about the trains.
     if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
@@ -126,28 +126,35 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   }
 
   if (knownLine && (type === "line_suspension" || type === "planned_maintenance")) {
-    const between = /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i.exec(message);
-    const ends = between ? [findStations(system, between[1] ?? "")[0], findStations(system, between[2] ?? "")[0]] : [];
-    const [a, b] = ends;
-    if (a && b && system.lineById(knownLine)?.stations.includes(a.station.id) && system.lineById(knownLine)?.stations.includes(b.station.id)) {
-      impact.restrictions.line_closures.push({ line: knownLine, from_station: a.station.id, to_station: b.station.id });
-    } else {
-      impact.restrictions.line_closures.push({ line: knownLine });
-    }
+    impact.restrictions.line_closures.push(lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i));
     impact.closedLines.add(knownLine);
     return impact;
   }
 
   // Weather and other advisories: lines named as suspended in the message.
-  for (const id of suspendedLines(system, message)) {
+  const named = suspendedLines(system, message);
+  for (const id of named) {
     impact.closedLines.add(id);
-    impact.restrictions.line_closures.push({ line: id });
+    // One line named only in the words, with its section ("No Red Line trains from Howard to Belmont").
+    impact.restrictions.line_closures.push(named.size === 1 ? lineClosure(system, id, message, SECTION) : { line: id });
   }
   if (knownLine && SUSPENDED.test(message) && impact.closedLines.size === 0) {
     impact.closedLines.add(knownLine);
     impact.restrictions.line_closures.push({ line: knownLine });
   }
   return impact;
+}
+
+/** "between A and B", "from A (down) to B": the section of a line a notice closes. */
+const SECTION = /\b(?:between\s+(.+?)\s+and|from\s+(.+?)\s+(?:(?:down|up|out|over)\s+)?to)\s+(.+?)(?:[.,;]|\s+(?:this|today|tonight|all|until|for|due|because)\b|$)/i;
+
+/** A line's closure: the section the message names when both ends are on the line, else the whole line. */
+function lineClosure(system: SystemData, line: string, message: string, section: RegExp): Restrictions["line_closures"][number] {
+  const m = section.exec(message);
+  const groups = m ? m.slice(1).filter((g): g is string => g !== undefined) : [];
+  const [a, b] = groups.length >= 2 ? [findStations(system, groups[0]!)[0], findStations(system, groups[groups.length - 1]!)[0]] : [];
+  const stations = system.lineById(line)?.stations ?? [];
+  return a && b && stations.includes(a.station.id) && stations.includes(b.station.id) ? { line, from_station: a.station.id, to_station: b.station.id } : { line };
 }
 
 export function mergeRestrictions(impacts: readonly DisruptionImpact[]): Restrictions {

@@ -100,6 +100,10 @@ describe("rule policy building blocks", () => {
     const beijing = pack.system("beijing");
     const textOnly = analyseDisruption(beijing, { type: "line_suspension", severity: "critical", message: "Line 10 is completely out of service today." }, now);
     expect([...textOnly.closedLines]).toEqual(["10"]);
+    const shut = analyseDisruption(beijing, { type: "planned_maintenance", severity: "warning", message: "Line 1 is shut between Pingguoyuan and Wukesong this weekend." }, now);
+    expect(shut.restrictions.line_closures).toEqual([{ line: "1", from_station: "BJM-PIN", to_station: "BJM-WUK" }]);
+    const fromTo = analyseDisruption(pack.system("cta"), { type: "planned_maintenance", severity: "warning", message: "No Red Line trains from Howard down to Belmont this weekend, shuttle buses instead." }, now);
+    expect(fromTo.restrictions.line_closures).toEqual([{ line: "red", from_station: "CTA-HOW", to_station: "CTA-BLM" }]);
     const lift = analyseDisruption(beijing, { type: "elevator_outage", severity: "warning", message: "The elevator at Jintai Lu on Line 10 is out of service." }, now);
     expect([...lift.closedLines]).toEqual([]);
     const future = analyseDisruption(bart, { type: "planned_maintenance", severity: "warning", line: "red", valid_from: "2026-03-09T22:00:00", message: "x" }, now);
