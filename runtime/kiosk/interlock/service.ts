@@ -180,7 +180,11 @@ function sectionTracks(system: SystemData, lineId: string, sentence: string): st
   const queue = [a];
   while (queue.length > 0 && !from.has(b)) {
     const at = queue.shift()!;
-    for (const n of next.get(at) ?? []) if (!from.has(n)) (from.set(n, at), queue.push(n));
+    for (const n of next.get(at) ?? []) {
+      if (from.has(n)) continue;
+      from.set(n, at);
+      queue.push(n);
+    }
   }
   if (!from.has(b)) return [];
   const pairs: string[] = [];
