@@ -37,6 +37,9 @@ describe("language rider reader: how it reads", () => {
     // The counts alone ("twins of 3": two children) would leave the mom and dad out: not sure enough to quote.
     expect(readParty("a mom, a dad and twins of 3", type)).toBe("unsure");
     expect(readRiders("a mom, a dad and twins of 3", BART_CHILD_AGE)?.confidence ?? 0).toBeLessThan(0.6);
+    // Children alone are never quoted from words: the grown-ups with them went unread.
+    expect(readRiders("twins aged 2 with us", BART_CHILD_AGE)?.confidence ?? 0).toBeLessThan(0.6);
+    expect(readRiders("2 adults, 1 kid, actually make that 2 kids", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 2, children: 2 } });
     // Rider nouns are the counting reader's: "two adults and one child" is no party of named people.
     expect(readParty("two adults and one child", type)).toBeUndefined();
   });

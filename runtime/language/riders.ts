@@ -103,6 +103,10 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     for (const k of KEYS) if (r.riders[k] > 0) riders[k] = r.riders[k];
     reading = { riders, confidence: Math.min(reading.confidence, r.confidence) };
   });
+  // Only children read ("twins aged 2" of "both of us parents plus twins aged 2"): the grown-ups
+  // with them went unread, so the kiosk asks rather than quote children alone.
+  const only = reading as RiderReading | undefined;
+  if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0) return { ...only, confidence: Math.min(only.confidence, 0.5) };
   return reading;
 }
 
