@@ -40,6 +40,8 @@ describe("language rider reader: how it reads", () => {
     // Children alone are never quoted from words: the grown-ups with them went unread.
     expect(readRiders("twins aged 2 with us", BART_CHILD_AGE)?.confidence ?? 0).toBeLessThan(0.6);
     expect(readRiders("2 adults, 1 kid, actually make that 2 kids", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 2, children: 2 } });
+    // Children travelling alone, said so, are quoted.
+    expect(readRiders("two children, Five Points to Airport", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 0, children: 2 }, confidence: 0.9 });
     // Rider nouns are the counting reader's: "two adults and one child" is no party of named people.
     expect(readParty("two adults and one child", type)).toBeUndefined();
   });

@@ -80,6 +80,9 @@ const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|make (?:it|that)|c
 const ONLY = /\b(?:just|only|solo|sólo)\b|只有|只要/iu;
 const KEYS = ["adults", "children", "seniors", "disabled"] as const;
 
+/** Words for the speaker or other grown-ups. */
+const GROWN_UPS_SPOKEN_OF = /\b(?:me|i|i'm|myself|us|we|our|my|parents?|mom|mum|dad|mother|father|husband|wife|yo|mi|mis|nosotros|nuestr[oa]s?)\b|我/u;
+
 /** Read riders from one text; undefined when it names none. */
 export function readRiders(text: string, childAge: number): RiderReading | undefined {
   const whole = text.slice(0, MAX_READ_CHARS);
@@ -103,10 +106,13 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     for (const k of KEYS) if (r.riders[k] > 0) riders[k] = r.riders[k];
     reading = { riders, confidence: Math.min(reading.confidence, r.confidence) };
   });
-  // Only children read ("twins aged 2" of "both of us parents plus twins aged 2"): the grown-ups
-  // with them went unread, so the kiosk asks rather than quote children alone.
+  // Only children read, in words that also speak of grown-ups ("both of us parents plus twins aged
+  // 2", "my twin daughters (age 5) and I"): those went unread, so the kiosk asks rather than quote
+  // the children alone. ("two children, Five Points to Airport" are children travelling alone.)
   const only = reading as RiderReading | undefined;
-  if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0) return { ...only, confidence: Math.min(only.confidence, 0.5) };
+  if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0 && GROWN_UPS_SPOKEN_OF.test(whole.toLowerCase())) {
+    return { ...only, confidence: Math.min(only.confidence, 0.5) };
+  }
   return reading;
 }
 
