@@ -86,6 +86,16 @@ describe("fare announcements in other words than the pack's are priced", () => {
     ["Senior citizens ride at no cost starting today.", family, 4.5],
     ["A flat surcharge of $1 is added to all trips today.", adults2, 7],
     ["Fares rise by $0.50 per trip from today.", adults2, 6],
+    // 2026-12-02: cents, discounted N%, parties in words, caps as "no base fare will exceed" /
+    // "limited to" / "nobody pays more than", the first ride free in words with the rider's own.
+    ["Every journey now carries a 50-cent sustainability charge.", adults2, 6],
+    ["All single journeys are discounted 50% this weekend.", adults2, 2.5],
+    ["Parties of four or more adults: 25% off the total fare, starting today.", { ...adults2, adults: 4 }, 7.5],
+    ["This weekend no base fare will exceed $2.00 and all surcharges are dropped.", adults2, 4],
+    ["Weekend offer - base fares limited to $2.00 max, no surcharges.", adults2, 4],
+    ["Promotion this weekend: nobody pays more than $2.00 base fare, and surcharges are waived.", adults2, 4],
+    ["Your first trip today costs nothing, and this is your first trip.", adults2, 0],
+    ["Cash payments are suspended; please pay by card or contactless.", adults2, 5],
   ];
   // Written after those, run once: 7 of 10 as a person would price them. The other three fail
   // safe or differ in judgement: "Fares have been halved for the marathon today" is left unpriced
@@ -126,6 +136,9 @@ describe("fare announcements in other words than the pack's are priced", () => {
     "Fares go up by $1 on Saturdays.",
     "Seniors: 50% off today.",
     "Today only: every trip is free.",
+    // The rider's first ride cannot be seen; a discount for one way of paying cannot either.
+    "Today, the first ride is free.",
+    "Pay by card and save 10% on all fares.",
   ])("a fee or cap under a condition the quote cannot see is not priced: %s", (text) => {
     expect(unpriceableFareAnnouncement(text)).toBe(true);
   });

@@ -59,8 +59,9 @@ interface PolicyRules {
 }
 
 function amountIn(text: string): number | undefined {
-  const m = /(?:[$¥€£]|NT\$|QR|QAR|USD|CNY|TWD)?\s*(\d+(?:\.\d+)?)/.exec(text);
-  return m ? Number(m[1]) : undefined;
+  const m = /(?:[$¥€£]|NT\$|QR|QAR|USD|CNY|TWD)?\s*(\d+(?:\.\d+)?)(\s*-?\s*cents?\b)?/i.exec(text);
+  // "50-cent", "50 cents": hundredths.
+  return m ? (m[2] ? pyRound(Number(m[1]) / 100, 2) : Number(m[1])) : undefined;
 }
 
 // Ordinary rewordings of the rules above ("Pensioners travel at no charge", "every single fare is
@@ -72,20 +73,29 @@ const CHILDREN = /\b(children|kids|child|minors|under[- ]1[0-9]s)\b/;
 const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bno (?:charge|cost|fare) for\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b/;
 const NOT_NOW = /\b(no longer|not|never|isn'?t|aren'?t|won'?t|ends?|ended|ending|discontinued|cancell?ed|withdrawn|tomorrow|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|from (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|will (?:be|ride|travel|get|cost|pay))\b/;
 const GROUP =
-  /\bgroups? of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)|\b(\d+) or more adults (?:travell?ing |riding )?together\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
-const MONEY = String.raw`((?:[$¥€£]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?))`;
+  /\b(?:groups?|parties|party) of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)|\b(\d+) or more adults (?:travell?ing |riding )?together\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
+/** Small numbers in words, as group sizes are written ("parties of four or more adults"). */
+const SMALL_NUMBERS: Record<string, string> = { two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10" };
+const MONEY = String.raw`((?:[$¥€£]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?)|\d+\s*-?\s*cents?)`;
 /** An amount added to a fare: "a $0.50 fee applies", "an added $0.50 surcharge", "$1 extra". */
 const FEE = new RegExp(
   String.raw`${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge|extra)\b|\b(?:added|extra|additional)\s+${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge)\b|\b(?:fee|surcharge|charge) of ${MONEY}|\b(?:fares?|prices?)\s+(?:rise|rises|go up|goes up|increase|increases|are raised|is raised)\s+by\s+${MONEY}`,
 );
 const PER_TRIP = /\b(?:every|each|all|per|any)\s+(?:single\s+)?(?:trips?|rides?|journeys?|fares?|tickets?)\b/;
 const PER_PASSENGER = /\b(?:every|each|per)\s+(?:paying\s+)?(?:passenger|rider|person|traveller|traveler)\b/;
-const BASE_CAP = new RegExp(String.raw`\bbase fares?\s+(?:are\s+|is\s+)?(?:capped|limited)\s+at\s+${MONEY}|\bbase fares?\s+(?:of\s+)?no more than\s+${MONEY}`);
+const BASE_CAP = new RegExp(
+  [
+    String.raw`\bbase fares?\s+(?:are\s+|is\s+)?(?:capped|limited)\s+(?:at|to)\s+${MONEY}`,
+    String.raw`\bbase fares?\s+(?:of\s+)?no more than\s+${MONEY}`,
+    String.raw`\bno base fares?\s+(?:will\s+|shall\s+|may\s+|can\s+)?(?:exceeds?|be more than|costs? more than)\s+${MONEY}`,
+    String.raw`\b(?:nobody|no one|no-one|no passenger|no rider)\s+pays more than\s+${MONEY}\s+(?:in\s+|for\s+(?:the\s+)?)?base fares?`,
+  ].join("|"),
+);
 /** Conditions on a fee or cap that the quote cannot see. */
 const CONDITION = /\b(?:if|when|unless|paid|paying by|using|cash|cards?|peak|rush|between|before|after|during|only|except|airport|stations?)\b/;
 const WAIVED = /\b(?:all\s+|any\s+)?surcharges?\s+(?:are\s+|is\s+)?(?:waived|dropped|removed|suspended|lifted)\b|\bno surcharges?\b/;
 const PERCENT_OFF =
-  /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper|lower|less)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|\b(?:save|saving|cut by|reduced by|lowered by)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
+  /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper|lower|less)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|\b(?:save|saving|cut by|reduced by|lowered by|discounted(?: by)?|marked down(?: by)?)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
 const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) half\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
 const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|trips?|journeys?)\b|\b(fares?|tickets?|prices?)\b[^.]{0,30}\b(are|is|cost|costs)\b/;
 
@@ -93,7 +103,7 @@ const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|t
 function rewordedClause(clause: string): Partial<PolicyRules> | null {
   const t = clause.toLowerCase();
   if (NOT_NOW.test(t)) return null;
-  const group = GROUP.exec(t);
+  const group = GROUP.exec(t.replace(/\b(two|three|four|five|six|seven|eight|nine|ten)\b/g, (w) => SMALL_NUMBERS[w] ?? w));
   if (group) {
     const percentOff = Number(group[2] ?? group[4]);
     return percentOff > 0 && percentOff < 100 ? { group: { minAdults: Number(group[1] ?? group[3]), percentOff } } : null;
@@ -122,7 +132,7 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
   // "base fares capped at $2.00", "surcharges waived".
   const cap = BASE_CAP.exec(t);
   if (cap) {
-    const amount = amountIn(cap[1] ?? cap[2] ?? "");
+    const amount = amountIn(cap.slice(1).find((g) => g !== undefined) ?? "");
     return amount !== undefined && amount > 0 ? { baseCap: amount } : null;
   }
   if (WAIVED.test(t)) return { waiveSurcharges: true };
@@ -187,7 +197,12 @@ function clauseRules(clause: string): PolicyRules | null {
   return rules;
 }
 
-const FIRST_RIDE = /\bfirst ride of the day is free\b/i;
+const FIRST_RIDE = /\bfirst ride of the day is free\b|\b(?:the |your |a passenger'?s )?(?:day'?s )?first (?:ride|trip|journey)(?: of the day| today| of today)? (?:is free|is free of charge|costs nothing|is on us)\b/i;
+const PAY_WAY = String.raw`(?:pay(?:ing)? (?:by|with|using|via|in)|when (?:you )?pay|if you pay|with (?:a |an |your )?[\w-]+ card)`;
+const SAVING = String.raw`(?:save|saving|off|discount\w*|cheaper|reduced|half)`;
+const PAYMENT_DISCOUNT = new RegExp(String.raw`\b${PAY_WAY}\b[^.]*\b${SAVING}\b|\b${SAVING}\b[^.]*\b${PAY_WAY}\b`);
+/** The announcement says this passenger has not ridden yet today ("This is the passenger's first ride"). */
+const IS_FIRST_RIDE = /\bthis is (?:the passenger'?s|your|their) first (?:ride|trip|journey)\b|\b(?:this|the) passenger (?:has|hasn'?t) not (?:ridden|travell?ed)(?: yet)? today\b|\b(?:this|the) passenger has not (?:ridden|travell?ed)(?: yet)? today\b/i;
 
 /**
  * One reading of an announcement: the rules it makes, clause by clause, and the fare clauses the
@@ -197,8 +212,12 @@ function readAnnouncement(text: string): { rules: PolicyRules; unread: string[] 
   const rules = readExact("");
   const parts = clauses(text);
   // The one rule the pack spreads over two sentences ("First ride … is free. This is … first ride.").
-  rules.firstRideFree = readExact(text).firstRideFree && !parts.some((c) => FIRST_RIDE.test(c) && NOT_NOW.test(c.toLowerCase()));
+  rules.firstRideFree =
+    (readExact(text).firstRideFree || (parts.some((c) => FIRST_RIDE.test(c)) && IS_FIRST_RIDE.test(text))) && !parts.some((c) => FIRST_RIDE.test(c) && NOT_NOW.test(c.toLowerCase()));
   const unread: string[] = [];
+  // A discount for one way of paying ("pay by card and save 10%"): the quote cannot know how the
+  // passenger pays, so the whole sentence stays unread.
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) if (PAYMENT_DISCOUNT.test(sentence.toLowerCase())) unread.push(sentence);
   for (const clause of parts) {
     if (!announcesFareChange(clause)) continue;
     const more = clauseRules(clause);
@@ -245,7 +264,9 @@ export function announcesFareChange(text: string): boolean {
   const t = text
     .toLowerCase()
     .replace(/\b(same|usual|regular|normal)\b[^.,;()]{0,20}\bfares?\b[^.,;()]{0,12}\b(appl(y|ies)|unchanged)\b/g, " ")
-    .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ");
+    .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ")
+    // How to pay is not what it costs ("please pay by Yikatong Card or contactless").
+    .replace(/\bpay (?:by|with|using|via) (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone)(?: or (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone))?\b/g, " ");
   return (
     /\b(quarter|third|half)\s+off\b|\boff\s+(the\s+)?(total|fares?|prices?)\b/.test(t) ||
     /\b(fares?|prices?|priced|pricing|surcharges?|charges?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|no cost|at no cost|free of charge|half|percent|per ?cent|on us|costs?)\b|%|\bpay\b/.test(t) ||
