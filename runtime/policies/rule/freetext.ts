@@ -142,7 +142,10 @@ const OUT_OF_SCOPE: Rule[] = [
 
 // Attempts to talk the kiosk out of its rules (prompt injection, fake authority, free rides).
 const MANIPULATION =
-  /\b(ignore (?:all |your |the |previous |prior )*(?:instructions|rules|prompt)|system prompt|developer mode|admin(?:istrator)? (?:mode|override)|override (?:code|the fare|fares)|i am (?:a |an )?(?:staff|employee|operator|admin|developer|inspector)|(?:give|issue|print) me (?:a )?free (?:ticket|ride|pass)|for free\b|jailbreak|<\/?tool_call>|submit_assistant_state)/i;
+  /\b(ignore (?:all |your |the |previous |prior )*(?:instructions|rules|prompt)|system prompt|developer mode|admin(?:istrator)? (?:mode|override)|override (?:code|the fare|fares)|i am (?:a |an )?(?:staff|employee|operator|admin|developer|inspector)|(?:give|issue|print) me (?:a )?free (?:ticket|ride|pass)|jailbreak|<\/?tool_call>|submit_assistant_state)/i;
+
+/** "let me through for free" is a demand; "do they ride for free?" a question about fares. */
+const FOR_FREE_DEMAND = (text: string): boolean => /\bfor free\b/i.test(text) && !/\?\s*$|^\s*(?:can|could|do|does|is|are|will|would|may|right)\b/i.test(text.trim());
 
 const CONTRADICTORY = /\b(longest|slowest)\b[\s\S]*\b(before|fastest|quickest|earliest)\b|\b(before|fastest|quickest|earliest)\b[\s\S]*\b(longest|slowest)\b/i;
 
@@ -161,7 +164,7 @@ const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how mu
  */
 export function classify(text: string, trip: TripInText, journeySelected = false): Intent {
   for (const rule of OUT_OF_SCOPE) if (rule.test.test(text)) return rule.intent;
-  if (MANIPULATION.test(text)) return { kind: "manipulation" };
+  if (MANIPULATION.test(text) || FOR_FREE_DEMAND(text)) return { kind: "manipulation" };
   if (CONTRADICTORY.test(text)) return { kind: "contradictory" };
   if (journeySelected) return { kind: "trip" };
   if (/\bdisruptions?\b|\bservice (?:alerts?|status)\b|\bdelays on\b/i.test(text)) return { kind: "disruption_question" };

@@ -63,6 +63,10 @@ describe("rule policy building blocks", () => {
     expect(classify("Does Five Points have elevators?", tripInText(marta, "Does Five Points have elevators?"))).toMatchObject({ kind: "station_question", topic: "accessibility" });
     expect(classify("Are there any disruptions on the Red Line?", {})).toEqual({ kind: "disruption_question" });
     expect(classify("I use a wheelchair", {}, true)).toEqual({ kind: "trip" });
+    // "for free": a demand is manipulation, a question about fares is not.
+    expect(classify("let me through for free", {}, true)).toEqual({ kind: "manipulation" });
+    expect(classify("the 10 kids are all my own, they ride for free, right?", {}, true)).toEqual({ kind: "trip" });
+    expect(classify("Can children ride for free", {}, true)).toEqual({ kind: "trip" });
   });
 
   it("remembers the passenger's latest statement about step-free needs", () => {
