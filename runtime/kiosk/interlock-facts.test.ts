@@ -158,6 +158,9 @@ describe("interlock: closures and service hours from the framebook and the live 
       expect(checkInterlock({ ...airport, disruptions: feed(message) }).codes, message).toEqual(["track_closed"]);
     }
     expect(checkInterlock({ ...airport, disruptions: feed("Red and Gold trains not operating today.") }).codes).toEqual(["line_suspended"]);
+    // A list of lines between "no" and "trains"; "no delays, trains running" closes nothing.
+    expect(checkInterlock({ ...airport, disruptions: feed("No Blue, Green, Red or Gold Line trains until further notice.") }).codes).toEqual(["line_suspended"]);
+    expect(checkInterlock({ ...airport, disruptions: feed("No delays, trains running normally on all lines.") }).codes).not.toContain("line_suspended");
     // A section elsewhere on the line leaves this trip alone.
     expect(checkInterlock({ ...airport, disruptions: feed("No Red Line trains between Buckhead and North Springs this weekend.") }).problems).toEqual([]);
   });
@@ -182,7 +185,7 @@ describe("interlock: closures and service hours from the framebook and the live 
     const end: Disruption = { ...closed, message: "Five Points station closed due to a water main break. Trains will skip this station." };
     expect(checkInterlock({ ...input, disruptions: [end] }).codes).toEqual(["station_closed"]);
     // Other words for the same: trains still pass; "cannot pass through" cuts the line there.
-    for (const message of ["West End is closed; trains will not stop there.", "West End station is closed and trains pass through.", "West End closed: services run through without stopping.", "Police activity: West End is shut, trains are not stopping there."]) {
+    for (const message of ["West End is closed; trains will not stop there.", "West End station is closed and trains pass through.", "West End closed: services run through without stopping.", "Police activity: West End is shut, trains are not stopping there.", "West End is closed for a water leak. Red and Gold trains go straight through it."]) {
       expect(checkInterlock({ ...input, disruptions: [{ ...closed, message }] }).ok, message).toBe(true);
     }
     expect(checkInterlock({ ...input, disruptions: [{ ...closed, message: "West End station closed. Trains cannot pass through." }] }).codes).toEqual(["station_closed"]);

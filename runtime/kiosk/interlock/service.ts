@@ -152,6 +152,15 @@ function closedStationMentions(system: SystemData, sentence: string, needsClosed
   return out;
 }
 
+/** "No Brown, Green, Orange, Pink or Purple Line trains": "no" and "trains" with only line names between. */
+function noLineTrains(clause: string, lineWords: ReadonlySet<string>): boolean {
+  for (const m of clause.matchAll(/\bno ((?:\w+ ){1,12}?)trains?\b/g)) {
+    const between = (m[1] ?? "").trim().split(" ");
+    if (between.every((x) => lineWords.has(x) || ["line", "lines", "and", "or"].includes(x)) && between.some((x) => lineWords.has(x))) return true;
+  }
+  return false;
+}
+
 /** "between A and B", "from A (down) to B" in a sentence: its two ends, as the words name them. */
 const SECTION_WORDS = /\b(?:between (.+?) and|from (.+?) (?:(?:down|up|out|over) )?to) (.+?)(?: (?:this|today|tonight|all|until|for|due|because)\b|$)/;
 
@@ -271,7 +280,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
 
 /** Trains still run through a closed station: "trains skip it", "will not stop there". */
 const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
-const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? through\b/i;
+const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
 /** "… cannot pass through": the line is cut there. */
 const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
 
@@ -312,9 +321,10 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     if (index === 0 && STATION_TYPES.has(type)) {
       for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
     }
-    if (!CLOSING.test(norm)) return;
+    const closing = (text: string): boolean => CLOSING.test(text) || noLineTrains(text, lineWords);
+    if (!closing(norm)) return;
     const clause = normalize(closingClause(sentence));
-    if (!CLOSING.test(clause)) return;
+    if (!closing(clause)) return;
     if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
     const namedLines = names.filter((line) => line.names.some((n) => hasWord(clause, n)));
     for (const line of namedLines) {

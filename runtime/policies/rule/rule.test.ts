@@ -108,6 +108,9 @@ describe("rule policy building blocks", () => {
     expect(shut.restrictions.line_closures).toEqual([{ line: "1", from_station: "BJM-PIN", to_station: "BJM-WUK" }]);
     const fromTo = analyseDisruption(pack.system("cta"), { type: "planned_maintenance", severity: "warning", message: "No Red Line trains from Howard down to Belmont this weekend, shuttle buses instead." }, now);
     expect(fromTo.restrictions.line_closures).toEqual([{ line: "red", from_station: "CTA-HOW", to_station: "CTA-BLM" }]);
+    const listed = analyseDisruption(pack.system("cta"), { type: "polar_vortex", severity: "warning", message: "Cold snap: switches froze. No Brown, Green, Orange, Pink or Purple Line trains until further notice; the Red and Blue subway lines run every 15 minutes." }, now);
+    expect([...listed.closedLines].sort()).toEqual(["brown", "green", "orange", "pink", "purple"]);
+    expect([...analyseDisruption(pack.system("cta"), { type: "service_alert", severity: "warning", message: "No delays, trains running normally." }, now).closedLines]).toEqual([]);
     const lift = analyseDisruption(beijing, { type: "elevator_outage", severity: "warning", message: "The elevator at Jintai Lu on Line 10 is out of service." }, now);
     expect([...lift.closedLines]).toEqual([]);
     const future = analyseDisruption(bart, { type: "planned_maintenance", severity: "warning", line: "red", valid_from: "2026-03-09T22:00:00", message: "x" }, now);
