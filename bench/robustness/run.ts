@@ -48,6 +48,11 @@ export function intendedChoice(kase: Case, c: Clarification): KioskEvent[] | und
     });
   const choice = c.choices.find((ch) => fits(ch.events));
   if (choice) return choice.events;
+  // "Who is travelling?": the passenger sets the counter to the party they meant.
+  if (c.select === "riders") {
+    if (!riders) return undefined;
+    return [{ type: "passenger_count_changed", adults: riders.adults ?? 0, children: riders.children ?? 0, seniors: riders.seniors ?? 0, disabled: riders.disabled ?? 0 }];
+  }
   // A missing start or end: the passenger picks it in the station list the screen opens.
   if (c.select && path.length > 0) {
     const id = c.select === "origin" ? path[0]! : path[path.length - 1]!;

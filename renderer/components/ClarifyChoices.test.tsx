@@ -58,6 +58,15 @@ describe("the assistant's question with tappable choices", () => {
     expect(handlers.onChooseOnScreen).toHaveBeenCalledWith("origin");
   });
 
+  it("'who is travelling?' offers the reading as a button and the passenger counter", () => {
+    const reading = { type: "passenger_count_changed" as const, adults: 0, children: 2, seniors: 0, disabled: 0 };
+    const handlers = show(question({ kind: "riders", question: "Who is travelling?", choices: [{ label: "2 children", events: [reading] }], select: "riders" }));
+    const group = screen.getByRole("group", { name: en.clarify.choices });
+    expect(within(group).getAllByRole("button").map((b) => b.textContent)).toEqual(["2 children", en.clarify.setPassengers]);
+    fireEvent.click(screen.getByRole("button", { name: en.clarify.setPassengers }));
+    expect(handlers.onChooseOnScreen).toHaveBeenCalledWith("riders");
+  });
+
   it("keeps the choices disabled while a provisional answer is being checked", () => {
     const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn(), onChoose: vi.fn(), onChooseOnScreen: vi.fn() };
     renderWithProviders(<ResultView system={DEMO_MARTA} result={question()} checking {...handlers} />);

@@ -1,6 +1,6 @@
 // The assistant's one short question with its answers as buttons (which station, where from, who
 // travels, "is this right?"). A tap answers in the same session; a question without a short list
-// (where do you start?) opens the station picker instead.
+// (where do you start?) opens the station picker instead, and "who is travelling?" the counter.
 import { useTranslation } from "react-i18next";
 import type { AskResult } from "../../runtime/kiosk/bridge.ts";
 
@@ -10,7 +10,8 @@ export type ClarificationChoice = Clarification["choices"][number];
 export function ClarifyChoices(props: {
   clarification: Clarification;
   onChoose: (choice: ClarificationChoice) => void;
-  onChooseOnScreen: (field: "origin" | "destination") => void;
+  /** The screen's own control for the answer: a station picker, or the passenger counter. */
+  onChooseOnScreen: (field: "origin" | "destination" | "riders") => void;
   disabled?: boolean;
 }) {
   const { t } = useTranslation();
@@ -26,7 +27,7 @@ export function ClarifyChoices(props: {
       ))}
       {select ? (
         <button type="button" className="button button-secondary clarify-choice" disabled={props.disabled} onClick={() => props.onChooseOnScreen(select)}>
-          {t("clarify.chooseOnScreen")}
+          {select === "riders" ? t("clarify.setPassengers") : t("clarify.chooseOnScreen")}
         </button>
       ) : null}
     </div>

@@ -52,10 +52,13 @@ function Counter({ rider }: { rider: RiderType }) {
   );
 }
 
+/** The counter's element id: "who is travelling?" focuses it. */
+export const PASSENGERS_ID = "passengers";
+
 export function PassengerCounter({ system }: { system: SystemView }) {
   const { t } = useTranslation();
   return (
-    <fieldset className="passengers panel">
+    <fieldset className="passengers panel" id={PASSENGERS_ID} tabIndex={-1}>
       <legend>{t("journey.passengers")}</legend>
       {system.riderTypes.map((rider) => (
         <Counter key={rider} rider={rider} />

@@ -137,6 +137,7 @@ export const ar: Catalog = {
     title: "سؤال لك",
     choices: "إجابتك",
     chooseOnScreen: "اختر على الشاشة",
+    setPassengers: "حدد الركاب",
   },
   working: {
     title: "جارٍ البحث عن رحلتك…",

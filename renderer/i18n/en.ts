@@ -108,6 +108,7 @@ export const en = {
     title: "A question for you",
     choices: "Your answer",
     chooseOnScreen: "Choose on screen",
+    setPassengers: "Set passengers",
   },
   working: {
     title: "Finding your journey…",

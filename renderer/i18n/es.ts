@@ -109,6 +109,7 @@ export const es: PassengerCatalog = {
     title: "Una pregunta para usted",
     choices: "Su respuesta",
     chooseOnScreen: "Elegir en pantalla",
+    setPassengers: "Indicar pasajeros",
   },
   working: {
     title: "Buscando su viaje…",

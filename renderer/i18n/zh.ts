@@ -109,6 +109,7 @@ export const zh: Catalog = {
     title: "请您选择",
     choices: "您的选择",
     chooseOnScreen: "在屏幕上选择",
+    setPassengers: "设置乘客",
   },
   working: {
     title: "正在为您查询行程…",

@@ -111,6 +111,7 @@ export const zhHant: Catalog = {
     title: "請您選擇",
     choices: "您的選擇",
     chooseOnScreen: "在螢幕上選擇",
+    setPassengers: "設定乘客",
   },
   working: {
     title: "正在為您查詢行程…",

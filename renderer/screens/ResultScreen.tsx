@@ -7,6 +7,7 @@ import { requestText } from "../components/AssistantChat.tsx";
 import { ActionPanel } from "../components/ActionPanel.tsx";
 import { BannerList } from "../components/BannerList.tsx";
 import { ClarifyChoices, type ClarificationChoice } from "../components/ClarifyChoices.tsx";
+import { PASSENGERS_ID } from "../components/PassengerCounter.tsx";
 import { FareCard } from "../components/FareCard.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { NetworkMap } from "../components/NetworkMap.tsx";
@@ -27,7 +28,7 @@ export function ResultView(props: {
   /** The passenger tapped one of the assistant's choices (its events are the next turn). */
   onChoose?: (choice: ClarificationChoice) => void;
   /** The assistant asked for a station that has no short list: open the picker for it. */
-  onChooseOnScreen?: (field: "origin" | "destination") => void;
+  onChooseOnScreen?: (field: "origin" | "destination" | "riders") => void;
   /** A provisional answer the assistant is still checking: shown, never purchasable. */
   checking?: boolean;
   /** What the passenger asked, shown above the answer. */
@@ -158,7 +159,11 @@ export function ResultScreen({ system, result }: { system: SystemView; result: A
       }}
       onChooseOnScreen={(field) => {
         send({ type: "EDIT" });
-        store.getState().openPanel(field);
+        if (field === "riders") {
+          // Back on the journey, with the passenger counter in focus.
+          store.getState().openPanel("none");
+          requestAnimationFrame(() => document.getElementById(PASSENGERS_ID)?.focus());
+        } else store.getState().openPanel(field);
       }}
     />
   );

@@ -17,8 +17,11 @@ export const ClarificationSchema = z.object({
   choices: z.array(ClarificationChoiceSchema).max(8),
   /** What is asked: a station (which of several), a missing start or end, riders, or a confirmation. */
   kind: z.enum(["station", "origin", "destination", "riders", "confirm"]),
-  /** The screen opens its station picker for this field (a missing start or end has no short list). */
-  select: z.enum(["origin", "destination"]).optional(),
+  /**
+   * The screen opens its station picker for this field (a missing start or end has no short list),
+   * or, for "riders", shows the passenger counter.
+   */
+  select: z.enum(["origin", "destination", "riders"]).optional(),
 });
 export type Clarification = z.infer<typeof ClarificationSchema>;
 export type ClarificationChoice = z.infer<typeof ClarificationChoiceSchema>;

@@ -48,6 +48,27 @@ describe("KioskApp: clarifying questions reach the screen", () => {
     }
   });
 
+  it("asks who travels when the words speak of companions unsurely, offering the counter; the counter's answer sells", async () => {
+    const trip = [
+      { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
+      { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+    ] as const;
+    for (const [text, offered] of [
+      ["me and my mum", []],
+      ["a mom, a dad and twins of 3", ["2 children"]],
+    ] as const) {
+      const { app } = testApp();
+      const first = AskResultSchema.parse(await app.ask({ system: "marta", events: [...trip, { type: "freetext_input", text }] }));
+      expect(first.purchasable, text).toBe(false);
+      expect(first.clarification, text).toMatchObject({ kind: "riders", select: "riders" });
+      expect(first.clarification!.choices.map((c) => c.label), text).toEqual(offered);
+      const counted = AskResultSchema.parse(await app.ask({ system: "marta", sessionId: first.sessionId, events: [{ type: "passenger_count_changed", adults: 2, children: 2 }] }));
+      expect(counted.clarification, text).toBeUndefined();
+      expect(counted.purchasable, text).toBe(true);
+      expect(counted.state.fare_quote?.passenger_summary, text).toMatchObject({ adults: 2, children: 2 });
+    }
+  });
+
   it("has no clarification when the request is clear", async () => {
     const { app } = testApp();
     const answer = AskResultSchema.parse(

@@ -10,7 +10,7 @@ import type { PassengerLanguage, StationMatch } from "./types.ts";
 
 export { lexiconFor, registerLanguageData, hasLanguageData, StationLexicon } from "./lexicon.ts";
 export { detectLanguage, fold } from "./text.ts";
-export { readRiders, freeChildAge } from "./riders.ts";
+export { readRiders, freeChildAge, mentionsTravellers } from "./riders.ts";
 export { readTrip } from "./trip.ts";
 export { messages, type Messages } from "./messages.ts";
 export type { LanguageData, PassengerLanguage, RiderCounts, StationMatch } from "./types.ts";

@@ -7,6 +7,8 @@ export interface Messages {
   startFrom(destination: string): string;
   confirmTrip(origin: string, destination: string, riders: string): string;
   whoTravels(screen: string, text: string): string;
+  /** Who travels could not be read for sure from the words: the counter, or the reading offered. */
+  whoTravelsUnsure(): string;
   notFound(place: string, org: string): string;
   dontKnow(org: string): string;
 }
@@ -16,6 +18,7 @@ const en: Messages = {
   startFrom: (d) => `Which station are you starting from for your trip to ${d}? Please choose it on the screen.`,
   confirmTrip: (o, d, r) => `Please confirm: ${o} to ${d} for ${r}.`,
   whoTravels: (s, t) => `The passenger counter shows ${s}, but you wrote ${t}. Who is travelling?`,
+  whoTravelsUnsure: () => "Who is travelling? Please set the passengers on the counter.",
   notFound: (p, org) => `I could not find "${p}" on the ${org} network. Please pick a station from the list.`,
   dontKnow: (org) => `I don't know that — please ask a member of ${org} staff.`,
 };
@@ -25,6 +28,7 @@ const es: Messages = {
   startFrom: (d) => `¿Desde qué estación sale para ir a ${d}? Elíjala en la pantalla.`,
   confirmTrip: (o, d, r) => `Confirme, por favor: de ${o} a ${d} para ${r}.`,
   whoTravels: (s, t) => `El contador indica ${s}, pero usted escribió ${t}. ¿Quién viaja?`,
+  whoTravelsUnsure: () => "¿Quién viaja? Indique los pasajeros en el contador.",
   notFound: (p, org) => `No encontré "${p}" en la red de ${org}. Elija una estación de la lista.`,
   dontKnow: (org) => `No lo sé; por favor pregunte al personal de ${org}.`,
 };
@@ -34,6 +38,7 @@ const zhHans: Messages = {
   startFrom: (d) => `您去${d}，从哪个站出发？请在屏幕上选择。`,
   confirmTrip: (o, d, r) => `请确认：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客计数显示${s}，但您写的是${t}。请问几位乘车？`,
+  whoTravelsUnsure: () => "请问几位乘车？请在乘客计数中设置。",
   notFound: (p, org) => `在${org}线网中找不到"${p}"。请从列表中选择车站。`,
   dontKnow: (org) => `这个我不清楚，请询问${org}工作人员。`,
 };
@@ -43,6 +48,7 @@ const zhHant: Messages = {
   startFrom: (d) => `您要去${d}，從哪一站出發？請在螢幕上選擇。`,
   confirmTrip: (o, d, r) => `請確認：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客計數顯示${s}，但您寫的是${t}。請問幾位搭乘？`,
+  whoTravelsUnsure: () => "請問幾位搭乘？請在乘客計數中設定。",
   notFound: (p, org) => `在${org}路網中找不到「${p}」。請從清單中選擇車站。`,
   dontKnow: (org) => `這個我不清楚，請詢問${org}站務人員。`,
 };
@@ -52,6 +58,7 @@ const ar: Messages = {
   startFrom: (d) => `من أي محطة تبدأ رحلتك إلى ${d}؟ يرجى اختيارها على الشاشة.`,
   confirmTrip: (o, d, r) => `يرجى التأكيد: من ${o} إلى ${d} لـ ${r}.`,
   whoTravels: (s, t) => `يظهر العداد ${s}، لكنك كتبت ${t}. من سيسافر؟`,
+  whoTravelsUnsure: () => "من سيسافر؟ يرجى تحديد عدد الركاب في العداد.",
   notFound: (p, org) => `لم أجد "${p}" في شبكة ${org}. يرجى اختيار محطة من القائمة.`,
   dontKnow: (org) => `لا أعرف ذلك — يرجى سؤال موظفي ${org}.`,
 };

@@ -102,7 +102,8 @@ function hanAge(han: string): number {
  * grown-ups or people one by one ("a mom, a dad and twins of 3", "us two parents") without saying
  * the speaker travels — whatever else counts riders in it cannot be trusted to be the whole party.
  */
-export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | "unsure" | undefined {
+/** The people a text names, in the order named (their ages not yet read). */
+function namedPeople(t: string): Person[] {
   const people: Person[] = [];
   for (const m of t.matchAll(COMPANION)) {
     const word = m[4] ?? "";
@@ -145,8 +146,25 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
     for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });
   }
+  return people.sort((a, b) => a.at - b.at);
+}
+
+/** The speaker says they travel ("me and", "and I", "I'm 70", "for me"). */
+function speakerTravels(t: string): boolean {
+  return SPEAKER_AGE.test(t) || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);
+}
+
+/**
+ * The text names people the speaker travels with ("me and my mum", "my twin brother and me"),
+ * whether or not their types can be read: the kiosk asks who travels rather than sell one adult.
+ */
+export function namesTravellers(t: string): boolean {
+  return speakerTravels(t) && namedPeople(t).some((p) => !p.riderNoun);
+}
+
+export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | "unsure" | undefined {
+  const people = namedPeople(t);
   if (people.length === 0) return undefined;
-  people.sort((a, b) => a.at - b.at);
   // The stretch of text after each person, up to the next one, says their age.
   people.forEach((p, i) => {
     const next = people[i + 1]?.at ?? t.length;
@@ -165,7 +183,7 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
     if (p.age === undefined && age !== undefined) p.age = /^\d+$/.test(age) ? Number(age) : hanAge(age);
   });
   const speakerAge = SPEAKER_AGE.exec(t)?.slice(1).find((g) => g !== undefined);
-  const speaker = speakerAge !== undefined || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);
+  const speaker = speakerTravels(t);
   // "I pick up my kids at 3": relatives named are riders only where the speaker travels with them.
   if (!speaker) return people.some((p) => (p.group === undefined && !p.openGroup && !p.riderNoun) || (p.group !== undefined && p.kind !== "child" && !isMultiple(t, p))) ? "unsure" : undefined;
   const withoutGroups = t.replace(COMPANION, " ");

@@ -10,7 +10,7 @@
 // 70") are read by party.ts.
 import { distance } from "fastest-levenshtein";
 import { wordsToNumbers } from "words-to-numbers";
-import { readParty } from "./party.ts";
+import { namesTravellers, readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
 
 export interface RiderReading {
@@ -114,6 +114,11 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     return { ...only, confidence: Math.min(only.confidence, 0.5) };
   }
   return reading;
+}
+
+/** The text names people the speaker travels with, read or not ("me and my mum"). */
+export function mentionsTravellers(text: string): boolean {
+  return namesTravellers(mendTypos(toDigits(text.slice(0, MAX_READ_CHARS).toLowerCase())));
 }
 
 /** The age → rider type mapping of the framebook's rider rules. */

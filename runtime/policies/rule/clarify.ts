@@ -5,7 +5,7 @@ import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import type { Clarification } from "../../contract/clarification.ts";
 import { answers } from "../../language/answers.ts";
-import { freeChildAge, messages, readRiders, understand, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
+import { freeChildAge, mentionsTravellers, messages, readRiders, understand, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
 import type { TripInText } from "./freetext.ts";
 import type { Intent } from "./freetext.ts";
 
@@ -22,6 +22,11 @@ export interface TextRequest {
   riders?: RiderCounts;
   /** The rider statement names the whole party ("just me"). */
   ridersExclusive?: boolean;
+  /**
+   * The words speak of who travels but no sure reading came of them ("me and my mum", "a mom, a
+   * dad and twins of 3"): ask, offering the unsure reading, if any, beside the counter.
+   */
+  ridersUnsure?: { reading?: RiderCounts };
   language?: PassengerLanguage;
   /** A question to ask before anything else (ambiguous, unsure or missing station), if any. */
   question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean): Clarification | undefined;
@@ -67,9 +72,12 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
     const names = ids.map((id) => system.stationById(id)?.name ?? id);
     return { kind: "station", question: say.whichStation(field, names), choices: ids.map((id, i) => ({ label: names[i]!, events: [stationEvent(system, field, id)] })) };
   };
+  const sureRiders = !!u.riders && u.riders.confidence >= 0.6;
+  const unsure = !sureRiders && (u.riders !== undefined || texts.some(mentionsTravellers));
   return {
     trip,
-    ...(u.riders && u.riders.confidence >= 0.6 ? { riders: u.riders.riders, ridersExclusive: !!u.riders.exclusive } : {}),
+    ...(sureRiders ? { riders: u.riders!.riders, ridersExclusive: !!u.riders!.exclusive } : {}),
+    ...(unsure ? { ridersUnsure: u.riders ? { reading: u.riders.riders } : {} } : {}),
     ...(u.language ? { language: u.language } : {}),
     question(intent, hasOrigin, hasDestination) {
       if (intent === "out_of_scope" || intent === "manipulation" || intent === "contradictory") return undefined;
@@ -103,6 +111,13 @@ const riderWords = (r: RiderCounts, language: PassengerLanguage | undefined = un
         .filter((k) => r[k] > 0)
         .map((k) => `${r[k]} ${r[k] === 1 ? ONE_RIDER[k] : k}`)
         .join(", ") || "no passengers";
+
+/** Who travels could not be read for sure: the counter, with the unsure reading as a button. */
+export function ridersQuestion(reading: RiderCounts | undefined, language: PassengerLanguage | undefined): Clarification {
+  const say = messages(language);
+  const offered = reading && (["adults", "children", "seniors", "disabled"] as const).some((k) => reading[k] > 0) ? [{ label: riderWords(reading, language), events: [{ type: "passenger_count_changed" as const, ...reading }] }] : [];
+  return { kind: "riders", question: say.whoTravelsUnsure(), choices: offered, select: "riders" };
+}
 
 /** The counter and the typed words disagree about who travels: ask which is right. */
 export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined): Clarification | undefined {

@@ -21,7 +21,7 @@ import { accessibilityNeed, classify, findStations, type Intent } from "./freete
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
-import { readTextRequest, ridersConflict, type Clarification, type TextRequest } from "./clarify.ts";
+import { readTextRequest, ridersConflict, ridersQuestion, type Clarification, type TextRequest } from "./clarify.ts";
 import { messages } from "../../language/index.ts";
 import { answeringArticle, topicWords } from "../../language/topic.ts";
 import { voiceFor, type Voice } from "./voice.ts";
@@ -291,6 +291,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const question = understood.question(intent.kind, !!origin, !!destination);
   if (question) {
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
+    return;
+  }
+  // The words speak of who travels but say it unsurely, and the counter was not used: ask.
+  if (!req.ridersGiven && !understood.riders && understood.ridersUnsure && origin && destination && !infoIntent) {
+    const question = ridersQuestion(understood.ridersUnsure.reading, understood.language);
+    yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: "Who travels is not sure from the words.", clarification: question });
     return;
   }
   if (req.ridersGiven && !req.countedAfterText && understood.riders && origin && destination && !infoIntent) {
