@@ -279,6 +279,35 @@ describe("a question with tappable choices (issue 12)", () => {
   });
 });
 
+describe("who travels, asked when the words say it unsurely", () => {
+  it("MARTA \"Airport to Five Points, me and my mum\": the kiosk asks who travels; 'Set passengers' brings back the counter, in focus, and the counted party can be bought", async () => {
+    const { page, errors } = await newPage();
+    await page.goto(`${serve.server.url}?system=marta`);
+    await page.locator(".attract-start").click();
+    await page.locator(".chat > .button-secondary").click();
+    await page.locator(".composer-input").fill("Airport to Five Points, me and my mum");
+    await page.locator(".key-action").click();
+    await page.locator(".screen.result .clarify[data-kind='riders']").waitFor({ timeout: 30_000 });
+    expect(await page.locator(".clarify-choice").allTextContents()).toEqual(["1 adult", "Set passengers"]);
+    await check(page, "riders-1-question", ".clarify-choice");
+
+    await page.getByRole("button", { name: "Set passengers" }).click();
+    await page.locator("#passengers").waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "passengers");
+    await page.getByRole("button", { name: "Add one: Seniors" }).click();
+    await check(page, "riders-2-counter", ".button-hero");
+    await page.locator(".primary-action .button-hero").click();
+    const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
+    if (await confirm.count()) await confirm.first().click();
+    await sellable.waitFor({ timeout: 30_000 });
+    await check(page, "riders-3-result", ".action-purchase .button-hero");
+    expect(await page.locator(".screen.result").textContent()).toMatch(/1 adult.*1 senior|1 senior.*1 adult/is);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe("a purchase with the keyboard alone (tactile keypad), with the audio guide", () => {
   it("MARTA Airport → Five Points: every focus and every result is spoken", async () => {
     const { page, errors } = await newPage();

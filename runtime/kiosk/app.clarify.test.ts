@@ -67,6 +67,16 @@ describe("KioskApp: clarifying questions reach the screen", () => {
       expect(counted.purchasable, text).toBe(true);
       expect(counted.state.fare_quote?.passenger_summary, text).toMatchObject({ adults: 2, children: 2 });
     }
+    // The screen sends its default counter (1 adult) with the first words: asked all the same, the
+    // counter's value offered as a button too.
+    const { app } = testApp();
+    const withDefault = AskResultSchema.parse(await app.ask({ system: "marta", events: [...trip, { type: "passenger_count_changed", adults: 1 }, { type: "freetext_input", text: "me and my mum" }] }));
+    expect(withDefault.clarification).toMatchObject({ kind: "riders", select: "riders" });
+    expect(withDefault.clarification!.choices.map((c) => c.label)).toEqual(["1 adult"]);
+    // A counter of two or more before the words is taken as set: no question.
+    const set = AskResultSchema.parse(await app.ask({ system: "marta", events: [...trip, { type: "passenger_count_changed", adults: 1, seniors: 1 }, { type: "freetext_input", text: "me and my mum" }] }));
+    expect(set.clarification).toBeUndefined();
+    expect(set.purchasable).toBe(true);
   });
 
   it("has no clarification when the request is clear", async () => {

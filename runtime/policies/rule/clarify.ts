@@ -112,10 +112,19 @@ const riderWords = (r: RiderCounts, language: PassengerLanguage | undefined = un
         .map((k) => `${r[k]} ${r[k] === 1 ? ONE_RIDER[k] : k}`)
         .join(", ") || "no passengers";
 
-/** Who travels could not be read for sure: the counter, with the unsure reading as a button. */
-export function ridersQuestion(reading: RiderCounts | undefined, language: PassengerLanguage | undefined): Clarification {
+/**
+ * Who travels could not be read for sure: buttons for the unsure reading and what the counter
+ * shows (each once, if any), and the counter itself.
+ */
+export function ridersQuestion(reading: RiderCounts | undefined, counter: RiderCounts | undefined, language: PassengerLanguage | undefined): Clarification {
   const say = messages(language);
-  const offered = reading && (["adults", "children", "seniors", "disabled"] as const).some((k) => reading[k] > 0) ? [{ label: riderWords(reading, language), events: [{ type: "passenger_count_changed" as const, ...reading }] }] : [];
+  const keys = ["adults", "children", "seniors", "disabled"] as const;
+  const offered: Clarification["choices"] = [];
+  for (const r of [reading, counter]) {
+    if (!r || !keys.some((k) => r[k] > 0)) continue;
+    if (offered.some((c) => c.events.some((e) => e.type === "passenger_count_changed" && keys.every((k) => (e[k] ?? 0) === r[k])))) continue;
+    offered.push({ label: riderWords(r, language), events: [{ type: "passenger_count_changed", ...r }] });
+  }
   return { kind: "riders", question: say.whoTravelsUnsure(), choices: offered, select: "riders" };
 }
 

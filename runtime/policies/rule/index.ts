@@ -293,9 +293,11 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
     return;
   }
-  // The words speak of who travels but say it unsurely, and the counter was not used: ask.
-  if (!req.ridersGiven && !understood.riders && understood.ridersUnsure && origin && destination && !infoIntent) {
-    const question = ridersQuestion(understood.ridersUnsure.reading, understood.language);
+  // The words speak of companions but say who travels unsurely, and the counter was not used or
+  // shows one rider (the screen's default) before the words: ask.
+  const counterSaysLittle = !req.ridersGiven || (!req.countedAfterText && totalRiders(req.riders) < 2);
+  if (!understood.riders && understood.ridersUnsure && counterSaysLittle && origin && destination && !infoIntent) {
+    const question = ridersQuestion(understood.ridersUnsure.reading, req.ridersGiven ? req.riders : undefined, understood.language);
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: "Who travels is not sure from the words.", clarification: question });
     return;
   }
