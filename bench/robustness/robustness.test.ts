@@ -4,7 +4,9 @@ import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { clarificationOf } from "../../runtime/contract/clarification.ts";
 import { runCase } from "../../runtime/session/case.ts";
-import { runWithTaps } from "./run.ts";
+import { DISPUTED_NO_SALE } from "../disputed-keys.ts";
+import { runWithTaps, type VariantOutcome } from "./run.ts";
+import { renderHalfTable, renderSuiteHtml, summarizeHalf } from "./summary.ts";
 import { assemble, loadSuite } from "./suite.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
@@ -43,5 +45,25 @@ describe("robustness suite", () => {
     const outcome = await runWithTaps(pack, kase, rulePolicy);
     expect(outcome.taps).toBe(1);
     expect(outcome.strict.pass).toBe(true);
+  });
+});
+
+describe("robustness report: wrong offers", () => {
+  const outcome = (id: string, base: string, wrongOffer: boolean): VariantOutcome =>
+    ({
+      entry: { id, half: "report", base: { id: base, category: "I" }, variant: { kinds: ["time"], text: `text of ${id}` }, operator: false },
+      original: { tier1: 100, strict: { pass: true, wrongOffer: false, problems: [] }, askedFirst: false, taps: 0 },
+      variant: { tier1: 100, strict: { pass: !wrongOffer, wrongOffer, problems: wrongOffer ? ["purchasable, but no sale is due"] : [] }, askedFirst: false, taps: 0 },
+    }) as unknown as VariantOutcome;
+
+  it("lists an offer on a disputed answer key apart, with why, and counts only the others as wrong", () => {
+    const s = summarizeHalf("report", [outcome("CTA-I-004~r1", "CTA-I-004", true), outcome("BART-I-004~r1", "BART-I-004", true), outcome("BART-A-001~r1", "BART-A-001", false)]);
+    expect(s.wrong.map((w) => w.id)).toEqual(["BART-I-004~r1"]);
+    expect(s.overall.wrongOffers).toBe(1);
+    expect(s.disputed).toEqual([{ id: "CTA-I-004~r1", text: "text of CTA-I-004~r1", problems: ["purchasable, but no sale is due"], why: DISPUTED_NO_SALE["CTA-I-004"] }]);
+    // The strict score still counts the disputed variant as a miss.
+    expect(s.overall.variantStrict).toBe(33.3);
+    expect(renderHalfTable(s)).toContain("offers on a disputed answer key (left out above): 1");
+    expect(renderSuiteHtml([s])).toContain("Offers on a disputed answer key (left out above): 1.");
   });
 });

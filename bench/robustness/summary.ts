@@ -2,6 +2,7 @@
 // variation, for each half of the suite, with the strict kiosk score beside Tier 1, wrong
 // purchasable offers and the clarifying share on ambiguous requests. Pure data + renderers.
 import { pyRound } from "../../tools/py/index.ts";
+import { DISPUTED_NO_SALE } from "../disputed-keys.ts";
 import { renderTable } from "../report/table.ts";
 import type { VariantOutcome } from "./run.ts";
 import type { Half } from "./suite.ts";
@@ -27,7 +28,13 @@ export interface HalfSummary {
   ambiguous: { n: number; asked: number; sharePct: number };
   /** Variants offered a purchasable but wrong (or undue) sale, with why. */
   wrong: { id: string; text: string; problems: string[] }[];
+  /** Offers the answer key calls wrong where the key contradicts the framebook (bench/disputed-keys.ts). */
+  disputed: { id: string; text: string; problems: string[]; why: string }[];
 }
+
+/** A wrong offer by the answer key, unless that key is disputed. */
+const wrongOffer = (o: VariantOutcome): boolean => o.variant.strict.wrongOffer && DISPUTED_NO_SALE[o.entry.base.id] === undefined;
+const variantText = (o: VariantOutcome): string => o.entry.variant.text ?? o.entry.variant.texts?.join(" / ") ?? o.entry.variant.policy ?? o.entry.variant.disruption ?? "";
 
 const pct = (part: number, whole: number): number => (whole > 0 ? pyRound((100 * part) / whole, 1) : 0);
 const mean = (xs: readonly number[]): number => (xs.length > 0 ? pyRound(xs.reduce((a, b) => a + b, 0) / xs.length, 2) : 0);
@@ -40,7 +47,7 @@ function row(key: string, list: readonly VariantOutcome[]): SideBySide {
     variantTier1: mean(list.map((o) => o.variant.tier1)),
     originalStrict: pct(list.filter((o) => o.original.strict.pass).length, list.length),
     variantStrict: pct(list.filter((o) => o.variant.strict.pass).length, list.length),
-    wrongOffers: list.filter((o) => o.variant.strict.wrongOffer).length,
+    wrongOffers: list.filter(wrongOffer).length,
   };
 }
 
@@ -59,7 +66,10 @@ export function summarizeHalf(half: Half, outcomes: readonly VariantOutcome[]): 
     passengers: row("passenger texts", list.filter((o) => !o.entry.operator)),
     operators: row("operator texts", list.filter((o) => o.entry.operator)),
     ambiguous: { n: ambiguous.length, asked, sharePct: pct(asked, ambiguous.length) },
-    wrong: list.filter((o) => o.variant.strict.wrongOffer).map((o) => ({ id: o.entry.id, text: o.entry.variant.text ?? o.entry.variant.texts?.join(" / ") ?? o.entry.variant.policy ?? o.entry.variant.disruption ?? "", problems: o.variant.strict.problems })),
+    wrong: list.filter(wrongOffer).map((o) => ({ id: o.entry.id, text: variantText(o), problems: o.variant.strict.problems })),
+    disputed: list
+      .filter((o) => o.variant.strict.wrongOffer && !wrongOffer(o))
+      .map((o) => ({ id: o.entry.id, text: variantText(o), problems: o.variant.strict.problems, why: DISPUTED_NO_SALE[o.entry.base.id]! })),
   };
 }
 
@@ -78,6 +88,7 @@ export function renderHalfTable(s: HalfSummary): string {
     "",
     `clarifying question on ambiguous requests: ${s.ambiguous.asked}/${s.ambiguous.n} (${f(s.ambiguous.sharePct)} %)`,
     `wrong purchasable offers: ${s.wrong.length}${s.wrong.length > 0 ? `\n${s.wrong.map((w) => `  ${w.id} "${w.text}": ${w.problems.join("; ")}`).join("\n")}` : ""}`,
+    ...(s.disputed.length > 0 ? [`offers on a disputed answer key (left out above): ${s.disputed.length}\n${s.disputed.map((w) => `  ${w.id} "${w.text}": ${w.problems.join("; ")} — ${w.why}`).join("\n")}`] : []),
   ];
   return `${parts.join("\n")}\n`;
 }
@@ -90,7 +101,7 @@ export function renderSuiteHtml(halves: readonly HalfSummary[]): string {
       .map((r) => `<tr><td>${esc(r.key)}</td><td>${r.n}</td><td>${f(r.originalTier1)}</td><td>${f(r.variantTier1)}</td><td>${f(r.variantTier1 - r.originalTier1)}</td><td>${f(r.originalStrict)}</td><td>${f(r.variantStrict)}</td><td>${r.wrongOffers}</td></tr>`)
       .join("")}</table>`;
   const body = halves
-    .map((s) => `<h2>${s.half} half (${s.n} variants${s.half === "report" ? ", never tuned on" : ", tuned on"})</h2>${table([...s.categories, s.passengers, s.operators, s.overall])}<h3>Per kind of variation</h3>${table(s.kinds)}<p>Clarifying question on ambiguous requests: ${s.ambiguous.asked}/${s.ambiguous.n} (${f(s.ambiguous.sharePct)} %). Wrong purchasable offers: ${s.wrong.length}.</p>${s.wrong.length ? `<ul>${s.wrong.map((w) => `<li>${esc(w.id)} “${esc(w.text)}”: ${esc(w.problems.join("; "))}</li>`).join("")}</ul>` : ""}`)
+    .map((s) => `<h2>${s.half} half (${s.n} variants${s.half === "report" ? ", never tuned on" : ", tuned on"})</h2>${table([...s.categories, s.passengers, s.operators, s.overall])}<h3>Per kind of variation</h3>${table(s.kinds)}<p>Clarifying question on ambiguous requests: ${s.ambiguous.asked}/${s.ambiguous.n} (${f(s.ambiguous.sharePct)} %). Wrong purchasable offers: ${s.wrong.length}.</p>${s.wrong.length ? `<ul>${s.wrong.map((w) => `<li>${esc(w.id)} “${esc(w.text)}”: ${esc(w.problems.join("; "))}</li>`).join("")}</ul>` : ""}${s.disputed.length ? `<p>Offers on a disputed answer key (left out above): ${s.disputed.length}.</p><ul>${s.disputed.map((w) => `<li>${esc(w.id)} “${esc(w.text)}”: ${esc(w.problems.join("; "))} — ${esc(w.why)}</li>`).join("")}</ul>` : ""}`)
     .join("");
   return `<!doctype html><html><head><meta charset="utf-8"><title>Robustness suite</title><style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child{text-align:left}</style></head><body><h1>Robustness suite: originals vs variants</h1><p>Strict kiosk score: exact end stations, exact total to the cent, exact riders, and no purchasable state (offer + interlock) where none is due.</p>${body}</body></html>`;
 }

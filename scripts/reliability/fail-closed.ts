@@ -15,15 +15,13 @@ import { caseTurns } from "../../runtime/session/case.ts";
 import { Examples, figure, info, Rng, type RunOptions, type SectionResult } from "./common.ts";
 import { ignorantOffer, type Riders } from "./ignorant-model.ts";
 import { caseConditions, sampleCases } from "./interlock-audit.ts";
+import { DISPUTED_NO_SALE } from "../../bench/disputed-keys.ts";
 
 /**
  * Answer keys that contradict the data they are about; the interlock follows the data. CTA-I-004:
  * O'Hare → Forest Park is the Blue Line end to end, which the CTA framebook (and the case's own
  * temporal notes) list as running 24 hours, yet the key says no service at 03:45.
  */
-export const DISPUTED_NO_SALE: Readonly<Record<string, string>> = {
-  "CTA-I-004": "the Blue Line runs 24 hours (framebook twenty_four_hour_lines); the answer key says no service at 03:45",
-};
 
 function saleDue(kase: Case): boolean {
   const gt = (kase.ground_truth ?? {}) as { expected_kiosk_action?: string; admissible_kiosk_actions?: string[] };
