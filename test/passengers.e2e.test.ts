@@ -156,6 +156,15 @@ async function check(page: Page, name: string, nextAction: string, highContrast 
   expect([...foreign].map(([family, where]) => `${family}: ${where}`), name).toEqual([]);
 }
 
+/** From the attract screen: open the chat, type a request and send it. */
+async function typeRequest(page: Page, system: string, text: string): Promise<void> {
+  await page.goto(`${serve.server.url}?system=${system}`);
+  await page.locator(".attract-start").click();
+  await page.locator(".chat > .button-secondary").click();
+  await page.locator(".composer-input").fill(text);
+  await page.locator(".key-action").click();
+}
+
 interface Trip {
   system: string;
   language: PassengerLanguage;
@@ -250,11 +259,7 @@ describe("every screen in every language (1080×1920 portrait, no CJK system fon
 describe("a question with tappable choices (issue 12)", () => {
   it("CTA \"Howard to Kedzie\": the kiosk asks which Kedzie with buttons; the taps answer it and the ticket can be bought", async () => {
     const { page, errors } = await newPage();
-    await page.goto(`${serve.server.url}?system=cta`);
-    await page.locator(".attract-start").click();
-    await page.locator(".chat > .button-secondary").click();
-    await page.locator(".composer-input").fill("Howard to Kedzie");
-    await page.locator(".key-action").click();
+    await typeRequest(page, "cta", "Howard to Kedzie");
     await page.locator(".screen.result .clarify").waitFor({ timeout: 30_000 });
     expect(await page.locator(".screen.result").getAttribute("data-action")).not.toBe("prompt_purchase");
     const labels = await page.locator(".clarify-choice").allTextContents();
@@ -282,11 +287,7 @@ describe("a question with tappable choices (issue 12)", () => {
 describe("who travels, asked when the words say it unsurely", () => {
   it("MARTA \"Airport to Five Points, me and my mum\": the kiosk asks who travels; 'Set passengers' brings back the counter, in focus, and the counted party can be bought", async () => {
     const { page, errors } = await newPage();
-    await page.goto(`${serve.server.url}?system=marta`);
-    await page.locator(".attract-start").click();
-    await page.locator(".chat > .button-secondary").click();
-    await page.locator(".composer-input").fill("Airport to Five Points, me and my mum");
-    await page.locator(".key-action").click();
+    await typeRequest(page, "marta", "Airport to Five Points, me and my mum");
     await page.locator(".screen.result .clarify[data-kind='riders']").waitFor({ timeout: 30_000 });
     expect(await page.locator(".clarify-choice").allTextContents()).toEqual(["1 adult", "Set passengers"]);
     await check(page, "riders-1-question", ".clarify-choice");
