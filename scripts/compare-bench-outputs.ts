@@ -1,7 +1,8 @@
 // Are two `kiosk bench run --db A/b.sqlite --out A/out` results the same apart from timings? Compares
 // the `--out` files and the stored `run_cases` rows (every column, the JSON ones parsed), ignoring
-// only wall-clock fields: e2e_ms, ttft_ms, ms, startedMs, startedAt, score_ms, finished_at,
-// started_at, finished_at. Used to check that a speed-up changed no result.
+// only wall-clock fields (e2e_ms, ttft_ms, ms, startedMs, startedAt, score_ms, started_at,
+// finished_at) and the source revision the files name (git_commit). Used to check that a speed-up
+// changed no result.
 //
 //   npx tsx scripts/compare-bench-outputs.ts DIR_A DIR_B     (each with b.sqlite and out/)
 import { readdirSync, readFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import Database from "better-sqlite3";
 
-const TIMING_KEYS = new Set(["e2e_ms", "ttft_ms", "ms", "startedMs", "startedAt", "score_ms", "finished_at", "started_at"]);
+const TIMING_KEYS = new Set(["e2e_ms", "ttft_ms", "ms", "startedMs", "startedAt", "score_ms", "finished_at", "started_at", "git_commit"]);
 const JSON_COLUMNS = new Set(["ending_json", "transcript_json", "kiosk_json", "score_json"]);
 
 function untimed(value: unknown): unknown {
