@@ -8,8 +8,6 @@ import { terminationCounts } from "../stats/terminations.ts";
 
 export interface PreparedCase {
   caseId: string;
-  system: string;
-  category: string;
   termination: string;
   error: string | null;
   fallback: boolean;
@@ -33,8 +31,6 @@ export interface PreparedCase {
 }
 
 export interface CaseOutcome {
-  category: string;
-  system: string;
   record: SessionRecord;
   score: CaseScore | null;
   scoreNote: string | null;
@@ -46,8 +42,6 @@ export function prepareCase(c: CaseOutcome): PreparedCase {
   const s = c.score;
   return {
     caseId: r.case_id,
-    system: c.system,
-    category: c.category,
     termination: r.kiosk.termination,
     error: r.error,
     fallback: r.kiosk.fallback,

@@ -153,22 +153,6 @@ export interface CaseInsert {
   finishedAt: string;
 }
 
-/** A finished case already serialised (prepareCase), with the columns the run gives it. */
-export interface PreparedCaseInsert {
-  seq: number;
-  sessionId: number | null;
-  partition: CasePartition;
-  finishedAt: string;
-  prepared: PreparedCase;
-}
-
-/** Stores a run's finished cases in batched transactions (BenchStore.caseWriter). */
-export interface CaseWriter {
-  add(c: CaseInsert): void;
-  addPrepared(c: PreparedCaseInsert): void;
-  flush(): void;
-}
-
 /** No run with that id (or no runs at all). */
 export class RunNotFoundError extends BenchError {
   override name = "RunNotFoundError";
@@ -440,8 +424,7 @@ export class BenchStore {
    */
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
-  /** Remember a case's text as stored (insertPreparedCase; a writer thread's cases, by the thread's owner). */
-  rememberStoredText(runId: number, prepared: PreparedCase): void {
+  private rememberStoredText(runId: number, prepared: PreparedCase): void {
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
@@ -449,12 +432,7 @@ export class BenchStore {
 
   /** Store one finished case (replacing an earlier row for the same case). */
   insertCase(runId: number, c: CaseInsert): void {
-    this.insertPreparedCase(runId, { seq: c.seq, sessionId: c.sessionId, partition: c.partition, finishedAt: c.finishedAt, prepared: prepareCase(c) });
-  }
-
-  /** Store one finished case whose JSON is already serialised (prepareCase, e.g. in a bench worker thread). */
-  insertPreparedCase(runId: number, c: PreparedCaseInsert): void {
-    const p = c.prepared;
+    const p = prepareCase(c);
     this.rememberStoredText(runId, p);
     const s = p.score;
     this.insertCaseStatement ??= this.db.prepare(
@@ -468,8 +446,8 @@ export class BenchStore {
       p.caseId,
       c.seq,
       c.sessionId,
-      p.system,
-      p.category,
+      c.system,
+      c.category,
       c.partition,
       p.termination,
       p.error,
@@ -504,7 +482,7 @@ export class BenchStore {
    * the bench calls it when a run stops, so a crash loses at most the last uncommitted stretch,
    * which a resume runs again.
    */
-  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number } = {}): CaseWriter {
+  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number } = {}): { add(c: CaseInsert): void; flush(): void } {
     const commitEveryMs = options.commitEveryMs ?? 100;
     const now = options.now ?? (() => performance.now());
     let openedAt: number | null = null;
@@ -513,17 +491,15 @@ export class BenchStore {
       openedAt = null;
       if (this.db.inTransaction) this.db.exec("COMMIT");
     };
-    const add = (insert: () => void): void => {
-      if (openedAt === null && !this.db.inTransaction) {
-        this.db.exec("BEGIN");
-        openedAt = now();
-      }
-      insert();
-      if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
-    };
     return {
-      add: (c) => add(() => this.insertCase(runId, c)),
-      addPrepared: (c) => add(() => this.insertPreparedCase(runId, c)),
+      add: (c) => {
+        if (openedAt === null && !this.db.inTransaction) {
+          this.db.exec("BEGIN");
+          openedAt = now();
+        }
+        this.insertCase(runId, c);
+        if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
+      },
       flush,
     };
   }
