@@ -5,23 +5,13 @@
 import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore } from "../scorer/index.ts";
 import { terminationCounts } from "../stats/terminations.ts";
+import type { StoredCase } from "./store.ts";
 
-export interface PreparedCase {
-  caseId: string;
-  termination: string;
-  error: string | null;
-  fallback: boolean;
-  rejectedSubmissions: number;
-  apiRounds: number;
-  toolCalls: number;
-  e2eMs: number;
-  ttftMs: number;
-  inputTokens: number;
-  outputTokens: number;
+/** The row's key columns (as StoredCase reads them back), and its JSON text. */
+export interface PreparedCase
+  extends Pick<StoredCase, "caseId" | "termination" | "error" | "fallback" | "rejectedSubmissions" | "apiRounds" | "toolCalls" | "e2eMs" | "ttftMs" | "inputTokens" | "outputTokens" | "scoreNote" | "scoreMs"> {
   /** The score's totals (all null when not scored). */
   score: Pick<CaseScore, "total" | "max_possible" | "pct" | "tier1_total" | "tier1_max" | "tier1_pct"> | null;
-  scoreNote: string | null;
-  scoreMs: number;
   endingJson: string;
   transcriptJson: string;
   kioskJson: string;
