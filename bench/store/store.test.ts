@@ -136,6 +136,23 @@ describe("BenchStore", () => {
     again.close();
   });
 
+  it("gives --out the text it stored without reading it back: what a fresh connection reads from the file", async () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const file = path.join(dir, "text.sqlite");
+    const store = BenchStore.open(file);
+    const { runId } = await startRun({ pack, store, policy: "rule", selection: { caseIds: ["MARTA-C-001", "CTA-D-002", "BART-I-001"] } });
+    const remembered = store.referenceRecordsJson(runId);
+    store.close();
+    const fresh = BenchStore.open(file);
+    const fromFile = fresh.referenceRecordsJson(runId);
+    fresh.close();
+    expect(remembered).toHaveLength(3);
+    expect(remembered.map((r) => ({ ...r, verdict: r.verdict === null ? null : JSON.parse(r.verdict) }))).toEqual(
+      fromFile.map((r) => ({ ...r, verdict: r.verdict === null ? null : JSON.parse(r.verdict) })),
+    );
+    expect(remembered.every((r) => r.verdict !== null)).toBe(true);
+  });
+
   it("explains a missing run", () => {
     const store = BenchStore.open(":memory:");
     expect(() => store.requireRun()).toThrow("no runs stored in :memory: (start one with 'kiosk bench run')");

@@ -5,9 +5,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { toReferenceRecord, type KioskVerdict, type ReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
+import type { KioskVerdict, ReferenceRecord, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
-import { terminationCounts, type TerminationCounts } from "../stats/terminations.ts";
+import type { TerminationCounts } from "../stats/terminations.ts";
+import { prepareCase, type PreparedCase } from "./case-row.ts";
 import { BenchError } from "../errors.ts";
 import {
   CasePartitionSchema,
@@ -417,10 +418,23 @@ export class BenchStore {
 
   private insertCaseStatement?: Database.Statement;
 
+  /**
+   * Per run, the reference-record JSON and verdict of the cases this store stored: --out (reference
+   * ResultsJson) reuses the text instead of reading a run's ~15 MB back from the database.
+   */
+  private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
+
+  private rememberStoredText(runId: number, prepared: PreparedCase): void {
+    let byCase = this.storedText.get(runId);
+    if (!byCase) this.storedText.set(runId, (byCase = new Map()));
+    byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
+  }
+
   /** Store one finished case (replacing an earlier row for the same case). */
   insertCase(runId: number, c: CaseInsert): void {
-    const r = c.record;
-    const s = c.score;
+    const p = prepareCase(c);
+    this.rememberStoredText(runId, p);
+    const s = p.score;
     this.insertCaseStatement ??= this.db.prepare(
       `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
          fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
@@ -428,38 +442,38 @@ export class BenchStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertCaseStatement.run(
-        runId,
-        r.case_id,
-        c.seq,
-        c.sessionId,
-        c.system,
-        c.category,
-        c.partition,
-        r.kiosk.termination,
-        r.error,
-        r.kiosk.fallback ? 1 : 0,
-        r.kiosk.rejectedSubmissions,
-        r.api_rounds,
-        r.tool_calls_made.length,
-        r.e2e_ms,
-        r.ttft_ms,
-        r.input_tokens,
-        r.output_tokens,
-        s ? 1 : 0,
-        s?.total ?? null,
-        s?.max_possible ?? null,
-        s?.pct ?? null,
-        s?.tier1_total ?? null,
-        s?.tier1_max ?? null,
-        s?.tier1_pct ?? null,
-        c.scoreNote,
-        c.scoreMs,
-        JSON.stringify(terminationCounts([r])),
-        JSON.stringify(toReferenceRecord(r)),
-        JSON.stringify(r.kiosk),
-        s ? JSON.stringify(s) : null,
-        c.finishedAt,
-      );
+      runId,
+      p.caseId,
+      c.seq,
+      c.sessionId,
+      c.system,
+      c.category,
+      c.partition,
+      p.termination,
+      p.error,
+      p.fallback ? 1 : 0,
+      p.rejectedSubmissions,
+      p.apiRounds,
+      p.toolCalls,
+      p.e2eMs,
+      p.ttftMs,
+      p.inputTokens,
+      p.outputTokens,
+      s ? 1 : 0,
+      s?.total ?? null,
+      s?.max_possible ?? null,
+      s?.pct ?? null,
+      s?.tier1_total ?? null,
+      s?.tier1_max ?? null,
+      s?.tier1_pct ?? null,
+      p.scoreNote,
+      p.scoreMs,
+      p.endingJson,
+      p.transcriptJson,
+      p.kioskJson,
+      p.scoreJson,
+      c.finishedAt,
+    );
   }
 
   /**
@@ -517,6 +531,21 @@ export class BenchStore {
    * text stored, with the kiosk's verdict (JSON text) where the run recorded one: what --out files are made of, without parsing them.
    */
   referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean; verdict: string | null }[] {
+    const remembered = this.storedText.get(runId);
+    if (remembered) {
+      // The rows decide which cases and in what order; their text is taken from memory where this store stored it.
+      const one = this.db.prepare("SELECT transcript_json, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? AND case_id = ?");
+      const keys = this.db.prepare("SELECT case_id, system, error FROM run_cases WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+      return keys.map((k) => {
+        const caseId = str(k["case_id"]);
+        let text = remembered.get(caseId);
+        if (!text) {
+          const r = one.get(runId, caseId) as Row;
+          text = { transcriptJson: str(r["transcript_json"]), verdictJson: r["verdict"] === null ? null : str(r["verdict"]) };
+        }
+        return { system: str(k["system"]), json: text.transcriptJson, failed: k["error"] !== null, verdict: text.verdictJson };
+      });
+    }
     const rows = this.db
       .prepare("SELECT system, transcript_json, error, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? ORDER BY seq")
       .all(runId) as Row[];

@@ -3,7 +3,7 @@
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent } from "../../tools/data/schemas.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { buildCasePrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
+import { buildSystemPrompt, eventsToUserMessage, toolDefinitions } from "../prompt/index.ts";
 import type { Policy, SessionSetup } from "./policy.ts";
 import { runSession, type SessionOptions } from "./session.ts";
 import type { SessionRecord } from "./record.ts";
@@ -16,12 +16,12 @@ export function caseTurns(kase: Case): KioskEvent[][] {
 export function caseSetup(pack: DataPack, kase: Case): SessionSetup {
   const system = pack.system(kase.system);
   ensureLanguageData(pack, system);
-  const prompt = buildCasePrompt(kase, system, pack.promptProfile());
   return {
     sessionId: kase.id,
     system,
     context: kase.system_context,
-    systemPrompt: prompt.systemPrompt,
+    // The system prompt alone: the session renders each user turn as it sends it (runCase).
+    systemPrompt: buildSystemPrompt(system, kase.system_context, pack.promptProfile()),
     tools: toolDefinitions(pack),
     scriptedTurns: caseTurns(kase),
   };
