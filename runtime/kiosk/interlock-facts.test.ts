@@ -10,6 +10,7 @@ import { AnswerPipeline } from "../answer/pipeline.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { INTERLOCK_CODES } from "./bridge.ts";
 import { checkInterlock, type InterlockInput } from "./interlock.ts";
+import { liveClosures } from "./interlock/service.ts";
 import { KioskService } from "./service.ts";
 import { caseById, testPack } from "./testing.ts";
 
@@ -163,6 +164,10 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...airport, disruptions: feed("No delays, trains running normally on all lines.") }).codes).not.toContain("line_suspended");
     // A section elsewhere on the line leaves this trip alone.
     expect(checkInterlock({ ...airport, disruptions: feed("No Red Line trains between Buckhead and North Springs this weekend.") }).problems).toEqual([]);
+    // A section of a loop line may mean either way round: the whole line closes.
+    const loop = liveClosures(pack.system("beijing"), feed("Line 2 is shut between Xizhimen and Dongzhimen today."), "2026-03-09T14:00:00");
+    expect([...loop.lines.keys()]).toEqual(["2"]);
+    expect(loop.tracks.size).toBe(0);
   });
 
   it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {

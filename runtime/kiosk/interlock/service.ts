@@ -13,6 +13,7 @@
 //     of the trip, and cannot be passed through unless the message says trains skip or bypass it.
 import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
+import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
 
@@ -165,8 +166,11 @@ function noLineTrains(clause: string, lineWords: ReadonlySet<string>): boolean {
 const SECTION_WORDS = /\b(?:between (.+?) and|from (.+?) (?:(?:down|up|out|over) )?to) (.+?)(?: (?:this|today|tonight|all|until|for|due|because)\b|$)/;
 
 /**
- * The track pairs along one line between the two stations a sentence names as a section (the
- * line's own path between them), or none when the sentence names no section of that line.
+ * The track pairs of one line between the two stations a sentence names as a section, as the
+ * route planner closes a section (`expandLineClosures`: the stretch of the line's station list
+ * between the two ends); none when the sentence names no section of that line, or names one the
+ * planner cannot close alone (a loop line, where either way round may be meant): then the caller
+ * closes the whole line.
  */
 function sectionTracks(system: SystemData, lineId: string, sentence: string): string[] {
   const m = SECTION_WORDS.exec(normalize(sentence));
@@ -178,27 +182,12 @@ function sectionTracks(system: SystemData, lineId: string, sentence: string): st
   const a = end(first);
   const b = end(m[3] ?? "");
   if (!a || !b || a === b) return [];
-  // Breadth-first along the line's own edges.
-  const next = new Map<string, string[]>();
-  for (const e of system.edges) {
-    if (e.line !== lineId) continue;
-    (next.get(e.from) ?? next.set(e.from, []).get(e.from)!).push(e.to);
-    (next.get(e.to) ?? next.set(e.to, []).get(e.to)!).push(e.from);
+  try {
+    return routeEngineFor(system).expandLineClosures([{ line: lineId, from_station: a, to_station: b }]).map(([x, y]) => pairKey(x, y));
+  } catch (err) {
+    if (err instanceof RouteError) return [];
+    throw err;
   }
-  const from = new Map<string, string>([[a, a]]);
-  const queue = [a];
-  while (queue.length > 0 && !from.has(b)) {
-    const at = queue.shift()!;
-    for (const n of next.get(at) ?? []) {
-      if (from.has(n)) continue;
-      from.set(n, at);
-      queue.push(n);
-    }
-  }
-  if (!from.has(b)) return [];
-  const pairs: string[] = [];
-  for (let at = b; at !== a; at = from.get(at)!) pairs.push(pairKey(at, from.get(at)!));
-  return pairs;
 }
 
 export function pairKey(a: string, b: string): string {
