@@ -85,8 +85,9 @@ const HAN_DIGITS = "一二三四五六七八九";
 
 /** Whether a group is twins, triplets…: children or grown-ups alike, but not adults the text leaves out. */
 function isMultiple(t: string, p: Person): boolean {
-  return new RegExp(String.raw`\b${MULTIPLES}\b`, "u").test(t.slice(p.at, p.end));
+  return MULTIPLE_BIRTH.test(t.slice(p.at, p.end));
 }
+const MULTIPLE_BIRTH = new RegExp(String.raw`\b${MULTIPLES}\b`, "u");
 
 /** "八十" → 80, "七十二" → 72, "五" → 5 (ages, so up to 99). */
 function hanAge(han: string): number {
