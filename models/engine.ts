@@ -408,6 +408,11 @@ export class LlamaEngine implements CompletionBackend {
       if (signal?.aborted) throw abortError(signal);
     }
 
+    // Input lookup guesses the next tokens from this prompt (the station names and ids a call copies
+    // from the passenger's words and the tool results). node-llama-cpp's own chat and completion
+    // classes hand the predictor its input; this loop evaluates the sequence directly, so it must.
+    sequence.tokenPredictor?.updateInputTokens(tokens);
+
     const out = new TextAccumulator(model);
     const generated: Token[] = [];
     let pending: Token[] = tokens.slice(sequence.nextTokenIndex);

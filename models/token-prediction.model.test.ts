@@ -1,13 +1,21 @@
-// Token prediction (node-llama-cpp's input-lookup predictor) never changes greedy output: on both
-// tiny architectures, free generation and a grammar-constrained tool call come out token for token
-// the same with and without it. Whether it predicts at all is not asserted: on these prompts (and in
-// `npm run perf:levers`) node-llama-cpp's input-lookup made no predictions here, so no speedup is
-// claimed (issue 15 notes it as open).
+// Token prediction (node-llama-cpp's input-lookup predictor) guesses from the prompt and never
+// changes greedy output: on both tiny architectures, steered to open a tool call and copy station
+// names from the prompt into it (the serving-parity steering), free generation and a
+// grammar-constrained tool call come out token for token the same with and without it, and some of
+// its guesses are validated — so it does predict (the engine hands it the prompt; without that it
+// never guessed at all). The speedup is measured by `npm run perf:levers`, not here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LazyToolCallGrammar } from "../runtime/model/grammar.ts";
 import { renderChat } from "../runtime/model/render.ts";
 import { LlamaEngine } from "./engine.ts";
-import { makeTinyModel, SERVING_PARITY_PREFERENCES, TINY_ARCHITECTURES, type TinyModelFixture } from "./testing/tiny-model.ts";
+import {
+  makeTinyModel,
+  SERVING_PARITY_MIXING,
+  SERVING_PARITY_PREFERENCES,
+  SERVING_PARITY_TRANSITIONS,
+  TINY_ARCHITECTURES,
+  type TinyModelFixture,
+} from "./testing/tiny-model.ts";
 
 describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
   let tiny: TinyModelFixture;
@@ -15,7 +23,7 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
   let predicted: LlamaEngine;
 
   beforeAll(async () => {
-    tiny = makeTinyModel({ architecture, preferredTokens: SERVING_PARITY_PREFERENCES });
+    tiny = makeTinyModel({ architecture, mixing: SERVING_PARITY_MIXING, preferredTokens: SERVING_PARITY_PREFERENCES, transitions: SERVING_PARITY_TRANSITIONS });
     plain = new LlamaEngine({ modelPath: tiny.file, gpu: false, threads: 1, contextSize: 8192 });
     predicted = new LlamaEngine({ modelPath: tiny.file, gpu: false, threads: 1, contextSize: 8192, tokenPrediction: "input-lookup" });
     await plain.load();
@@ -27,7 +35,7 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
     tiny?.cleanup();
   });
 
-  it("input-lookup prediction leaves greedy output unchanged", async () => {
+  it("input-lookup predicts from the prompt and leaves greedy output unchanged", async () => {
     expect(predicted.info.tokenPrediction).toBe("input-lookup");
     const tools = tiny.pack.toolDefinitions();
     const station = tiny.pack.system("marta").stations.slice(0, 40).map((s) => s.name).join(", ");
@@ -42,9 +50,9 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
         expect(b.finishReason).toBe(a.finishReason);
       }
     }
-    // The counters exist and are consistent (never negative), whether or not a guess was made.
+    // It guessed, and some guesses were right (the copied station names); the plain engine never guesses.
     const stats = predicted.tokenPredictionStats();
-    expect(stats.validated).toBeGreaterThanOrEqual(0);
-    expect(stats.refuted).toBeGreaterThanOrEqual(0);
+    expect(stats.validated).toBeGreaterThan(0);
+    expect(plain.tokenPredictionStats()).toEqual({ used: 0, unused: 0, validated: 0, refuted: 0 });
   });
 });
