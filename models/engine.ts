@@ -99,6 +99,8 @@ export interface EngineInfo {
   modelPath: string;
   threads: number;
   gpu: string | false;
+  /** The CPU runtime in use: node-llama-cpp's prebuilt binary, or the source build measured faster here. */
+  engineBuild: "prebuilt" | "source";
   contextSize: number;
   sequences: number;
   /** Hybrid/recurrent model: prefix reuse relies on checkpoints. */
@@ -196,6 +198,7 @@ export class LlamaEngine implements CompletionBackend {
       modelPath: this.options.modelPath,
       threads: this.threads,
       gpu: this.gpuInUse,
+      engineBuild: this.llama?.buildType === "localBuild" ? "source" : "prebuilt",
       contextSize: context.contextSize,
       sequences: this.slots.length,
       needsCheckpoints: this.slots[0]?.sequence.needsCheckpoints ?? false,

@@ -9,7 +9,8 @@
 // shared tool's Qwen3-4B-like random Q4_K model (../shared/tools/make-bench-gguf.mjs). Both are
 // generated once into ~/.cache/metro-kiosk/models. Runs alternate (ours, llama-bench, ours, …) so
 // that load from other processes hits both alike; the median of the repetitions is reported, with
-// the machine's load average, because on a shared machine the figures move.
+// the machine's load average, because on a shared machine the figures move; "paired" is the median
+// of each repetition's own share (ours ÷ the llama-bench run beside it).
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -105,7 +106,12 @@ interface Row {
   benchPrefill: number;
   oursDecode: number;
   benchDecode: number;
+  /** Median of the per-repetition shares (ours ÷ llama-bench run next to it): steadier than a ratio of medians when the machine's speed drifts between repetitions. */
+  pairedPrefillShare: number;
+  pairedDecodeShare: number;
   loadAverage: number;
+  /** Our CPU runtime: the prebuilt binary, or the source build `npm run perf:engine-build` chose. */
+  engineBuild: string;
 }
 
 const rows: Row[] = [];
@@ -115,6 +121,7 @@ for (const arch of archs) {
     log(`${arch}, ${threads} thread(s): ${REPS} × (ours, llama-bench) with pp${PREFILL} + tg${DECODE} …`);
     const engine = new LlamaEngine({ modelPath: file, threads, gpu: false, contextSize: 2048 });
     await engine.load();
+    const engineBuild = engine.info.engineBuild;
     const o: { prefill: number; decode: number }[] = [];
     const b: { prefill: number; decode: number }[] = [];
     const loads: number[] = [];
@@ -136,18 +143,21 @@ for (const arch of archs) {
       benchPrefill: median(b.map((x) => x.prefill)),
       oursDecode: median(o.map((x) => x.decode)),
       benchDecode: median(b.map((x) => x.decode)),
+      pairedPrefillShare: median(o.map((x, i) => x.prefill / (b[i] as { prefill: number }).prefill)),
+      pairedDecodeShare: median(o.map((x, i) => x.decode / (b[i] as { decode: number }).decode)),
       loadAverage: median(loads),
+      engineBuild,
     });
   }
 }
 
 const pct = (a: number, b: number): string => `${((100 * a) / b).toFixed(0)} %`;
 const f = (x: number): string => x.toFixed(2);
-process.stdout.write(`ours (node-llama-cpp prebuilt) vs llama-bench (native build), median of ${REPS}, pp${PREFILL} / tg${DECODE}\n`);
-process.stdout.write("arch    threads  prefill ours  llama-bench  share   decode ours  llama-bench  share   load avg\n");
+process.stdout.write(`ours (node-llama-cpp ${[...new Set(rows.map((r) => r.engineBuild))].join("/")} build) vs llama-bench (native build), median of ${REPS}, pp${PREFILL} / tg${DECODE}\n`);
+process.stdout.write("arch    threads  prefill ours  llama-bench  share  paired   decode ours  llama-bench  share  paired   load avg\n");
 for (const r of rows) {
   process.stdout.write(
-    `${r.arch.padEnd(7)} ${String(r.threads).padStart(7)}  ${f(r.oursPrefill).padStart(12)}  ${f(r.benchPrefill).padStart(11)}  ${pct(r.oursPrefill, r.benchPrefill).padStart(5)}  ${f(r.oursDecode).padStart(11)}  ${f(r.benchDecode).padStart(11)}  ${pct(r.oursDecode, r.benchDecode).padStart(5)}  ${r.loadAverage.toFixed(1).padStart(8)}\n`,
+    `${r.arch.padEnd(7)} ${String(r.threads).padStart(7)}  ${f(r.oursPrefill).padStart(12)}  ${f(r.benchPrefill).padStart(11)}  ${pct(r.oursPrefill, r.benchPrefill).padStart(5)}  ${pct(r.pairedPrefillShare, 1).padStart(6)}  ${f(r.oursDecode).padStart(11)}  ${f(r.benchDecode).padStart(11)}  ${pct(r.oursDecode, r.benchDecode).padStart(5)}  ${pct(r.pairedDecodeShare, 1).padStart(6)}  ${r.loadAverage.toFixed(1).padStart(8)}\n`,
   );
 }
 if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
