@@ -68,7 +68,8 @@ export interface LlamaEngineOptions {
   /**
    * Token prediction (speculative evaluation whose guesses greedy sampling then validates, so the
    * output is unchanged): "input-lookup" predicts the continuation by finding the last generated
-   * tokens in the prompt (tool arguments copy station names, route ids…). Default "off".
+   * tokens in the prompt (tool arguments copy station names, route ids…). Default "off": on the
+   * 4B-shaped random model it was slower (0.81×, `npm run perf:levers`); real weights need measuring.
    */
   tokenPrediction?: TokenPrediction;
   /** Hybrid models: checkpoints kept per sequence besides the shared-prefix one (default 4). */
