@@ -17,7 +17,7 @@ import {
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
 import { askFromCase, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { buildProgram } from "./main.ts";
-import { conditionsFromCase, conditionsFromFile, startServe, type RunningServe } from "./serve.ts";
+import { assistantSpec, conditionsFromCase, conditionsFromFile, startServe, type RunningServe } from "./serve.ts";
 import { registerServeCommand } from "./serve.ts";
 
 let serve: RunningServe;
@@ -274,5 +274,25 @@ describe("kiosk serve: start-up", () => {
     expect(serveCmd.options.map((o) => o.long)).toEqual(
       expect.arrayContaining(["--port", "--host", "--ledger", "--renderer", "--framebooks", "--conditions", "--replay-conditions", "--now"]),
     );
+  });
+});
+
+describe("kiosk serve --model-endpoint", () => {
+  it("takes the passenger model from an OpenAI-compatible endpoint, with its model name and key variable", () => {
+    expect(assistantSpec({ port: "0", host: "127.0.0.1", framebooks: "f", modelEndpoint: "http://127.0.0.1:8080/v1", endpointModel: "default", assistant: "hybrid" })).toEqual({
+      mode: "hybrid",
+      endpoint: { baseUrl: "http://127.0.0.1:8080/v1", model: "default" },
+    });
+    expect(
+      assistantSpec({ port: "0", host: "127.0.0.1", framebooks: "f", modelEndpoint: "https://depot.example/v1", endpointModel: "metro-4b", endpointKeyEnv: "DEPOT_KEY", assistant: "model", modelDeadlineMs: "8000" }),
+    ).toEqual({ mode: "model", endpoint: { baseUrl: "https://depot.example/v1", model: "metro-4b", apiKeyEnv: "DEPOT_KEY" }, modelDeadlineMs: 8000 });
+  });
+
+  it("refuses what does not fit an endpoint, naming the flag", () => {
+    const base = { port: "0", host: "127.0.0.1", framebooks: "f", assistant: "hybrid" };
+    expect(() => assistantSpec({ ...base, model: "4b", modelEndpoint: "http://127.0.0.1:8080/v1" })).toThrow(/--model and --model-endpoint: give one/);
+    expect(() => assistantSpec({ ...base, modelEndpoint: "localhost:8080" })).toThrow(/--model-endpoint: must be an http or https URL/);
+    expect(() => assistantSpec({ ...base, modelEndpoint: "not a url" })).toThrow(/--model-endpoint: not a URL: 'not a url'/);
+    expect(() => assistantSpec({ ...base, modelEndpoint: "http://127.0.0.1:8080/v1", threads: "2" })).toThrow(/--threads applies to a local --model/);
   });
 });

@@ -9,6 +9,7 @@ import type { DataPack } from "../tools/data/datapack.ts";
 import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { benchDbPath } from "../bench/store/store.ts";
 import type { PassengerAssistantSpec } from "../host/assistant.ts";
+import type { EndpointAssistantSpec } from "../host/endpoint-assistant.ts";
 import { parseAssistantMode } from "../host/assistant-mode.ts";
 import { createKioskRuntime, type KioskRuntime, type KioskRuntimeConfig } from "../host/runtime.ts";
 import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
@@ -102,7 +103,7 @@ export interface ServeOptions {
    * request; rule is the fallback) or `hybrid` (rule answers structured requests at once; the
    * model checks the ones that need judgement). A model that fails to load leaves the kiosk on rule.
    */
-  assistant?: PassengerAssistantSpec;
+  assistant?: PassengerAssistantSpec | EndpointAssistantSpec;
   /** The service alert store (`kiosk alerts`); its alerts in force join every new session's conditions. */
   alertsDb?: string | null;
   /** The session audit every passenger session is kept in (the command passes --audit-db, $METRO_AUDIT_DB or ./var/audit.sqlite). */
@@ -183,7 +184,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   };
 }
 
-interface ServeCommandOptions extends GlobalOptions {
+export interface ServeCommandOptions extends GlobalOptions {
   port: string;
   host: string;
   allowedHost?: string[];
@@ -198,6 +199,9 @@ interface ServeCommandOptions extends GlobalOptions {
   benchDb?: string;
   benchModel?: string;
   model?: string;
+  modelEndpoint?: string;
+  endpointModel?: string;
+  endpointKeyEnv?: string;
   assistant?: string;
   threads?: string;
   modelDeadlineMs?: string;
@@ -226,18 +230,38 @@ function portNumber(text: string): number {
   return n;
 }
 
-function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
+/** The passenger assistant `kiosk serve` was asked for: a local --model or a --model-endpoint (usage errors name the flag). */
+export function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptions["assistant"]> {
   const mode = parseAssistantMode(opts.assistant ?? "hybrid");
   if (mode === null) throw new UsageError(`--assistant must be hybrid or model (got '${opts.assistant}')`);
-  const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
-  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
   const deadline = opts.modelDeadlineMs !== undefined ? Number(opts.modelDeadlineMs) : undefined;
   if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--model-deadline-ms: not a positive number: '${opts.modelDeadlineMs}'`);
+  const deadlineOption = deadline !== undefined ? { modelDeadlineMs: deadline } : {};
+  if (opts.modelEndpoint !== undefined) {
+    if (opts.model !== undefined) throw new UsageError("--model and --model-endpoint: give one (a local model, or the endpoint that serves it)");
+    for (const [flag, given] of [["--threads", opts.threads], ["--warm-state", opts.warmState]] as const) {
+      if (given !== undefined) throw new UsageError(`${flag} applies to a local --model, not to --model-endpoint`);
+    }
+    let url: URL;
+    try {
+      url = new URL(opts.modelEndpoint);
+    } catch {
+      throw new UsageError(`--model-endpoint: not a URL: '${opts.modelEndpoint}' (e.g. http://127.0.0.1:8080/v1)`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--model-endpoint: must be an http or https URL: '${opts.modelEndpoint}'`);
+    return {
+      mode,
+      endpoint: { baseUrl: opts.modelEndpoint, model: opts.endpointModel ?? "default", ...(opts.endpointKeyEnv ? { apiKeyEnv: opts.endpointKeyEnv } : {}) },
+      ...deadlineOption,
+    };
+  }
+  const threads = opts.threads !== undefined ? Number(opts.threads) : undefined;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads > 0)) throw new UsageError(`--threads: not a positive whole number: '${opts.threads}'`);
   return {
     mode,
     model: opts.model as string,
     ...(threads !== undefined ? { threads } : {}),
-    ...(deadline !== undefined ? { modelDeadlineMs: deadline } : {}),
+    ...deadlineOption,
     ...(opts.warmState ? { warmStateFile: opts.warmState } : {}),
   };
 }
@@ -260,7 +284,10 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-db <file>", "the technician's bench database (else $METRO_BENCH_DB, else ./var/bench.sqlite)")
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
-    .option("--assistant <mode>", "with --model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
+    .option("--model-endpoint <url>", "the passenger model behind an OpenAI-compatible endpoint instead (a llama-server beside the kiosk, a depot vLLM), e.g. http://127.0.0.1:8080/v1")
+    .option("--endpoint-model <name>", "with --model-endpoint: the model name it serves (llama-server takes any; vLLM its served name)", "default")
+    .option("--endpoint-key-env <var>", "with --model-endpoint: environment variable holding its API key (default OPENAI_API_KEY, sent when set)")
+    .option("--assistant <mode>", "with --model or --model-endpoint: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
     .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")
     .option("--model-deadline-ms <ms>", "hybrid: how long the model may take to check an answer (default 20000)")
     .option("--warm-state <file>", "warm boot: restore the model's shared prompt prefix from this file (saved there on first start)")
@@ -320,7 +347,7 @@ export function registerServeCommand(program: Command): void {
           alertsDb: alertsDbPath(opts.alertsDb),
           auditDb: auditDbPath(opts.auditDb),
           ...(opts.benchModel ? { benchModel: opts.benchModel } : {}),
-          ...(opts.model ? { assistant: assistantSpec(opts) } : {}),
+          ...(opts.model || opts.modelEndpoint ? { assistant: assistantSpec(opts) } : {}),
           ...(replication ? { replication } : {}),
           ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}),
           ...(outboxRetentionDays !== undefined ? { outboxRetentionDays } : {}),

@@ -32,6 +32,10 @@ export interface ShellConfig {
   benchModel: string | undefined;
   /** The passenger assistant's model (a .gguf path or catalog id); none: the rule policy answers. */
   model: string | undefined;
+  /** Or the passenger model behind an OpenAI-compatible endpoint (a llama-server beside the shell, a depot vLLM). */
+  modelEndpoint: string | undefined;
+  /** The model name that endpoint serves (default "default": llama-server takes any). */
+  endpointModel: string | undefined;
   /** With a model: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything). */
   assistant: AssistantMode;
   /** Warm boot: the model's saved shared-prefix state (restored at start, saved on first start). */
@@ -71,10 +75,11 @@ function truthy(value: string | undefined): boolean | undefined {
 /**
  * Switches: --no-kiosk / --kiosk, --devtools, --data DIR, --ledger FILE, --renderer DIR,
  * --framebooks DIR, --framebook-store DIR, --operator-config FILE, --bench-db FILE,
- * --bench-model NAME, --model NAME, --assistant hybrid|model (llm: model), --warm-state FILE. Environment: KIOSK_MODE=0|1,
+ * --bench-model NAME, --model NAME, --model-endpoint URL, --endpoint-model NAME, --assistant hybrid|model (llm: model),
+ * --warm-state FILE. Environment: KIOSK_MODE=0|1,
  * KIOSK_DEVTOOLS=1, METRO_DATA_DIR, METRO_LEDGER, KIOSK_RENDERER_DIR, KIOSK_FRAMEBOOKS_DIR,
  * KIOSK_FRAMEBOOK_STORE, KIOSK_OPERATOR_CONFIG, METRO_BENCH_DB, KIOSK_BENCH_MODEL, KIOSK_MODEL,
- * KIOSK_ASSISTANT, KIOSK_WARM_STATE, KIOSK_HEADSET_PATTERN (--headset-pattern). Fleet: --backoffice URL,
+ * KIOSK_MODEL_ENDPOINT, KIOSK_ENDPOINT_MODEL, KIOSK_ASSISTANT, KIOSK_WARM_STATE, KIOSK_HEADSET_PATTERN (--headset-pattern). Fleet: --backoffice URL,
  * --kiosk-id ID, --fleet-token-file F, --publications-key F, --metrics-port N (KIOSK_BACKOFFICE,
  * KIOSK_ID, KIOSK_FLEET_TOKEN_FILE, KIOSK_PUBLICATIONS_KEY, KIOSK_METRICS_PORT). Switches win over the environment.
  *
@@ -106,6 +111,8 @@ export function shellConfig(
     auditDb: flagValue(argv, "audit-db") ?? env.METRO_AUDIT_DB ?? path.join(defaults.userData, "audit.sqlite"),
     benchModel: flagValue(argv, "bench-model") ?? env.KIOSK_BENCH_MODEL,
     model: flagValue(argv, "model") ?? env.KIOSK_MODEL,
+    modelEndpoint: flagValue(argv, "model-endpoint") ?? env.KIOSK_MODEL_ENDPOINT,
+    endpointModel: flagValue(argv, "endpoint-model") ?? env.KIOSK_ENDPOINT_MODEL,
     assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
     headsetPattern: flagValue(argv, "headset-pattern") ?? env.KIOSK_HEADSET_PATTERN,
     ...optional("backoffice", flagValue(argv, "backoffice") ?? env.KIOSK_BACKOFFICE),
@@ -129,7 +136,11 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
     alertsDb: shell.alertsDb,
     auditDb: shell.auditDb,
     benchModel: shell.benchModel ?? null,
-    assistant: shell.model ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) } : null,
+    assistant: shell.model
+      ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) }
+      : shell.modelEndpoint
+        ? { mode: shell.assistant, endpoint: { baseUrl: shell.modelEndpoint, model: shell.endpointModel ?? "default" } }
+        : null,
     ...(shell.headsetPattern ? { headsetPattern: shell.headsetPattern } : {}),
     log,
   };

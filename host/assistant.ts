@@ -11,6 +11,7 @@ import { nodeWorkerSpawner, type WorkerSpawner } from "../models/worker/spawn.ts
 import { ModelProcess, type ModelProcessOptions, type ModelProcessStatus } from "../models/worker/supervisor.ts";
 import type { ModelBreaker } from "../runtime/answer/breaker.ts";
 import type { ModelAssistant } from "../runtime/answer/pipeline.ts";
+import type { ModelHealth } from "../runtime/kiosk/app.ts";
 import { liveContext } from "../runtime/kiosk/service.ts";
 import { LlmPolicy, systemTurnPrefix } from "../runtime/policies/llm.ts";
 import { buildSystemPrompt, toolDefinitions } from "../runtime/prompt/index.ts";
@@ -46,6 +47,8 @@ export interface PassengerAssistant {
   assistant: ModelAssistant;
   /** The model process (its status goes into the kiosk's). */
   process: ModelProcess;
+  /** The process's state as the kiosk's status shows it. */
+  health: ModelHealth;
   info: LocalModelInfo;
   close(): Promise<void>;
 }
@@ -59,6 +62,17 @@ export function kioskWarmPrefix(pack: DataPack, system: SystemId, now: Date = ne
     const data = pack.system(system);
     const context = liveContext(data, { now, disruptions: [], accessibilityMode: false });
     return systemTurnPrefix(chatTemplate, buildSystemPrompt(data, context, pack.promptProfile()), toolDefinitions(pack));
+  };
+}
+
+/** The model process's health as the kiosk's status shows it. */
+function processHealth(process: ModelProcess): ModelHealth {
+  return {
+    view: () => {
+      const { state, restarts, lastFailure, nextStartAt } = process.status;
+      return { state, restarts, lastFailure, nextStartAt: nextStartAt === null ? null : new Date(nextStartAt).toISOString() };
+    },
+    onChange: (listener) => process.onStatus(() => listener()),
   };
 }
 
@@ -103,6 +117,7 @@ export async function startPassengerAssistant(pack: DataPack, spec: PassengerAss
   return {
     assistant: { mode: spec.mode, policy: () => policy, ...(spec.modelDeadlineMs !== undefined ? { modelDeadlineMs: spec.modelDeadlineMs } : {}) },
     process: modelProcess,
+    health: processHealth(modelProcess),
     info,
     close: async () => {
       unsubscribe();

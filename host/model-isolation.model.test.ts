@@ -14,6 +14,7 @@ import { makeTinyModel, type TinyModelFixture } from "../models/testing/tiny-mod
 import { nodeWorkerSpawner, type WorkerPort, type WorkerSpawner } from "../models/worker/spawn.ts";
 import type { AskRequest, KioskStatus } from "../runtime/kiosk/bridge.ts";
 import { TEST_NOW } from "../runtime/kiosk/testing.ts";
+import type { PassengerAssistant } from "./assistant.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
 
 let tiny: TinyModelFixture;
@@ -79,7 +80,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const modelState = () => runtime.assistant!.process.status;
+const modelState = () => (runtime.assistant as PassengerAssistant).process.status;
 
 describe("the passenger model in its own process", () => {
   it("is killed mid-answer: the passenger gets the rule answer, the process restarts and serves again", async () => {

@@ -11,7 +11,7 @@ import { technicianLatencyProbe } from "../bench/probe/index.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { BenchTechnician } from "../bench/technician.ts";
 import { FramebookStore } from "../runtime/framebook/store.ts";
-import { KioskApp, type LiveConditionsInput, type ModelHealth } from "../runtime/kiosk/app.ts";
+import { KioskApp, type LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import type { KioskBackend } from "../runtime/kiosk/dispatch.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../runtime/kiosk/node/pack-extras.ts";
@@ -30,12 +30,12 @@ import { loadPinHash, PinGate, pinStateFileFor } from "../runtime/operator/pin.t
 import type { DataPack } from "../tools/data/datapack.ts";
 import type { SystemId } from "../tools/data/schemas.ts";
 import type { WorkerSpawner } from "../models/worker/spawn.ts";
-import type { ModelProcess } from "../models/worker/supervisor.ts";
 import { ModelBreaker } from "../runtime/answer/breaker.ts";
 import { openAlertConditions } from "../runtime/alerts/conditions.ts";
 import type { SessionAuditStore } from "../runtime/audit/store.ts";
 import { openSessionAudit } from "./session-audit.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
+import { startEndpointAssistant, type EndpointAssistant, type EndpointAssistantSpec } from "./endpoint-assistant.ts";
 
 export interface KioskRuntimeConfig {
   pack: DataPack;
@@ -61,7 +61,7 @@ export interface KioskRuntimeConfig {
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string | null;
   /** Who answers passengers besides `rule`: a local model (hybrid or model). */
-  assistant?: PassengerAssistantSpec | null;
+  assistant?: PassengerAssistantSpec | EndpointAssistantSpec | null;
   /** Live conditions per system (disruptions, a fixed time). */
   conditions?: (system: SystemId) => LiveConditionsInput;
   /** The service alert store (`kiosk alerts`): its alerts in force join every new session's conditions; null: none. */
@@ -123,22 +123,11 @@ export interface KioskRuntime {
   bench: BenchStore | null;
   /** Signed framebooks and alerts from the back office, when configured. */
   distribution: Distribution | null;
-  /** The passenger model, when one is configured and loaded. */
-  assistant: PassengerAssistant | null;
+  /** The passenger model, when one is configured and loaded (in its own process, or behind an endpoint). */
+  assistant: PassengerAssistant | EndpointAssistant | null;
   /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
   metrics: KioskMetrics;
   close(): Promise<void>;
-}
-
-/** The model process's health as the kiosk's status shows it. */
-function modelHealth(process: ModelProcess): ModelHealth {
-  return {
-    view: () => {
-      const { state, restarts, lastFailure, nextStartAt } = process.status;
-      return { state, restarts, lastFailure, nextStartAt: nextStartAt === null ? null : new Date(nextStartAt).toISOString() };
-    },
-    onChange: (listener) => process.onStatus(() => listener()),
-  };
 }
 
 /** Build the kiosk from its config. Throws (after closing what it opened) when the kiosk cannot start. */
@@ -205,14 +194,17 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     if (audit) closers.push(() => audit.close());
     // One breaker for the model: the answer pipeline opens it on failures, the model process's supervisor holds it while it is down.
     const breaker = new ModelBreaker(config.clock ? { now: () => (config.clock as () => Date)().getTime() } : {});
-    const assistant = config.assistant
-      ? await startPassengerAssistant(pack, config.assistant, {
-          breaker,
-          log,
-          ...(config.spawnModel ? { spawn: config.spawnModel } : {}),
-          ...(config.modelProcess ? { process: config.modelProcess } : {}),
-        })
-      : null;
+    const spec = config.assistant;
+    const assistant = !spec
+      ? null
+      : "endpoint" in spec
+        ? await startEndpointAssistant(spec, { breaker, log })
+        : await startPassengerAssistant(pack, spec, {
+            breaker,
+            log,
+            ...(config.spawnModel ? { spawn: config.spawnModel } : {}),
+            ...(config.modelProcess ? { process: config.modelProcess } : {}),
+          });
     if (assistant) closers.push(() => assistant.close());
 
     // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
@@ -225,7 +217,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(ledgerProblem ? { ledgerProblem } : {}),
       ...(replication ? { replication } : {}),
       payment: config.payment ?? new SimulatedPaymentTerminal(),
-      ...(assistant ? { assistant: assistant.assistant, modelHealth: modelHealth(assistant.process) } : {}),
+      ...(assistant ? { assistant: assistant.assistant, modelHealth: assistant.health } : {}),
       breaker,
       ...(conditions ? { conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),

@@ -1,0 +1,149 @@
+// The passenger model behind an OpenAI-compatible endpoint: a fake endpoint (real HTTP on a local
+// port) that is down, answers, or hangs. The kiosk sells with `rule` while it is down or slow, shows
+// that to the operator, and takes the model's answer when it answers.
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AssistantState } from "../runtime/contract/schema.ts";
+import type { AskRequest, KioskStatus } from "../runtime/kiosk/bridge.ts";
+import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
+import { modelsUrl, type EndpointAssistant } from "./endpoint-assistant.ts";
+import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
+
+type Mode = "down" | "up" | "hang";
+let mode: Mode = "down";
+/** What the fake model submits when asked (set by a test). */
+let submission: AssistantState | null = null;
+const chatBodies: Record<string, unknown>[] = [];
+const sockets = new Set<Socket>();
+let server: Server;
+let runtime: KioskRuntime;
+let dir: string;
+const states: KioskStatus[] = [];
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  if (mode === "down") {
+    req.socket.destroy(); // as a crashed server's port: the connection dies
+    return;
+  }
+  if (req.method === "GET" && req.url === "/v1/models") {
+    res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ object: "list", data: [{ id: "metro-student", object: "model" }] }));
+    return;
+  }
+  if (req.method === "POST" && req.url === "/v1/chat/completions") {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      chatBodies.push(JSON.parse(body) as Record<string, unknown>);
+      if (mode === "hang") return; // never answers
+      const call = { id: "call_1", type: "function", function: { name: "submit_assistant_state", arguments: JSON.stringify(submission) } };
+      res.writeHead(200, { "Content-Type": "application/json" }).end(
+        JSON.stringify({ choices: [{ message: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: "tool_calls" }], usage: { prompt_tokens: 100, completion_tokens: 20 } }),
+      );
+    });
+    return;
+  }
+  res.writeHead(404).end();
+}
+
+/** A trip with typed text: the router sends it to the model, after the rule policy's provisional answer. */
+const typed: AskRequest = {
+  system: "marta",
+  events: [
+    { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
+    { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+    { type: "passenger_count_changed", adults: 1 },
+    { type: "freetext_input", text: "Is there anything I should know?" },
+  ],
+};
+
+const endpoint = (): EndpointAssistant => runtime.assistant as EndpointAssistant;
+
+beforeAll(async () => {
+  server = createServer(handle);
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  dir = mkdtempSync(path.join(tmpdir(), "endpoint-assistant-"));
+  runtime = await createKioskRuntime({
+    pack: testPack(),
+    ledger: ":memory:",
+    operatorDir: path.join(dir, "operator"),
+    pin: { hash: null },
+    benchDb: null,
+    assistant: { mode: "hybrid", endpoint: { baseUrl: `http://127.0.0.1:${port}/v1`, model: "metro-student" }, modelDeadlineMs: 1_500 },
+    clock: () => new Date(TEST_NOW),
+    log: () => undefined,
+  });
+  runtime.app.onState((s) => states.push(s));
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("modelsUrl", () => {
+  it("appends /models to the base URL, with or without a trailing slash", () => {
+    expect(modelsUrl("http://127.0.0.1:8080/v1")).toBe("http://127.0.0.1:8080/v1/models");
+    expect(modelsUrl("https://depot.example/llm/v1/")).toBe("https://depot.example/llm/v1/models");
+  });
+});
+
+describe("the passenger model behind an endpoint", () => {
+  it("down at start: the kiosk sells with rule and says why", async () => {
+    expect(runtime.app.status()).toMatchObject({ assistant: "unavailable", model: { state: "restarting" } });
+    expect(runtime.app.status().model?.lastFailure).toMatch(/^model endpoint http:\/\/127\.0\.0\.1:\d+\/v1: /);
+    const answer = await runtime.app.ask(typed);
+    expect(answer).toMatchObject({ assistantUnavailable: true, purchasable: true, policy: "rule" });
+    expect(answer.state.fare_quote?.total).toBe(2.5);
+    expect(chatBodies).toHaveLength(0); // not even tried while it is known to be down
+    submission = answer.state; // what a correct model would submit for this trip
+  });
+
+  it("answering: the health check brings it back, and the model's check decides", async () => {
+    mode = "up";
+    expect(await endpoint().check()).toBe(true);
+    expect(runtime.app.status()).toMatchObject({ assistant: "model", model: { state: "ready" } });
+    expect(states.some((s) => s.model?.state === "ready")).toBe(true); // pushed to the screen, not polled
+    const answer = await runtime.app.ask(typed);
+    expect(answer.check).toMatchObject({ decidedBy: "model", reason: "free_text" });
+    expect(answer).toMatchObject({ purchasable: true, assistantUnavailable: false });
+    expect(answer.state.fare_quote?.total).toBe(2.5);
+    // The request is the paper's: the endpoint's model name, the kiosk's tools, greedy decoding.
+    const body = chatBodies.at(-1)!;
+    expect(body).toMatchObject({ model: "metro-student", temperature: 0 });
+    expect((body.tools as { function: { name: string } }[]).map((t) => t.function.name)).toContain("submit_assistant_state");
+  });
+
+  it("hanging: the passenger gets the rule answer at the model deadline", async () => {
+    mode = "hang";
+    const before = chatBodies.length;
+    const t0 = Date.now();
+    const answer = await runtime.app.ask(typed);
+    expect(chatBodies.length).toBe(before + 1);
+    expect(answer.check?.decidedBy).toBe("rule-fallback");
+    expect(answer).toMatchObject({ purchasable: true, policy: "rule" });
+    expect(answer.state.fare_quote?.total).toBe(2.5);
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it("going down between passengers: the next health check holds the model off, as a crashed process", async () => {
+    mode = "down";
+    for (const socket of sockets) socket.destroy();
+    expect(await endpoint().check()).toBe(false);
+    expect(runtime.app.status()).toMatchObject({ assistant: "unavailable", model: { state: "restarting", restarts: 1 } });
+    const before = chatBodies.length;
+    const answer = await runtime.app.ask(typed);
+    expect(answer).toMatchObject({ assistantUnavailable: true, purchasable: true, policy: "rule" });
+    expect(chatBodies.length).toBe(before);
+  });
+});
