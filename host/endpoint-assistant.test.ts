@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AssistantState } from "../runtime/contract/schema.ts";
-import type { AskRequest, KioskStatus } from "../runtime/kiosk/bridge.ts";
-import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
+import type { KioskStatus } from "../runtime/kiosk/bridge.ts";
+import { TEST_NOW, testPack, TYPED_TRIP } from "../runtime/kiosk/testing.ts";
 import { modelsUrl, type EndpointAssistant } from "./endpoint-assistant.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
 
@@ -50,15 +50,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** A trip with typed text: the router sends it to the model, after the rule policy's provisional answer. */
-const typed: AskRequest = {
-  system: "marta",
-  events: [
-    { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
-    { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
-    { type: "passenger_count_changed", adults: 1 },
-    { type: "freetext_input", text: "Is there anything I should know?" },
-  ],
-};
+const typed = TYPED_TRIP;
 
 const endpoint = (): EndpointAssistant => runtime.assistant as EndpointAssistant;
 

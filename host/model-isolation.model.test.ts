@@ -12,8 +12,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTinyModel, type TinyModelFixture } from "../models/testing/tiny-model.ts";
 import { nodeWorkerSpawner, type WorkerPort, type WorkerSpawner } from "../models/worker/spawn.ts";
-import type { AskRequest, KioskStatus } from "../runtime/kiosk/bridge.ts";
-import { TEST_NOW } from "../runtime/kiosk/testing.ts";
+import type { KioskStatus } from "../runtime/kiosk/bridge.ts";
+import { TEST_NOW, TYPED_TRIP } from "../runtime/kiosk/testing.ts";
 import type { PassengerAssistant } from "./assistant.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
 
@@ -45,15 +45,7 @@ const watched: WorkerSpawner = () => {
 };
 
 /** A trip with typed text: the router sends it to the model, after the rule policy's provisional answer. */
-const typed: AskRequest = {
-  system: "marta",
-  events: [
-    { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
-    { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
-    { type: "passenger_count_changed", adults: 1 },
-    { type: "freetext_input", text: "Is there anything I should know?" },
-  ],
-};
+const typed = TYPED_TRIP;
 
 beforeAll(async () => {
   tiny = makeTinyModel();

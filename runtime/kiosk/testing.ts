@@ -84,6 +84,17 @@ export interface TestApp {
 /** A fixed service-hours time (Monday 2026-03-09 14:00 local), so answers never depend on the hour tests run at. */
 export const TEST_NOW = new Date(2026, 2, 9, 14, 0, 0);
 
+/** MARTA Airport → Five Points, one adult ($2.50), with typed text: the hybrid router sends it to the model. */
+export const TYPED_TRIP: AskRequest = {
+  system: "marta",
+  events: [
+    { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
+    { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+    { type: "passenger_count_changed", adults: 1 },
+    { type: "freetext_input", text: "Is there anything I should know?" },
+  ],
+};
+
 export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: string } = {}): TestApp {
   const ledger = Ledger.open(options.ledgerFile ?? ":memory:");
   const payment = options.payment instanceof SimulatedPaymentTerminal ? options.payment : new SimulatedPaymentTerminal();
