@@ -60,7 +60,7 @@ export interface KioskRuntimeConfig {
   benchDb: string | null;
   /** The model the technician may bench with llm/hybrid (a .gguf path or catalog id). */
   benchModel?: string | null;
-  /** Who answers passengers besides `rule`: a local model (hybrid or model). */
+  /** Who answers passengers besides `rule`: a local model, or one behind an OpenAI-compatible endpoint (hybrid or model). */
   assistant?: PassengerAssistantSpec | EndpointAssistantSpec | null;
   /** Live conditions per system (disruptions, a fixed time). */
   conditions?: (system: SystemId) => LiveConditionsInput;
