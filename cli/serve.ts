@@ -10,7 +10,7 @@ import { DisruptionSchema, SystemIdSchema, type SystemId } from "../tools/data/s
 import { benchDbPath } from "../bench/store/store.ts";
 import type { PassengerAssistantSpec } from "../host/assistant.ts";
 import type { EndpointAssistantSpec } from "../host/endpoint-assistant.ts";
-import { parseAssistantMode } from "../host/assistant-mode.ts";
+import { DEFAULT_ENDPOINT_MODEL, parseAssistantMode } from "../host/assistant-mode.ts";
 import { createKioskRuntime, type KioskRuntime, type KioskRuntimeConfig } from "../host/runtime.ts";
 import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
@@ -251,7 +251,7 @@ export function assistantSpec(opts: ServeCommandOptions): NonNullable<ServeOptio
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--model-endpoint: must be an http or https URL: '${opts.modelEndpoint}'`);
     return {
       mode,
-      endpoint: { baseUrl: opts.modelEndpoint, model: opts.endpointModel ?? "default", ...(opts.endpointKeyEnv ? { apiKeyEnv: opts.endpointKeyEnv } : {}) },
+      endpoint: { baseUrl: opts.modelEndpoint, model: opts.endpointModel ?? DEFAULT_ENDPOINT_MODEL, ...(opts.endpointKeyEnv ? { apiKeyEnv: opts.endpointKeyEnv } : {}) },
       ...deadlineOption,
     };
   }
@@ -285,7 +285,7 @@ export function registerServeCommand(program: Command): void {
     .option("--bench-model <name>", "model the technician may bench with llm/hybrid (a .gguf path or catalog id)")
     .option("--model <name>", "a language model for the passenger assistant (a .gguf path or 2b/4b/9b/27b); without it the rule policy answers")
     .option("--model-endpoint <url>", "the passenger model behind an OpenAI-compatible endpoint instead (a llama-server beside the kiosk, a depot vLLM), e.g. http://127.0.0.1:8080/v1")
-    .option("--endpoint-model <name>", "with --model-endpoint: the model name it serves (llama-server takes any; vLLM its served name)", "default")
+    .option("--endpoint-model <name>", "with --model-endpoint: the model name it serves (llama-server takes any; vLLM its served name)", DEFAULT_ENDPOINT_MODEL)
     .option("--endpoint-key-env <var>", "with --model-endpoint: environment variable holding its API key (default OPENAI_API_KEY, sent when set)")
     .option("--assistant <mode>", "with --model or --model-endpoint: hybrid (rule at once, the model checks what needs judgement) or model (the model answers everything; llm is its old name)", "hybrid")
     .option("--threads <n>", "CPU threads for the model (default: measured on first use, cached per machine and model)")

@@ -1,7 +1,7 @@
 // The Electron shell's settings, from command-line switches and environment variables, and the
 // kiosk runtime's config they make (host/runtime.ts). Pure.
 import path from "node:path";
-import { parseAssistantMode, type AssistantMode } from "../host/assistant-mode.ts";
+import { DEFAULT_ENDPOINT_MODEL, parseAssistantMode, type AssistantMode } from "../host/assistant-mode.ts";
 import type { KioskRuntimeConfig } from "../host/runtime.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 
@@ -139,7 +139,7 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
     assistant: shell.model
       ? { mode: shell.assistant, model: shell.model, ...(shell.warmState ? { warmStateFile: shell.warmState } : {}) }
       : shell.modelEndpoint
-        ? { mode: shell.assistant, endpoint: { baseUrl: shell.modelEndpoint, model: shell.endpointModel ?? "default" } }
+        ? { mode: shell.assistant, endpoint: { baseUrl: shell.modelEndpoint, model: shell.endpointModel ?? DEFAULT_ENDPOINT_MODEL } }
         : null,
     ...(shell.headsetPattern ? { headsetPattern: shell.headsetPattern } : {}),
     log,

@@ -11,3 +11,6 @@ export function parseAssistantMode(text: string): AssistantMode | null {
   if (text === "llm") return "model";
   return (ASSISTANT_MODES as readonly string[]).includes(text) ? (text as AssistantMode) : null;
 }
+
+/** The model name asked of an OpenAI-compatible endpoint when none is given: llama-server serves its one model under any name. */
+export const DEFAULT_ENDPOINT_MODEL = "default";

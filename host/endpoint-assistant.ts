@@ -9,6 +9,7 @@ import type { ModelBreaker } from "../runtime/answer/breaker.ts";
 import type { ModelHealth } from "../runtime/kiosk/app.ts";
 import type { ModelProcessView } from "../runtime/kiosk/bridge.ts";
 import { OpenAiPolicy } from "../runtime/policies/openai.ts";
+import { errorCode } from "../tools/util/errors.ts";
 import type { AssistantMode } from "./assistant-mode.ts";
 
 export interface EndpointAssistantSpec {
@@ -90,8 +91,7 @@ export async function startEndpointAssistant(spec: EndpointAssistantSpec, option
       await response.body?.cancel();
       if (!response.ok) failure = `HTTP ${response.status}`;
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause;
-      failure = (err as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause?.code ?? (err as Error).message);
+      failure = (err as Error).name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (errorCode(err) ?? (err as Error).message);
     }
     if (closed) return false;
     if (failure === null) {
