@@ -3,8 +3,9 @@
 // near spellings (fastest-levenshtein). Each match carries its candidates and a confidence; line
 // names and colours are never stations. Pure: the extra names come in as LanguageData.
 import { distance } from "fastest-levenshtein";
-import { pinyin } from "pinyin-pro";
+import type * as PinyinPro from "pinyin-pro";
 import type { SystemData } from "../../tools/data/system.ts";
+import { lazyPackage } from "./lazy-package.ts";
 import { fold, foldArabic, foldLatin, hasArabic, hasCjk } from "./text.ts";
 import type { LanguageData, MatchKind, StationMatch } from "./types.ts";
 
@@ -32,8 +33,10 @@ function canon(folded: string): string {
     .join(" ");
 }
 
+const pinyinPro = lazyPackage<typeof PinyinPro>("pinyin-pro");
+
 function pinyinKey(text: string): string {
-  return (pinyin(text, { toneType: "none", type: "array" }) as string[]).join("").toLowerCase().replace(/[^a-z]/g, "");
+  return (pinyinPro().pinyin(text, { toneType: "none", type: "array" }) as string[]).join("").toLowerCase().replace(/[^a-z]/g, "");
 }
 
 export class StationLexicon {

@@ -9,7 +9,8 @@
 // whole party when it says "just"/"only". People named one by one with ages ("my mum and I, she's
 // 70") are read by party.ts.
 import { distance } from "fastest-levenshtein";
-import { wordsToNumbers } from "words-to-numbers";
+import type * as WordsToNumbers from "words-to-numbers";
+import { lazyPackage } from "./lazy-package.ts";
 import { namesTravellers, readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
 
@@ -20,6 +21,8 @@ export interface RiderReading {
   /** The statement names the whole party ("just me"), set by callers that check for it. */
   exclusive?: boolean;
 }
+
+const wordsToNumbers = lazyPackage<typeof WordsToNumbers>("words-to-numbers");
 
 const SENIOR_AGE = 65;
 const NUMBER_WORDS: Record<string, number> = {
@@ -46,7 +49,7 @@ function toDigits(text: string): string {
   const kept: string[] = [];
   let t = text.replace(NON_ASCII_WORD, (w) => letterCode(kept.push(w) - 1));
   try {
-    const converted = wordsToNumbers(t);
+    const converted = wordsToNumbers().wordsToNumbers(t);
     if (typeof converted === "string") t = converted;
   } catch {
     // words-to-numbers can fail on unusual input; the digits already there still count.

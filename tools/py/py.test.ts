@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { describe, expect, it } from "vitest";
 import { PyFloat, pyFloatRepr, pyFloatReprFromDigits, pyRound, pyRoundExact } from "./number.ts";
 import { mulberry32 } from "../util/random.ts";
@@ -119,6 +121,14 @@ describe("Python string helpers", () => {
   it("hashes like the reference's opaque ids", () => {
     // sha256("route:airport:five points")[:12], as the reference's route ids.
     expect(sha256hex12("route:airport:five points")).toBe("0270621855ef");
+  });
+  it("hashes the UTF-8 bytes natively as the renderer's JavaScript SHA-256 does", () => {
+    for (const text of ["", "route:airport:five points", "西直门 → 天安门东", "años, niños", "محطة", "🚇 line 2\n"]) {
+      expect(sha256hex12(text)).toBe(bytesToHex(sha256(utf8ToBytes(text))).slice(0, 12));
+    }
+    // Known digests, so that the comparison above cannot pass with both sides wrong.
+    expect(sha256hex12("")).toBe("e3b0c44298fc");
+    expect(sha256hex12("西直门")).toBe(bytesToHex(sha256(new TextEncoder().encode("西直门"))).slice(0, 12));
   });
 });
 
