@@ -1,5 +1,6 @@
 // `kiosk bench run`: replay cases with a policy, score them as they finish, store everything in the
 // bench database; Ctrl-C stops cleanly and `--resume RUN` continues.
+import { availableParallelism } from "node:os";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
@@ -212,6 +213,8 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       store,
       concurrency,
       signal: controller.signal,
+      // SQLite's share of the run moves to a writer thread when there is a second core for it.
+      storeInBackground: availableParallelism() > 1,
       onStart: (info: RunStartInfo) => progress.start(info),
       onProgress: (p: RunProgress) => progress.update(p),
     };

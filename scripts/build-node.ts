@@ -21,6 +21,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Output name → entry source (relative to the repository root). */
 export const NODE_ENTRY_POINTS: Readonly<Record<string, string>> = {
   kiosk: "cli/main.ts",
+  // The bench's SQLite writer thread (bench/store/case-writer.ts).
+  "case-writer": "bench/store/case-writer-thread.ts",
 };
 
 export const NODE_OUT_DIR = path.join(ROOT, "dist", "node");

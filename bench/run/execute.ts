@@ -48,6 +48,11 @@ interface CommonOptions {
   onStart?: (info: RunStartInfo) => void;
   onProgress?: (progress: RunProgress) => void;
   caseOptions?: Omit<CaseRunOptions, "signal">;
+  /**
+   * Store cases from a writer thread (a file database only), so that SQLite works beside the
+   * replay: for a one-off process such as `kiosk bench run` on a machine with a core to spare.
+   */
+  storeInBackground?: boolean;
   /** Monotonic ms and wall clock (injectable for tests). */
   now?: () => number;
   clock?: () => Date;
@@ -209,7 +214,7 @@ async function execute(
   };
   options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
 
-  const writer = store.caseWriter(run.id);
+  const writer = store.caseWriter(run.id, { background: options.storeInBackground ?? false });
   let outcome;
   try {
     outcome = await runCases({
@@ -247,11 +252,11 @@ async function execute(
       },
     });
   } catch (err) {
-    writer.flush();
+    writer.close();
     finish("failed", err instanceof Error ? err.message : String(err));
     throw err;
   }
-  writer.flush();
+  writer.close();
   const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
   const wallMs = finish(status, null);
   return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings };

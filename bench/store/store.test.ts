@@ -136,6 +136,80 @@ describe("BenchStore", () => {
     again.close();
   });
 
+  describe("a writer thread (caseWriter({ background: true }))", () => {
+    const rows = (file: string): unknown[] => {
+      const db = new Database(file, { readonly: true });
+      // Everything but the run id and the moment each case was stored: what the two writers must agree on.
+      const all = db.prepare("SELECT * FROM run_cases ORDER BY seq").all() as Record<string, unknown>[];
+      db.close();
+      return all.map(({ run_id: _run, finished_at: _at, ...rest }) => rest);
+    };
+
+    it("stores the rows the direct writer stores, committed on flush and on close", async () => {
+      const pack = new DataPack(SHARED_DATA_DIR);
+      const source = BenchStore.open(":memory:");
+      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: pack.cases("cta").slice(0, 4).map((c) => c.id) } });
+      const done = source.casesWithRecords(runId);
+      const insert = (c: StoredCaseFull): CaseInsert => ({ ...c, sessionId: null });
+      const write = (file: string, background: boolean): void => {
+        const store = BenchStore.open(file);
+        const id = store.createRun(source.requireRun(runId));
+        const reader = new Database(file, { readonly: true });
+        const committed = (): number => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number;
+        // A long commit interval: only flush and close commit here.
+        const writer = store.caseWriter(id, { background, commitEveryMs: 60_000 });
+        writer.add(insert(done[0]!));
+        writer.add(insert(done[1]!));
+        writer.flush();
+        expect(committed()).toBe(2);
+        writer.add(insert(done[2]!));
+        writer.add(insert(done[3]!));
+        store.close();
+        expect(committed()).toBe(4);
+        reader.close();
+      };
+      write(path.join(dir, "direct.sqlite"), false);
+      write(path.join(dir, "thread.sqlite"), true);
+      source.close();
+      expect(rows(path.join(dir, "thread.sqlite"))).toEqual(rows(path.join(dir, "direct.sqlite")));
+      expect(rows(path.join(dir, "thread.sqlite"))).toHaveLength(4);
+    });
+
+    it("reports a row SQLite refuses, naming the case, and keeps the rows before it", async () => {
+      const pack = new DataPack(SHARED_DATA_DIR);
+      const source = BenchStore.open(":memory:");
+      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
+      const [first] = source.casesWithRecords(runId);
+      const file = path.join(dir, "refused.sqlite");
+      const store = BenchStore.open(file);
+      const id = store.createRun(source.requireRun(runId));
+      source.close();
+      const good = store.caseWriter(id, { background: true });
+      good.add({ ...first!, sessionId: null });
+      good.flush();
+      // No session 999: the foreign key refuses the row, in the thread.
+      const bad = store.caseWriter(id, { background: true });
+      bad.add({ ...first!, record: { ...first!.record, case_id: "MARTA-X-999" }, sessionId: 999 });
+      expect(() => bad.flush()).toThrow(/storing case MARTA-X-999: FOREIGN KEY constraint failed/);
+      bad.close();
+      store.close();
+      expect(rows(file).map((r) => (r as { case_id: string }).case_id)).toEqual(["MARTA-C-001"]);
+    });
+
+    it("is the direct writer on an in-memory database (a thread cannot share it)", async () => {
+      const pack = new DataPack(SHARED_DATA_DIR);
+      const store = BenchStore.open(":memory:");
+      const { runId } = await startRun({ pack, store, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
+      const [first] = store.casesWithRecords(runId);
+      const id = store.createRun(store.requireRun(runId));
+      const writer = store.caseWriter(id, { background: true });
+      writer.add({ ...first!, sessionId: null });
+      writer.close();
+      expect(store.cases(id).map((c) => c.caseId)).toEqual(["MARTA-C-001"]);
+      store.close();
+    });
+  });
+
   it("gives --out the text it stored without reading it back: what a fresh connection reads from the file", async () => {
     const pack = new DataPack(SHARED_DATA_DIR);
     const file = path.join(dir, "text.sqlite");

@@ -8,7 +8,8 @@ import Database from "better-sqlite3";
 import type { KioskVerdict, ReferenceRecord, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import type { TerminationCounts } from "../stats/terminations.ts";
-import { prepareCase, type PreparedCase } from "./case-row.ts";
+import { caseRowValues, INSERT_CASE_SQL, prepareCase, type PreparedCase } from "./case-row.ts";
+import { CaseWriterThread } from "./case-writer.ts";
 import { BenchError } from "../errors.ts";
 import {
   CasePartitionSchema,
@@ -140,6 +141,15 @@ export interface StoredCaseFull extends StoredCase {
   score: CaseScore | null;
 }
 
+/** Stores a run's finished cases (BenchStore.caseWriter). */
+export interface CaseWriter {
+  add(c: CaseInsert): void;
+  /** Commit what is pending. */
+  flush(): void;
+  /** Commit what is pending and release the writer. */
+  close(): void;
+}
+
 export interface CaseInsert {
   seq: number;
   sessionId: number | null;
@@ -254,6 +264,8 @@ export class BenchStore {
   close(): void {
     if (!this.db.open) return;
     // Cases a caseWriter has not committed yet are kept.
+    for (const thread of this.writerThreads) thread.join();
+    this.writerThreads.clear();
     if (this.db.inTransaction) this.db.exec("COMMIT");
     this.db.close();
   }
@@ -434,56 +446,37 @@ export class BenchStore {
   insertCase(runId: number, c: CaseInsert): void {
     const p = prepareCase(c);
     this.rememberStoredText(runId, p);
-    const s = p.score;
-    this.insertCaseStatement ??= this.db.prepare(
-      `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
-         fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
-         total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, kiosk_json, score_json, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertCaseStatement.run(
-      runId,
-      p.caseId,
-      c.seq,
-      c.sessionId,
-      c.system,
-      c.category,
-      c.partition,
-      p.termination,
-      p.error,
-      p.fallback ? 1 : 0,
-      p.rejectedSubmissions,
-      p.apiRounds,
-      p.toolCalls,
-      p.e2eMs,
-      p.ttftMs,
-      p.inputTokens,
-      p.outputTokens,
-      s ? 1 : 0,
-      s?.total ?? null,
-      s?.max_possible ?? null,
-      s?.pct ?? null,
-      s?.tier1_total ?? null,
-      s?.tier1_max ?? null,
-      s?.tier1_pct ?? null,
-      p.scoreNote,
-      p.scoreMs,
-      p.endingJson,
-      p.transcriptJson,
-      p.kioskJson,
-      p.scoreJson,
-      c.finishedAt,
-    );
+    this.insertCaseStatement ??= this.db.prepare(INSERT_CASE_SQL);
+    this.insertCaseStatement.run(caseRowValues(runId, c, p));
   }
+
+  /** Case writer threads started by caseWriter({ background: true }) and not closed yet. */
+  private readonly writerThreads = new Set<CaseWriterThread>();
 
   /**
    * Store finished cases in transactions of about `commitEveryMs` of work each, not one per case
    * (a commit per case was most of a fast run's storage time). `flush()` commits what is pending;
-   * the bench calls it when a run stops, so a crash loses at most the last uncommitted stretch,
-   * which a resume runs again.
+   * `close()` also releases the writer; the bench closes it when a run stops, so a crash loses at
+   * most the last uncommitted stretch, which a resume runs again.
+   *
+   * With `background` (a file database only) SQLite's work happens on a writer thread
+   * (case-writer.ts) beside the caller's: each case is still serialised here, once.
    */
-  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number } = {}): { add(c: CaseInsert): void; flush(): void } {
+  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number; background?: boolean } = {}): CaseWriter {
     const commitEveryMs = options.commitEveryMs ?? 100;
+    if (options.background && this.file !== ":memory:") {
+      const thread = new CaseWriterThread(this.file, { commitEveryMs });
+      this.writerThreads.add(thread);
+      return {
+        add: (c) => {
+          const p = prepareCase(c);
+          this.rememberStoredText(runId, p);
+          thread.store(p.caseId, caseRowValues(runId, c, p));
+        },
+        flush: () => thread.flush(),
+        close: () => thread.close(),
+      };
+    }
     const now = options.now ?? (() => performance.now());
     let openedAt: number | null = null;
     const flush = (): void => {
@@ -501,6 +494,7 @@ export class BenchStore {
         if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
       },
       flush,
+      close: flush,
     };
   }
 

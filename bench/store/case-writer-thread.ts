@@ -1,0 +1,69 @@
+// The case writer thread: stores the rows the bench's main thread prepared (bench/store/case-row.ts)
+// through its own connection to the bench database, so that SQLite's work (about a fifth of a
+// fast run) happens beside the replay instead of between its cases. Transactions and their
+// durability are the direct writer's (BenchStore.caseWriter): committed about every
+// `commitEveryMs`, and at once when the main thread flushes or closes.
+import { parentPort, workerData } from "node:worker_threads";
+import Database from "better-sqlite3";
+import { INSERT_CASE_SQL, type CaseRowValue } from "./case-row.ts";
+import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
+
+const setup = workerData as CaseWriterSetup;
+const db = new Database(setup.file, { fileMustExist: true });
+// Per-connection settings, as BenchStore sets them (WAL is the file's own).
+db.pragma("synchronous = NORMAL");
+db.pragma("foreign_keys = ON");
+db.pragma("busy_timeout = 5000");
+const insert = db.prepare(INSERT_CASE_SQL);
+
+let commitTimer: ReturnType<typeof setTimeout> | undefined;
+let failed = false;
+
+function reply(message: CaseWriterReply): void {
+  setup.replies.postMessage(message);
+  Atomics.add(setup.signal, 0, 1);
+  Atomics.notify(setup.signal, 0);
+}
+
+function commit(): void {
+  if (commitTimer !== undefined) clearTimeout(commitTimer);
+  commitTimer = undefined;
+  if (db.inTransaction) db.exec("COMMIT");
+}
+
+function store(caseId: string, values: CaseRowValue[]): void {
+  // After a failure the run is being stopped: later rows are not stored (as a direct writer's
+  // exception stops the run), the ones before it are committed by the flush that follows.
+  if (failed) return;
+  try {
+    if (!db.inTransaction) {
+      db.exec("BEGIN");
+      commitTimer = setTimeout(commit, setup.commitEveryMs);
+    }
+    insert.run(values);
+  } catch (err) {
+    failed = true;
+    reply({ type: "failed", message: `storing case ${caseId}: ${err instanceof Error ? err.message : String(err)}` });
+  }
+}
+
+parentPort?.on("message", (request: CaseWriterRequest) => {
+  try {
+    if (request.type === "row") store(request.caseId, request.values);
+    else if (request.type === "flush") {
+      commit();
+      reply({ type: "flushed" });
+    } else {
+      commit();
+      // The write-ahead log is folded into the database here, beside the main thread's work,
+      // rather than by the main connection's close.
+      db.pragma("wal_checkpoint(PASSIVE)");
+      db.close();
+      reply({ type: "closed" });
+      parentPort?.close();
+      setup.replies.close();
+    }
+  } catch (err) {
+    reply({ type: "failed", message: `the case writer: ${err instanceof Error ? err.message : String(err)}` });
+  }
+});

@@ -1,0 +1,115 @@
+// The main thread's side of the case writer thread (case-writer-thread.ts): rows go over as they
+// finish, without waiting; `flush` and `close` wait (synchronously, as the direct writer's do)
+// until the thread has committed. A failure in the thread (a row SQLite refuses, a database it
+// cannot open) is thrown by the next call here, naming the case.
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
+import { startWorker } from "../../tools/util/node-entry.ts";
+import { BenchError } from "../errors.ts";
+import type { CaseRowValue } from "./case-row.ts";
+import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
+
+/** How long flush or close waits for the thread before giving up (a commit takes milliseconds). */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+export class CaseWriterThread {
+  private readonly worker: Worker;
+  private readonly replies: MessagePort;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private failure: string | undefined;
+  private failureReported = false;
+  private closing = false;
+  private closed = false;
+
+  constructor(file: string, options: { commitEveryMs: number }) {
+    const channel = new MessageChannel();
+    this.replies = channel.port1;
+    const setup: CaseWriterSetup = { file, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal };
+    this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
+    this.worker.on("error", (err) => this.fail(`the case writer thread failed: ${err.message}`));
+    this.worker.on("exit", (code) => {
+      if (!this.closing) this.fail(`the case writer thread stopped (exit code ${code})`);
+    });
+    // BenchStore.close joins the thread; it never keeps a finished process alive.
+    this.worker.unref();
+  }
+
+  /** Hand one prepared row to the thread. */
+  store(caseId: string, values: CaseRowValue[]): void {
+    this.drainReplies();
+    this.throwFailure();
+    this.send({ type: "row", caseId, values });
+  }
+
+  /** Wait until everything handed over is committed. */
+  flush(): void {
+    if (this.closing) return;
+    this.request({ type: "flush" }, "flushed");
+  }
+
+  /**
+   * Commit what is pending (waiting for it), then let the thread checkpoint the database's
+   * write-ahead log and end, beside whatever the caller does next; `join` waits for that.
+   */
+  close(): void {
+    if (this.closing) return;
+    this.flush();
+    this.closing = true;
+    this.send({ type: "close" });
+  }
+
+  /** Close, and wait until the thread has closed its connection (idempotent). */
+  join(): void {
+    if (this.closed) return;
+    this.close();
+    try {
+      this.wait("closed");
+    } finally {
+      this.closed = true;
+      void this.worker.terminate();
+    }
+  }
+
+  private send(request: CaseWriterRequest): void {
+    this.worker.postMessage(request);
+  }
+
+  private request(request: CaseWriterRequest, answer: CaseWriterReply["type"]): void {
+    this.send(request);
+    this.wait(answer);
+  }
+
+  /** Sleep until the thread answers `answer` (or fails). */
+  private wait(answer: CaseWriterReply["type"]): void {
+    const deadline = Date.now() + ANSWER_TIMEOUT_MS;
+    for (;;) {
+      const seen = Atomics.load(this.signal, 0);
+      if (this.drainReplies(answer)) break;
+      if (this.failure !== undefined && !this.failureReported) break;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new BenchError(`the case writer thread did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
+      Atomics.wait(this.signal, 0, seen, Math.min(left, 1000));
+    }
+    this.throwFailure();
+  }
+
+  /** Read the thread's answers so far; true when one of them is `answer`. */
+  private drainReplies(answer?: CaseWriterReply["type"]): boolean {
+    let answered = false;
+    for (let m = receiveMessageOnPort(this.replies); m; m = receiveMessageOnPort(this.replies)) {
+      const reply = m.message as CaseWriterReply;
+      if (reply.type === "failed") this.fail(reply.message);
+      else if (reply.type === answer) answered = true;
+    }
+    return answered;
+  }
+
+  private fail(message: string): void {
+    this.failure ??= message;
+  }
+
+  private throwFailure(): void {
+    if (this.failure === undefined || this.failureReported) return;
+    this.failureReported = true;
+    throw new BenchError(this.failure);
+  }
+}
