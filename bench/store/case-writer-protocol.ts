@@ -14,7 +14,8 @@ export interface CaseWriterSetup {
 }
 
 export type CaseWriterRequest =
-  | { type: "row"; caseId: string; values: CaseRowValue[] }
+  /** Rows to store, in order (sent a few at a time: each message has its own cost). */
+  | { type: "rows"; rows: { caseId: string; values: CaseRowValue[] }[] }
   /** Commit what is pending, then answer "flushed". */
   | { type: "flush" }
   /** Commit what is pending, checkpoint and close the database, answer "closed" and end the thread. */

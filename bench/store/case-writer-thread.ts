@@ -49,7 +49,7 @@ function store(caseId: string, values: CaseRowValue[]): void {
 
 parentPort?.on("message", (request: CaseWriterRequest) => {
   try {
-    if (request.type === "row") store(request.caseId, request.values);
+    if (request.type === "rows") for (const row of request.rows) store(row.caseId, row.values);
     else if (request.type === "flush") {
       commit();
       reply({ type: "flushed" });

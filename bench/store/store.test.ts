@@ -175,6 +175,25 @@ describe("BenchStore", () => {
       expect(rows(path.join(dir, "thread.sqlite"))).toHaveLength(4);
     });
 
+    it("commits a lone case without a flush: a slow run's cases are not held back for a batch", async () => {
+      const pack = new DataPack(SHARED_DATA_DIR);
+      const source = BenchStore.open(":memory:");
+      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["CTA-D-002"] } });
+      const [only] = source.casesWithRecords(runId);
+      const file = path.join(dir, "lone.sqlite");
+      const store = BenchStore.open(file);
+      const id = store.createRun(source.requireRun(runId));
+      source.close();
+      const reader = new Database(file, { readonly: true });
+      const committed = (): number => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number;
+      const writer = store.caseWriter(id, { background: true, commitEveryMs: 10 });
+      writer.add({ ...only!, sessionId: null });
+      // Nothing else happens: the row must still reach the database on its own.
+      await expect.poll(committed, { timeout: 20_000, interval: 20 }).toBe(1);
+      reader.close();
+      store.close();
+    });
+
     it("reports a row SQLite refuses, naming the case, and keeps the rows before it", async () => {
       const pack = new DataPack(SHARED_DATA_DIR);
       const source = BenchStore.open(":memory:");
