@@ -8,7 +8,7 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { startRun } from "../run/execute.ts";
 import { judgmentKey } from "../scorer/index.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
-import { benchDbPath, BenchStore, DEFAULT_BENCH_DB, type CaseInsert, type StoredCaseFull } from "./store.ts";
+import { benchDbPath, BenchStore, DEFAULT_BENCH_DB, type CaseInsert, type RunRow, type StoredCaseFull } from "./store.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bench-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -144,85 +144,80 @@ describe("BenchStore", () => {
       db.close();
       return all.map(({ run_id: _run, finished_at: _at, ...rest }) => rest);
     };
+    /** The `rule` policy's finished cases, ready to store again, and their run. */
+    const replayed = async (caseIds: string[]): Promise<{ cases: CaseInsert[]; run: RunRow }> => {
+      const source = BenchStore.open(":memory:");
+      const { runId } = await startRun({ pack: new DataPack(SHARED_DATA_DIR), store: source, policy: "rule", selection: { caseIds } });
+      const out = { cases: source.casesWithRecords(runId).map((c): CaseInsert => ({ ...c, sessionId: null })), run: source.requireRun(runId) };
+      source.close();
+      return out;
+    };
+    /** A new file database holding `run`, and a second connection's count of its committed cases. */
+    const fileStore = (name: string, run: RunRow): { file: string; store: BenchStore; id: number; committed: () => number; done: () => void } => {
+      const file = path.join(dir, name);
+      const store = BenchStore.open(file);
+      const id = store.createRun(run);
+      const reader = new Database(file, { readonly: true });
+      return { file, store, id, committed: () => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number, done: () => reader.close() };
+    };
 
     it("stores the rows the direct writer stores, committed on flush and on close", async () => {
-      const pack = new DataPack(SHARED_DATA_DIR);
-      const source = BenchStore.open(":memory:");
-      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: pack.cases("cta").slice(0, 4).map((c) => c.id) } });
-      const done = source.casesWithRecords(runId);
-      const insert = (c: StoredCaseFull): CaseInsert => ({ ...c, sessionId: null });
-      const write = (file: string, background: boolean): void => {
-        const store = BenchStore.open(file);
-        const id = store.createRun(source.requireRun(runId));
-        const reader = new Database(file, { readonly: true });
-        const committed = (): number => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number;
+      const { cases, run } = await replayed(new DataPack(SHARED_DATA_DIR).cases("cta").slice(0, 4).map((c) => c.id));
+      const write = (name: string, background: boolean): string => {
+        const { file, store, id, committed, done } = fileStore(name, run);
         // A long commit interval: only flush and close commit here.
         const writer = store.caseWriter(id, { background, commitEveryMs: 60_000 });
-        writer.add(insert(done[0]!));
-        writer.add(insert(done[1]!));
+        writer.add(cases[0]!);
+        writer.add(cases[1]!);
         writer.flush();
         expect(committed()).toBe(2);
-        writer.add(insert(done[2]!));
-        writer.add(insert(done[3]!));
+        writer.add(cases[2]!);
+        writer.add(cases[3]!);
         store.close();
         expect(committed()).toBe(4);
-        reader.close();
+        done();
+        return file;
       };
-      write(path.join(dir, "direct.sqlite"), false);
-      write(path.join(dir, "thread.sqlite"), true);
-      source.close();
-      expect(rows(path.join(dir, "thread.sqlite"))).toEqual(rows(path.join(dir, "direct.sqlite")));
-      expect(rows(path.join(dir, "thread.sqlite"))).toHaveLength(4);
+      const direct = write("direct.sqlite", false);
+      const thread = write("thread.sqlite", true);
+      expect(rows(thread)).toEqual(rows(direct));
+      expect(rows(thread)).toHaveLength(4);
     });
 
     it("commits a lone case without a flush: a slow run's cases are not held back for a batch", async () => {
-      const pack = new DataPack(SHARED_DATA_DIR);
-      const source = BenchStore.open(":memory:");
-      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["CTA-D-002"] } });
-      const [only] = source.casesWithRecords(runId);
-      const file = path.join(dir, "lone.sqlite");
-      const store = BenchStore.open(file);
-      const id = store.createRun(source.requireRun(runId));
-      source.close();
-      const reader = new Database(file, { readonly: true });
-      const committed = (): number => reader.prepare("SELECT COUNT(*) FROM run_cases").pluck().get() as number;
+      const { cases, run } = await replayed(["CTA-D-002"]);
+      const { store, id, committed, done } = fileStore("lone.sqlite", run);
       const writer = store.caseWriter(id, { background: true, commitEveryMs: 10 });
-      writer.add({ ...only!, sessionId: null });
+      writer.add(cases[0]!);
       // Nothing else happens: the row must still reach the database on its own.
       await expect.poll(committed, { timeout: 20_000, interval: 20 }).toBe(1);
-      reader.close();
+      done();
       store.close();
     });
 
     it("reports a row SQLite refuses, naming the case, and keeps the rows before it", async () => {
-      const pack = new DataPack(SHARED_DATA_DIR);
-      const source = BenchStore.open(":memory:");
-      const { runId } = await startRun({ pack, store: source, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
-      const [first] = source.casesWithRecords(runId);
-      const file = path.join(dir, "refused.sqlite");
-      const store = BenchStore.open(file);
-      const id = store.createRun(source.requireRun(runId));
-      source.close();
+      const { cases, run } = await replayed(["MARTA-C-001"]);
+      const first = cases[0]!;
+      const { file, store, id, done } = fileStore("refused.sqlite", run);
       const good = store.caseWriter(id, { background: true });
-      good.add({ ...first!, sessionId: null });
+      good.add(first);
       good.flush();
       // No session 999: the foreign key refuses the row, in the thread.
       const bad = store.caseWriter(id, { background: true });
-      bad.add({ ...first!, record: { ...first!.record, case_id: "MARTA-X-999" }, sessionId: 999 });
+      bad.add({ ...first, record: { ...first.record, case_id: "MARTA-X-999" }, sessionId: 999 });
       expect(() => bad.flush()).toThrow(/storing case MARTA-X-999: FOREIGN KEY constraint failed/);
       bad.close();
+      done();
       store.close();
       expect(rows(file).map((r) => (r as { case_id: string }).case_id)).toEqual(["MARTA-C-001"]);
     });
 
     it("is the direct writer on an in-memory database (a thread cannot share it)", async () => {
-      const pack = new DataPack(SHARED_DATA_DIR);
+      const { cases, run } = await replayed(["MARTA-C-001"]);
       const store = BenchStore.open(":memory:");
-      const { runId } = await startRun({ pack, store, policy: "rule", selection: { caseIds: ["MARTA-C-001"] } });
-      const [first] = store.casesWithRecords(runId);
-      const id = store.createRun(store.requireRun(runId));
+      const id = store.createRun(run);
       const writer = store.caseWriter(id, { background: true });
-      writer.add({ ...first!, sessionId: null });
+      writer.add(cases[0]!);
       writer.close();
       expect(store.cases(id).map((c) => c.caseId)).toEqual(["MARTA-C-001"]);
       store.close();
