@@ -21,4 +21,5 @@ export type CaseWriterRequest =
   /** Commit what is pending, checkpoint and close the database, answer "closed" and end the thread. */
   | { type: "close" };
 
-export type CaseWriterReply = { type: "flushed" } | { type: "closed" } | { type: "failed"; message: string };
+/** `ended`: the thread stopped with this failure and will answer nothing more. */
+export type CaseWriterReply = { type: "flushed" } | { type: "closed" } | { type: "failed"; message: string; ended?: boolean };

@@ -9,15 +9,6 @@ import { INSERT_CASE_SQL, type CaseRowValue } from "./case-row.ts";
 import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
 
 const setup = workerData as CaseWriterSetup;
-const db = new Database(setup.file, { fileMustExist: true });
-// Per-connection settings, as BenchStore sets them (WAL is the file's own).
-db.pragma("synchronous = NORMAL");
-db.pragma("foreign_keys = ON");
-db.pragma("busy_timeout = 5000");
-const insert = db.prepare(INSERT_CASE_SQL);
-
-let commitTimer: ReturnType<typeof setTimeout> | undefined;
-let failed = false;
 
 function reply(message: CaseWriterReply): void {
   setup.replies.postMessage(message);
@@ -25,25 +16,48 @@ function reply(message: CaseWriterReply): void {
   Atomics.notify(setup.signal, 0);
 }
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function open(): { db: Database.Database; insert: Database.Statement } | undefined {
+  try {
+    const db = new Database(setup.file, { fileMustExist: true });
+    // Per-connection settings, as BenchStore sets them (WAL is the file's own).
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    return { db, insert: db.prepare(INSERT_CASE_SQL) };
+  } catch (err) {
+    // Said here, in words: an error object thrown out of a worker loses its message.
+    reply({ type: "failed", message: `the case writer thread could not open ${setup.file}: ${messageOf(err)}`, ended: true });
+    parentPort?.close();
+    setup.replies.close();
+    return undefined;
+  }
+}
+
+const opened = open();
+let commitTimer: ReturnType<typeof setTimeout> | undefined;
+let failed = false;
+
 function commit(): void {
   if (commitTimer !== undefined) clearTimeout(commitTimer);
   commitTimer = undefined;
-  if (db.inTransaction) db.exec("COMMIT");
+  if (opened?.db.inTransaction) opened.db.exec("COMMIT");
 }
 
 function store(caseId: string, values: CaseRowValue[]): void {
   // After a failure the run is being stopped: later rows are not stored (as a direct writer's
   // exception stops the run), the ones before it are committed by the flush that follows.
-  if (failed) return;
+  if (failed || !opened) return;
   try {
-    if (!db.inTransaction) {
-      db.exec("BEGIN");
+    if (!opened.db.inTransaction) {
+      opened.db.exec("BEGIN");
       commitTimer = setTimeout(commit, setup.commitEveryMs);
     }
-    insert.run(values);
+    opened.insert.run(values);
   } catch (err) {
     failed = true;
-    reply({ type: "failed", message: `storing case ${caseId}: ${err instanceof Error ? err.message : String(err)}` });
+    reply({ type: "failed", message: `storing case ${caseId}: ${messageOf(err)}` });
   }
 }
 
@@ -57,13 +71,13 @@ parentPort?.on("message", (request: CaseWriterRequest) => {
       commit();
       // The write-ahead log is folded into the database here, beside the main thread's work,
       // rather than by the main connection's close.
-      db.pragma("wal_checkpoint(PASSIVE)");
-      db.close();
+      opened?.db.pragma("wal_checkpoint(PASSIVE)");
+      opened?.db.close();
       reply({ type: "closed" });
       parentPort?.close();
       setup.replies.close();
     }
   } catch (err) {
-    reply({ type: "failed", message: `the case writer: ${err instanceof Error ? err.message : String(err)}` });
+    reply({ type: "failed", message: `the case writer: ${messageOf(err)}` });
   }
 });

@@ -27,14 +27,17 @@ export class CaseWriterThread {
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private closing = false;
   private closed = false;
+  /** The thread has ended: nobody will answer any more. */
+  private exited = false;
 
   constructor(file: string, options: { commitEveryMs: number }) {
     const channel = new MessageChannel();
     this.replies = channel.port1;
     const setup: CaseWriterSetup = { file, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal };
     this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
-    this.worker.on("error", (err) => this.fail(`the case writer thread failed: ${err.message}`));
+    this.worker.on("error", (err: unknown) => this.fail(`the case writer thread failed: ${err instanceof Error ? err.message : String(err)}`));
     this.worker.on("exit", (code) => {
+      this.exited = true;
       if (!this.closing) this.fail(`the case writer thread stopped (exit code ${code})`);
     });
     // BenchStore.close joins the thread; it never keeps a finished process alive.
@@ -108,7 +111,7 @@ export class CaseWriterThread {
     for (;;) {
       const seen = Atomics.load(this.signal, 0);
       if (this.drainReplies(answer)) break;
-      if (this.failure !== undefined && !this.failureReported) break;
+      if ((this.failure !== undefined && !this.failureReported) || this.exited) break;
       const left = deadline - Date.now();
       if (left <= 0) throw new BenchError(`the case writer thread did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
       Atomics.wait(this.signal, 0, seen, Math.min(left, 1000));
@@ -121,7 +124,10 @@ export class CaseWriterThread {
     let answered = false;
     for (let m = receiveMessageOnPort(this.replies); m; m = receiveMessageOnPort(this.replies)) {
       const reply = m.message as CaseWriterReply;
-      if (reply.type === "failed") this.fail(reply.message);
+      if (reply.type === "failed") {
+        this.fail(reply.message);
+        if (reply.ended) this.exited = true;
+      }
       else if (reply.type === answer) answered = true;
     }
     return answered;

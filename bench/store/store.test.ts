@@ -212,6 +212,26 @@ describe("BenchStore", () => {
       expect(rows(file).map((r) => (r as { case_id: string }).case_id)).toEqual(["MARTA-C-001"]);
     });
 
+    it("says so when the thread cannot open the database, and then closes without waiting for it", async () => {
+      const { cases, run } = await replayed(["MARTA-C-001"]);
+      const { file, store, id, done } = fileStore("vanished.sqlite", run);
+      done();
+      // The main connection keeps its open file; the thread, opening it by name, finds nothing.
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+      const writer = store.caseWriter(id, { background: true });
+      const addOne = (): string => {
+        try {
+          writer.add(cases[0]!);
+          return "stored";
+        } catch (err) {
+          return (err as Error).message;
+        }
+      };
+      await expect.poll(addOne, { timeout: 20_000, interval: 20 }).toBe(`the case writer thread could not open ${file}: unable to open database file`);
+      writer.close();
+      store.close();
+    });
+
     it("is the direct writer on an in-memory database (a thread cannot share it)", async () => {
       const { cases, run } = await replayed(["MARTA-C-001"]);
       const store = BenchStore.open(":memory:");
