@@ -127,8 +127,7 @@ export class CaseWriterThread {
       if (reply.type === "failed") {
         this.fail(reply.message);
         if (reply.ended) this.exited = true;
-      }
-      else if (reply.type === answer) answered = true;
+      } else if (reply.type === answer) answered = true;
     }
     return answered;
   }

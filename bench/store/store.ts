@@ -263,11 +263,20 @@ export class BenchStore {
 
   close(): void {
     if (!this.db.open) return;
-    // Cases a caseWriter has not committed yet are kept.
-    for (const thread of this.writerThreads) thread.join();
+    // Cases a caseWriter has not committed yet are kept; a writer thread's failure is thrown
+    // once the database is closed.
+    let failure: unknown;
+    for (const thread of this.writerThreads) {
+      try {
+        thread.join();
+      } catch (err) {
+        failure ??= err;
+      }
+    }
     this.writerThreads.clear();
     if (this.db.inTransaction) this.db.exec("COMMIT");
     this.db.close();
+    if (failure !== undefined) throw failure;
   }
 
   get schemaVersion(): number {
