@@ -37,6 +37,8 @@ export class CaseWriterThread {
     this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
     this.worker.on("error", (err: unknown) => this.fail(`the case writer thread failed: ${err instanceof Error ? err.message : String(err)}`));
     this.worker.on("exit", (code) => {
+      // The thread's own last words (say, a database it could not open) before the bare exit.
+      this.drainReplies();
       this.exited = true;
       if (!this.closing) this.fail(`the case writer thread stopped (exit code ${code})`);
     });
