@@ -24,7 +24,7 @@ function untimed(value: unknown): unknown {
 function rows(dir: string): Record<string, unknown>[] {
   const db = new Database(path.join(dir, "b.sqlite"), { readonly: true });
   try {
-    // In run order: a run that replays on several threads stores its cases as they finish.
+    // In run order (seq), which both runs share whatever order their cases were stored in.
     const all = db.prepare("SELECT * FROM run_cases ORDER BY seq").all() as Record<string, unknown>[];
     return all.map((r) => untimed(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, JSON_COLUMNS.has(k) && typeof v === "string" ? JSON.parse(v) : v]))) as Record<string, unknown>);
   } finally {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { INSERT_CASE_SQL, type CaseRowValue } from "./case-row.ts";
+import { applyConnectionSettings } from "./connection.ts";
 import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
 
 const setup = workerData as CaseWriterSetup;
@@ -21,10 +22,7 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 function open(): { db: Database.Database; insert: Database.Statement } | undefined {
   try {
     const db = new Database(setup.file, { fileMustExist: true });
-    // Per-connection settings, as BenchStore sets them (WAL is the file's own).
-    db.pragma("synchronous = NORMAL");
-    db.pragma("foreign_keys = ON");
-    db.pragma("busy_timeout = 5000");
+    applyConnectionSettings(db);
     return { db, insert: db.prepare(INSERT_CASE_SQL) };
   } catch (err) {
     // Said here, in words: an error object thrown out of a worker loses its message.

@@ -10,6 +10,7 @@ import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import type { TerminationCounts } from "../stats/terminations.ts";
 import { caseRowValues, INSERT_CASE_SQL, prepareCase, type PreparedCase } from "./case-row.ts";
 import { CaseWriterThread } from "./case-writer.ts";
+import { applyConnectionSettings } from "./connection.ts";
 import { BenchError } from "../errors.ts";
 import {
   CasePartitionSchema,
@@ -250,9 +251,7 @@ export class BenchStore {
     // not four or five. (No effect on an existing database.)
     this.db.pragma("page_size = 16384");
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
-    this.db.pragma("busy_timeout = 5000");
+    applyConnectionSettings(this.db);
     this.migrate();
   }
 
@@ -445,16 +444,18 @@ export class BenchStore {
    */
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
-  private rememberStoredText(runId: number, prepared: PreparedCase): void {
+  /** Serialise a case for its row, remembering the text --out reuses. */
+  private prepareStored(runId: number, c: CaseInsert): PreparedCase {
+    const prepared = prepareCase(c);
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
+    return prepared;
   }
 
   /** Store one finished case (replacing an earlier row for the same case). */
   insertCase(runId: number, c: CaseInsert): void {
-    const p = prepareCase(c);
-    this.rememberStoredText(runId, p);
+    const p = this.prepareStored(runId, c);
     this.insertCaseStatement ??= this.db.prepare(INSERT_CASE_SQL);
     this.insertCaseStatement.run(caseRowValues(runId, c, p));
   }
@@ -478,8 +479,7 @@ export class BenchStore {
       this.writerThreads.add(thread);
       return {
         add: (c) => {
-          const p = prepareCase(c);
-          this.rememberStoredText(runId, p);
+          const p = this.prepareStored(runId, c);
           thread.store(p.caseId, caseRowValues(runId, c, p));
         },
         flush: () => thread.flush(),
