@@ -11,7 +11,7 @@ import { trialsBlock } from "../bench/report/trials-text.ts";
 import type { NewRun } from "../bench/store/store.ts";
 import { JUDGE_OPTION_FLAGS, judgeNames, type JudgeOptions } from "../bench/judges.ts";
 import { resumeRun, startRun, type RunOutcome, type RunProgress, type RunStartInfo } from "../bench/run/execute.ts";
-import { writeReferenceResults } from "../bench/run/results.ts";
+import { startReferenceResults } from "../bench/run/results.ts";
 import { parseCategories, parseList, parseSystems } from "../bench/run/select.ts";
 import { SplitFilterSchema } from "../bench/store/schema.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
@@ -136,9 +136,11 @@ function summaryTable(store: BenchStore, runId: number): string {
   return renderTable(header.map((_, i) => ({ align: i === 0 ? "l" : "r" })), header, rows);
 }
 
-function summaryJson(store: BenchStore, outcome: RunOutcome, out: string[], db: string | undefined): Record<string, unknown> {
+/** `written()` gives the results files, once they are written (called after the rest is put together). */
+function summaryJson(store: BenchStore, outcome: RunOutcome, written: () => string[], db: string | undefined): Record<string, unknown> {
   const { run, cases, summary } = summarizeStoredRun(store, store.requireRun(outcome.runId));
   const figures = headlineFigures(summary);
+  const out = written();
   return {
     run_id: run.id,
     status: run.status,
@@ -215,6 +217,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       signal: controller.signal,
       // SQLite's share of the run moves to a writer thread when there is a second core for it.
       storeInBackground: availableParallelism() > 1,
+      resultsFilesNext: opts.out !== undefined,
       onStart: (info: RunStartInfo) => progress.start(info),
       onProgress: (p: RunProgress) => progress.update(p),
     };
@@ -269,10 +272,11 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
     for (const w of outcome.warnings) process.stderr.write(`warning: ${w}\n`);
 
     const run = store.requireRun(outcome.runId);
-    const written = opts.out ? writeReferenceResults(store, run, opts.out) : [];
+    // The writer thread may write the results files while the summary is put together.
+    const results = opts.out ? startReferenceResults(store, run, opts.out) : { finish: (): string[] => [] };
     const trialSet = trialsReport(store, run);
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ ...summaryJson(store, outcome, written, opts.db), ...(trialSet ? { trials: trialSet } : {}) })}\n`);
+      process.stdout.write(`${JSON.stringify({ ...summaryJson(store, outcome, results.finish, opts.db), ...(trialSet ? { trials: trialSet } : {}) })}\n`);
     } else {
       const lines = [
         `run ${run.id} ${run.status}: ${outcome.casesDone}/${outcome.casesTotal} cases stored (${outcome.ranNow} now, ${formatMs(outcome.wallMs)}) in ${store.file}`,
@@ -285,7 +289,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
         lines.push("", `${ids.length} case${ids.length === 1 ? "" : "s"} not scored: ${why} (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""})`);
       }
       if (trialSet) lines.push("", trialsBlock(trialSet));
-      for (const f of written) lines.push(`wrote ${f}`);
+      for (const f of results.finish()) lines.push(`wrote ${f}`);
       lines.push(`report: kiosk bench report ${run.id}${opts.db ? ` --db ${opts.db}` : ""}`);
       process.stdout.write(`${lines.join("\n")}\n`);
     }

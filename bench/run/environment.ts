@@ -1,5 +1,5 @@
 // What a run records about where it ran: the machine and the source revision.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,24 +20,27 @@ export function hardwareInfo(): Hardware {
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-let cachedGit: { commit: string | null; dirty: boolean | null } | undefined;
+export interface GitRevision {
+  commit: string | null;
+  dirty: boolean | null;
+}
 
-/** This checkout's commit and whether tracked files differ from it (null outside a git checkout). */
-export function gitRevision(): { commit: string | null; dirty: boolean | null } {
-  if (cachedGit) return cachedGit;
-  const git = (...args: string[]): string =>
-    execFileSync("git", ["-C", REPO_ROOT, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 5000 }).trim();
-  try {
-    const commit = git("rev-parse", "HEAD");
-    let dirty: boolean | null = null;
-    try {
-      dirty = git("status", "--porcelain", "--untracked-files=no").length > 0;
-    } catch {
-      dirty = null;
-    }
-    cachedGit = { commit, dirty };
-  } catch {
-    cachedGit = { commit: null, dirty: null };
-  }
+let cachedGit: Promise<GitRevision> | undefined;
+
+function git(...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("git", ["-C", REPO_ROOT, ...args], { encoding: "utf8", timeout: 5000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim())));
+  });
+}
+
+/**
+ * This checkout's commit and whether tracked files differ from it (null outside a git checkout).
+ * Asynchronous and remembered: a run asks early, and git runs while the data pack loads.
+ */
+export function gitRevision(): Promise<GitRevision> {
+  cachedGit ??= Promise.all([
+    git("rev-parse", "HEAD").catch(() => null),
+    git("status", "--porcelain", "--untracked-files=no").then((s) => s.length > 0, () => null),
+  ]).then(([commit, dirty]): GitRevision => (commit === null ? { commit: null, dirty: null } : { commit, dirty }));
   return cachedGit;
 }

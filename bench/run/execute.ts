@@ -53,6 +53,11 @@ interface CommonOptions {
    * replay: for a one-off process such as `kiosk bench run` on a machine with a core to spare.
    */
   storeInBackground?: boolean;
+  /**
+   * The caller will write the run's results files (--out): a writer thread keeps each case's
+   * record for them, so that startReferenceResults can hand the writing to it.
+   */
+  resultsFilesNext?: boolean;
   /** Monotonic ms and wall clock (injectable for tests). */
   now?: () => number;
   clock?: () => Date;
@@ -102,6 +107,7 @@ function pidAlive(pid: number): boolean {
 
 export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
   const { pack, store } = options;
+  const revision = gitRevision();
   const selected = selectCases(pack, options.selection);
   const judgeName = options.judge ?? "none";
   const judgeOptions = Object.fromEntries(Object.entries(options.judgeOptions ?? {}).filter(([, v]) => v !== undefined)) as JudgeOptions;
@@ -112,7 +118,7 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
     handle = created.handle;
     const { factory, options: policyOptions } = created;
     const clock = options.clock ?? (() => new Date());
-    const git = gitRevision();
+    const git = await revision;
     const runId = store.createRun({
       policy: factory.name,
       model: handle.model,
@@ -197,7 +203,7 @@ async function execute(
     }
   }
 
-  const sessionId = store.startSession(run.id, { kind, startedAt: clock().toISOString(), concurrency, pid: process.pid, gitCommit: gitRevision().commit, hardware: hardwareInfo() });
+  const sessionId = store.startSession(run.id, { kind, startedAt: clock().toISOString(), concurrency, pid: process.pid, gitCommit: (await gitRevision()).commit, hardware: hardwareInfo() });
   store.updateRun(run.id, { status: "running" });
   options.onStart?.({ runId: run.id, resumed: kind === "resume", total: run.casesTotal, alreadyDone: stored.length, policy: run.policy, model: run.model, concurrency });
 
@@ -214,7 +220,7 @@ async function execute(
   };
   options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
 
-  const writer = store.caseWriter(run.id, { background: options.storeInBackground ?? false });
+  const writer = store.caseWriter(run.id, { background: options.storeInBackground ?? false, keepResults: options.resultsFilesNext ?? false });
   let outcome;
   try {
     outcome = await runCases({

@@ -5,38 +5,14 @@
 // ({purchasable, interlock_problems, decided_by, fallback}; scorers ignore it).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { KioskVerdict, ReferenceRecord } from "../../runtime/session/record.ts";
 import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { DEFAULT_MAX_ROUNDS } from "../../runtime/session/session.ts";
 import type { BenchStore, RunRow } from "../store/store.ts";
+import { resultRecordJson, RESULTS_TAIL, type ResultRecord } from "./result-record.ts";
+
+export { resultRecordJson, type KioskVerdictOut, type ResultRecord } from "./result-record.ts";
 
 export const HARNESS = "metro-kiosk-runtime bench";
-
-/** The kiosk's verdict on a case's answer, as `--out` writes it. */
-export interface KioskVerdictOut {
-  purchasable: boolean;
-  interlock_problems: string[];
-  decided_by: "rule" | "model" | "rule-fallback";
-  fallback: boolean;
-}
-
-export type ResultRecord = ReferenceRecord & { kiosk?: KioskVerdictOut };
-
-/** The kiosk's verdict in `--out`'s spelling. */
-function verdictOut(verdict: KioskVerdict): KioskVerdictOut {
-  return { purchasable: verdict.purchasable, interlock_problems: verdict.interlockProblems, decided_by: verdict.decidedBy, fallback: verdict.fallback };
-}
-
-/**
- * A stored reference record's JSON text as `--out` writes it: unchanged, or with the kiosk's
- * verdict appended as its last key (spliced: the record is not parsed).
- */
-export function resultRecordJson(referenceJson: string, verdictJson: string | null): string {
-  if (verdictJson === null) return referenceJson;
-  const kiosk = JSON.stringify(verdictOut(JSON.parse(verdictJson) as KioskVerdict));
-  // A reference record always has its fields (case_id, response, …), so it never ends in "{}".
-  return `${referenceJson.slice(0, -1)},"kiosk":${kiosk}}`;
-}
 
 export interface ReferenceResultsFile {
   metadata: Record<string, unknown>;
@@ -85,28 +61,47 @@ function fileHeader(run: RunRow, system: SystemId, total: number, failed: number
   };
 }
 
+type StoredRecord = ReturnType<BenchStore["referenceRecordsJson"]>[number];
+type ResultKey = Pick<StoredRecord, "caseId" | "system" | "failed">;
+
+/** One system's results file: its text before the records (RESULTS_TAIL follows them) and its records in run order. */
+interface ResultsFileLayout<R extends ResultKey> {
+  system: SystemId;
+  head: string;
+  records: R[];
+}
+
+/** The run's results files, per system (in the pack's system order), from its cases in run order. */
+function resultsLayout<R extends ResultKey>(store: BenchStore, run: RunRow, cases: R[]): ResultsFileLayout<R>[] {
+  const bySystem = new Map<string, { records: R[]; failed: number }>();
+  for (const r of cases) {
+    const entry = bySystem.get(r.system) ?? { records: [], failed: 0 };
+    entry.records.push(r);
+    if (r.failed) entry.failed++;
+    bySystem.set(r.system, entry);
+  }
+  const parallel = Math.max(1, ...store.sessions(run.id).map((s) => s.concurrency));
+  const files: ResultsFileLayout<R>[] = [];
+  for (const system of SYSTEM_IDS) {
+    if (!run.selection.selectedSystems.includes(system)) continue;
+    const { records, failed } = bySystem.get(system) ?? { records: [], failed: 0 };
+    const header = JSON.stringify(fileHeader(run, system, records.length, failed, parallel));
+    files.push({ system, head: `${header.slice(0, -1)},"results":[`, records });
+  }
+  return files;
+}
+
 /**
  * The run's results files as JSON text, per system (in the pack's system order). The stored
  * reference records are spliced in as stored: a 955-case run's 15 MB are neither parsed nor
  * re-serialised.
  */
 export function referenceResultsText(store: BenchStore, run: RunRow): Map<SystemId, string> {
-  const bySystem = new Map<string, { json: string[]; failed: number }>();
-  for (const r of store.referenceRecordsJson(run.id)) {
-    const entry = bySystem.get(r.system) ?? { json: [], failed: 0 };
-    entry.json.push(resultRecordJson(r.json, r.verdict));
-    if (r.failed) entry.failed++;
-    bySystem.set(r.system, entry);
-  }
-  const parallel = Math.max(1, ...store.sessions(run.id).map((s) => s.concurrency));
-  const out = new Map<SystemId, string>();
-  for (const system of SYSTEM_IDS) {
-    if (!run.selection.selectedSystems.includes(system)) continue;
-    const { json, failed } = bySystem.get(system) ?? { json: [], failed: 0 };
-    const header = JSON.stringify(fileHeader(run, system, json.length, failed, parallel));
-    out.set(system, `${header.slice(0, -1)},"results":[${json.join(",")}]}\n`);
-  }
-  return out;
+  return new Map(resultsLayout(store, run, store.referenceRecordsJson(run.id)).map((f) => [f.system, fileText(f)]));
+}
+
+function fileText(f: ResultsFileLayout<StoredRecord>): string {
+  return `${f.head}${f.records.map((r) => resultRecordJson(r.json, r.verdict)).join(",")}${RESULTS_TAIL}`;
 }
 
 /** The run's stored records as results files, per system (in the pack's system order). */
@@ -114,23 +109,45 @@ export function referenceResults(store: BenchStore, run: RunRow): Map<SystemId, 
   return new Map([...referenceResultsText(store, run)].map(([system, text]) => [system, JSON.parse(text) as ReferenceResultsFile]));
 }
 
-/**
- * Write the run's results: to `out` itself when the run selected one system, else to
- * `out/<system>.json` per system. Returns the files written.
- */
-export function writeReferenceResults(store: BenchStore, run: RunRow, out: string): string[] {
-  const files = referenceResultsText(store, run);
-  const written: string[] = [];
-  const write = (file: string, text: string): void => {
+/** Where a system's results file goes: `out` itself when the run selected one system, else `out/<system>.json`. */
+function resultsFilePath(run: RunRow, out: string, system: SystemId): string {
+  return run.selection.selectedSystems.length === 1 ? out : path.join(out, `${system}.json`);
+}
+
+function writeFiles(run: RunRow, out: string, layout: ResultsFileLayout<StoredRecord>[]): string[] {
+  return layout.map((f) => {
+    const file = resultsFilePath(run, out, f.system);
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    writeFileSync(file, text);
-    written.push(file);
-  };
-  if (run.selection.selectedSystems.length === 1) {
-    const only = files.values().next().value;
-    if (only !== undefined) write(out, only);
-  } else {
-    for (const [system, text] of files) write(path.join(out, `${system}.json`), text);
+    writeFileSync(file, fileText(f));
+    return file;
+  });
+}
+
+/** Write the run's results files (resultsFilePath). Returns the files written. */
+export function writeReferenceResults(store: BenchStore, run: RunRow, out: string): string[] {
+  return writeFiles(run, out, resultsLayout(store, run, store.referenceRecordsJson(run.id)));
+}
+
+/**
+ * Start writing the run's results files (as writeReferenceResults): on the run's case writer
+ * thread when it kept every record (BenchStore.writeResultsInBackground), so that the caller can
+ * go on meanwhile, else here and now. `finish()` waits for them and returns the files written.
+ */
+export function startReferenceResults(store: BenchStore, run: RunRow, out: string): { finish: () => string[] } {
+  const files = resultsLayout(store, run, store.resultKeys(run.id)).map((f) => ({
+    file: resultsFilePath(run, out, f.system),
+    head: f.head,
+    caseIds: f.records.map((r) => r.caseId),
+  }));
+  const background = store.writeResultsInBackground(run.id, files);
+  if (background) {
+    return {
+      finish: () => {
+        background.finish();
+        return files.map((f) => f.file);
+      },
+    };
   }
-  return written;
+  const written = writeReferenceResults(store, run, out);
+  return { finish: () => written };
 }

@@ -5,7 +5,7 @@
 import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore } from "../scorer/index.ts";
 import { terminationCounts } from "../stats/terminations.ts";
-import type { CaseInsert, StoredCase } from "./store.ts";
+import type { StoredCase } from "./store.ts";
 
 /** The row's key columns (as StoredCase reads them back), and its JSON text. */
 export interface PreparedCase
@@ -51,51 +51,4 @@ export function prepareCase(c: CaseOutcome): PreparedCase {
     scoreJson: s ? JSON.stringify(s) : null,
     verdictJson: r.kiosk.verdict ? JSON.stringify(r.kiosk.verdict) : null,
   };
-}
-
-/** The statement that stores one case (replacing an earlier row for the same case); its values are caseRowValues'. */
-export const INSERT_CASE_SQL = `INSERT OR REPLACE INTO run_cases (run_id, case_id, seq, session_id, system, category, partition, termination, error,
-   fallback, rejected_submissions, api_rounds, tool_calls, e2e_ms, ttft_ms, input_tokens, output_tokens, scored,
-   total, max_possible, pct, tier1_total, tier1_max, tier1_pct, score_note, score_ms, ending_json, transcript_json, kiosk_json, score_json, finished_at)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
-/** A value SQLite stores as is (and a worker thread receives unchanged). */
-export type CaseRowValue = string | number | null;
-
-/** INSERT_CASE_SQL's values for one prepared case, in its column order. */
-export function caseRowValues(runId: number, c: Pick<CaseInsert, "seq" | "sessionId" | "system" | "category" | "partition" | "finishedAt">, p: PreparedCase): CaseRowValue[] {
-  const s = p.score;
-  return [
-    runId,
-    p.caseId,
-    c.seq,
-    c.sessionId,
-    c.system,
-    c.category,
-    c.partition,
-    p.termination,
-    p.error,
-    p.fallback ? 1 : 0,
-    p.rejectedSubmissions,
-    p.apiRounds,
-    p.toolCalls,
-    p.e2eMs,
-    p.ttftMs,
-    p.inputTokens,
-    p.outputTokens,
-    s ? 1 : 0,
-    s?.total ?? null,
-    s?.max_possible ?? null,
-    s?.pct ?? null,
-    s?.tier1_total ?? null,
-    s?.tier1_max ?? null,
-    s?.tier1_pct ?? null,
-    p.scoreNote,
-    p.scoreMs,
-    p.endingJson,
-    p.transcriptJson,
-    p.kioskJson,
-    p.scoreJson,
-    c.finishedAt,
-  ];
 }

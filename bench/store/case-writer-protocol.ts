@@ -1,6 +1,6 @@
 // What the bench's main thread and its case writer thread (case-writer-thread.ts) tell each other.
 import type { MessagePort } from "node:worker_threads";
-import type { CaseRowValue } from "./case-row.ts";
+import type { CaseRowValue } from "./case-columns.ts";
 
 export interface CaseWriterSetup {
   /** The bench database (a file: a thread cannot share an in-memory database). */
@@ -11,15 +11,43 @@ export interface CaseWriterSetup {
   replies: MessagePort;
   /** Counts the writer's answers, so that a waiting main thread can sleep until the next one. */
   signal: Int32Array;
+  /**
+   * Keep each stored case's results-file record, encoded, so that the thread can write the run's
+   * `--out` files at the end (a "results" request) instead of the main thread.
+   */
+  keepResults: boolean;
+}
+
+/** One results file for the thread to write: its text before the records, then the records of these cases, in this order. */
+export interface ResultsFileRequest {
+  file: string;
+  head: string;
+  caseIds: string[];
 }
 
 export type CaseWriterRequest =
   /** Rows to store, in order (sent a few at a time: each message has its own cost). */
-  | { type: "rows"; rows: { caseId: string; values: CaseRowValue[] }[] }
+  | { type: "rows"; rows: CaseWriterRow[] }
   /** Commit what is pending, then answer "flushed". */
   | { type: "flush" }
-  /** Commit what is pending, checkpoint and close the database, answer "closed" and end the thread. */
-  | { type: "close" };
+  /**
+   * Commit what is pending, checkpoint and close the database, answer "closed" and end the thread
+   * (one that keeps results stays for "results" requests until the main thread ends it).
+   */
+  | { type: "close" }
+  /** Write these results files from the records kept, then answer "resultsWritten". */
+  | { type: "results"; files: ResultsFileRequest[] };
+
+/** A row to store; `verdictJson` (the kiosk's verdict's JSON text, or null) comes with it when the thread keeps results. */
+export interface CaseWriterRow {
+  caseId: string;
+  values: CaseRowValue[];
+  verdictJson?: string | null;
+}
 
 /** `ended`: the thread stopped with this failure and will answer nothing more. */
-export type CaseWriterReply = { type: "flushed" } | { type: "closed" } | { type: "failed"; message: string; ended?: boolean };
+export type CaseWriterReply =
+  | { type: "flushed" }
+  | { type: "closed" }
+  | { type: "resultsWritten" }
+  | { type: "failed"; message: string; ended?: boolean };

@@ -3,11 +3,18 @@
 // fast run) happens beside the replay instead of between its cases. Transactions and their
 // durability are the direct writer's (BenchStore.caseWriter): committed about every
 // `commitEveryMs`, and at once when the main thread flushes or closes.
+//
+// With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
+// otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
+// says which cases go in which file.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { INSERT_CASE_SQL, type CaseRowValue } from "./case-row.ts";
+import { resultRecordJson, RESULTS_TAIL } from "../run/result-record.ts";
+import { INSERT_CASE_SQL, TRANSCRIPT_JSON_VALUE } from "./case-columns.ts";
 import { applyConnectionSettings } from "./connection.ts";
-import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
+import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
 const setup = workerData as CaseWriterSetup;
 
@@ -27,8 +34,7 @@ function open(): { db: Database.Database; insert: Database.Statement } | undefin
   } catch (err) {
     // Said here, in words: an error object thrown out of a worker loses its message.
     reply({ type: "failed", message: `the case writer thread could not open ${setup.file}: ${messageOf(err)}`, ended: true });
-    parentPort?.close();
-    setup.replies.close();
+    end();
     return undefined;
   }
 }
@@ -36,6 +42,8 @@ function open(): { db: Database.Database; insert: Database.Statement } | undefin
 const opened = open();
 let commitTimer: ReturnType<typeof setTimeout> | undefined;
 let failed = false;
+/** Per case id, its record as the results file carries it (setup.keepResults). */
+const results = new Map<string, Buffer>();
 
 function commit(): void {
   if (commitTimer !== undefined) clearTimeout(commitTimer);
@@ -43,7 +51,7 @@ function commit(): void {
   if (opened?.db.inTransaction) opened.db.exec("COMMIT");
 }
 
-function store(caseId: string, values: CaseRowValue[]): void {
+function store({ caseId, values, verdictJson }: CaseWriterRow): void {
   // After a failure the run is being stopped: later rows are not stored (as a direct writer's
   // exception stops the run), the ones before it are committed by the flush that follows.
   if (failed || !opened) return;
@@ -56,13 +64,50 @@ function store(caseId: string, values: CaseRowValue[]): void {
   } catch (err) {
     failed = true;
     reply({ type: "failed", message: `storing case ${caseId}: ${messageOf(err)}` });
+    return;
   }
+  const transcript = values[TRANSCRIPT_JSON_VALUE];
+  if (setup.keepResults && typeof transcript === "string") results.set(caseId, Buffer.from(resultRecordJson(transcript, verdictJson ?? null)));
+}
+
+const COMMA = Buffer.from(",");
+const TAIL = Buffer.from(RESULTS_TAIL);
+
+function writeResults(files: ResultsFileRequest[]): void {
+  for (const f of files) {
+    const parts: Buffer[] = [Buffer.from(f.head)];
+    for (const [i, caseId] of f.caseIds.entries()) {
+      const record = results.get(caseId);
+      if (!record) throw new Error(`results file ${f.file}: case ${caseId} was not stored by this writer`);
+      if (i > 0) parts.push(COMMA);
+      parts.push(record);
+    }
+    parts.push(TAIL);
+    try {
+      mkdirSync(path.dirname(path.resolve(f.file)), { recursive: true });
+      writeFileSync(f.file, Buffer.concat(parts));
+    } catch (err) {
+      throw new Error(`writing results file ${f.file}: ${messageOf(err)}`, { cause: err });
+    }
+  }
+}
+
+function end(): void {
+  parentPort?.close();
+  setup.replies.close();
 }
 
 parentPort?.on("message", (request: CaseWriterRequest) => {
   try {
-    if (request.type === "rows") for (const row of request.rows) store(row.caseId, row.values);
-    else if (request.type === "flush") {
+    if (request.type === "rows") for (const row of request.rows) store(row);
+    else if (request.type === "results") {
+      try {
+        writeResults(request.files);
+        reply({ type: "resultsWritten" });
+      } catch (err) {
+        reply({ type: "failed", message: messageOf(err) });
+      }
+    } else if (request.type === "flush") {
       commit();
       reply({ type: "flushed" });
     } else {
@@ -72,8 +117,8 @@ parentPort?.on("message", (request: CaseWriterRequest) => {
       opened?.db.pragma("wal_checkpoint(PASSIVE)");
       opened?.db.close();
       reply({ type: "closed" });
-      parentPort?.close();
-      setup.replies.close();
+      // A thread that keeps results stays for "results" requests (the main thread's join ends it).
+      if (!setup.keepResults || !opened) end();
     }
   } catch (err) {
     reply({ type: "failed", message: `the case writer: ${messageOf(err)}` });

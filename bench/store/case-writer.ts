@@ -5,8 +5,8 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { startWorker } from "../../tools/util/node-entry.ts";
 import { BenchError } from "../errors.ts";
-import type { CaseRowValue } from "./case-row.ts";
-import type { CaseWriterReply, CaseWriterRequest, CaseWriterSetup } from "./case-writer-protocol.ts";
+import type { CaseRowValue } from "./case-columns.ts";
+import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
 /** How long flush or close waits for the thread before giving up (a commit takes milliseconds). */
 const ANSWER_TIMEOUT_MS = 60_000;
@@ -23,17 +23,24 @@ export class CaseWriterThread {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private failure: string | undefined;
   private failureReported = false;
-  private batch: { caseId: string; values: CaseRowValue[] }[] = [];
+  private batch: CaseWriterRow[] = [];
   private batchTimer: ReturnType<typeof setTimeout> | undefined;
   private closing = false;
   private closed = false;
   /** The thread has ended: nobody will answer any more. */
   private exited = false;
+  /** Answers received and not yet waited for, by type. */
+  private readonly answers = new Map<CaseWriterReply["type"], number>();
+  private readonly keepResults: boolean;
+  /** The cases whose results-file record the thread keeps (keepResults). */
+  private readonly kept = new Set<string>();
+  private resultsPending = false;
 
-  constructor(file: string, options: { commitEveryMs: number }) {
+  constructor(file: string, options: { commitEveryMs: number; keepResults?: boolean }) {
     const channel = new MessageChannel();
     this.replies = channel.port1;
-    const setup: CaseWriterSetup = { file, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal };
+    this.keepResults = options.keepResults ?? false;
+    const setup: CaseWriterSetup = { file, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal, keepResults: this.keepResults };
     this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
     this.worker.on("error", (err: unknown) => this.fail(`the case writer thread failed: ${err instanceof Error ? err.message : String(err)}`));
     this.worker.on("exit", (code) => {
@@ -46,11 +53,14 @@ export class CaseWriterThread {
     this.worker.unref();
   }
 
-  /** Hand one prepared row to the thread (within BATCH_MS). */
-  store(caseId: string, values: CaseRowValue[]): void {
+  /** Hand one prepared row to the thread (within BATCH_MS); `verdictJson` goes in its results record. */
+  store(caseId: string, values: CaseRowValue[], verdictJson: string | null): void {
     this.drainReplies();
     this.throwFailure();
-    this.batch.push({ caseId, values });
+    if (this.keepResults) {
+      this.batch.push({ caseId, values, verdictJson });
+      this.kept.add(caseId);
+    } else this.batch.push({ caseId, values });
     if (this.batch.length >= BATCH_ROWS) this.sendBatch();
     else if (this.batchTimer === undefined) {
       this.batchTimer = setTimeout(() => this.sendBatch(), BATCH_MS);
@@ -75,12 +85,33 @@ export class CaseWriterThread {
     this.send({ type: "close" });
   }
 
-  /** Close, and wait until the thread has closed its connection (idempotent). */
+  /** The thread keeps the results-file record of every one of these cases and can write their files. */
+  holdsResults(caseIds: Iterable<string>): boolean {
+    if (!this.keepResults || this.failure !== undefined || this.exited || this.resultsPending) return false;
+    for (const id of caseIds) if (!this.kept.has(id)) return false;
+    return true;
+  }
+
+  /** Let the thread write these results files (after the rows handed over); `waitForResults` waits for them. */
+  writeResults(files: ResultsFileRequest[]): void {
+    this.send({ type: "results", files });
+    this.resultsPending = true;
+  }
+
+  /** Wait until the files of writeResults are written; throws what went wrong, naming the file. */
+  waitForResults(): void {
+    if (!this.resultsPending) return;
+    this.resultsPending = false;
+    this.wait("resultsWritten");
+  }
+
+  /** Close, and wait until the thread has closed its connection and written the results it was asked for (idempotent). */
   join(): void {
     if (this.closed) return;
     this.close();
     try {
       this.wait("closed");
+      this.waitForResults();
     } finally {
       this.closed = true;
       void this.worker.terminate();
@@ -112,7 +143,8 @@ export class CaseWriterThread {
     const deadline = Date.now() + ANSWER_TIMEOUT_MS;
     for (;;) {
       const seen = Atomics.load(this.signal, 0);
-      if (this.drainReplies(answer)) break;
+      this.drainReplies();
+      if (this.takeAnswer(answer)) break;
       if ((this.failure !== undefined && !this.failureReported) || this.exited) break;
       const left = deadline - Date.now();
       if (left <= 0) throw new BenchError(`the case writer thread did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
@@ -121,17 +153,23 @@ export class CaseWriterThread {
     this.throwFailure();
   }
 
-  /** Read the thread's answers so far; true when one of them is `answer`. */
-  private drainReplies(answer?: CaseWriterReply["type"]): boolean {
-    let answered = false;
+  /** Read the thread's answers so far (failures are kept for throwFailure, the rest for takeAnswer). */
+  private drainReplies(): void {
     for (let m = receiveMessageOnPort(this.replies); m; m = receiveMessageOnPort(this.replies)) {
       const reply = m.message as CaseWriterReply;
       if (reply.type === "failed") {
         this.fail(reply.message);
         if (reply.ended) this.exited = true;
-      } else if (reply.type === answer) answered = true;
+      } else this.answers.set(reply.type, (this.answers.get(reply.type) ?? 0) + 1);
     }
-    return answered;
+  }
+
+  /** Use up one received `answer`; false when none has come. */
+  private takeAnswer(answer: CaseWriterReply["type"]): boolean {
+    const count = this.answers.get(answer) ?? 0;
+    if (count === 0) return false;
+    this.answers.set(answer, count - 1);
+    return true;
   }
 
   private fail(message: string): void {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { startRun } from "../run/execute.ts";
+import { referenceResultsText, startReferenceResults, writeReferenceResults } from "../run/results.ts";
 import { judgmentKey } from "../scorer/index.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 import { benchDbPath, BenchStore, DEFAULT_BENCH_DB, type CaseInsert, type RunRow, type StoredCaseFull } from "./store.ts";
@@ -230,6 +231,70 @@ describe("BenchStore", () => {
       await expect.poll(addOne, { timeout: 20_000, interval: 20 }).toBe(`the case writer thread could not open ${file}: unable to open database file`);
       writer.close();
       store.close();
+    });
+
+    describe("writing the results files (keepResults)", () => {
+      const caseIds = ["MARTA-C-001", "CTA-D-002", "BART-I-001", "CTA-A-001"];
+      const files = (root: string): Record<string, string> =>
+        Object.fromEntries(readdirSync(root).sort().map((name) => [name, readFileSync(path.join(root, name), "utf8")]));
+
+      it("writes them from the records it kept, byte for byte what the main thread writes", async () => {
+        const file = path.join(dir, "results.sqlite");
+        const store = BenchStore.open(file);
+        const { runId } = await startRun({ pack: new DataPack(SHARED_DATA_DIR), store, policy: "rule", selection: { caseIds }, storeInBackground: true, resultsFilesNext: true });
+        const run = store.requireRun(runId);
+        const keys = store.resultKeys(runId);
+        expect(keys.map((k) => k.caseId).sort()).toEqual([...caseIds].sort());
+        // The thread holds every case: it takes the writing.
+        const probe = store.writeResultsInBackground(runId, []);
+        expect(probe).toBeDefined();
+        probe!.finish();
+        const byThread = path.join(dir, "results-thread");
+        const written = startReferenceResults(store, run, byThread).finish();
+        expect(written.map((f) => path.relative(byThread, f)).sort()).toEqual(["bart.json", "cta.json", "marta.json"]);
+        const byMain = path.join(dir, "results-main");
+        writeReferenceResults(store, run, byMain);
+        store.close();
+        expect(files(byThread)).toEqual(files(byMain));
+        const cta = JSON.parse(files(byThread)["cta.json"]!) as { cases_total: number; results: { case_id: string; kiosk?: unknown }[] };
+        expect(cta.cases_total).toBe(2);
+        expect(cta.results.map((r) => r.case_id)).toEqual(keys.filter((k) => k.system === "cta").map((k) => k.caseId));
+        expect(cta.results.every((r) => r.kiosk !== undefined)).toBe(true);
+      });
+
+      it("leaves them to the main thread when it does not hold every case (an earlier writer stored some)", async () => {
+        const { cases, run } = await replayed(caseIds);
+        const { store, id, done } = fileStore("results-partial.sqlite", run);
+        const before = store.caseWriter(id);
+        before.add({ ...cases[0]!, seq: 0 });
+        before.close();
+        const writer = store.caseWriter(id, { background: true, keepResults: true });
+        for (const [i, c] of cases.slice(1).entries()) writer.add({ ...c, seq: i + 1 });
+        writer.close();
+        const stored = store.requireRun(id);
+        expect(store.writeResultsInBackground(id, [{ file: path.join(dir, "unused.json"), head: "", caseIds: store.resultKeys(id).map((k) => k.caseId) }])).toBeUndefined();
+        const out = path.join(dir, "results-partial");
+        startReferenceResults(store, stored, out).finish();
+        const expected = referenceResultsText(store, stored);
+        done();
+        store.close();
+        expect(Object.keys(files(out))).toEqual(["bart.json", "cta.json", "marta.json"]);
+        for (const [system, text] of expected) expect(files(out)[`${system}.json`]).toBe(text);
+      });
+
+      it("names the file it could not write, and the database stays complete", async () => {
+        const file = path.join(dir, "results-fail.sqlite");
+        const store = BenchStore.open(file);
+        const { runId } = await startRun({ pack: new DataPack(SHARED_DATA_DIR), store, policy: "rule", selection: { caseIds }, storeInBackground: true, resultsFilesNext: true });
+        const blocker = path.join(dir, "not-a-folder");
+        writeFileSync(blocker, "a file where the results folder should go\n");
+        const pending = startReferenceResults(store, store.requireRun(runId), path.join(blocker, "out"));
+        expect(() => pending.finish()).toThrow(/writing results file \S*\/not-a-folder\/out\/\w+\.json: ENOTDIR/);
+        store.close();
+        const again = BenchStore.open(file);
+        expect(again.cases(runId).map((c) => c.caseId).sort()).toEqual([...caseIds].sort());
+        again.close();
+      });
     });
 
     it("is the direct writer on an in-memory database (a thread cannot share it)", async () => {

@@ -8,8 +8,10 @@ import Database from "better-sqlite3";
 import type { KioskVerdict, ReferenceRecord, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import type { TerminationCounts } from "../stats/terminations.ts";
-import { caseRowValues, INSERT_CASE_SQL, prepareCase, type PreparedCase } from "./case-row.ts";
+import { caseRowValues, INSERT_CASE_SQL } from "./case-columns.ts";
+import { prepareCase, type PreparedCase } from "./case-row.ts";
 import { CaseWriterThread } from "./case-writer.ts";
+import type { ResultsFileRequest } from "./case-writer-protocol.ts";
 import { applyConnectionSettings } from "./connection.ts";
 import { BenchError } from "../errors.ts";
 import {
@@ -265,7 +267,7 @@ export class BenchStore {
     // Cases a caseWriter has not committed yet are kept; a writer thread's failure is thrown
     // once the database is closed.
     let failure: unknown;
-    for (const thread of this.writerThreads) {
+    for (const thread of this.writerThreads.keys()) {
       try {
         thread.join();
       } catch (err) {
@@ -444,9 +446,10 @@ export class BenchStore {
    */
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
-  /** Serialise a case for its row, remembering the text --out reuses. */
-  private prepareStored(runId: number, c: CaseInsert): PreparedCase {
+  /** Serialise a case for its row, remembering the text --out reuses (unless a writer thread keeps it). */
+  private prepareStored(runId: number, c: CaseInsert, remember = true): PreparedCase {
     const prepared = prepareCase(c);
+    if (!remember) return prepared;
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
@@ -460,8 +463,8 @@ export class BenchStore {
     this.insertCaseStatement.run(caseRowValues(runId, c, p));
   }
 
-  /** Case writer threads started by caseWriter({ background: true }) and not closed yet. */
-  private readonly writerThreads = new Set<CaseWriterThread>();
+  /** Case writer threads started by caseWriter({ background: true }) and not joined yet, with their run. */
+  private readonly writerThreads = new Map<CaseWriterThread, number>();
 
   /**
    * Store finished cases in transactions of about `commitEveryMs` of work each, not one per case
@@ -470,17 +473,21 @@ export class BenchStore {
    * most the last uncommitted stretch, which a resume runs again.
    *
    * With `background` (a file database only) SQLite's work happens on a writer thread
-   * (case-writer.ts) beside the caller's: each case is still serialised here, once.
+   * (case-writer.ts) beside the caller's: each case is still serialised here, once. With
+   * `keepResults` too, that thread keeps each case's results-file record for
+   * writeResultsInBackground (the caller is going to write --out files).
    */
-  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number; background?: boolean } = {}): CaseWriter {
+  caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number; background?: boolean; keepResults?: boolean } = {}): CaseWriter {
     const commitEveryMs = options.commitEveryMs ?? 100;
     if (options.background && this.file !== ":memory:") {
-      const thread = new CaseWriterThread(this.file, { commitEveryMs });
-      this.writerThreads.add(thread);
+      const keepResults = options.keepResults ?? false;
+      const thread = new CaseWriterThread(this.file, { commitEveryMs, keepResults });
+      this.writerThreads.set(thread, runId);
       return {
         add: (c) => {
-          const p = this.prepareStored(runId, c);
-          thread.store(p.caseId, caseRowValues(runId, c, p));
+          // A thread that keeps the results records holds the text --out needs: not kept twice.
+          const p = this.prepareStored(runId, c, !keepResults);
+          thread.store(p.caseId, caseRowValues(runId, c, p), p.verdictJson);
         },
         flush: () => thread.flush(),
         close: () => thread.close(),
@@ -533,26 +540,46 @@ export class BenchStore {
    * The run's reference records (the reference runner's result format) in run order, as the JSON
    * text stored, with the kiosk's verdict (JSON text) where the run recorded one: what --out files are made of, without parsing them.
    */
-  referenceRecordsJson(runId: number): { system: string; json: string; failed: boolean; verdict: string | null }[] {
+  referenceRecordsJson(runId: number): { caseId: string; system: string; json: string; failed: boolean; verdict: string | null }[] {
     const remembered = this.storedText.get(runId);
     if (remembered) {
       // The rows decide which cases and in what order; their text is taken from memory where this store stored it.
       const one = this.db.prepare("SELECT transcript_json, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? AND case_id = ?");
-      const keys = this.db.prepare("SELECT case_id, system, error FROM run_cases WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
-      return keys.map((k) => {
-        const caseId = str(k["case_id"]);
-        let text = remembered.get(caseId);
+      return this.resultKeys(runId).map((k) => {
+        let text = remembered.get(k.caseId);
         if (!text) {
-          const r = one.get(runId, caseId) as Row;
+          const r = one.get(runId, k.caseId) as Row;
           text = { transcriptJson: str(r["transcript_json"]), verdictJson: r["verdict"] === null ? null : str(r["verdict"]) };
         }
-        return { system: str(k["system"]), json: text.transcriptJson, failed: k["error"] !== null, verdict: text.verdictJson };
+        return { ...k, json: text.transcriptJson, verdict: text.verdictJson };
       });
     }
     const rows = this.db
-      .prepare("SELECT system, transcript_json, error, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? ORDER BY seq")
+      .prepare("SELECT case_id, system, transcript_json, error, json_extract(kiosk_json, '$.verdict') AS verdict FROM run_cases WHERE run_id = ? ORDER BY seq")
       .all(runId) as Row[];
-    return rows.map((r) => ({ system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null, verdict: r["verdict"] === null ? null : str(r["verdict"]) }));
+    return rows.map((r) => ({ caseId: str(r["case_id"]), system: str(r["system"]), json: str(r["transcript_json"]), failed: r["error"] !== null, verdict: r["verdict"] === null ? null : str(r["verdict"]) }));
+  }
+
+  /** The run's cases in run order: what a results file needs to know besides their records. */
+  resultKeys(runId: number): { caseId: string; system: string; failed: boolean }[] {
+    const rows = this.db.prepare("SELECT case_id, system, error FROM run_cases WHERE run_id = ? ORDER BY seq").all(runId) as Row[];
+    return rows.map((r) => ({ caseId: str(r["case_id"]), system: str(r["system"]), failed: r["error"] !== null }));
+  }
+
+  /**
+   * Hand the writing of a run's results files to a writer thread of the run that kept the record
+   * of every case in them (caseWriter's keepResults): the thread writes them while the caller goes
+   * on, and `finish()` waits for them (throwing what went wrong). Undefined when no thread holds
+   * them all (a resumed run, a writer without a thread): the caller writes the files itself.
+   */
+  writeResultsInBackground(runId: number, files: ResultsFileRequest[]): { finish: () => void } | undefined {
+    const caseIds = files.flatMap((f) => f.caseIds);
+    for (const [thread, threadRun] of this.writerThreads) {
+      if (threadRun !== runId || !thread.holdsResults(caseIds)) continue;
+      thread.writeResults(files);
+      return { finish: () => thread.waitForResults() };
+    }
+    return undefined;
   }
 
   /** The run's cases in run order with their scores (no transcripts). */

@@ -22,8 +22,11 @@ export function loadLanguageData(packRoot: string, system: SystemData, operatorD
   return { localNames, aliases: operator?.aliases ?? new Map(), landmarks: operator?.landmarks ?? new Map() };
 }
 
-/** Register a system's language data once per process (bench cases and kiosk sessions alike). */
+/**
+ * Register a system's language data once per process (bench cases and kiosk sessions alike),
+ * loaded when a lexicon first needs it.
+ */
 export function ensureLanguageData(pack: Pick<DataPack, "root">, system: SystemData, operatorDir?: string): void {
   if (hasLanguageData(system.id)) return;
-  registerLanguageData(system.id, loadLanguageData(pack.root, system, operatorDir));
+  registerLanguageData(system.id, () => loadLanguageData(pack.root, system, operatorDir));
 }

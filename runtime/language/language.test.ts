@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { detectLanguage, messages, readRiders, understand } from "./index.ts";
+import { detectLanguage, hasLanguageData, lexiconFor, messages, readRiders, registerLanguageData, understand } from "./index.ts";
+import type { LanguageData } from "./index.ts";
 import { MAX_READ_CHARS } from "./riders.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
@@ -50,5 +51,23 @@ describe("long messages", () => {
   it("reads the first MAX_READ_CHARS characters of a message only (a pasted 60 KB text must not block the kiosk)", () => {
     expect(readRiders(`2 adults ${"and more words ".repeat(4_000)}`, 12)?.riders).toMatchObject({ adults: 2 });
     expect(readRiders(`${"x".repeat(MAX_READ_CHARS)} 3 adults`, 12)).toBeUndefined();
+  });
+});
+
+describe("language data registered as a loader", () => {
+  it("is loaded when the first lexicon needs it, once, and its names are read", () => {
+    // A SystemData of its own, so lexicons cached by the tests above do not hide the loader.
+    const system = new DataPack(SHARED_DATA_DIR).system("bart");
+    let loads = 0;
+    const data: LanguageData = { localNames: new Map([["BART-EMBR", ["Embarcadero Plaza"]]]), aliases: new Map(), landmarks: new Map() };
+    registerLanguageData(system.id, () => {
+      loads++;
+      return data;
+    });
+    expect(hasLanguageData(system.id)).toBe(true);
+    expect(loads).toBe(0);
+    expect(lexiconFor(system).lookup("Embarcadero Plaza")).toEqual(["BART-EMBR"]);
+    lexiconFor(system);
+    expect(loads).toBe(1);
   });
 });

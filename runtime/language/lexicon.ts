@@ -261,21 +261,36 @@ export class StationLexicon {
   }
 }
 
-const registry = new Map<string, LanguageData>();
+/** A system's extra names, or how to load them when a lexicon first needs them. */
+export type LanguageDataSource = LanguageData | (() => LanguageData);
+
+const registry = new Map<string, LanguageDataSource>();
 const lexicons = new WeakMap<SystemData, { lexicon: StationLexicon; data: LanguageData | undefined }>();
 
-/** The host registers the extra names of a system once (loaded outside this pure layer). */
-export function registerLanguageData(systemId: string, data: LanguageData): void {
-  registry.set(systemId, data);
+/**
+ * The host registers the extra names of a system once (loaded outside this pure layer). A loader
+ * runs on the first lexicon built for the system: a run that reads no passenger words (the bench's
+ * rule-ref replay) never pays for the gtfs and operator files.
+ */
+export function registerLanguageData(systemId: string, source: LanguageDataSource): void {
+  registry.set(systemId, source);
 }
 
 export function hasLanguageData(systemId: string): boolean {
   return registry.has(systemId);
 }
 
+function languageData(systemId: string): LanguageData | undefined {
+  const source = registry.get(systemId);
+  if (typeof source !== "function") return source;
+  const data = source();
+  registry.set(systemId, data);
+  return data;
+}
+
 /** The lexicon of a system (cached per SystemData). */
 export function lexiconFor(system: SystemData): StationLexicon {
-  const data = registry.get(system.id);
+  const data = languageData(system.id);
   const cached = lexicons.get(system);
   if (cached && cached.data === data) return cached.lexicon;
   const lexicon = new StationLexicon(system, data ?? { localNames: new Map(), aliases: new Map(), landmarks: new Map() });
