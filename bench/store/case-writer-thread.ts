@@ -7,7 +7,7 @@
 // With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
 // otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
 // says which cases go in which file.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -73,6 +73,11 @@ function store({ caseId, values, verdictJson }: CaseWriterRow): void {
 const COMMA = Buffer.from(",");
 const TAIL = Buffer.from(RESULTS_TAIL);
 
+/** Write all of `data` at the file's position (a write may take less than it is given). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
+}
+
 function writeResults(files: ResultsFileRequest[]): void {
   for (const f of files) {
     const parts: Buffer[] = [Buffer.from(f.head)];
@@ -85,7 +90,13 @@ function writeResults(files: ResultsFileRequest[]): void {
     parts.push(TAIL);
     try {
       mkdirSync(path.dirname(path.resolve(f.file)), { recursive: true });
-      writeFileSync(f.file, Buffer.concat(parts));
+      // Part by part: joining 15 MB first would copy it once more.
+      const fd = openSync(f.file, "w");
+      try {
+        for (const part of parts) writeAll(fd, part);
+      } finally {
+        closeSync(fd);
+      }
     } catch (err) {
       throw new Error(`writing results file ${f.file}: ${messageOf(err)}`, { cause: err });
     }
