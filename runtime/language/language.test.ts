@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { detectLanguage, hasLanguageData, lexiconFor, messages, readRiders, registerLanguageData, understand } from "./index.ts";
-import type { LanguageData } from "./index.ts";
+import { detectLanguage, hasLanguageData, lexiconFor, messages, readRiders, registerLanguageData, understand, type LanguageData } from "./index.ts";
 import { MAX_READ_CHARS } from "./riders.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
