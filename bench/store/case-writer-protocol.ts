@@ -38,11 +38,11 @@ export type CaseWriterRequest =
   /** Write these results files from the records kept, then answer "resultsWritten". */
   | { type: "results"; files: ResultsFileRequest[] };
 
-/** A row to store; `verdictJson` (the kiosk's verdict's JSON text, or null) comes with it when the thread keeps results. */
+/** A row to store, and the kiosk's verdict's JSON text (or null) for its results record. */
 export interface CaseWriterRow {
   caseId: string;
   values: CaseRowValue[];
-  verdictJson?: string | null;
+  verdictJson: string | null;
 }
 
 /** `ended`: the thread stopped with this failure and will answer nothing more. */

@@ -67,7 +67,7 @@ function store({ caseId, values, verdictJson }: CaseWriterRow): void {
     return;
   }
   const transcript = values[TRANSCRIPT_JSON_VALUE];
-  if (setup.keepResults && typeof transcript === "string") results.set(caseId, Buffer.from(resultRecordJson(transcript, verdictJson ?? null)));
+  if (setup.keepResults && typeof transcript === "string") results.set(caseId, Buffer.from(resultRecordJson(transcript, verdictJson)));
 }
 
 const COMMA = Buffer.from(",");

@@ -57,10 +57,8 @@ export class CaseWriterThread {
   store(caseId: string, values: CaseRowValue[], verdictJson: string | null): void {
     this.drainReplies();
     this.throwFailure();
-    if (this.keepResults) {
-      this.batch.push({ caseId, values, verdictJson });
-      this.kept.add(caseId);
-    } else this.batch.push({ caseId, values });
+    this.batch.push({ caseId, values, verdictJson });
+    if (this.keepResults) this.kept.add(caseId);
     if (this.batch.length >= BATCH_ROWS) this.sendBatch();
     else if (this.batchTimer === undefined) {
       this.batchTimer = setTimeout(() => this.sendBatch(), BATCH_MS);
