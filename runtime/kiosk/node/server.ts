@@ -131,6 +131,7 @@ function argumentFailure(error: z.ZodError, routePath: string, bodyIndex: number
 async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new HttpError(415, "expected a JSON body (content-type: application/json)");
+  if (Number(req.headers["content-length"] ?? 0) > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -289,6 +290,10 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
         res.destroy();
         return;
       }
+      // A request refused before its body was read to the end leaves the connection in an unknown
+      // state (the client may still be sending); close it rather than let the client reuse it
+      // (a reused half-read connection is reset under load: ECONNRESET on the next call).
+      if (!req.complete) res.setHeader("Connection", "close");
       sendJson(res, failure.status, { error: failure.message, ...failure.extra });
     });
   });
