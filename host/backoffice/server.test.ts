@@ -38,14 +38,14 @@ const GOOD: RecordBatch = {
   ],
 };
 
-async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function post(body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown>; connection: string | null }> {
   const server = running ?? (await start());
   const res = await fetch(new URL(INGEST_PATH, server.url), {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}`, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  return { status: res.status, json: (await res.json()) as Record<string, unknown>, connection: res.headers.get("connection") };
 }
 
 describe("back office ingestion", () => {
@@ -77,8 +77,21 @@ describe("back office ingestion", () => {
     const huge = { ...GOOD, records: [{ ...GOOD.records[0], payload: { ...GOOD.records[0]!.payload, pad: "x".repeat(MAX_BATCH_BYTES) } }] };
     const { status, json } = await post(huge);
     expect(status).toBe(413);
-    expect(String(json.error)).toMatch(/at most/);
+    expect(String(json.error)).toMatch(new RegExp(`limit of ${MAX_BATCH_BYTES} bytes`));
     expect(ingested).toHaveLength(0);
+  });
+
+  it("closes the connection after refusing a request whose body it did not read, and keeps it after a read one", async () => {
+    // A body that does not fit in one read, so the refusal comes before the client has sent it all.
+    const big = { ...GOOD, records: [{ ...GOOD.records[0], payload: { ...GOOD.records[0]!.payload, pad: "x".repeat(MAX_BATCH_BYTES / 2) } }] };
+    const notJson = await post(big, { "content-type": "text/plain" });
+    const noToken = await post(big, { authorization: "" });
+    const tooLarge = await post({ ...big, records: [{ ...big.records[0], payload: { ...big.records[0]!.payload, pad: "x".repeat(MAX_BATCH_BYTES) } }] });
+    expect([notJson.status, notJson.connection, noToken.status, noToken.connection, tooLarge.status, tooLarge.connection]).toEqual([415, "close", 401, "close", 413, "close"]);
+    // A refusal after the whole body was read (invalid JSON) leaves the connection for the next call.
+    const badJson = await post("{not json");
+    expect([badJson.status, badJson.connection]).toEqual([400, "keep-alive"]);
+    expect((await post(GOOD)).status).toBe(200);
   });
 
   it("refuses a kiosk without the fleet token (401) or with a wrong one (403)", async () => {

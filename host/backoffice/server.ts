@@ -9,6 +9,7 @@ import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBa
 import { fleetPages, type FleetPagesOptions } from "./pages.ts";
 import type { BackOfficeStore } from "./store.ts";
 import { publicationRoute, type PublicationStore } from "./publications.ts";
+import { BodyRefusedError, closeIfBodyUnread, readJsonBody } from "../../runtime/kiosk/node/json-body.ts";
 
 export interface BackOfficeServerOptions {
   /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
@@ -52,20 +53,11 @@ function sameToken(expected: string, given: string): boolean {
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") throw new HttpFailure(415, "expected content-type: application/json");
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BATCH_BYTES) throw new HttpFailure(413, `a batch is at most ${MAX_BATCH_BYTES} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BATCH_BYTES) throw new HttpFailure(413, `a batch is at most ${MAX_BATCH_BYTES} bytes`);
-    chunks.push(chunk);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
-  } catch {
-    throw new HttpFailure(400, "the body is not valid JSON", ["(body)"]);
+    return await readJsonBody(req, MAX_BATCH_BYTES);
+  } catch (err) {
+    if (err instanceof BodyRefusedError) throw new HttpFailure(err.status, err.message, err.status === 400 ? ["(body)"] : []);
+    throw err;
   }
 }
 
@@ -116,9 +108,8 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
     };
     handle().catch((err: unknown) => {
       if (res.headersSent) return res.destroy();
+      closeIfBodyUnread(req, res);
       if (err instanceof HttpFailure) {
-        // The rest of an oversized body is not read: close the connection after the answer.
-        if (err.status === 413) res.setHeader("connection", "close");
         return answer(res, err.status, { error: err.message, ...(err.fields.length > 0 ? { fields: err.fields } : {}) });
       }
       log(`ingestion failed: ${(err as Error).message}`);

@@ -40,6 +40,7 @@ import { invokeKiosk, parseKioskArgs, type KioskBackend } from "../dispatch.ts";
 import { SECURITY_HEADERS } from "../csp.ts";
 import { KioskLimitError } from "../limits.ts";
 import { contentTypeOf } from "./content-types.ts";
+import { BodyRefusedError, closeIfBodyUnread, readJsonBody } from "./json-body.ts";
 import {
   decodeSegment,
   hostAllowed as hostIsAllowed,
@@ -129,21 +130,11 @@ function argumentFailure(error: z.ZodError, routePath: string, bodyIndex: number
 }
 
 async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") throw new HttpError(415, "expected a JSON body (content-type: application/json)");
-  if (Number(req.headers["content-length"] ?? 0) > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `request body larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(400, "request body is not valid JSON", { field: "(body)" });
+    return await readJsonBody(req, limit);
+  } catch (err) {
+    if (err instanceof BodyRefusedError) throw new HttpError(err.status, err.message, err.status === 400 ? { field: "(body)" } : {});
+    throw err;
   }
 }
 
@@ -290,10 +281,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
         res.destroy();
         return;
       }
-      // A request refused before its body was read to the end leaves the connection in an unknown
-      // state (the client may still be sending); close it rather than let the client reuse it
-      // (a reused half-read connection is reset under load: ECONNRESET on the next call).
-      if (!req.complete) res.setHeader("Connection", "close");
+      closeIfBodyUnread(req, res);
       sendJson(res, failure.status, { error: failure.message, ...failure.extra });
     });
   });
