@@ -224,6 +224,25 @@ describe("kiosk bench run", () => {
       } finally {
         after.close();
       }
+
+      // Resuming the finished run changes nothing: no case runs, no session is added, the finish time stays.
+      const finishedRun = (): unknown => {
+        const again = BenchStore.open(db);
+        try {
+          const r = again.requireRun(s1.run_id);
+          return { finishedAt: r.finishedAt, wallMs: r.wallMs, sessions: again.sessions(s1.run_id).length };
+        } finally {
+          again.close();
+        }
+      };
+      const beforeThird = finishedRun();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const third = await run("run", "--resume", String(s1.run_id), "--db", db, "--json");
+      const s3 = JSON.parse(third.stdout) as Summary & { warnings: string[] };
+      expect(s3).toMatchObject({ run_id: s1.run_id, status: "finished", cases: { total: 7, done: 7, ran_now: 0 } });
+      expect(s3.warnings).toContain(`run ${s1.run_id} had already finished with all 7 cases stored: nothing ran and the run is unchanged`);
+      expect(started).toBe(4 + 4);
+      expect(finishedRun()).toEqual(beforeThird);
     } finally {
       restore();
     }

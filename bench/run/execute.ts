@@ -163,6 +163,8 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> 
   if (upstream !== run.upstreamCommit) warnings.push(`the data pack's upstream commit is ${upstream ?? "unknown"}, the run started on ${run.upstreamCommit ?? "unknown"}`);
   if (!run.selection.casesFile && pack.root !== run.dataRoot) warnings.push(`data pack ${pack.root} (the run started with ${run.dataRoot})`);
   const cases = reloadSelection(pack, run.selection);
+  const finished = finishedAlready(store, run, cases, warnings);
+  if (finished) return finished;
   const judge = await createJudge(run.judge, run.judgeOptions as JudgeOptions);
   let handle: PolicyHandle | undefined;
   try {
@@ -172,6 +174,28 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> 
     await handle?.dispose?.();
     await judge.dispose?.();
   }
+}
+
+/**
+ * A finished run with every case stored has nothing to resume: it is left as it is (no new
+ * session, its finish time and wall time untouched) and no policy is loaded for it.
+ */
+function finishedAlready(store: BenchStore, run: RunRow, cases: readonly Case[], warnings: string[]): RunOutcome | null {
+  if (run.status !== "finished") return null;
+  const stored = store.cases(run.id);
+  const storedIds = new Set(stored.map((c) => c.caseId));
+  if (!cases.every((c) => storedIds.has(c.id))) return null;
+  return {
+    runId: run.id,
+    status: "finished",
+    casesTotal: run.casesTotal,
+    casesDone: stored.length,
+    ranNow: 0,
+    dropped: 0,
+    wallMs: 0,
+    unscored: [],
+    warnings: [...warnings, `run ${run.id} had already finished with all ${stored.length} cases stored: nothing ran and the run is unchanged`],
+  };
 }
 
 async function execute(
