@@ -14,9 +14,14 @@ describe("the shell's passenger assistant", () => {
     expect(kioskRuntimeConfig(fromEnv, testPack()).assistant).toEqual({ mode: "hybrid", endpoint: { baseUrl: "http://depot:8000/v1", model: "default" } });
   });
 
-  it("prefers a local model when both are given, and has none without either", () => {
-    const both = shellConfig(["--model", "4b", "--model-endpoint", "http://127.0.0.1:8080/v1"], {}, dirs);
-    expect(kioskRuntimeConfig(both, testPack()).assistant).toMatchObject({ mode: "hybrid", model: "4b" });
-    expect(kioskRuntimeConfig(shellConfig([], {}, dirs), testPack()).assistant).toBeNull();
+  it("prefers a local model when both are given, saying it ignores the endpoint, and has none without either", () => {
+    const logged: string[] = [];
+    const both = shellConfig(["--model", "4b"], { KIOSK_MODEL_ENDPOINT: "http://127.0.0.1:8080/v1" }, dirs);
+    expect(kioskRuntimeConfig(both, testPack(), (m) => logged.push(m)).assistant).toMatchObject({ mode: "hybrid", model: "4b" });
+    expect(logged).toEqual(["a local model (4b) and a model endpoint (http://127.0.0.1:8080/v1) are both configured: using the local model, ignoring the endpoint"]);
+    logged.length = 0;
+    expect(kioskRuntimeConfig(shellConfig([], {}, dirs), testPack(), (m) => logged.push(m)).assistant).toBeNull();
+    expect(kioskRuntimeConfig(shellConfig(["--model", "4b"], {}, dirs), testPack(), (m) => logged.push(m)).assistant).toMatchObject({ model: "4b" });
+    expect(logged).toEqual([]);
   });
 });

@@ -126,6 +126,8 @@ export function shellConfig(
 
 /** The kiosk the shell runs (host/runtime.ts builds it, as it does for `kiosk serve`). */
 export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (message: string) => void = (m) => console.error(`kiosk: ${m}`)): KioskRuntimeConfig {
+  // An unattended kiosk starts rather than stop on the clash (kiosk serve refuses it), but says which one it ignores.
+  if (shell.model && shell.modelEndpoint) log(`a local model (${shell.model}) and a model endpoint (${shell.modelEndpoint}) are both configured: using the local model, ignoring the endpoint`);
   return {
     pack,
     ledger: shell.ledger,
