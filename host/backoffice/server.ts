@@ -52,13 +52,8 @@ function sameToken(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  try {
-    return await readJsonBody(req, MAX_BATCH_BYTES);
-  } catch (err) {
-    if (err instanceof BodyRefusedError) throw new HttpFailure(err.status, err.message, err.status === 400 ? ["(body)"] : []);
-    throw err;
-  }
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return readJsonBody(req, MAX_BATCH_BYTES);
 }
 
 function answer(res: ServerResponse, status: number, value: unknown): void {
@@ -106,9 +101,10 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
       if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
       throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);
     };
-    handle().catch((err: unknown) => {
+    handle().catch((caught: unknown) => {
       if (res.headersSent) return res.destroy();
       closeIfBodyUnread(req, res);
+      const err = caught instanceof BodyRefusedError ? new HttpFailure(caught.status, caught.message, caught.field ? [caught.field] : []) : caught;
       if (err instanceof HttpFailure) {
         return answer(res, err.status, { error: err.message, ...(err.fields.length > 0 ? { fields: err.fields } : {}) });
       }

@@ -4,11 +4,13 @@
 // closed rather than reused.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** Why a body was refused, with the HTTP status that says so. */
+/** Why a body was refused, with the HTTP status that says so (each server maps it to its own answer). */
 export class BodyRefusedError extends Error {
   constructor(
     readonly status: 400 | 413 | 415,
     message: string,
+    /** The field at fault: "(body)" when the body itself is not JSON. */
+    readonly field: string | null = null,
   ) {
     super(message);
   }
@@ -30,7 +32,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
   } catch {
-    throw new BodyRefusedError(400, "request body is not valid JSON");
+    throw new BodyRefusedError(400, "request body is not valid JSON", "(body)");
   }
 }
 

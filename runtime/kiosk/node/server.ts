@@ -129,15 +129,6 @@ function argumentFailure(error: z.ZodError, routePath: string, bodyIndex: number
   return new HttpError(400, `invalid request: ${first.field}: ${first.message}`, { field: first.field, issues });
 }
 
-async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
-  try {
-    return await readJsonBody(req, limit);
-  } catch (err) {
-    if (err instanceof BodyRefusedError) throw new HttpError(err.status, err.message, err.status === 400 ? { field: "(body)" } : {});
-    throw err;
-  }
-}
-
 function applySecurityHeaders(res: ServerResponse): void {
   for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
 }
@@ -150,6 +141,7 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 
 function mapError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  if (err instanceof BodyRefusedError) return new HttpError(err.status, err.message, err.field ? { field: err.field } : {});
   if (err instanceof KioskRequestError) {
     return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
   }
@@ -199,7 +191,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
       if (decoded === null) throw new HttpError(400, "bad percent-encoding in the path");
       return decoded;
     });
-    if (route.body) args.push(await readJson(req));
+    if (route.body) args.push(await readJsonBody(req, MAX_BODY_BYTES));
     const parsed = parseKioskArgs(route.method, args);
     if (!parsed.ok) throw argumentFailure(parsed.error, KIOSK_METHODS[route.method].http.path, route.body ? args.length - 1 : -1);
     if (route.method === "endSession") sessionOwners.delete(String(parsed.args[0]));
@@ -223,7 +215,7 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     if (!operator) throw new HttpError(404, "this kiosk has no operator tools");
     if (!Object.hasOwn(OPERATOR_METHODS, name)) throw new HttpError(404, `no such operator call '${name}'`);
     if (method !== "POST") throw new HttpError(405, `method ${method} not allowed here (operator calls are POST)`);
-    const parsed = parseOperatorRequest(name as OperatorMethod, await readJson(req, MAX_OPERATOR_BODY_BYTES));
+    const parsed = parseOperatorRequest(name as OperatorMethod, await readJsonBody(req, MAX_OPERATOR_BODY_BYTES));
     if (!parsed.ok) throw zodFailure(parsed.error);
     return sendJson(res, 200, await callOperator(operator, name as OperatorMethod, parsed.request));
   }
