@@ -182,19 +182,18 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> 
  */
 function finishedAlready(store: BenchStore, run: RunRow, cases: readonly Case[], warnings: string[]): RunOutcome | null {
   if (run.status !== "finished") return null;
-  const stored = store.cases(run.id);
-  const storedIds = new Set(stored.map((c) => c.caseId));
+  const storedIds = store.storedCaseIds(run.id);
   if (!cases.every((c) => storedIds.has(c.id))) return null;
   return {
     runId: run.id,
     status: "finished",
     casesTotal: run.casesTotal,
-    casesDone: stored.length,
+    casesDone: storedIds.size,
     ranNow: 0,
     dropped: 0,
     wallMs: 0,
     unscored: [],
-    warnings: [...warnings, `run ${run.id} had already finished with all ${stored.length} cases stored: nothing ran and the run is unchanged`],
+    warnings: [...warnings, `run ${run.id} had already finished with all ${storedIds.size} cases stored: nothing ran and the run is unchanged`],
   };
 }
 
