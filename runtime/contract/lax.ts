@@ -11,6 +11,7 @@
 // - list / dict / model: the matching JSON container only.
 import { z } from "zod";
 import { PyFloat, hasKey } from "../../tools/py/index.ts";
+import { compiledSchema } from "../../tools/util/compiled-schema.ts";
 import { PYDANTIC_MESSAGES, type PydanticErrorType } from "../../tools/wire/messages.ts";
 
 /** One pydantic v2 error as FastAPI reports it (loc without the leading "body"). */
@@ -209,7 +210,7 @@ export type LaxResult = { ok: true; value: LaxSubmission } | { ok: false; errors
 
 /** Validate a request body the way the reference server's pydantic model does. */
 export function parseLaxSubmission(body: unknown): LaxResult {
-  const result = LaxSubmissionSchema.safeParse(body);
+  const result = compiledSchema(LaxSubmissionSchema).safeParse(body);
   if (result.success) return { ok: true, value: result.data as unknown as LaxSubmission };
   return { ok: false, errors: toPydanticErrors(result.error.issues, body) };
 }

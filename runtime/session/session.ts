@@ -5,6 +5,7 @@
 import { pyJsonDumps, stripPyFloats } from "../../tools/py/json.ts";
 import { parseModelJson } from "../model/json.ts";
 import { pyTruthy } from "../../tools/py/text.ts";
+import { compiledSchema } from "../../tools/util/compiled-schema.ts";
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import { AssistantStateSchema, type AssistantState, type FieldError } from "../contract/index.ts";
 import { TOOL_RESULT_FLOAT_KEYS } from "../../tools/tools/index.ts";
@@ -422,7 +423,10 @@ export class KioskSession {
     error: string | null,
     submission: Record<string, unknown> | undefined,
   ): SessionRecord {
-    const renderable = submission ? AssistantStateSchema.safeParse(submission) : undefined;
+    // A submission that cannot be rendered is only told apart here (the fallback state is shown), so
+    // a yes/no check comes first: collecting the issues of a failed parse costs ~30× a passing one.
+    const stateSchema = compiledSchema(AssistantStateSchema);
+    const renderable = submission && stateSchema.validate(submission) ? stateSchema.safeParse(submission) : undefined;
     const useFallback = !renderable?.success || error !== null || !pyTruthy(submission);
     const state: AssistantState = useFallback ? fallbackState(this.options.setup.system, error) : (renderable.data as AssistantState);
     const record: SessionRecord = {
