@@ -1,12 +1,54 @@
-// A stored case's row: run_cases' columns, the statement that fills them and its values, apart
-// from the serialising (case-row.ts) so that the case writer thread loads no schemas.
-import type { PreparedCase } from "./case-row.ts";
+// A stored case's row: run_cases' columns, the statement that fills them and its values, and the
+// serialising of its JSON documents, apart from their assembly from a session record
+// (case-row.ts) so that the case writer thread, which serialises them, loads no schemas.
+import type { CaseKey } from "./case-row.ts";
 import type { CaseInsert } from "./store.ts";
 
 /** A value SQLite stores as is (and a worker thread receives unchanged). */
 export type CaseRowValue = string | number | null;
 
-type CaseFacts = Pick<CaseInsert, "seq" | "sessionId" | "system" | "category" | "partition" | "finishedAt">;
+/** What the row says of the case besides its outcome. */
+export type CaseFacts = Pick<CaseInsert, "seq" | "sessionId" | "system" | "category" | "partition" | "finishedAt">;
+
+export function caseFacts(c: CaseFacts): CaseFacts {
+  return { seq: c.seq, sessionId: c.sessionId, system: c.system, category: c.category, partition: c.partition, finishedAt: c.finishedAt };
+}
+
+/**
+ * A case's JSON documents before serialising. Plain data only (no class instances, no toJSON), so
+ * that a worker thread receiving a structured clone serialises exactly the same text.
+ */
+export interface CaseDocuments {
+  ending: unknown;
+  /** The reference record (the reference runner's result format). */
+  transcript: unknown;
+  kiosk: unknown;
+  score: unknown;
+  /** The kiosk's verdict alone (kiosk.verdict), which --out files splice in. */
+  verdict: unknown;
+}
+
+/** The documents' JSON text; score and verdict are null when the case has none. */
+export interface CaseDocumentsJson {
+  endingJson: string;
+  transcriptJson: string;
+  kioskJson: string;
+  scoreJson: string | null;
+  verdictJson: string | null;
+}
+
+export function serialiseCaseDocuments(d: CaseDocuments): CaseDocumentsJson {
+  return {
+    endingJson: JSON.stringify(d.ending),
+    transcriptJson: JSON.stringify(d.transcript),
+    kioskJson: JSON.stringify(d.kiosk),
+    scoreJson: d.score === null || d.score === undefined ? null : JSON.stringify(d.score),
+    verdictJson: d.verdict === null || d.verdict === undefined ? null : JSON.stringify(d.verdict),
+  };
+}
+
+/** A case ready for its row: its key columns and its documents' text. */
+export type PreparedCase = CaseKey & CaseDocumentsJson;
 
 /** run_cases' columns as a stored case fills them, each beside where its value comes from: one list, so the two cannot drift apart. */
 const CASE_ROW: readonly (readonly [column: string, value: (runId: number, c: CaseFacts, p: PreparedCase) => CaseRowValue])[] = [
@@ -45,9 +87,6 @@ const CASE_ROW: readonly (readonly [column: string, value: (runId: number, c: Ca
 
 /** The statement that stores one case (replacing an earlier row for the same case); its values are caseRowValues'. */
 export const INSERT_CASE_SQL = `INSERT OR REPLACE INTO run_cases (${CASE_ROW.map(([column]) => column).join(", ")}) VALUES (${CASE_ROW.map(() => "?").join(", ")})`;
-
-/** Where caseRowValues puts the reference record's JSON text. */
-export const TRANSCRIPT_JSON_VALUE = CASE_ROW.findIndex(([column]) => column === "transcript_json");
 
 /** INSERT_CASE_SQL's values for one prepared case, in its column order. */
 export function caseRowValues(runId: number, c: CaseFacts, p: PreparedCase): CaseRowValue[] {

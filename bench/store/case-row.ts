@@ -1,23 +1,18 @@
-// One finished case as the bench database stores it: the key columns and the JSON text of the
-// transcript (the reference record), our additions, the score and the ending. The ~15 KB of a
-// case's JSON is serialised once, here: the row stores it and `--out` reuses the same text
-// (BenchStore.referenceRecordsJson) instead of reading it back.
+// One finished case as the bench database stores it: the key columns and the JSON documents —
+// the transcript (the reference record), our additions, the score and the ending. The ~15 KB of a
+// case's JSON is serialised once (serialiseCaseDocuments, on the case writer thread when there is
+// one): the row stores it and `--out` reuses the same text instead of reading it back.
 import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore } from "../scorer/index.ts";
 import { terminationCounts } from "../stats/terminations.ts";
+import { serialiseCaseDocuments, type CaseDocuments, type PreparedCase } from "./case-columns.ts";
 import type { StoredCase } from "./store.ts";
 
-/** The row's key columns (as StoredCase reads them back), and its JSON text. */
-export interface PreparedCase
+/** The row's key columns (as StoredCase reads them back). */
+export interface CaseKey
   extends Pick<StoredCase, "caseId" | "termination" | "error" | "fallback" | "rejectedSubmissions" | "apiRounds" | "toolCalls" | "e2eMs" | "ttftMs" | "inputTokens" | "outputTokens" | "scoreNote" | "scoreMs"> {
   /** The score's totals (all null when not scored). */
   score: Pick<CaseScore, "total" | "max_possible" | "pct" | "tier1_total" | "tier1_max" | "tier1_pct"> | null;
-  endingJson: string;
-  transcriptJson: string;
-  kioskJson: string;
-  scoreJson: string | null;
-  /** The kiosk's verdict alone (kiosk.verdict), the text --out files splice in; null when the record has none. */
-  verdictJson: string | null;
 }
 
 export interface CaseOutcome {
@@ -27,28 +22,39 @@ export interface CaseOutcome {
   scoreMs: number;
 }
 
-export function prepareCase(c: CaseOutcome): PreparedCase {
+/** A finished case's key columns and its documents, not yet serialised. */
+export function caseParts(c: CaseOutcome): { key: CaseKey; documents: CaseDocuments } {
   const r = c.record;
   const s = c.score;
   return {
-    caseId: r.case_id,
-    termination: r.kiosk.termination,
-    error: r.error,
-    fallback: r.kiosk.fallback,
-    rejectedSubmissions: r.kiosk.rejectedSubmissions,
-    apiRounds: r.api_rounds,
-    toolCalls: r.tool_calls_made.length,
-    e2eMs: r.e2e_ms,
-    ttftMs: r.ttft_ms,
-    inputTokens: r.input_tokens,
-    outputTokens: r.output_tokens,
-    score: s ? { total: s.total, max_possible: s.max_possible, pct: s.pct, tier1_total: s.tier1_total, tier1_max: s.tier1_max, tier1_pct: s.tier1_pct } : null,
-    scoreNote: c.scoreNote,
-    scoreMs: c.scoreMs,
-    endingJson: JSON.stringify(terminationCounts([r])),
-    transcriptJson: JSON.stringify(toReferenceRecord(r)),
-    kioskJson: JSON.stringify(r.kiosk),
-    scoreJson: s ? JSON.stringify(s) : null,
-    verdictJson: r.kiosk.verdict ? JSON.stringify(r.kiosk.verdict) : null,
+    key: {
+      caseId: r.case_id,
+      termination: r.kiosk.termination,
+      error: r.error,
+      fallback: r.kiosk.fallback,
+      rejectedSubmissions: r.kiosk.rejectedSubmissions,
+      apiRounds: r.api_rounds,
+      toolCalls: r.tool_calls_made.length,
+      e2eMs: r.e2e_ms,
+      ttftMs: r.ttft_ms,
+      inputTokens: r.input_tokens,
+      outputTokens: r.output_tokens,
+      score: s ? { total: s.total, max_possible: s.max_possible, pct: s.pct, tier1_total: s.tier1_total, tier1_max: s.tier1_max, tier1_pct: s.tier1_pct } : null,
+      scoreNote: c.scoreNote,
+      scoreMs: c.scoreMs,
+    },
+    documents: {
+      ending: terminationCounts([r]),
+      transcript: toReferenceRecord(r),
+      kiosk: r.kiosk,
+      score: s,
+      verdict: r.kiosk.verdict ?? null,
+    },
   };
+}
+
+/** A finished case ready for its row (serialised here, on the caller's thread). */
+export function prepareCase(c: CaseOutcome): PreparedCase {
+  const { key, documents } = caseParts(c);
+  return { ...key, ...serialiseCaseDocuments(documents) };
 }

@@ -1,6 +1,7 @@
 // What the bench's main thread and its case writer thread (case-writer-thread.ts) tell each other.
 import type { MessagePort } from "node:worker_threads";
-import type { CaseRowValue } from "./case-columns.ts";
+import type { CaseDocuments, CaseFacts } from "./case-columns.ts";
+import type { CaseKey } from "./case-row.ts";
 
 export interface CaseWriterSetup {
   /** The bench database (a file: a thread cannot share an in-memory database). */
@@ -38,11 +39,15 @@ export type CaseWriterRequest =
   /** Write these results files from the records kept, then answer "resultsWritten". */
   | { type: "results"; files: ResultsFileRequest[] };
 
-/** A row to store, and the kiosk's verdict's JSON text (or null) for its results record. */
+/**
+ * A case to store: its row's facts and key columns, and its documents, which the thread serialises
+ * (handing over the documents costs the main thread about half of serialising them there).
+ */
 export interface CaseWriterRow {
-  caseId: string;
-  values: CaseRowValue[];
-  verdictJson: string | null;
+  runId: number;
+  facts: CaseFacts;
+  key: CaseKey;
+  documents: CaseDocuments;
 }
 
 /** `ended`: the thread stopped with this failure and will answer nothing more. */

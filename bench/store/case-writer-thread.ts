@@ -1,8 +1,8 @@
-// The case writer thread: stores the rows the bench's main thread prepared (bench/store/case-row.ts)
-// through its own connection to the bench database, so that SQLite's work (about a fifth of a
-// fast run) happens beside the replay instead of between its cases. Transactions and their
-// durability are the direct writer's (BenchStore.caseWriter): committed about every
-// `commitEveryMs`, and at once when the main thread flushes or closes.
+// The case writer thread: serialises the cases the bench's main thread hands over
+// (bench/store/case-row.ts) and stores them through its own connection to the bench database, so
+// that this work (about a third of a fast run) happens beside the replay instead of between its
+// cases. Transactions and their durability are the direct writer's (BenchStore.caseWriter):
+// committed about every `commitEveryMs`, and at once when the main thread flushes or closes.
 //
 // With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
 // otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
@@ -12,7 +12,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { resultRecordJson, RESULTS_TAIL } from "../run/result-record.ts";
-import { INSERT_CASE_SQL, TRANSCRIPT_JSON_VALUE } from "./case-columns.ts";
+import { caseRowValues, INSERT_CASE_SQL, serialiseCaseDocuments, type CaseDocumentsJson } from "./case-columns.ts";
 import { applyConnectionSettings } from "./connection.ts";
 import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
@@ -51,23 +51,25 @@ function commit(): void {
   if (opened?.db.inTransaction) opened.db.exec("COMMIT");
 }
 
-function store({ caseId, values, verdictJson }: CaseWriterRow): void {
+function store(row: CaseWriterRow): void {
   // After a failure the run is being stopped: later rows are not stored (as a direct writer's
   // exception stops the run), the ones before it are committed by the flush that follows.
   if (failed || !opened) return;
+  const caseId = row.key.caseId;
+  let text: CaseDocumentsJson;
   try {
+    text = serialiseCaseDocuments(row.documents);
     if (!opened.db.inTransaction) {
       opened.db.exec("BEGIN");
       commitTimer = setTimeout(commit, setup.commitEveryMs);
     }
-    opened.insert.run(values);
+    opened.insert.run(caseRowValues(row.runId, row.facts, { ...row.key, ...text }));
   } catch (err) {
     failed = true;
     reply({ type: "failed", message: `storing case ${caseId}: ${messageOf(err)}` });
     return;
   }
-  const transcript = values[TRANSCRIPT_JSON_VALUE];
-  if (setup.keepResults && typeof transcript === "string") results.set(caseId, Buffer.from(resultRecordJson(transcript, verdictJson)));
+  if (setup.keepResults) results.set(caseId, Buffer.from(resultRecordJson(text.transcriptJson, text.verdictJson)));
 }
 
 const COMMA = Buffer.from(",");

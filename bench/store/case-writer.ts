@@ -5,7 +5,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from "node:worker_threads";
 import { startWorker } from "../../tools/util/node-entry.ts";
 import { BenchError } from "../errors.ts";
-import type { CaseRowValue } from "./case-columns.ts";
 import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
 /** How long flush or close waits for the thread before giving up (a commit takes milliseconds). */
@@ -53,12 +52,12 @@ export class CaseWriterThread {
     this.worker.unref();
   }
 
-  /** Hand one prepared row to the thread (within BATCH_MS); `verdictJson` goes in its results record. */
-  store(caseId: string, values: CaseRowValue[], verdictJson: string | null): void {
+  /** Hand one case to the thread (within BATCH_MS), which serialises and stores it. */
+  store(row: CaseWriterRow): void {
     this.drainReplies();
     this.throwFailure();
-    this.batch.push({ caseId, values, verdictJson });
-    if (this.keepResults) this.kept.add(caseId);
+    this.batch.push(row);
+    if (this.keepResults) this.kept.add(row.key.caseId);
     if (this.batch.length >= BATCH_ROWS) this.sendBatch();
     else if (this.batchTimer === undefined) {
       this.batchTimer = setTimeout(() => this.sendBatch(), BATCH_MS);

@@ -8,8 +8,8 @@ import Database from "better-sqlite3";
 import type { KioskVerdict, ReferenceRecord, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import type { TerminationCounts } from "../stats/terminations.ts";
-import { caseRowValues, INSERT_CASE_SQL } from "./case-columns.ts";
-import { prepareCase, type PreparedCase } from "./case-row.ts";
+import { caseFacts, caseRowValues, INSERT_CASE_SQL, type PreparedCase } from "./case-columns.ts";
+import { caseParts, prepareCase } from "./case-row.ts";
 import { CaseWriterThread } from "./case-writer.ts";
 import type { ResultsFileRequest } from "./case-writer-protocol.ts";
 import { applyConnectionSettings } from "./connection.ts";
@@ -146,6 +146,7 @@ export interface StoredCaseFull extends StoredCase {
 
 /** Stores a run's finished cases (BenchStore.caseWriter). */
 export interface CaseWriter {
+  /** Store a finished case; it must not change afterwards (a writer thread reads it a little later). */
   add(c: CaseInsert): void;
   /** Commit what is pending. */
   flush(): void;
@@ -446,10 +447,9 @@ export class BenchStore {
    */
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
-  /** Serialise a case for its row, remembering the text --out reuses (unless a writer thread keeps it). */
-  private prepareStored(runId: number, c: CaseInsert, remember = true): PreparedCase {
+  /** Serialise a case for its row, remembering the text --out reuses. */
+  private prepareStored(runId: number, c: CaseInsert): PreparedCase {
     const prepared = prepareCase(c);
-    if (!remember) return prepared;
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
@@ -472,10 +472,10 @@ export class BenchStore {
    * `close()` also releases the writer; the bench closes it when a run stops, so a crash loses at
    * most the last uncommitted stretch, which a resume runs again.
    *
-   * With `background` (a file database only) SQLite's work happens on a writer thread
-   * (case-writer.ts) beside the caller's: each case is still serialised here, once. With
-   * `keepResults` too, that thread keeps each case's results-file record for
-   * writeResultsInBackground (the caller is going to write --out files).
+   * With `background` (a file database only) each case is serialised and stored by a writer
+   * thread (case-writer.ts) beside the caller's. With `keepResults` too, that thread keeps each
+   * case's results-file record for writeResultsInBackground (the caller is going to write --out
+   * files); without it, --out text is read back from the database.
    */
   caseWriter(runId: number, options: { commitEveryMs?: number; now?: () => number; background?: boolean; keepResults?: boolean } = {}): CaseWriter {
     const commitEveryMs = options.commitEveryMs ?? 100;
@@ -484,11 +484,7 @@ export class BenchStore {
       const thread = new CaseWriterThread(this.file, { commitEveryMs, keepResults });
       this.writerThreads.set(thread, runId);
       return {
-        add: (c) => {
-          // A thread that keeps the results records holds the text --out needs: not kept twice.
-          const p = this.prepareStored(runId, c, !keepResults);
-          thread.store(p.caseId, caseRowValues(runId, c, p), p.verdictJson);
-        },
+        add: (c) => thread.store({ runId, facts: caseFacts(c), ...caseParts(c) }),
         flush: () => thread.flush(),
         close: () => thread.close(),
       };
