@@ -62,7 +62,8 @@ const nodeCrypto = typeof process === "undefined" ? undefined : process.getBuilt
 
 /** First 12 hex characters of SHA-256 over the UTF-8 text (the reference's opaque ids). */
 export function sha256hex12(s: string): string {
-  if (nodeCrypto) return nodeCrypto.createHash("sha256").update(s, "utf8").digest("hex").slice(0, 12);
+  // crypto.hash (one call, no Hash object) encodes a string as UTF-8; about twice createHash's speed here.
+  if (nodeCrypto) return nodeCrypto.hash("sha256", s, "hex").slice(0, 12);
   return bytesToHex(sha256(utf8ToBytes(s))).slice(0, 12);
 }
 

@@ -7,6 +7,18 @@ import type { SessionState } from "./state.ts";
 /** At most this many search hits are returned. */
 const TOP_HITS = 3;
 
+/** Each policy's searchable text (title, content and synonyms, lower-cased), built once per policy list. */
+const searchTextsByPolicies = new WeakMap<readonly Policy[], readonly string[]>();
+
+function searchTexts(policies: readonly Policy[]): readonly string[] {
+  let texts = searchTextsByPolicies.get(policies);
+  if (!texts) {
+    texts = policies.map((p) => `${`${p.title} ${p.content}`.toLowerCase()} ${p.synonyms.join(" ").toLowerCase()}`);
+    searchTextsByPolicies.set(policies, texts);
+  }
+  return texts;
+}
+
 export function knowledgeBase(state: SessionState, req: KnowledgeBaseInput): KnowledgeBaseResult {
   const policies = state.system.policies;
   if (req.policy_id) {
@@ -21,8 +33,7 @@ export function knowledgeBase(state: SessionState, req: KnowledgeBaseInput): Kno
     .filter((w) => pyLen(w) > 2)
     .map((w) => w.toLowerCase());
   const scored: { hits: number; index: number }[] = [];
-  policies.forEach((p, index) => {
-    const text = `${`${p.title} ${p.content}`.toLowerCase()} ${p.synonyms.join(" ").toLowerCase()}`;
+  searchTexts(policies).forEach((text, index) => {
     let hits = 0;
     for (const w of words) if (text.includes(w)) hits++;
     if (hits > 0) scored.push({ hits, index });
