@@ -12,11 +12,10 @@ import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { ruleRefPolicy } from "../../runtime/policies/rule-ref.ts";
 import { runCase } from "../../runtime/session/case.ts";
 import type { Policy, PolicyStep } from "../../runtime/session/policy.ts";
-import type { SessionRecord } from "../../runtime/session/record.ts";
 import type { Case } from "../../tools/data/schemas.ts";
 import { withKioskVerdict } from "../run/runner.ts";
 import { scoreCaseNoJudge } from "../scorer/index.ts";
-import { toReferenceRecord } from "../../runtime/session/record.ts";
+import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import { serialiseCaseDocuments } from "./case-columns.ts";
 import { caseParts, prepareCase, type CaseOutcome } from "./case-row.ts";
 

@@ -6,6 +6,8 @@ import type { CaseKey } from "./case-row.ts";
 export interface CaseWriterSetup {
   /** The bench database (a file: a thread cannot share an in-memory database). */
   file: string;
+  /** The run whose cases this thread stores (one thread per run's writer). */
+  runId: number;
   /** Commit what is pending once a transaction has been open this long. */
   commitEveryMs: number;
   /** The writer's answers (flushed, failed, closed) arrive here. */
@@ -44,7 +46,6 @@ export type CaseWriterRequest =
  * (handing over the documents costs the main thread about half of serialising them there).
  */
 export interface CaseWriterRow {
-  runId: number;
   facts: CaseFacts;
   key: CaseKey;
   documents: CaseDocuments;

@@ -63,7 +63,7 @@ function store(row: CaseWriterRow): void {
       opened.db.exec("BEGIN");
       commitTimer = setTimeout(commit, setup.commitEveryMs);
     }
-    opened.insert.run(caseRowValues(row.runId, row.facts, { ...row.key, ...text }));
+    opened.insert.run(caseRowValues(setup.runId, row.facts, { ...row.key, ...text }));
   } catch (err) {
     failed = true;
     reply({ type: "failed", message: `storing case ${caseId}: ${messageOf(err)}` });

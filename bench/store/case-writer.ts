@@ -35,11 +35,11 @@ export class CaseWriterThread {
   private readonly kept = new Set<string>();
   private resultsPending = false;
 
-  constructor(file: string, options: { commitEveryMs: number; keepResults?: boolean }) {
+  constructor(file: string, runId: number, options: { commitEveryMs: number; keepResults?: boolean }) {
     const channel = new MessageChannel();
     this.replies = channel.port1;
     this.keepResults = options.keepResults ?? false;
-    const setup: CaseWriterSetup = { file, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal, keepResults: this.keepResults };
+    const setup: CaseWriterSetup = { file, runId, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal, keepResults: this.keepResults };
     this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
     this.worker.on("error", (err: unknown) => this.fail(`the case writer thread failed: ${err instanceof Error ? err.message : String(err)}`));
     this.worker.on("exit", (code) => {

@@ -481,10 +481,10 @@ export class BenchStore {
     const commitEveryMs = options.commitEveryMs ?? 100;
     if (options.background && this.file !== ":memory:") {
       const keepResults = options.keepResults ?? false;
-      const thread = new CaseWriterThread(this.file, { commitEveryMs, keepResults });
+      const thread = new CaseWriterThread(this.file, runId, { commitEveryMs, keepResults });
       this.writerThreads.set(thread, runId);
       return {
-        add: (c) => thread.store({ runId, facts: caseFacts(c), ...caseParts(c) }),
+        add: (c) => thread.store({ facts: caseFacts(c), ...caseParts(c) }),
         flush: () => thread.flush(),
         close: () => thread.close(),
       };
