@@ -99,11 +99,6 @@ export class PromptProfileError extends Error {
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-/** The placeholder names used in a template, in order. */
-export function placeholdersOf(template: string): string[] {
-  return Array.from(template.matchAll(PLACEHOLDER), (m) => m[1] ?? "");
-}
-
 /**
  * A template split at its placeholders: text, name, text, …, text (odd indexes are names). The
  * profile's few templates are filled thousands of times in a bench run: split once each.
@@ -120,6 +115,11 @@ function partsOf(template: string): readonly string[] {
     templateParts.set(template, parts);
   }
   return parts;
+}
+
+/** The placeholder names used in a template, in order. */
+export function placeholdersOf(template: string): string[] {
+  return partsOf(template).filter((_, i) => i % 2 === 1);
 }
 
 /** Fill `{name}` placeholders in one pass (values are not re-scanned). */
