@@ -11,6 +11,8 @@ export interface CommandEntry {
   readonly description: string;
   /** Registers the command (with its sub-commands and options) on the program. */
   load(): Promise<(program: Command) => unknown>;
+  /** Runs until stopped (a server), not to completion: keeps V8's default JIT tiering (cli/jit-tiering.ts). */
+  readonly resident?: boolean;
 }
 
 export const COMMANDS = [
@@ -59,6 +61,7 @@ export const COMMANDS = [
     name: "serve",
     description: "serve the kiosk screen (renderer/dist) and its API over HTTP + WebSocket, for a browser",
     load: async () => (await import("./serve.ts")).registerServeCommand,
+    resident: true,
   },
   {
     name: "alerts",
@@ -69,6 +72,7 @@ export const COMMANDS = [
     name: "backoffice",
     description: "the fleet's back office: receive every kiosk's replicated sales into PostgreSQL (serve)",
     load: async () => (await import("./backoffice.ts")).registerBackOfficeCommands,
+    resident: true,
   },
 ] as const satisfies readonly CommandEntry[];
 

@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
 import { COMMANDS, type CommandEntry } from "./commands.ts";
+import { tuneJitForBatch } from "./jit-tiering.ts";
 
 /**
  * The root command: global options and help settings, no sub-command yet (`registerCommands` or a
@@ -53,7 +54,14 @@ export async function registerCommands(program: Command, argv: readonly string[]
   for (const c of COMMANDS) program.command(c.name).description(c.description);
 }
 
+/** Whether the command the arguments name runs to completion (everything but a resident server). */
+export function runsToCompletion(args: readonly string[]): boolean {
+  return commandNamed(args)?.resident !== true;
+}
+
 export async function main(argv: string[]): Promise<void> {
+  // Before any command's work: a process that runs to completion tiers up later (cli/jit-tiering.ts).
+  if (runsToCompletion(argv.slice(2))) tuneJitForBatch();
   const program = buildProgram();
   try {
     await registerCommands(program, argv);
