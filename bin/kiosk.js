@@ -13,6 +13,9 @@ import { inspect } from "node:util";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist", "node");
 const INFO = path.join(DIST, "build-info.json");
+/** A path under `dir` from a build-info entry (relative, "/"-separated): plain concatenation, since
+ * path.join's normalising of each of the few hundred entries was half of the staleness check. */
+const under = (dir, relative) => `${dir}${path.sep}${relative}`;
 
 /** Why dist/node must be (re)built, or null when it is current. */
 function staleReason() {
@@ -29,13 +32,13 @@ function staleReason() {
   for (const input of info.inputs) {
     let mtime;
     try {
-      mtime = statSync(path.join(ROOT, input)).mtimeMs;
+      mtime = statSync(under(ROOT, input)).mtimeMs;
     } catch {
       return `${input} was removed`;
     }
     if (mtime > builtAt) return `${input} changed`;
   }
-  for (const output of info.outputs) if (!exists(path.join(DIST, output))) return `dist/node/${output} is missing`;
+  for (const output of info.outputs) if (!exists(under(DIST, output))) return `dist/node/${output} is missing`;
   return null;
 }
 

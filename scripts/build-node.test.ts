@@ -2,7 +2,7 @@
 // without loading the heavy modules, code that locates files beside its source still finds them,
 // and bin/kiosk.js runs the bundle (no TypeScript loader) with stack traces mapped to the sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Metafile } from "esbuild";
@@ -102,5 +102,50 @@ describe("bin/kiosk.js", () => {
     expect(crash.stderr).toMatch(/EEXIST/);
     expect(crash.stderr).toMatch(/cli[/\\]bench-report\.ts:\d+:\d+/);
     expect(crash.stderr).not.toMatch(/dist[/\\]node[/\\][^\s]+\.js:\d+/);
+  });
+
+  it("compiles dist/node first when it is not built, a source it was built from is newer or gone, or an output is missing; not when it is current", () => {
+    // A stand-in repository: the real launcher, a one-line CLI and a build script that records each run.
+    const root = mkdtempSync(path.join(outDir, "launcher-"));
+    mkdirSync(path.join(root, "bin"));
+    cpSync(path.join(REPO_ROOT, "bin", "kiosk.js"), path.join(root, "bin", "kiosk.js"));
+    symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+    mkdirSync(path.join(root, "scripts"));
+    mkdirSync(path.join(root, "src"));
+    writeFileSync(path.join(root, "src", "a.ts"), "export {};\n");
+    writeFileSync(
+      path.join(root, "scripts", "build-node.ts"),
+      [
+        `import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";`,
+        `mkdirSync("dist/node", { recursive: true });`,
+        `writeFileSync("dist/node/kiosk.js", "export async function main() { console.log('ran'); }");`,
+        `writeFileSync("dist/node/build-info.json", JSON.stringify({ inputs: ["src/a.ts"], outputs: ["kiosk.js"] }));`,
+        `appendFileSync("builds.log", "b");`,
+      ].join("\n"),
+    );
+    const launch = () => spawnSync(process.execPath, [path.join(root, "bin", "kiosk.js")], { cwd: root, encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 60_000 });
+    const builds = () => (existsSync(path.join(root, "builds.log")) ? readFileSync(path.join(root, "builds.log"), "utf8").length : 0);
+    const expectRun = (reason: string | null, buildsAfter: number) => {
+      const run = launch();
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toBe("ran\n");
+      if (reason === null) expect(run.stderr).toBe("");
+      else expect(run.stderr).toContain(`compiling the CLI into dist/node (${reason})`);
+      expect(builds()).toBe(buildsAfter);
+    };
+    const past = new Date(Date.now() - 3_600_000);
+    const future = new Date(Date.now() + 3_600_000);
+
+    expectRun("not built yet", 1);
+    utimesSync(path.join(root, "src", "a.ts"), past, past);
+    expectRun(null, 1);
+    utimesSync(path.join(root, "src", "a.ts"), future, future);
+    expectRun("src/a.ts changed", 2);
+    utimesSync(path.join(root, "src", "a.ts"), past, past);
+    unlinkSync(path.join(root, "dist", "node", "kiosk.js"));
+    // The launcher imports the output it has just rebuilt.
+    expectRun("dist/node/kiosk.js is missing", 3);
+    rmSync(path.join(root, "src", "a.ts"));
+    expectRun("src/a.ts was removed", 4);
   });
 });
