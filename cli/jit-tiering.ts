@@ -3,8 +3,8 @@
 // bytecode has run; in a run of a second or two most of those compiles finish too late to pay
 // for themselves, and on a two-vCPU kiosk their background threads take the core the bench's
 // writer thread needs. Waiting for four to five times as much keeps the optimising compiler for
-// the code that is really hot: a whole 955-case `rule-ref` run takes ≈ 13 % less wall time and
-// ≈ 20 % less CPU (docs/PERFORMANCE.md). A resident process (`kiosk serve`) keeps V8's default:
+// the code that is really hot: a whole 955-case `rule-ref` run takes 9–14 % less wall time and
+// 17–20 % less CPU (docs/PERFORMANCE.md). A resident process (`kiosk serve`) keeps V8's default:
 // over hours the threshold makes no difference, and it is left as V8 ships it.
 import v8 from "node:v8";
 
