@@ -12,6 +12,8 @@ import v8 from "node:v8";
 export const BATCH_INTERRUPT_BUDGET = 300_000;
 
 const FLAG = "--interrupt-budget";
+/** The same V8 flag on Node's command line, in either spelling, with or without "=value". */
+const GIVEN = /^--interrupt[-_]budget(?:=|$)/;
 
 /**
  * Raise V8's tier-up threshold for this process, unless Node was started with its own
@@ -19,7 +21,7 @@ const FLAG = "--interrupt-budget";
  * Returns whether the flag was set. Call it before the command's work starts.
  */
 export function tuneJitForBatch(execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = v8.setFlagsFromString): boolean {
-  if (execArgv.some((arg) => arg === FLAG || arg.startsWith(`${FLAG}=`) || arg === "--interrupt_budget" || arg.startsWith("--interrupt_budget="))) return false;
+  if (execArgv.some((arg) => GIVEN.test(arg))) return false;
   setFlags(`${FLAG}=${BATCH_INTERRUPT_BUDGET}`);
   return true;
 }
