@@ -12,6 +12,13 @@
 // commands to get the checkout and its Python packages. With both, the runs alternate (ours,
 // reference, ours, …) so that both see the same machine load. --in-process adds the replay and
 // scoring times inside one warm process (no start-up, no storage).
+//
+// NODE_EXTRA_CA_CERTS (set in some sandboxes and corporate machines for a TLS proxy) makes Node 20
+// read and parse that file and its own CA store at every start, before any of our code runs
+// (≈ 90 ms on this project's 2-vCPU sandbox); the reference's Python processes do not read it.
+// When it is set, the figures also show a bare Node start with and without it, and our runs
+// again without it (alternating), so that the environment's share is visible; the main rows stay
+// as the caller's environment runs them.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,13 +57,22 @@ interface OurRun {
   cases: number;
 }
 
+const EXTRA_CA = "NODE_EXTRA_CA_CERTS";
+const extraCaFile = process.env[EXTRA_CA] || undefined;
+/** The caller's environment without NODE_EXTRA_CA_CERTS. */
+function withoutExtraCa(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env[EXTRA_CA];
+  return env;
+}
+
 /** One whole `kiosk bench run` process into a fresh database and results folder. */
-function ourRun(policy: string): OurRun {
+function ourRun(policy: string, env: NodeJS.ProcessEnv = process.env): OurRun {
   const dir = mkdtempSync(path.join(tmpdir(), "perf-bench-"));
   try {
     const args = [KIOSK, ...(values.data ? ["--data", values.data] : []), "bench", "run", "--policy", policy, "--db", path.join(dir, "bench.sqlite"), "--out", path.join(dir, "out"), "--json"];
     const t0 = performance.now();
-    const run = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env });
     const seconds = (performance.now() - t0) / 1000;
     if (run.status !== 0) throw new Error(`kiosk bench run --policy ${policy} failed (${run.status}):\n${run.stderr}`);
     const summary = JSON.parse(run.stdout) as { cases: { done: number }; overall: { full: { tier1: number } } };
@@ -108,10 +124,31 @@ console.log(`perf-bench: ${REPS} repetition(s) per figure; ${hw.cpuModel} ×${hw
 const warm = spawnSync(process.execPath, [KIOSK, "--help"], { encoding: "utf8" });
 if (warm.status !== 0) throw new Error(`kiosk --help failed:\n${warm.stderr}`);
 
+/** Median wall seconds of a bare `node -e 0`, with and without NODE_EXTRA_CA_CERTS, alternating. */
+function bareNodeStart(runs: number): { withCa: number; withoutCa: number } {
+  const time = (env: NodeJS.ProcessEnv): number => {
+    const t0 = performance.now();
+    const run = spawnSync(process.execPath, ["-e", "0"], { env });
+    if (run.status !== 0) throw new Error(`node -e 0 failed (${run.status}): ${String(run.stderr)}`);
+    return (performance.now() - t0) / 1000;
+  };
+  const withCa: number[] = [];
+  const withoutCa: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    withCa.push(time(process.env));
+    withoutCa.push(time(withoutExtraCa()));
+  }
+  return { withCa: median(withCa), withoutCa: median(withoutCa) };
+}
+
 const ours = new Map<string, OurRun[]>(POLICIES.map((p) => [p, []]));
+const oursWithoutCa = new Map<string, OurRun[]>(POLICIES.map((p) => [p, []]));
 const reference: ReferenceRun[] = [];
 for (let i = 0; i < REPS; i++) {
-  for (const policy of POLICIES) ours.get(policy)?.push(ourRun(policy));
+  for (const policy of POLICIES) {
+    ours.get(policy)?.push(ourRun(policy));
+    if (extraCaFile !== undefined) oursWithoutCa.get(policy)?.push(ourRun(policy, withoutExtraCa()));
+  }
   if (referenceDir !== undefined) reference.push(referenceRun(referenceDir));
   process.stderr.write(`perf-bench: repetition ${i + 1}/${REPS} done\n`);
 }
@@ -119,12 +156,14 @@ for (let i = 0; i < REPS; i++) {
 const referenceS = reference.length > 0 ? median(reference.map((r) => r.seconds)) : givenReferenceS;
 console.log("\nWhole 955-case bench, one process each (median of the repetitions; best in brackets):");
 const rows: string[][] = [["", "wall", "Tier 1 (all 955)", "cases", "vs reference"]];
-for (const [policy, runs] of ours) {
+const ourRow = (label: string, runs: readonly OurRun[]): string[] => {
   const m = median(runs.map((r) => r.seconds));
   const best = Math.min(...runs.map((r) => r.seconds));
   const first = runs[0] as OurRun;
-  rows.push([`ours: kiosk bench run --policy ${policy}`, `${sec(m)} [${sec(best)}]`, first.tier1.toFixed(2), String(first.cases), referenceS !== undefined ? `${(referenceS / m).toFixed(1)}× faster` : "–"]);
-}
+  return [label, `${sec(m)} [${sec(best)}]`, first.tier1.toFixed(2), String(first.cases), referenceS !== undefined ? `${(referenceS / m).toFixed(1)}× faster` : "–"];
+};
+for (const [policy, runs] of ours) rows.push(ourRow(`ours: kiosk bench run --policy ${policy}`, runs));
+if (extraCaFile !== undefined) for (const [policy, runs] of oursWithoutCa) rows.push(ourRow(`ours: --policy ${policy}, without ${EXTRA_CA}`, runs));
 if (reference.length > 0) {
   const first = reference[0] as ReferenceRun;
   rows.push(["reference: mock server + rule agent + scorer", `${sec(referenceS as number)} [${sec(Math.min(...reference.map((r) => r.seconds)))}]`, first.tier1.toFixed(2), String(first.cases), "1.0×"]);
@@ -133,6 +172,13 @@ if (reference.length > 0) {
 }
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] as string).length)));
 for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join("  "));
+if (extraCaFile !== undefined) {
+  const start = bareNodeStart(10);
+  console.log(
+    `\n${EXTRA_CA}=${extraCaFile} is set here: a bare Node start (node -e 0, median of 10) takes ${(start.withCa * 1000).toFixed(0)} ms with it, ` +
+      `${(start.withoutCa * 1000).toFixed(0)} ms without (Node reads the file and builds its CA store at start-up; the reference's Python does not read it).`,
+  );
+}
 if (referenceS === undefined) {
   console.log("\nNo reference figure: pass --reference DIR (a checkout of github:continker/metrollm-bench; docs/PERFORMANCE.md) or --reference-s SECONDS.");
 }
