@@ -15,7 +15,7 @@
 //
 // NODE_EXTRA_CA_CERTS (set in some sandboxes and corporate machines for a TLS proxy) makes Node 20
 // read and parse that file and its own CA store at every start, before any of our code runs
-// (≈ 90 ms on this project's 2-vCPU sandbox); the reference's Python processes do not read it.
+// (≈ 50–90 ms on this project’s 2-vCPU sandbox); the reference's Python processes do not read it.
 // When it is set, the figures also show a bare Node start with and without it, and our runs
 // again without it (alternating), so that the environment's share is visible; the main rows stay
 // as the caller's environment runs them.
