@@ -8,14 +8,14 @@ import { ModelError } from "../models/errors.ts";
 import { POLICY_OPTION_FLAGS, listPolicies, policyFactory, type PolicyOptions } from "../bench/policies.ts";
 import { trialsReport } from "../bench/report/trials.ts";
 import { trialsBlock } from "../bench/report/trials-text.ts";
-import type { NewRun } from "../bench/store/store.ts";
+import type { NewRun, RunRow, StoredCase } from "../bench/store/store.ts";
 import { JUDGE_OPTION_FLAGS, judgeNames, type JudgeOptions } from "../bench/judges.ts";
 import { resumeRun, startRun, type RunOutcome, type RunProgress, type RunStartInfo } from "../bench/run/execute.ts";
 import { startReferenceResults } from "../bench/run/results.ts";
 import { parseCategories, parseList, parseSystems } from "../bench/run/select.ts";
 import { SplitFilterSchema } from "../bench/store/schema.ts";
 import { BenchStore, benchDbPath } from "../bench/store/store.ts";
-import { headlineFigures, summarizeStoredRun } from "../bench/report/summary.ts";
+import { headlineFigures, summarizeCases } from "../bench/report/summary.ts";
 import { f1, f2, formatMs, renderTable } from "../bench/report/table.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 
@@ -120,8 +120,8 @@ function resumeHint(runId: number, db: string | undefined): string {
   return `kiosk bench run --resume ${runId}${db ? ` --db ${db}` : ""}`;
 }
 
-function summaryTable(store: BenchStore, runId: number): string {
-  const { summary } = summarizeStoredRun(store, store.requireRun(runId));
+function summaryTable(run: RunRow, cases: StoredCase[]): string {
+  const { summary } = summarizeCases(run, cases);
   const figures = headlineFigures(summary);
   const parts = (["holdout", "full"] as const).filter((p) => figures.overall[p].n > 0);
   const header = ["", ...parts.flatMap((p) => [`${p === "holdout" ? "held-out" : p} n`, "Tier 1", "composite"])];
@@ -138,7 +138,7 @@ function summaryTable(store: BenchStore, runId: number): string {
 
 /** `written()` gives the results files, once they are written (called after the rest is put together). */
 function summaryJson(store: BenchStore, outcome: RunOutcome, written: () => string[], db: string | undefined): Record<string, unknown> {
-  const { run, cases, summary } = summarizeStoredRun(store, store.requireRun(outcome.runId));
+  const { run, cases, summary } = summarizeCases(store.requireRun(outcome.runId), outcome.storedCases);
   const figures = headlineFigures(summary);
   const out = written();
   return {
@@ -273,7 +273,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
 
     const run = store.requireRun(outcome.runId);
     // The writer thread may write the results files while the summary is put together.
-    const results = opts.out ? startReferenceResults(store, run, opts.out) : { finish: (): string[] => [] };
+    const results = opts.out ? startReferenceResults(store, run, opts.out, outcome.storedCases) : { finish: (): string[] => [] };
     const trialSet = trialsReport(store, run);
     if (opts.json) {
       process.stdout.write(`${JSON.stringify({ ...summaryJson(store, outcome, results.finish, opts.db), ...(trialSet ? { trials: trialSet } : {}) })}\n`);
@@ -281,7 +281,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       const lines = [
         `run ${run.id} ${run.status}: ${outcome.casesDone}/${outcome.casesTotal} cases stored (${outcome.ranNow} now, ${formatMs(outcome.wallMs)}) in ${store.file}`,
       ];
-      if (store.cases(run.id).some((c) => c.scored)) lines.push("", summaryTable(store, run.id));
+      if (outcome.storedCases.some((c) => c.scored)) lines.push("", summaryTable(run, outcome.storedCases));
       const byNote = new Map<string, string[]>();
       for (const u of outcome.unscored) byNote.set(u.note, [...(byNote.get(u.note) ?? []), u.caseId]);
       for (const [note, ids] of byNote) {

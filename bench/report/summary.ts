@@ -31,7 +31,11 @@ function scoreLike(c: StoredCase): ScoreLike {
 }
 
 export function summarizeStoredRun(store: BenchStore, run: RunRow): StoredRunSummary {
-  const cases = store.cases(run.id);
+  return summarizeCases(run, store.cases(run.id));
+}
+
+/** As summarizeStoredRun, for a run's stored cases at hand (a run that just finished has them in RunOutcome.storedCases). */
+export function summarizeCases(run: RunRow, cases: StoredCase[]): StoredRunSummary {
   const scores: Partial<Record<SystemId, ScoreLike[]>> = {};
   const split = { spec_version: "stored", holdout_ids: [] as string[], train_ids: [] as string[] };
   for (const c of cases) {

@@ -10,7 +10,7 @@ import { createJudge, type DisposableJudge, type JudgeOptions } from "../judges.
 import { createPolicy, type PolicyHandle, type PolicyOptions } from "../policies.ts";
 import { noJudge } from "../scorer/index.ts";
 import type { RunStatus } from "../store/schema.ts";
-import type { BenchStore, NewRun, RunRow } from "../store/store.ts";
+import type { BenchStore, NewRun, RunRow, StoredCase } from "../store/store.ts";
 import { gitRevision, hardwareInfo } from "./environment.ts";
 import { runCases, type CaseResult, type ScoringSetup } from "./runner.ts";
 import { partitioner, reloadSelection, selectCases, type SelectionSpec } from "./select.ts";
@@ -94,6 +94,11 @@ export interface RunOutcome {
   unscored: { caseId: string; note: string }[];
   /** Things worth telling the user (e.g. a changed data pack on resume). */
   warnings: string[];
+  /**
+   * Every stored case of the run in run order, as BenchStore.cases reads them (those stored
+   * before a resume and this session's): the summary's input, without reading them back.
+   */
+  storedCases: StoredCase[];
 }
 
 function pidAlive(pid: number): boolean {
@@ -182,7 +187,8 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunOutcome> 
  */
 function finishedAlready(store: BenchStore, run: RunRow, cases: readonly Case[], warnings: string[]): RunOutcome | null {
   if (run.status !== "finished") return null;
-  const storedIds = store.storedCaseIds(run.id);
+  const stored = store.cases(run.id);
+  const storedIds = new Set(stored.map((c) => c.caseId));
   if (!cases.every((c) => storedIds.has(c.id))) return null;
   return {
     runId: run.id,
@@ -194,6 +200,7 @@ function finishedAlready(store: BenchStore, run: RunRow, cases: readonly Case[],
     wallMs: 0,
     unscored: [],
     warnings: [...warnings, `run ${run.id} had already finished with all ${storedIds.size} cases stored: nothing ran and the run is unchanged`],
+    storedCases: stored,
   };
 }
 
@@ -243,6 +250,7 @@ async function execute(
   };
   options.onProgress?.({ runId: run.id, total: run.casesTotal, done, ranNow, scored, tier1Mean: scored > 0 ? tier1Sum / scored : null, elapsedMs: 0 });
 
+  const storedCases = [...stored];
   const writer = store.caseWriter(run.id, { background: options.storeInBackground ?? false, keepResults: options.resultsFilesNext ?? false });
   let outcome;
   try {
@@ -259,7 +267,7 @@ async function execute(
       ...(options.caseOptions ? { caseOptions: options.caseOptions } : {}),
       onResult: (result) => {
         const { kase, record, score } = result;
-        writer.add({
+        const storedCase = writer.add({
           seq: seqOf.get(kase.id) ?? run.selection.selectedIds.length,
           sessionId,
           partition: partitionOf(kase.id),
@@ -271,6 +279,7 @@ async function execute(
           scoreMs: result.scoreMs,
           finishedAt: clock().toISOString(),
         });
+        storedCases.push(storedCase);
         done++;
         ranNow++;
         if (score) {
@@ -288,5 +297,7 @@ async function execute(
   writer.close();
   const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
   const wallMs = finish(status, null);
-  return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings };
+  // In run order, as cases() reads them: concurrent cases finish out of order.
+  storedCases.sort((a, b) => a.seq - b.seq);
+  return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings, storedCases };
 }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { DEFAULT_MAX_ROUNDS } from "../../runtime/session/session.ts";
-import type { BenchStore, RunRow } from "../store/store.ts";
+import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
 import { resultRecordJson, RESULTS_TAIL, type ResultRecord } from "./result-record.ts";
 
 export { resultRecordJson, type KioskVerdictOut, type ResultRecord } from "./result-record.ts";
@@ -132,9 +132,11 @@ export function writeReferenceResults(store: BenchStore, run: RunRow, out: strin
  * Start writing the run's results files (as writeReferenceResults): on the run's case writer
  * thread when it kept every record (BenchStore.writeResultsInBackground), so that the caller can
  * go on meanwhile, else here and now. `finish()` waits for them and returns the files written.
+ * `cases`: the run's stored cases in run order where the caller has them (RunOutcome.storedCases), else read here.
  */
-export function startReferenceResults(store: BenchStore, run: RunRow, out: string): { finish: () => string[] } {
-  const files = resultsLayout(store, run, store.resultKeys(run.id)).map((f) => ({
+export function startReferenceResults(store: BenchStore, run: RunRow, out: string, cases?: readonly StoredCase[]): { finish: () => string[] } {
+  const keys = cases ? cases.map((c) => ({ caseId: c.caseId, system: c.system, failed: c.error !== null })) : store.resultKeys(run.id);
+  const files = resultsLayout(store, run, keys).map((f) => ({
     file: resultsFilePath(run, out, f.system),
     head: f.head,
     caseIds: f.records.map((r) => r.caseId),

@@ -4,7 +4,10 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { noJudge } from "../scorer/index.ts";
 import { BenchStore } from "../store/store.ts";
-import { startRun } from "./execute.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { resumeRun, startRun } from "./execute.ts";
 import { runCases, type CaseResult } from "./runner.ts";
 import { parseCategories, parseSystems, selectCases } from "./select.ts";
 
@@ -74,13 +77,49 @@ describe("startRun", () => {
     let n = 0;
     store.insertCase = (runId, c) => {
       if (++n === 3) throw new Error("database is locked");
-      insert(runId, c);
+      return insert(runId, c);
     };
     await expect(startRun({ pack, store, policy: "rule", selection: { caseIds: cases.map((c) => c.id) } })).rejects.toThrow("database is locked");
     const run = store.requireRun();
     expect(run).toMatchObject({ status: "failed", error: "database is locked" });
     expect(store.cases(run.id)).toHaveLength(2);
     expect(store.sessions(run.id).map((s) => s.status)).toEqual(["failed"]);
+    store.close();
+  });
+});
+
+describe("a run's outcome (RunOutcome.storedCases)", () => {
+  const selection = { caseIds: cases.map((c) => c.id) };
+
+  it("holds every stored case as the store reads it back, in run order, from the direct writer and from a writer thread", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "stored-cases-"));
+    try {
+      for (const [file, storeInBackground] of [[":memory:", false], [path.join(dir, "b.sqlite"), true]] as const) {
+        const store = BenchStore.open(file);
+        // A pool of 4 finishes cases out of order; the outcome is still in run order.
+        const outcome = await startRun({ pack, store, policy: "rule", selection, concurrency: 4, storeInBackground });
+        expect(outcome.storedCases.map((c) => c.caseId)).toEqual(selection.caseIds);
+        expect(outcome.storedCases).toEqual(store.cases(outcome.runId));
+        expect(outcome.storedCases.every((c) => c.scored)).toBe(true);
+        store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("holds the cases stored before a resume too", async () => {
+    const store = BenchStore.open(":memory:");
+    const controller = new AbortController();
+    const first = await startRun({ pack, store, policy: "rule", selection, signal: controller.signal, onProgress: (p) => void (p.done === 5 && controller.abort()) });
+    expect(first.status).toBe("interrupted");
+    expect(first.storedCases).toEqual(store.cases(first.runId));
+    expect(first.storedCases).toHaveLength(5);
+    const resumed = await resumeRun({ pack, store, runId: first.runId });
+    expect(resumed.storedCases.map((c) => c.caseId)).toEqual(selection.caseIds);
+    expect(resumed.storedCases).toEqual(store.cases(first.runId));
+    // A finished run resumed again runs nothing and still says what is stored.
+    expect((await resumeRun({ pack, store, runId: first.runId })).storedCases).toEqual(store.cases(first.runId));
     store.close();
   });
 });

@@ -1,6 +1,7 @@
 // A stored case's row: run_cases' columns, the statement that fills them and its values, and the
 // serialising of its JSON documents, apart from their assembly from a session record
 // (case-row.ts) so that the case writer thread, which serialises them, loads no schemas.
+import type { TerminationCounts } from "../stats/terminations.ts";
 import type { CaseKey } from "./case-row.ts";
 import type { CaseInsert } from "./store.ts";
 
@@ -19,7 +20,7 @@ export function caseFacts(c: CaseFacts): CaseFacts {
  * that a worker thread receiving a structured clone serialises exactly the same text.
  */
 export interface CaseDocuments {
-  ending: unknown;
+  ending: TerminationCounts;
   /** The reference record (the reference runner's result format). */
   transcript: unknown;
   kiosk: unknown;

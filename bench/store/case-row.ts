@@ -5,7 +5,7 @@
 import { toReferenceRecord, type SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore } from "../scorer/index.ts";
 import { terminationCounts } from "../stats/terminations.ts";
-import { serialiseCaseDocuments, type CaseDocuments, type PreparedCase } from "./case-columns.ts";
+import type { CaseDocuments, CaseFacts } from "./case-columns.ts";
 import type { StoredCase } from "./store.ts";
 
 /** The row's key columns (as StoredCase reads them back). */
@@ -53,8 +53,26 @@ export function caseParts(c: CaseOutcome): { key: CaseKey; documents: CaseDocume
   };
 }
 
-/** A finished case ready for its row (serialised here, on the caller's thread). */
-export function prepareCase(c: CaseOutcome): PreparedCase {
-  const { key, documents } = caseParts(c);
-  return { ...key, ...serialiseCaseDocuments(documents) };
+/**
+ * The case as BenchStore.cases reads its row back, from the parts the row is made of: what a
+ * caseWriter hands back for each case it stores, so that a run's summary needs no read-back.
+ */
+export function storedCaseOf(facts: CaseFacts, key: CaseKey, ending: CaseDocuments["ending"]): StoredCase {
+  const { score, ...columns } = key;
+  return {
+    ...columns,
+    seq: facts.seq,
+    system: facts.system,
+    category: facts.category,
+    partition: facts.partition,
+    finishedAt: facts.finishedAt,
+    scored: score !== null,
+    total: score?.total ?? null,
+    maxPossible: score?.max_possible ?? null,
+    pct: score?.pct ?? null,
+    tier1Total: score?.tier1_total ?? null,
+    tier1Max: score?.tier1_max ?? null,
+    tier1Pct: score?.tier1_pct ?? null,
+    ending,
+  };
 }

@@ -8,8 +8,8 @@ import Database from "better-sqlite3";
 import type { KioskVerdict, ReferenceRecord, SessionRecord } from "../../runtime/session/record.ts";
 import type { CaseScore, Judgment, JudgmentCache } from "../scorer/index.ts";
 import type { TerminationCounts } from "../stats/terminations.ts";
-import { caseFacts, caseRowValues, INSERT_CASE_SQL, type PreparedCase } from "./case-columns.ts";
-import { caseParts, prepareCase } from "./case-row.ts";
+import { caseFacts, caseRowValues, INSERT_CASE_SQL, serialiseCaseDocuments, type PreparedCase } from "./case-columns.ts";
+import { caseParts, storedCaseOf } from "./case-row.ts";
 import { CaseWriterThread } from "./case-writer.ts";
 import type { ResultsFileRequest } from "./case-writer-protocol.ts";
 import { applyConnectionSettings } from "./connection.ts";
@@ -146,8 +146,11 @@ export interface StoredCaseFull extends StoredCase {
 
 /** Stores a run's finished cases (BenchStore.caseWriter). */
 export interface CaseWriter {
-  /** Store a finished case; it must not change afterwards (a writer thread reads it a little later). */
-  add(c: CaseInsert): void;
+  /**
+   * Store a finished case; it must not change afterwards (a writer thread reads it a little later).
+   * Returns the case as `cases()` will read it back once committed.
+   */
+  add(c: CaseInsert): StoredCase;
   /** Commit what is pending. */
   flush(): void;
   /** Commit what is pending and release the writer. */
@@ -448,19 +451,20 @@ export class BenchStore {
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
   /** Serialise a case for its row, remembering the text --out reuses. */
-  private prepareStored(runId: number, c: CaseInsert): PreparedCase {
-    const prepared = prepareCase(c);
+  private rememberText(runId: number, prepared: PreparedCase): void {
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
-    return prepared;
   }
 
-  /** Store one finished case (replacing an earlier row for the same case). */
-  insertCase(runId: number, c: CaseInsert): void {
-    const p = this.prepareStored(runId, c);
+  /** Store one finished case (replacing an earlier row for the same case); returns it as `cases()` reads it back. */
+  insertCase(runId: number, c: CaseInsert): StoredCase {
+    const { key, documents } = caseParts(c);
+    const prepared: PreparedCase = { ...key, ...serialiseCaseDocuments(documents) };
+    this.rememberText(runId, prepared);
     this.insertCaseStatement ??= this.db.prepare(INSERT_CASE_SQL);
-    this.insertCaseStatement.run(caseRowValues(runId, c, p));
+    this.insertCaseStatement.run(caseRowValues(runId, c, prepared));
+    return storedCaseOf(caseFacts(c), key, documents.ending);
   }
 
   /** Case writer threads started by caseWriter({ background: true }) and not joined yet, with their run. */
@@ -484,7 +488,12 @@ export class BenchStore {
       const thread = new CaseWriterThread(this.file, runId, { commitEveryMs, keepResults });
       this.writerThreads.set(thread, runId);
       return {
-        add: (c) => thread.store({ facts: caseFacts(c), ...caseParts(c) }),
+        add: (c) => {
+          const facts = caseFacts(c);
+          const { key, documents } = caseParts(c);
+          thread.store({ facts, key, documents });
+          return storedCaseOf(facts, key, documents.ending);
+        },
         flush: () => thread.flush(),
         close: () => thread.close(),
       };
@@ -502,8 +511,9 @@ export class BenchStore {
           this.db.exec("BEGIN");
           openedAt = now();
         }
-        this.insertCase(runId, c);
+        const stored = this.insertCase(runId, c);
         if (openedAt !== null && now() - openedAt >= commitEveryMs) flush();
+        return stored;
       },
       flush,
       close: flush,
