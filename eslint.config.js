@@ -69,6 +69,18 @@ export default tseslint.config(
   // Tests keep their folder's layer, and may also import the scripts/ they check (a script's exports).
   ...Object.keys(MAY_IMPORT).map((layer) => restrict([`${layer}/**/*.test.ts`], layerPatterns(layer, ["scripts"]))),
   restrict(["runtime/kiosk/*.ts"], [...layerPatterns("runtime"), KIOSK_DOMAIN], ["runtime/kiosk/*.test.ts", "runtime/kiosk/testing.ts"]),
+  // node-llama-cpp (an ES module with top-level await) cannot be require()d by the CLI's CommonJS
+  // bundle: its values come through models/llama-cpp.ts's import(); its types may be imported anywhere.
+  {
+    files: ["models/**/*.ts"],
+    ignores: ["models/llama-cpp.ts", "models/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { paths: [{ name: "node-llama-cpp", allowTypeImports: true, message: "take node-llama-cpp's values from llamaCpp() (models/llama-cpp.ts): the CLI's CommonJS bundle cannot require() it." }] },
+      ],
+    },
+  },
   {
     files: ["renderer/**/*.ts", "renderer/**/*.tsx"],
     rules: {

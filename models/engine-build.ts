@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+import type { Llama, LlamaLogLevel } from "node-llama-cpp";
+import { llamaCpp } from "./llama-cpp.ts";
 
 export type EngineBuild = "prebuilt" | "source";
 
@@ -43,8 +44,9 @@ export function writeEngineBuildChoice(choice: EngineBuildChoice, file: string =
 }
 
 /** The CPU runtime of a given build; the source build must exist (no compiling here). */
-export async function loadEngineBuild(build: EngineBuild, logLevel: LlamaLogLevel = LlamaLogLevel.error): Promise<Llama> {
-  const base = { gpu: false as const, skipDownload: true, progressLogs: false, logLevel };
+export async function loadEngineBuild(build: EngineBuild, logLevel?: LlamaLogLevel): Promise<Llama> {
+  const { getLlama, LlamaLogLevel: Level } = await llamaCpp();
+  const base = { gpu: false as const, skipDownload: true, progressLogs: false, logLevel: logLevel ?? Level.error };
   if (build === "prebuilt") return getLlama({ ...base, build: "never" });
   const missing = "no source build of the engine here: run `npm run engine:build` first";
   const llama = await getLlama({ ...base, build: "never", cmakeOptions: { ...SOURCE_BUILD_CMAKE_OPTIONS }, existingPrebuiltBinaryMustMatchBuildOptions: true, usePrebuiltBinaries: false }).catch((err: unknown) => {
@@ -70,6 +72,7 @@ export async function sourceBuildPresent(): Promise<boolean> {
 /** Compile the source build (offline, from the llama.cpp bundled with node-llama-cpp). */
 export async function buildSourceEngine(): Promise<{ buildType: string; seconds: number }> {
   const t0 = performance.now();
+  const { getLlama, LlamaLogLevel } = await llamaCpp();
   const llama = await getLlama({
     gpu: false,
     build: "forceRebuild",

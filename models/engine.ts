@@ -26,20 +26,11 @@
 // see models/prompt-tokens.ts.
 import { availableParallelism } from "node:os";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import {
-  InputLookupTokenPredictor,
-  LlamaGrammarEvaluationState,
-  LlamaLogLevel,
-  type Llama,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaGrammar,
-  type LlamaModel,
-  type Token,
-} from "node-llama-cpp";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaLogLevel, LlamaModel, Token } from "node-llama-cpp";
 import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type TextRange } from "../runtime/model/backend.ts";
 import { ModelContextOverflowError, ModelError, ModelNotLoadedError } from "./errors.ts";
 import { inspectGgufFile } from "./gguf.ts";
+import { llamaCpp } from "./llama-cpp.ts";
 import { sharedLlama, type GpuSetting } from "./llama.ts";
 import { Mutex } from "./lock.ts";
 import { specialTokenTexts, tokenizePrompt, type PromptTokenizer } from "./prompt-tokens.ts";
@@ -217,7 +208,8 @@ export class LlamaEngine implements CompletionBackend {
       try {
         const path = this.options.modelPath;
         await inspectGgufFile(path); // typed errors for a missing, truncated or foreign file
-        this.llama = await sharedLlama(this.options.gpu ?? "auto", this.options.logLevel ?? LlamaLogLevel.error);
+        const { InputLookupTokenPredictor } = await llamaCpp();
+        this.llama = await sharedLlama(this.options.gpu ?? "auto", this.options.logLevel);
         this.gpuInUse = this.llama.gpu;
         this.model = await this.llama.loadModel({
           modelPath: path,
@@ -492,6 +484,7 @@ export class LlamaEngine implements CompletionBackend {
         grammarMs = now() - g0;
       } else if (next.canContinue) {
         const grammar = await this.grammarFor(next.gbnf, next.rootRule);
+        const { LlamaGrammarEvaluationState } = await llamaCpp();
         const state = new LlamaGrammarEvaluationState({ model, grammar });
         grammarMs = now() - g0;
         await run(sequence.evaluate(pending, { temperature: 0, grammarEvaluationState: state }), false, false);

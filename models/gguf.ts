@@ -2,8 +2,9 @@
 // memory-fit estimate for this machine.
 import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
 import { freemem, totalmem } from "node:os";
-import { GgufFileType, GgufInsights, readGgufFileInfo, type GgufFileInfo, type Llama } from "node-llama-cpp";
+import type { GgufFileInfo, GgufInsights, Llama } from "node-llama-cpp";
 import { ModelFileCorruptError, ModelNotFoundError } from "./errors.ts";
+import { llamaCpp } from "./llama-cpp.ts";
 
 export interface GgufInspection {
   path: string;
@@ -45,6 +46,7 @@ export async function inspectGgufFile(path: string): Promise<{ inspection: GgufI
   const { magic, version } = readMagic(path);
   if (magic !== "GGUF") throw new ModelFileCorruptError(path, `no GGUF magic (starts with ${JSON.stringify(magic)})`);
   if (version < 2 || version > 3) throw new ModelFileCorruptError(path, `unsupported GGUF version ${version}`);
+  const { GgufFileType, GgufInsights: Insights, readGgufFileInfo } = await llamaCpp();
   let fileInfo: GgufFileInfo;
   try {
     fileInfo = await readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false });
@@ -53,7 +55,7 @@ export async function inspectGgufFile(path: string): Promise<{ inspection: GgufI
   }
   const tensors = fileInfo.tensorInfo ?? [];
   if (tensors.length === 0) throw new ModelFileCorruptError(path, "no tensors");
-  const insights = await GgufInsights.from(fileInfo);
+  const insights = await Insights.from(fileInfo);
   const firstData = Math.min(...tensors.map((t) => Number(t.fileOffset)));
   if (firstData + insights.modelSize > fileSize) {
     throw new ModelFileCorruptError(path, `truncated: ${fileSize} bytes, tensor data needs at least ${firstData + insights.modelSize}`);
@@ -106,7 +108,7 @@ export async function estimateFit(info: { inspection: GgufInspection; insights: 
   const total = totalmem();
   const free = freemem();
   if (llama) {
-    const insights = await GgufInsights.from(info.insights.ggufFileInfo, llama);
+    const insights = await (await llamaCpp()).GgufInsights.from(info.insights.ggufFileInfo, llama);
     const model = insights.estimateModelResourceRequirements({ gpuLayers: 0 });
     const context = insights.estimateContextResourceRequirements({ contextSize, modelGpuLayers: 0, sequences: 1 });
     const cpuRam = model.cpuRam + context.cpuRam;

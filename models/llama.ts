@@ -2,7 +2,8 @@
 // prebuilt ones shipped in node_modules are used, and "auto" falls back to the CPU build. On the CPU,
 // a source build for this machine replaces the prebuilt one only where `npm run perf:engine-build`
 // measured it faster (models/engine-build.ts).
-import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+import type { Llama, LlamaLogLevel } from "node-llama-cpp";
+import { llamaCpp } from "./llama-cpp.ts";
 import { loadEngineBuild, readEngineBuildChoice } from "./engine-build.ts";
 
 export type GpuSetting = "auto" | false | "cuda" | "vulkan" | "metal";
@@ -22,6 +23,7 @@ async function create(gpu: GpuSetting, logLevel: LlamaLogLevel): Promise<Llama> 
 }
 
 async function createPrebuilt(gpu: GpuSetting, logLevel: LlamaLogLevel): Promise<Llama> {
+  const { getLlama } = await llamaCpp();
   const base = { build: "never" as const, skipDownload: true, progressLogs: false, logLevel };
   try {
     return await getLlama({ ...base, gpu });
@@ -32,11 +34,12 @@ async function createPrebuilt(gpu: GpuSetting, logLevel: LlamaLogLevel): Promise
 }
 
 /** The shared Llama runtime for a GPU setting (created on first use). */
-export function sharedLlama(gpu: GpuSetting = "auto", logLevel: LlamaLogLevel = LlamaLogLevel.error): Promise<Llama> {
-  const key = `${String(gpu)}:${logLevel}`;
+export function sharedLlama(gpu: GpuSetting = "auto", logLevel?: LlamaLogLevel): Promise<Llama> {
+  // node-llama-cpp's LlamaLogLevel.error is the string "error".
+  const key = `${String(gpu)}:${logLevel ?? "error"}`;
   let llama = instances.get(key);
   if (!llama) {
-    llama = create(gpu, logLevel);
+    llama = llamaCpp().then((m) => create(gpu, logLevel ?? m.LlamaLogLevel.error));
     llama.catch(() => instances.delete(key));
     instances.set(key, llama);
   }

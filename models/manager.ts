@@ -9,10 +9,11 @@
 import { lookup } from "node:dns/promises";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { createModelDownloader, type ModelDownloader } from "node-llama-cpp";
+import type { ModelDownloader } from "node-llama-cpp";
 import { catalogEntry, catalogEntryForFile, DEFAULT_MODEL_ID, type CatalogModel } from "./catalog.ts";
 import { ModelDownloadError, ModelNotFoundError, ModelOfflineError, ModelSpecError } from "./errors.ts";
 import { estimateFit, inspectGgufFile, type FitEstimate, type GgufInspection } from "./gguf.ts";
+import { llamaCpp } from "./llama-cpp.ts";
 import type { Llama } from "node-llama-cpp";
 import { errorCode } from "../tools/util/errors.ts";
 
@@ -193,6 +194,7 @@ export class ModelManager {
     const resumed = existsSync(temp);
     await probeHost(resolved.url, options.probeTimeoutMs ?? 5000, options.signal);
 
+    const { createModelDownloader } = await llamaCpp();
     let downloader: ModelDownloader;
     try {
       downloader = await withTimeout(

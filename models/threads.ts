@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import os, { homedir } from "node:os";
 import path from "node:path";
-import { LlamaLogLevel, type Llama, type LlamaModel, type Token } from "node-llama-cpp";
+import type { Llama, LlamaModel, Token } from "node-llama-cpp";
 import { sharedLlama, type GpuSetting } from "./llama.ts";
 
 export interface ThreadMeasurement {
@@ -113,7 +113,7 @@ async function measureOne(model: LlamaModel, threads: number, prompt: Token[], d
 /** Measure decode (and prefill) speed for each thread count; the model is loaded once. */
 export async function measureThreads(modelPath: string, options: MeasureThreadsOptions = {}): Promise<ThreadTable> {
   const t0 = performance.now();
-  const llama = options.llama ?? (await sharedLlama(options.gpu ?? "auto", LlamaLogLevel.error));
+  const llama = options.llama ?? (await sharedLlama(options.gpu ?? "auto"));
   const cores = os.availableParallelism();
   const candidates = options.candidates ?? Array.from({ length: cores }, (_, i) => i + 1);
   const model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : "auto" });
@@ -148,7 +148,7 @@ export async function chooseThreads(
   options: MeasureThreadsOptions & { remeasure?: boolean; cacheFile?: string } = {},
 ): Promise<{ threads: number; table: ThreadTable; fromCache: boolean }> {
   const file = options.cacheFile ?? threadsCacheFile();
-  const gpu = (await sharedLlama(options.gpu ?? "auto", LlamaLogLevel.error)).gpu;
+  const gpu = (await sharedLlama(options.gpu ?? "auto")).gpu;
   const cached = options.remeasure ? undefined : cachedThreadTable(modelPath, gpu, file);
   if (cached) return { threads: cached.best, table: cached, fromCache: true };
   const table = await measureThreads(modelPath, options);
