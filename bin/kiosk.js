@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// Launcher for the `kiosk` CLI: runs the compiled CLI (dist/node/kiosk.js, built by
-// scripts/build-node.ts). When dist is missing, or a source file it was built from is newer, it
-// builds once first (a few seconds), so `npm run main` and `kiosk …` always run current code and
-// never transpile TypeScript while running.
+// Launcher for the `kiosk` CLI: runs the compiled CLI (dist/node, built by scripts/build-node.ts).
+// When dist is missing, or a source file it was built from is newer, it builds once first (a few
+// seconds), so `npm run main` and `kiosk …` always run current code and never transpile
+// TypeScript while running. A command that runs to completion runs from the CommonJS bundle
+// (dist/node/kiosk.cjs) with V8's code cache, kept per command beside it; a resident server and
+// the program's own help from the ES module build (dist/node/kiosk.js): cli/launch-plan.ts decides.
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
-import { SourceMap } from "node:module";
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createRequire, SourceMap } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { inspect } from "node:util";
+import v8 from "node:v8";
+import vm from "node:vm";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist", "node");
@@ -61,6 +65,48 @@ if (reason !== null) {
   }
 }
 
+/** At most this many code caches per build (each about 1.5 MB): sub-command names come from the command line. */
+const MAX_CODE_CACHES = 16;
+
+/**
+ * The CLI's `main` from the CommonJS bundle, compiled with the code cache V8 made for `key`
+ * (when there is one and V8 accepts it: same bundle text, same V8 and flags). Without one, or
+ * when V8 rejects it, a new one is written as the process exits, so that it holds the code of
+ * every function the command ran, not only what compiling the bundle produced.
+ */
+function mainWithCodeCache(bundle, key) {
+  const file = path.join(DIST, bundle.file);
+  // V8 checks a cache against the source's length only: the bundle's hash is in the name.
+  const prefix = `${bundle.file}.${bundle.sha256.slice(0, 16)}.`;
+  const cacheFile = path.join(DIST, `${prefix}${key}.v8cache`);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // none yet
+  }
+  // Node's CommonJS wrapper, on a line of its own so that the bundle's lines keep their numbers.
+  // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __kioskImport) { "use strict";\n${readFileSync(file, "utf8")}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, lineOffset: -1, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) process.once("exit", () => writeCodeCache(script, cacheFile, prefix));
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, DIST, (specifier) => import(specifier));
+  return module.exports.main;
+}
+
+function writeCodeCache(script, file, prefix) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    const caches = readdirSync(DIST).filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"));
+    if (caches.length >= MAX_CODE_CACHES && !caches.includes(path.basename(file))) return;
+    writeFileSync(temp, script.createCachedData());
+    renameSync(temp, file); // a process starting meanwhile reads the old cache or the new one, never half
+  } catch {
+    // A read-only installation runs without a cache.
+  }
+}
+
 /**
  * An error as Node prints it, its dist/node frames mapped to the TypeScript sources through the
  * chunks' source maps. (Read only when something crashed: enabling Node's own source-map support
@@ -78,8 +124,9 @@ function withSourceFrames(error) {
     }
     return maps.get(file);
   };
-  return inspect(error).replace(/(file:\/\/[^\s()]+?\.js):(\d+):(\d+)/g, (frame, url, line, column) => {
-    const file = fileURLToPath(url);
+  // ES module frames name file URLs, the CommonJS bundle's frames its path.
+  return inspect(error).replace(/(file:\/\/[^\s()]+?\.c?js|\/[^\s()]+?\.cjs):(\d+):(\d+)/g, (frame, location, line, column) => {
+    const file = location.startsWith("file:") ? fileURLToPath(location) : location;
     if (!file.startsWith(DIST + path.sep)) return frame;
     const entry = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1);
     if (!entry?.originalSource) return frame;
@@ -94,7 +141,17 @@ function crash(error) {
 }
 process.on("uncaughtException", crash);
 
-const { main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href);
+const { launchPlan } = await import(pathToFileURL(path.join(DIST, "launch-plan.js")).href);
+const plan = launchPlan(process.argv.slice(2), process.execArgv);
+const bundle = plan.codeCache !== null ? JSON.parse(readFileSync(INFO, "utf8")).cjs : undefined;
+let main;
+if (bundle) {
+  // Before anything is compiled: V8 accepts a code cache only under the flags it was made with.
+  if (plan.v8Flags) v8.setFlagsFromString(plan.v8Flags);
+  main = mainWithCodeCache(bundle, plan.codeCache);
+} else {
+  ({ main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href));
+}
 try {
   await main(process.argv);
 } catch (error) {

@@ -4,7 +4,8 @@
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "./commands.ts";
-import { buildProgram, commandNamed, registerCommands } from "./main.ts";
+import { commandNamed } from "./commands.ts";
+import { buildProgram, registerCommands } from "./main.ts";
 
 describe("cli/commands.ts", () => {
   it("each module registers the command of its row, described as the row says", async () => {

@@ -82,3 +82,33 @@ export type CommandName = (typeof COMMANDS)[number]["name"];
 export function commandDescription(name: CommandName): string {
   return (COMMANDS.find((c) => c.name === name) as CommandEntry).description;
 }
+
+/** Global options that take a value: skipped when looking for the command name. */
+const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--data"]);
+
+/** The first two operands of a command line (`kiosk [--data DIR] <command> <sub-command or argument> …`). */
+export function leadingOperands(args: readonly string[]): string[] {
+  const operands: string[] = [];
+  for (let i = 0; i < args.length && operands.length < 2; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    if (arg.startsWith("-")) {
+      if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    operands.push(arg);
+  }
+  return operands;
+}
+
+/** The command the arguments name (`kiosk [--data DIR] <command> …`, `kiosk help <command>`), if it is one of ours. */
+export function commandNamed(args: readonly string[]): CommandEntry | undefined {
+  const operands = leadingOperands(args);
+  const name = operands[0] === "help" ? operands[1] : operands[0];
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** Whether the command the arguments name runs to completion (everything but a resident server). */
+export function runsToCompletion(args: readonly string[]): boolean {
+  return commandNamed(args)?.resident !== true;
+}

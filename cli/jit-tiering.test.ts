@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BATCH_INTERRUPT_BUDGET, tuneJitForBatch } from "./jit-tiering.ts";
-import { runsToCompletion } from "./main.ts";
+import { runsToCompletion } from "./commands.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 

@@ -21,7 +21,13 @@ const GIVEN = /^--interrupt[-_]budget(?:=|$)/;
  * Returns whether the flag was set. Call it before the command's work starts.
  */
 export function tuneJitForBatch(execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = v8.setFlagsFromString): boolean {
-  if (execArgv.some((arg) => GIVEN.test(arg))) return false;
-  setFlags(`${FLAG}=${BATCH_INTERRUPT_BUDGET}`);
+  const flag = batchJitFlag(execArgv);
+  if (flag === null) return false;
+  setFlags(flag);
   return true;
+}
+
+/** The V8 flag tuneJitForBatch sets, or null when Node was started with its own `--interrupt-budget`. */
+export function batchJitFlag(execArgv: readonly string[]): string | null {
+  return execArgv.some((arg) => GIVEN.test(arg)) ? null : `${FLAG}=${BATCH_INTERRUPT_BUDGET}`;
 }

@@ -2,7 +2,7 @@
 // of the command being run is loaded; `kiosk --help` lists the commands from the table alone.
 import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
-import { COMMANDS, type CommandEntry } from "./commands.ts";
+import { COMMANDS, commandNamed, runsToCompletion } from "./commands.ts";
 import { tuneJitForBatch } from "./jit-tiering.ts";
 
 /**
@@ -15,25 +15,6 @@ export function buildProgram(): Command {
     .option("--data <dir>", "benchmark data pack directory (else $METRO_DATA_DIR, ./data/metrollm-bench, ../shared/metrollm-bench)")
     .showHelpAfterError()
     .exitOverride();
-}
-
-/** Global options that take a value: skipped when looking for the command name. */
-const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--data"]);
-
-/** The command the arguments name (`kiosk [--data DIR] <command> …`, `kiosk help <command>`), if it is one of ours. */
-export function commandNamed(args: readonly string[]): CommandEntry | undefined {
-  const operands: string[] = [];
-  for (let i = 0; i < args.length && operands.length < 2; i++) {
-    const arg = args[i] as string;
-    if (arg === "--") break;
-    if (arg.startsWith("-")) {
-      if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
-      continue;
-    }
-    operands.push(arg);
-  }
-  const name = operands[0] === "help" ? operands[1] : operands[0];
-  return COMMANDS.find((c) => c.name === name);
 }
 
 /**
@@ -52,11 +33,6 @@ export async function registerCommands(program: Command, argv: readonly string[]
     return;
   }
   for (const c of COMMANDS) program.command(c.name).description(c.description);
-}
-
-/** Whether the command the arguments name runs to completion (everything but a resident server). */
-export function runsToCompletion(args: readonly string[]): boolean {
-  return commandNamed(args)?.resident !== true;
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,14 +1,17 @@
 // The compiled CLI: scripts/build-node.ts bundles it with source maps, `kiosk --help` starts
 // without loading the heavy modules, code that locates files beside its source still finds them,
-// and bin/kiosk.js runs the bundle (no TypeScript loader) with stack traces mapped to the sources.
+// and bin/kiosk.js runs the bundle (no TypeScript loader) with stack traces mapped to the sources,
+// a command that runs to completion from the CommonJS bundle with a V8 code cache.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
-import { BUILD_INFO_FILE, buildNodeWithMetafile, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
+import { writeTinyGguf } from "../models/testing/tiny-gguf.ts";
+import { BUILD_INFO_FILE, buildNodeWithMetafile, CJS_ENTRY, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
 
 // Inside the repository, as dist/node is: the bundle resolves its external packages from node_modules.
 mkdirSync(path.join(REPO_ROOT, "dist"), { recursive: true });
@@ -30,8 +33,12 @@ describe("scripts/build-node.ts", () => {
       expect(readFileSync(file, "utf8")).toContain(`//# sourceMappingURL=${name}.js.map`);
       expect(existsSync(`${file}.map`)).toBe(true);
     }
+    const bundle = readFileSync(path.join(outDir, CJS_ENTRY.file));
+    expect(bundle.toString("utf8")).toContain(`//# sourceMappingURL=${CJS_ENTRY.file}.map`);
+    expect(existsSync(path.join(outDir, `${CJS_ENTRY.file}.map`))).toBe(true);
     const written = JSON.parse(readFileSync(path.join(outDir, BUILD_INFO_FILE), "utf8")) as BuildInfo;
     expect(written).toEqual(info);
+    expect(info.cjs).toEqual({ file: CJS_ENTRY.file, sha256: createHash("sha256").update(bundle).digest("hex") });
     expect(info.inputs).toEqual(expect.arrayContaining(["cli/main.ts", "cli/bench-run.ts", "bench/scorer/score.ts", "package-lock.json"]));
     expect(info.inputs.some((i) => i.startsWith("node_modules/"))).toBe(false);
     for (const output of info.outputs) expect(existsSync(path.join(outDir, output)), output).toBe(true);
@@ -43,6 +50,10 @@ describe("scripts/build-node.ts", () => {
     expect(start.externals.filter((e) => !e.startsWith("node:"))).toEqual([]);
     const heavy = start.inputs.filter((i) => /node_modules\/(zod|yaml|ws)\/|runtime\/kiosk\/|tools\/data\/schemas\.ts|bench\/store\//.test(i));
     expect(heavy).toEqual([]);
+    // What the launcher loads first is the command table alone (the model command names the default model).
+    const plan = staticClosure(metafile, relOut("launch-plan.js"));
+    expect(plan.inputs).toEqual(["cli/commands.ts", "cli/jit-tiering.ts", "cli/launch-plan.ts", "models/catalog.ts"]);
+    expect(plan.externals.filter((e) => !e.startsWith("node:"))).toEqual([]);
     // The modules a command needs are still in the build, one import() away.
     const all = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
     expect(all).toEqual(expect.arrayContaining(["node-llama-cpp", "better-sqlite3"]));
@@ -101,7 +112,7 @@ describe("bin/kiosk.js", () => {
     expect(crash.status).toBe(1);
     expect(crash.stderr).toMatch(/EEXIST/);
     expect(crash.stderr).toMatch(/cli[/\\]bench-report\.ts:\d+:\d+/);
-    expect(crash.stderr).not.toMatch(/dist[/\\]node[/\\][^\s]+\.js:\d+/);
+    expect(crash.stderr).not.toMatch(/dist[/\\]node[/\\][^\s]+\.c?js:\d+/);
   });
 
   it("compiles dist/node first when it is not built, a source it was built from is newer or gone, or an output is missing; not when it is current", () => {
@@ -119,7 +130,8 @@ describe("bin/kiosk.js", () => {
         `import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";`,
         `mkdirSync("dist/node", { recursive: true });`,
         `writeFileSync("dist/node/kiosk.js", "export async function main() { console.log('ran'); }");`,
-        `writeFileSync("dist/node/build-info.json", JSON.stringify({ inputs: ["src/a.ts"], outputs: ["kiosk.js"] }));`,
+        `writeFileSync("dist/node/launch-plan.js", "export function launchPlan() { return { codeCache: null, v8Flags: null }; }");`,
+        `writeFileSync("dist/node/build-info.json", JSON.stringify({ inputs: ["src/a.ts"], outputs: ["kiosk.js", "launch-plan.js"] }));`,
         `appendFileSync("builds.log", "b");`,
       ].join("\n"),
     );
@@ -147,5 +159,77 @@ describe("bin/kiosk.js", () => {
     expectRun("dist/node/kiosk.js is missing", 3);
     rmSync(path.join(root, "src", "a.ts"));
     expectRun("src/a.ts was removed", 4);
+  });
+
+  describe("the code cache of a command that runs to completion", () => {
+    // A build of its own with the real launcher, and no sources beside them: nothing is rebuilt,
+    // and the caches go to this dist/node only. Inside the repository, for node_modules.
+    const root = mkdtempSync(path.join(REPO_ROOT, "dist", ".code-cache-test-"));
+    let built: BuildInfo;
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    const dist = path.join(root, "dist", "node");
+    /** `data check`'s report without its timing. */
+    const report = (stdout: string): unknown => ({ ...(JSON.parse(stdout) as Record<string, unknown>), ms: undefined });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(root, "bin", "kiosk.js"), "--data", SHARED_DATA_DIR, ...args], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
+    const caches = (): Record<string, { size: number; mtimeMs: number; sha256: string }> =>
+      Object.fromEntries(
+        readdirSync(dist)
+          .filter((f) => f.endsWith(".v8cache"))
+          .map((f) => {
+            const bytes = readFileSync(path.join(dist, f));
+            return [f, { size: bytes.length, mtimeMs: statSync(path.join(dist, f)).mtimeMs, sha256: createHash("sha256").update(bytes).digest("hex") }];
+          }),
+      );
+    const cacheName = (key: string) => `${CJS_ENTRY.file}.${built.cjs.sha256.slice(0, 16)}.${key}.v8cache`;
+
+    beforeAll(async () => {
+      ({ info: built } = await buildNodeWithMetafile({ outDir: dist }));
+      mkdirSync(path.join(root, "bin"));
+      cpSync(path.join(REPO_ROOT, "bin", "kiosk.js"), path.join(root, "bin", "kiosk.js"));
+    }, 120_000);
+
+    it("is written by the first run, used as it is by the next, and made again when V8 rejects it", () => {
+      const first = run("data", "check");
+      expect(first.status, first.stderr).toBe(0);
+      const made = caches();
+      expect(Object.keys(made)).toEqual([cacheName("data-check")]);
+      // Compiled code, not the source: more than the bundle's 1.5 MB would take as text is not needed.
+      expect(made[cacheName("data-check")]?.size).toBeGreaterThan(100_000);
+
+      const second = run("data", "check");
+      expect(second.status, second.stderr).toBe(0);
+      expect(report(second.stdout)).toEqual(report(first.stdout));
+      expect(caches()).toEqual(made); // accepted: not written again
+
+      writeFileSync(path.join(dist, cacheName("data-check")), "not a code cache");
+      const third = run("data", "check");
+      expect(third.status, third.stderr).toBe(0);
+      expect(report(third.stdout)).toEqual(report(first.stdout));
+      const remade = caches()[cacheName("data-check")];
+      expect(remade?.size).toBeGreaterThan(100_000);
+      expect(run("data", "check").status).toBe(0);
+      expect(caches()[cacheName("data-check")]).toEqual(remade);
+    });
+
+    it("is not used for help or by a resident server (the ES module build runs those)", () => {
+      const before = Object.keys(caches());
+      expect(run("--help").status).toBe(0);
+      expect(run("bench", "--help").status).toBe(0);
+      // `serve` on a port that is taken stops at once, before serving.
+      const taken = run("serve", "--port", "-1");
+      expect(taken.status).not.toBe(0);
+      expect(Object.keys(caches())).toEqual(before);
+    });
+
+    it("loads node-llama-cpp (an ES module) from code restored from the cache", () => {
+      const gguf = writeTinyGguf(path.join(root, "tiny.gguf"), { chatTemplate: "{% for m in messages %}{{ m.content }}{% endfor %}", corpus: "a kiosk sells tickets", merges: 20, seed: 3 });
+      for (let i = 0; i < 2; i++) {
+        const inspect = run("model", "inspect", gguf.file);
+        expect(inspect.status, inspect.stderr).toBe(0);
+        expect(inspect.stdout).toMatch(/\(node-llama-cpp\)/);
+      }
+      expect(Object.keys(caches())).toContain(cacheName("model-inspect"));
+    });
   });
 });

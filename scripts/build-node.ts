@@ -1,7 +1,10 @@
 // Compiles the Node programs (the `kiosk` CLI, and any process it starts) into dist/node/: ESM
 // bundles with source maps, split into chunks so a command loads only the code it runs (a lazy
 // `import()` becomes its own chunk: `kiosk --help` never loads node-llama-cpp or the kiosk server).
-// Users never transpile TypeScript at run time: bin/kiosk.js runs dist/node/kiosk.js and runs this
+// The CLI is also bundled once more as one CommonJS file, dist/node/kiosk.cjs, which bin/kiosk.js
+// runs with V8's code cache for the commands that run to completion (cli/launch-plan.ts): Node 20
+// has no code cache for ES modules, and compiling the CLI's code is a tenth of a bench run.
+// Users never transpile TypeScript at run time: bin/kiosk.js runs dist/node and runs this
 // build once when dist is missing or older than a source file it was built from.
 //
 //   npm run build:node            (tsx scripts/build-node.ts [--minify false])
@@ -11,6 +14,7 @@
 // Code that starts it finds it with tools/util/node-entry.ts: `nodeEntry("model-worker", new
 // URL("./worker/main.ts", import.meta.url))` gives dist/node/model-worker.js when running
 // compiled, the TypeScript source (with tsx) when running from the sources.
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,6 +25,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Output name → entry source (relative to the repository root). */
 export const NODE_ENTRY_POINTS: Readonly<Record<string, string>> = {
   kiosk: "cli/main.ts",
+  // What bin/kiosk.js reads first: which build of the CLI to run, with which V8 flags.
+  "launch-plan": "cli/launch-plan.ts",
   // The bench's SQLite writer thread (bench/store/case-writer.ts).
   "case-writer": "bench/store/case-writer-thread.ts",
 };
@@ -51,9 +57,17 @@ const EXTRA_INPUTS = ["package.json", "package-lock.json", "scripts/build-node.t
 /** Chunks a newer build no longer references are removed once they are this old (a running process may still load them). */
 const STALE_CHUNK_AGE_MS = 24 * 3600 * 1000;
 
+/** The CLI as one CommonJS file (bin/kiosk.js compiles it with V8's code cache). */
+export const CJS_ENTRY = { name: "kiosk", source: "cli/main.ts", file: "kiosk.cjs" } as const;
+
 export interface BuildInfo {
   /** Entry name → output file, relative to dist/node. */
   entries: Record<string, string>;
+  /**
+   * CJS_ENTRY's file and the SHA-256 of its text: code caches are kept per bundle text (V8 itself
+   * checks only the source's length against a cache).
+   */
+  cjs: { file: string; sha256: string };
   /** Repository files the build read (project sources and EXTRA_INPUTS), relative to the root. */
   inputs: string[];
   /** Every file of this build, relative to dist/node. */
@@ -65,7 +79,7 @@ export interface BuildInfo {
  * (the repository root, the pack manifest) gets its own source file's URL instead, computed from
  * the chunk's location (all chunks sit directly in dist/node/).
  */
-function sourceUrlPlugin(outDir: string): Plugin {
+function sourceUrlPlugin(outDir: string, chunkUrl: string): Plugin {
   return {
     name: "kiosk-source-import-meta-url",
     setup(b) {
@@ -75,7 +89,7 @@ function sourceUrlPlugin(outDir: string): Plugin {
         const text = await readFile(args.path, "utf8");
         if (!text.includes("import.meta.url")) return undefined;
         const relative = path.relative(outDir, args.path).split(path.sep).join("/");
-        const replaced = text.replaceAll("import.meta.url", `new URL(${JSON.stringify(relative)}, import.meta.url).href`);
+        const replaced = text.replaceAll("import.meta.url", `new URL(${JSON.stringify(relative)}, ${chunkUrl}).href`);
         return { contents: replaced, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
       });
     },
@@ -100,8 +114,8 @@ function zodEnglishOnlyPlugin(): Plugin {
   };
 }
 
-function projectInputs(metafile: Metafile): string[] {
-  const inputs = Object.keys(metafile.inputs).filter((p) => !p.startsWith("node_modules/") && !p.includes(":"));
+function projectInputs(...metafiles: Metafile[]): string[] {
+  const inputs = metafiles.flatMap((m) => Object.keys(m.inputs)).filter((p) => !p.startsWith("node_modules/") && !p.includes(":"));
   return [...new Set([...inputs, ...EXTRA_INPUTS])].sort();
 }
 
@@ -165,34 +179,51 @@ export async function buildNode(options: BuildNodeOptions = {}): Promise<BuildIn
 export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Promise<{ info: BuildInfo; metafile: Metafile }> {
   const outDir = options.outDir ?? NODE_OUT_DIR;
   const entryPoints = options.entryPoints ?? NODE_ENTRY_POINTS;
-  const result = await build({
+  const common = {
     absWorkingDir: ROOT,
-    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [name, path.join(ROOT, file)])),
     outdir: outDir,
     bundle: true,
-    splitting: true,
-    format: "esm",
     platform: "node",
     target: "node20",
     entryNames: "[name]",
-    chunkNames: "[name]-[hash]",
     sourcemap: "linked",
     minify: options.minify ?? true,
-    // Bundled CommonJS packages call require() for Node's built-ins; tools/util/node-entry.ts finds
-    // the other entry points beside the running chunk.
-    banner: {
-      js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url); const __kioskChunkUrl = import.meta.url;',
-    },
     external: NODE_EXTERNALS,
-    plugins: [sourceUrlPlugin(outDir), zodEnglishOnlyPlugin()],
     metafile: true,
     write: false,
     legalComments: "linked",
     logLevel: "warning",
-  });
+  } as const;
+  const [result, cjs] = await Promise.all([
+    build({
+      ...common,
+      entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [name, path.join(ROOT, file)])),
+      splitting: true,
+      format: "esm",
+      chunkNames: "[name]-[hash]",
+      // Bundled CommonJS packages call require() for Node's built-ins; tools/util/node-entry.ts finds
+      // the other entry points beside the running chunk.
+      banner: {
+        js: 'import { createRequire as __kioskCreateRequire } from "node:module"; const require = __kioskCreateRequire(import.meta.url); const __kioskChunkUrl = import.meta.url;',
+      },
+      plugins: [sourceUrlPlugin(outDir, "import.meta.url"), zodEnglishOnlyPlugin()],
+    }),
+    build({
+      ...common,
+      entryPoints: { [CJS_ENTRY.name]: path.join(ROOT, CJS_ENTRY.source) },
+      format: "cjs",
+      outExtension: { ".js": ".cjs" },
+      // The same names as an ES module chunk's banner gives, for the same code.
+      banner: { js: 'const __kioskChunkUrl = require("node:url").pathToFileURL(__filename).href;' },
+      plugins: [sourceUrlPlugin(outDir, "__kioskChunkUrl"), zodEnglishOnlyPlugin()],
+    }),
+  ]);
   mkdirSync(outDir, { recursive: true });
-  const entryFiles = new Set(Object.keys(entryPoints).flatMap((name) => [`${name}.js`, `${name}.js.map`]));
-  const outputs: OutputFile[] = result.outputFiles;
+  const entryFiles = new Set([
+    ...Object.keys(entryPoints).flatMap((name) => [`${name}.js`, `${name}.js.map`]),
+    ...cjs.outputFiles.map((f) => path.relative(outDir, f.path)),
+  ]);
+  const outputs: OutputFile[] = [...result.outputFiles, ...cjs.outputFiles];
   // Chunks first (content-hashed: an existing one is already right), entries after them.
   for (const file of outputs) {
     const name = path.relative(outDir, file.path);
@@ -200,9 +231,12 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     if (!existsSync(file.path)) writeAtomic(file.path, file.contents);
   }
   for (const file of outputs) if (entryFiles.has(path.relative(outDir, file.path))) writeAtomic(file.path, file.contents);
+  const bundle = cjs.outputFiles.find((f) => path.relative(outDir, f.path) === CJS_ENTRY.file);
+  if (!bundle) throw new Error(`esbuild wrote no ${CJS_ENTRY.file}`);
   const info: BuildInfo = {
     entries: Object.fromEntries(Object.keys(entryPoints).map((name) => [name, `${name}.js`])),
-    inputs: projectInputs(result.metafile),
+    cjs: { file: CJS_ENTRY.file, sha256: createHash("sha256").update(bundle.contents).digest("hex") },
+    inputs: projectInputs(result.metafile, cjs.metafile),
     outputs: outputs.map((f) => path.relative(outDir, f.path).split(path.sep).join("/")).sort(),
   };
   writeAtomic(path.join(outDir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);

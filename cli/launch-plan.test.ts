@@ -1,0 +1,32 @@
+// Which build bin/kiosk.js runs a command line from, with which code cache and V8 flags.
+import { describe, expect, it } from "vitest";
+import { BATCH_INTERRUPT_BUDGET } from "./jit-tiering.ts";
+import { launchPlan } from "./launch-plan.ts";
+
+const BATCH_FLAG = `--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`;
+
+describe("launchPlan", () => {
+  it("runs a command that runs to completion from the code cache of its sub-command, with the batch tiering", () => {
+    expect(launchPlan(["bench", "run", "--policy", "rule-ref"], [])).toEqual({ codeCache: "bench-run", v8Flags: BATCH_FLAG });
+    expect(launchPlan(["--data", "/pack", "bench", "report", "latest"], [])).toEqual({ codeCache: "bench-report", v8Flags: BATCH_FLAG });
+    expect(launchPlan(["model", "inspect", "m.gguf"], [])).toEqual({ codeCache: "model-inspect", v8Flags: BATCH_FLAG });
+  });
+
+  it("keeps arguments that are not sub-command names (case ids, tool names, files) out of the cache's name", () => {
+    expect(launchPlan(["prompt", "MARTA-A-001"], []).codeCache).toBe("prompt");
+    expect(launchPlan(["tool", "route_planner", "{}"], []).codeCache).toBe("tool");
+    expect(launchPlan(["framebook", "./a.yaml"], []).codeCache).toBe("framebook");
+    expect(launchPlan(["data"], []).codeCache).toBe("data");
+  });
+
+  it("runs resident servers, help and unknown commands from the ES module build, with V8's defaults", () => {
+    const esm = { codeCache: null, v8Flags: null };
+    for (const args of [["serve"], ["--data=/pack", "serve", "--port", "0"], ["backoffice", "serve"], [], ["--help"], ["bench", "--help"], ["bench", "run", "-h"], ["help", "bench"], ["bnch"]]) {
+      expect(launchPlan(args, []), args.join(" ")).toEqual(esm);
+    }
+  });
+
+  it("leaves an --interrupt-budget given to Node alone", () => {
+    expect(launchPlan(["bench", "run"], ["--interrupt-budget=67584"])).toEqual({ codeCache: "bench-run", v8Flags: null });
+  });
+});

@@ -1,0 +1,33 @@
+// What bin/kiosk.js decides before it loads the CLI (dist/node/launch-plan.js: the command table
+// and this, a few KB). A command that runs to completion (a bench run, a report, a tool call) runs
+// from the CommonJS bundle with V8's code cache, and the batch JIT tiering (cli/jit-tiering.ts)
+// is set before the bundle is compiled: V8 accepts a code cache only under the flags it was made
+// with. A resident server, help and an unknown command run from the ES module build, whose chunks
+// load per command (`kiosk --help` loads almost nothing).
+import { commandNamed, leadingOperands, runsToCompletion } from "./commands.ts";
+import { batchJitFlag } from "./jit-tiering.ts";
+
+export interface LaunchPlan {
+  /**
+   * Which code cache the run uses ("bench-run", "tool"), or null for the ES module build. A
+   * cache holds the code of what made it, so each sub-command has its own: a `bench list` that
+   * made the bench's cache would leave a later `bench run` most of its compiling.
+   */
+  codeCache: string | null;
+  /** V8 flags to set before compiling the CLI, or null. */
+  v8Flags: string | null;
+}
+
+/** A sub-command's name (lowercase words joined by dashes), not an argument such as a case id or a file. */
+const SUB_COMMAND = /^[a-z]+(?:-[a-z]+)*$/;
+const HELP = new Set(["--help", "-h"]);
+
+/** `args`: the command line after `kiosk`; `execArgv`: Node's own options. */
+export function launchPlan(args: readonly string[], execArgv: readonly string[]): LaunchPlan {
+  const command = commandNamed(args);
+  const operands = leadingOperands(args);
+  const help = operands[0] === "help" || args.some((a) => HELP.has(a));
+  if (!command || help || !runsToCompletion(args)) return { codeCache: null, v8Flags: null };
+  const sub = operands[1];
+  return { codeCache: sub !== undefined && SUB_COMMAND.test(sub) ? `${command.name}-${sub}` : command.name, v8Flags: batchJitFlag(execArgv) };
+}
