@@ -70,9 +70,11 @@ const MAX_CODE_CACHES = 16;
 
 /**
  * The CLI's `main` from the CommonJS bundle, compiled with the code cache V8 made for `key`
- * (when there is one and V8 accepts it: same bundle text, same V8 and flags). Without one, or
- * when V8 rejects it, a new one is written as the process exits, so that it holds the code of
- * every function the command ran, not only what compiling the bundle produced.
+ * (when there is one and V8 accepts it: same bundle text, same V8 and flags). The cache is made
+ * as the process exits, so that it holds the code of every function the command ran, not only
+ * what compiling the bundle produced; and made again whenever a run has compiled more than it
+ * holds (a one-case `bench run` first, the whole bench later), so that it grows to what the
+ * sub-command's runs use. A run that adds nothing leaves it as it is.
  */
 function mainWithCodeCache(bundle, key) {
   const file = path.join(DIST, bundle.file);
@@ -89,18 +91,25 @@ function mainWithCodeCache(bundle, key) {
   // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
   const wrapped = `(function (exports, require, module, __filename, __dirname, __kioskImport) { "use strict";\n${readFileSync(file, "utf8")}\n})`;
   const script = new vm.Script(wrapped, { filename: file, lineOffset: -1, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) process.once("exit", () => writeCodeCache(script, cacheFile, prefix));
+  const previous = cachedData === undefined || script.cachedDataRejected ? 0 : cachedData.length;
+  process.once("exit", () => writeCodeCache(script, cacheFile, prefix, previous));
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, DIST, (specifier) => import(specifier));
   return module.exports.main;
 }
 
-function writeCodeCache(script, file, prefix) {
+/** A cache is replaced only when the new one is this much larger (same code, a few bytes' jitter). */
+const CODE_CACHE_GROWTH = 1.01;
+
+/** Write the script's code cache to `file` unless it holds no more than the `previous` bytes used (0: none). */
+function writeCodeCache(script, file, prefix, previous) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
+    const data = script.createCachedData(); // ≈ 10 ms for the whole CLI
+    if (previous > 0 && data.length <= previous * CODE_CACHE_GROWTH) return;
     const caches = readdirSync(DIST).filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"));
     if (caches.length >= MAX_CODE_CACHES && !caches.includes(path.basename(file))) return;
-    writeFileSync(temp, script.createCachedData());
+    writeFileSync(temp, data);
     renameSync(temp, file); // a process starting meanwhile reads the old cache or the new one, never half
   } catch {
     // A read-only installation runs without a cache.

@@ -212,6 +212,19 @@ describe("bin/kiosk.js", () => {
       expect(caches()[cacheName("data-check")]).toEqual(remade);
     });
 
+    it("grows when a later run compiles more (a one-case bench run first, a bigger one after)", () => {
+      const db = path.join(root, "bench.sqlite");
+      const bench = (...args: string[]) => {
+        const r = run("bench", "run", "--db", db, "--json", ...args);
+        expect(r.status, r.stderr).toBe(0);
+        return caches()[cacheName("bench-run")];
+      };
+      const small = bench("--policy", "rule", "--cases", "MARTA-A-001");
+      const bigger = bench("--policy", "rule-ref", "--system", "marta", "--category", "A,B,C");
+      expect(bigger?.size).toBeGreaterThan(small?.size ?? Infinity);
+      expect(bench("--policy", "rule", "--cases", "MARTA-A-001")).toEqual(bigger); // holds all that already
+    });
+
     it("is not used for help or by a resident server (the ES module build runs those)", () => {
       const before = Object.keys(caches());
       expect(run("--help").status).toBe(0);
