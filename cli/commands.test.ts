@@ -3,8 +3,7 @@
 // is loaded for a run.
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { COMMANDS } from "./commands.ts";
-import { commandNamed } from "./commands.ts";
+import { COMMANDS, commandNamed } from "./commands.ts";
 import { buildProgram, registerCommands } from "./main.ts";
 
 describe("cli/commands.ts", () => {

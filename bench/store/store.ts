@@ -450,7 +450,7 @@ export class BenchStore {
    */
   private readonly storedText = new Map<number, Map<string, { transcriptJson: string; verdictJson: string | null }>>();
 
-  /** Serialise a case for its row, remembering the text --out reuses. */
+  /** Remember the text of a stored case that --out reuses (its transcript and verdict as stored). */
   private rememberText(runId: number, prepared: PreparedCase): void {
     let byCase = this.storedText.get(runId);
     if (!byCase) this.storedText.set(runId, (byCase = new Map()));
