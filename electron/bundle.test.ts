@@ -3,13 +3,14 @@
 // the runtime inside the bundle (data pack, rule policy, ledger via the external better-sqlite3)
 // and the preload bundle's shape are all exercised.
 import { fork, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
 import { KIOSK_CSP } from "../runtime/kiosk/csp.ts";
+import { writeTinyGguf } from "../models/testing/tiny-gguf.ts";
 import { buildOptions } from "./build.ts";
 import { INVOKE_CHANNELS, OPERATOR_CHANNELS } from "./channels.ts";
 
@@ -133,7 +134,10 @@ describe("Electron bundles", () => {
     expect(result.closeRefused).toBe(true);
   });
 
-  it("model-worker.cjs is the model process compiled: run as a child process, it answers the kiosk's protocol", async () => {
+  it("model-worker.cjs is the model process compiled: run as a child process, it answers the kiosk's protocol and loads a model", async () => {
+    // As in the packaged app, node_modules is beside the bundle: import() has no NODE_PATH.
+    symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const gguf = writeTinyGguf(path.join(dir, "tiny.gguf"), { chatTemplate: "{% for m in messages %}{{ m.content }}{% endfor %}", corpus: "a kiosk sells tickets", merges: 20, seed: 3 });
     const worker = fork(path.join(out, "model-worker.cjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, NODE_PATH: path.join(REPO_ROOT, "node_modules") } });
     const replies: unknown[] = [];
     worker.on("message", (m) => replies.push(m));
@@ -145,10 +149,17 @@ describe("Electron bundles", () => {
       { id: 1, ok: true, value: "pong" },
       { id: 2, ok: false, error: { name: "Error", message: "the model is not loaded in this process" } },
     ]);
-    worker.send({ id: 3, type: "unload" });
+    // Loading runs node-llama-cpp in the bundle (a require() of it fails: ERR_REQUIRE_ASYNC_MODULE).
+    worker.send({ id: 3, type: "load", options: { model: gguf.file, threads: 1, gpu: false, engine: { contextSize: 256 } } });
+    await expect.poll(() => replies.length, { timeout: 60_000 }).toBe(3);
+    expect(replies[2]).toMatchObject({ id: 3, ok: true, value: { info: { file: gguf.file } } });
+    worker.send({ id: 4, type: "unload" });
     expect(await exited).toBe(0);
-    // The model runtime is in the worker bundle (loaded on first use, like everywhere).
-    expect(readFileSync(path.join(out, "model-worker.cjs"), "utf8")).toContain('require("node-llama-cpp")');
+    // The model runtime is loaded on first use, with import(): an ES module with top-level await,
+    // which require() cannot load (models/llama-cpp.ts).
+    const bundle = readFileSync(path.join(out, "model-worker.cjs"), "utf8");
+    expect(bundle).toContain('import("node-llama-cpp")');
+    expect(bundle).not.toContain('require("node-llama-cpp")');
   });
 
   it("preload.cjs is self-contained: it requires nothing but electron", () => {
