@@ -133,8 +133,8 @@ function withSourceFrames(error) {
     }
     return maps.get(file);
   };
-  // ES module frames name file URLs, the CommonJS bundle's frames its path.
-  return inspect(error).replace(/(file:\/\/[^\s()]+?\.c?js|\/[^\s()]+?\.cjs):(\d+):(\d+)/g, (frame, location, line, column) => {
+  // ES module frames name file URLs, the CommonJS bundle's frames its path (with a drive letter on Windows).
+  return inspect(error).replace(/(file:\/\/[^\s()]+?\.c?js|(?:[A-Za-z]:)?[\\/][^\s()]+?\.cjs):(\d+):(\d+)/g, (frame, location, line, column) => {
     const file = location.startsWith("file:") ? fileURLToPath(location) : location;
     if (!file.startsWith(DIST + path.sep)) return frame;
     const entry = mapOf(file)?.findEntry(Number(line) - 1, Number(column) - 1);
