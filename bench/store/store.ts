@@ -520,11 +520,6 @@ export class BenchStore {
     };
   }
 
-  storedCaseIds(runId: number): Set<string> {
-    const rows = this.db.prepare("SELECT case_id FROM run_cases WHERE run_id = ?").pluck().all(runId) as string[];
-    return new Set(rows);
-  }
-
   /** The run's cases in run order (key columns only). */
   cases(runId: number): StoredCase[] {
     return (this.db.prepare(`SELECT ${CASE_COLUMNS} FROM run_cases WHERE run_id = ? ORDER BY seq`).all(runId) as Row[]).map(toStoredCase);
