@@ -21,16 +21,19 @@ const INFO = path.join(DIST, "build-info.json");
  * path.join's normalising of each of the few hundred entries was half of the staleness check. */
 const under = (dir, relative) => `${dir}${path.sep}${relative}`;
 
-/** Why dist/node must be (re)built, or null when it is current. */
-function staleReason() {
-  let info;
-  let builtAt;
+/** dist/node/build-info.json with its modification time, or null when there is none (not built). */
+function readBuildInfo() {
   try {
-    info = JSON.parse(readFileSync(INFO, "utf8"));
-    builtAt = statSync(INFO).mtimeMs;
+    return { info: JSON.parse(readFileSync(INFO, "utf8")), builtAt: statSync(INFO).mtimeMs };
   } catch {
-    return "not built yet";
+    return null;
   }
+}
+
+/** Why dist/node must be (re)built, or null when it is current. */
+function staleReason(build) {
+  if (build === null) return "not built yet";
+  const { info, builtAt } = build;
   // Without sources (a copy of dist alone) there is nothing to compare with.
   if (!exists(path.join(ROOT, "scripts", "build-node.ts"))) return null;
   for (const input of info.inputs) {
@@ -55,7 +58,8 @@ function exists(file) {
   }
 }
 
-const reason = staleReason();
+let build = readBuildInfo();
+const reason = staleReason(build);
 if (reason !== null) {
   process.stderr.write(`kiosk: compiling the CLI into dist/node (${reason})…\n`);
   const built = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "build-node.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
@@ -63,6 +67,7 @@ if (reason !== null) {
     process.stderr.write("kiosk: the build failed (see above); `npm run build:node` retries it\n");
     process.exit(built.status ?? 1);
   }
+  build = readBuildInfo();
 }
 
 /** At most this many code caches per build (each about 1.5 MB): sub-command names come from the command line. */
@@ -105,10 +110,10 @@ const CODE_CACHE_GROWTH = 1.01;
 function writeCodeCache(script, file, prefix, previous) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    const data = script.createCachedData(); // ≈ 10 ms for the whole CLI
-    if (previous > 0 && data.length <= previous * CODE_CACHE_GROWTH) return;
     const caches = readdirSync(DIST).filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"));
     if (caches.length >= MAX_CODE_CACHES && !caches.includes(path.basename(file))) return;
+    const data = script.createCachedData(); // ≈ 10 ms for the whole CLI
+    if (previous > 0 && data.length <= previous * CODE_CACHE_GROWTH) return;
     writeFileSync(temp, data);
     renameSync(temp, file); // a process starting meanwhile reads the old cache or the new one, never half
   } catch {
@@ -152,7 +157,7 @@ process.on("uncaughtException", crash);
 
 const { launchPlan } = await import(pathToFileURL(path.join(DIST, "launch-plan.js")).href);
 const plan = launchPlan(process.argv.slice(2), process.execArgv);
-const bundle = plan.codeCache !== null ? JSON.parse(readFileSync(INFO, "utf8")).cjs : undefined;
+const bundle = plan.codeCache !== null ? build?.info.cjs : undefined;
 let main;
 if (bundle) {
   // Before anything is compiled: V8 accepts a code cache only under the flags it was made with.
