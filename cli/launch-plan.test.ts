@@ -27,6 +27,17 @@ describe("launchPlan", () => {
   });
 
   it("leaves an --interrupt-budget given to Node alone", () => {
-    expect(launchPlan(["bench", "run"], ["--interrupt-budget=67584"])).toEqual({ codeCache: "bench-run", v8Flags: null });
+    expect(launchPlan(["bench", "run"], ["--interrupt-budget=67584"])).toEqual({ codeCache: expect.stringMatching(/^bench-run\.[0-9a-f]{8}$/), v8Flags: null });
+  });
+
+  it("gives each set of Node options a cache of its own (V8 rejects a cache made under other flags)", () => {
+    const plain = launchPlan(["bench", "run"], []).codeCache;
+    const profiled = launchPlan(["bench", "run"], ["--cpu-prof"]).codeCache;
+    const semi = launchPlan(["bench", "run"], ["--max-semi-space-size=4"]).codeCache;
+    expect(plain).toBe("bench-run");
+    expect(profiled).toMatch(/^bench-run\.[0-9a-f]{8}$/);
+    expect(semi).toMatch(/^bench-run\.[0-9a-f]{8}$/);
+    expect(new Set([plain, profiled, semi]).size).toBe(3);
+    expect(launchPlan(["bench", "run", "--policy", "rule"], ["--cpu-prof"]).codeCache).toBe(profiled);
   });
 });

@@ -11,7 +11,9 @@ export interface LaunchPlan {
   /**
    * Which code cache the run uses ("bench-run", "tool"), or null for the ES module build. A
    * cache holds the code of what made it, so each sub-command has its own: a `bench list` that
-   * made the bench's cache would leave a later `bench run` most of its compiling.
+   * made the bench's cache would leave a later `bench run` most of its compiling. Node's own
+   * options name a cache of their own ("bench-run.3f2a9c1b"): V8 rejects a cache made under other
+   * flags, and a run under them (a profile, an experiment) would otherwise replace the usual cache.
    */
   codeCache: string | null;
   /** V8 flags to set before compiling the CLI, or null. */
@@ -29,5 +31,13 @@ export function launchPlan(args: readonly string[], execArgv: readonly string[])
   const help = operands[0] === "help" || args.some((a) => HELP.has(a));
   if (!command || help || !runsToCompletion(args)) return { codeCache: null, v8Flags: null };
   const sub = operands[1];
-  return { codeCache: sub !== undefined && SUB_COMMAND.test(sub) ? `${command.name}-${sub}` : command.name, v8Flags: batchJitFlag(execArgv) };
+  const name = sub !== undefined && SUB_COMMAND.test(sub) ? `${command.name}-${sub}` : command.name;
+  return { codeCache: execArgv.length > 0 ? `${name}.${fnv1a32(execArgv.join("\0"))}` : name, v8Flags: batchJitFlag(execArgv) };
+}
+
+/** A short stable hash (FNV-1a, 32 bits, 8 hex digits): no crypto module to load before every command. */
+function fnv1a32(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
