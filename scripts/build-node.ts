@@ -193,6 +193,11 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     write: false,
     legalComments: "linked",
     logLevel: "warning",
+    // Object spread compiled to esbuild's helper (properties added one by one): V8 in Node 20
+    // gives `{ ...a, b }` a hidden class of its own at every evaluation, so the objects a bench
+    // run builds this way (session options, records, verdicts) never shared a shape, and every
+    // function reading them ran megamorphic (docs/PERFORMANCE.md: −4 % wall, −3 % CPU).
+    supported: { "object-rest-spread": false },
   } as const;
   const [result, cjs] = await Promise.all([
     build({

@@ -122,16 +122,25 @@ export function placeholdersOf(template: string): string[] {
   return partsOf(template).filter((_, i) => i % 2 === 1);
 }
 
-/** Fill `{name}` placeholders in one pass (values are not re-scanned). */
-export function fillTemplate(template: string, values: Readonly<Record<string, string | (() => string)>>, where: string): string {
+/**
+ * Fill `{name}` placeholders in one pass (values are not re-scanned). `item`, when given, is looked
+ * up before `values` (a repeated block's own fields over the prompt's), so that no merged copy of
+ * the two is built for every item.
+ */
+export function fillTemplate(
+  template: string,
+  values: Readonly<Record<string, string | (() => string)>>,
+  where: string,
+  item?: Readonly<Record<string, string>>,
+): string {
   const parts = partsOf(template);
   let out = parts[0] ?? "";
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i] as string;
-    if (!Object.prototype.hasOwnProperty.call(values, name)) {
-      throw new PromptProfileError(`${where}: no value for placeholder {${name}}`);
-    }
-    const value = values[name];
+    let value: string | (() => string) | undefined;
+    if (item !== undefined && Object.prototype.hasOwnProperty.call(item, name)) value = item[name];
+    else if (Object.prototype.hasOwnProperty.call(values, name)) value = values[name];
+    else throw new PromptProfileError(`${where}: no value for placeholder {${name}}`);
     out += (typeof value === "function" ? value() : (value as string)) + (parts[i + 1] ?? "");
   }
   return out;

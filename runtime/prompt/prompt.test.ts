@@ -5,6 +5,7 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, KioskEvent, PromptProfile, SystemContext } from "../../tools/data/schemas.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { buildCasePrompt, buildSystemPrompt, eventsToUserMessage, fareRules, PromptProfileError, toolDefinitions } from "./index.ts";
+import { fillTemplate } from "./profile.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const profile = pack.promptProfile();
@@ -238,5 +239,14 @@ describe("profile checks", () => {
       if (block) p.system_prompt.push({ ...block, text: "- Answer in {primary_language}.\n" });
     });
     expect(buildSystemPrompt(marta, BASE, reordered).endsWith("- Answer in en.\n")).toBe(true);
+  });
+});
+
+describe("fillTemplate", () => {
+  it("fills placeholders from a repeated block's item before the prompt's values, and names a missing one", () => {
+    const values = { name: "prompt", lazy: () => "computed" };
+    expect(fillTemplate("{name}/{lazy}", values, "here")).toBe("prompt/computed");
+    expect(fillTemplate("{name}/{lazy}/{id}", values, "here", { name: "item", id: "7" })).toBe("item/computed/7");
+    expect(() => fillTemplate("{missing}", values, "block 'x'", { id: "7" })).toThrow("block 'x': no value for placeholder {missing}");
   });
 });

@@ -122,7 +122,7 @@ function renderSystemPrompt(system: SystemData, context: SystemContext, profile:
     if (condition.kind === "test") {
       if (condition.test(inputs)) out += fillTemplate(block.text, values, where);
     } else {
-      for (const item of condition.items(inputs)) out += fillTemplate(block.text, { ...values, ...item }, where);
+      for (const item of condition.items(inputs)) out += fillTemplate(block.text, values, where, item);
     }
   }
   return out;
