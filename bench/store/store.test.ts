@@ -213,6 +213,26 @@ describe("BenchStore", () => {
       expect(rows(file).map((r) => (r as { case_id: string }).case_id)).toEqual(["MARTA-C-001"]);
     });
 
+    it("refuses a case stored twice in one run, naming it, and keeps the first row (both writers)", async () => {
+      const { cases, run } = await replayed(["MARTA-C-001"]);
+      const first = cases[0]!;
+      for (const background of [false, true]) {
+        const { file, store, id, done } = fileStore(`twice-${background}.sqlite`, run);
+        const writer = store.caseWriter(id, { background });
+        writer.add(first);
+        writer.flush();
+        // A second row for the same case would have silently replaced the first before (INSERT OR REPLACE).
+        expect(() => {
+          writer.add({ ...first, scoreNote: "second" });
+          writer.flush();
+        }, `background: ${background}`).toThrow(/storing case MARTA-C-001: UNIQUE constraint failed: run_cases\.run_id, run_cases\.case_id/);
+        writer.close();
+        done();
+        store.close();
+        expect(rows(file).map((r) => (r as { score_note: string | null }).score_note)).toEqual([first.scoreNote]);
+      }
+    });
+
     it("says so when the thread cannot open the database, and then closes without waiting for it", async () => {
       const { cases, run } = await replayed(["MARTA-C-001"]);
       const { file, store, id, done } = fileStore("vanished.sqlite", run);

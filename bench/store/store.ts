@@ -457,13 +457,18 @@ export class BenchStore {
     byCase.set(prepared.caseId, { transcriptJson: prepared.transcriptJson, verdictJson: prepared.verdictJson });
   }
 
-  /** Store one finished case (replacing an earlier row for the same case); returns it as `cases()` reads it back. */
+  /** Store one finished case (a second row for the same case is refused); returns it as `cases()` reads it back. */
   insertCase(runId: number, c: CaseInsert): StoredCase {
     const { key, documents } = caseParts(c);
     const prepared: PreparedCase = { ...key, ...serialiseCaseDocuments(documents) };
-    this.rememberText(runId, prepared);
     this.insertCaseStatement ??= this.db.prepare(INSERT_CASE_SQL);
-    this.insertCaseStatement.run(caseRowValues(runId, c, prepared));
+    try {
+      this.insertCaseStatement.run(caseRowValues(runId, c, prepared));
+    } catch (err) {
+      // The message the case writer thread gives for a row it cannot store.
+      throw new BenchError(`storing case ${key.caseId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.rememberText(runId, prepared);
     return storedCaseOf(caseFacts(c), key, documents.ending);
   }
 
