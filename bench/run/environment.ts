@@ -35,12 +35,20 @@ function git(...args: string[]): Promise<string> {
 
 /**
  * This checkout's commit and whether tracked files differ from it (null outside a git checkout).
- * Asynchronous and remembered: a run asks early, and git runs while the data pack loads.
+ * Asynchronous and remembered: a run asks early, and git runs while the data pack loads. One git
+ * process answers both (`status --porcelain=v2 --branch`: the commit on its "# branch.oid" line,
+ * a change on any other line), since starting a process costs the caller's thread ≈ 8 ms here.
  */
 export function gitRevision(): Promise<GitRevision> {
-  cachedGit ??= Promise.all([
-    git("rev-parse", "HEAD").catch(() => null),
-    git("status", "--porcelain", "--untracked-files=no").then((s) => s.length > 0, () => null),
-  ]).then(([commit, dirty]): GitRevision => (commit === null ? { commit: null, dirty: null } : { commit, dirty }));
+  cachedGit ??= git("status", "--porcelain=v2", "--branch", "--untracked-files=no").then(parseGitStatus, (): GitRevision => ({ commit: null, dirty: null }));
   return cachedGit;
+}
+
+/** The commit and dirtiness from `git status --porcelain=v2 --branch` output. */
+export function parseGitStatus(output: string): GitRevision {
+  const lines = output.split("\n").filter((l) => l.length > 0);
+  const oid = lines.find((l) => l.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
+  // "(initial)": a repository without a commit yet.
+  if (oid === undefined || !/^[0-9a-f]{40,64}$/.test(oid)) return { commit: null, dirty: null };
+  return { commit: oid, dirty: lines.some((l) => !l.startsWith("#")) };
 }
