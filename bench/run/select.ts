@@ -36,9 +36,8 @@ export function partitioner(pack: DataPack): (caseId: string) => CasePartition {
   return (caseId) => (holdout.has(caseId) ? "holdout" : train.has(caseId) ? "train" : "none");
 }
 
-function sha256File(file: string, length?: number): string {
-  const hex = createHash("sha256").update(readFileSync(file)).digest("hex");
-  return length === undefined ? hex : hex.slice(0, length);
+function sha256File(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 /** Parse a comma-separated list ("A,C" or "marta, doha"); undefined for none. */
@@ -123,10 +122,7 @@ export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases 
 
   const selectedSystems = SYSTEM_IDS.filter((s) => cases.some((c) => c.system === s));
   if (!spec.casesFile) {
-    for (const s of selectedSystems) {
-      const rel = `cases/${s}_cases.json`;
-      checksums[rel] = sha256File(pack.file(rel), 12);
-    }
+    for (const s of selectedSystems) checksums[`cases/${s}_cases.json`] = pack.caseFileChecksum(s).slice(0, 12);
   }
   return {
     cases,

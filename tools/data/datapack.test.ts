@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,6 +32,24 @@ describe("data pack", () => {
   it("caches: the same objects come back", () => {
     expect(pack.system("doha")).toBe(pack.system("doha"));
     expect(pack.cases("doha")).toBe(pack.cases("doha"));
+  });
+
+  it("gives each case file's SHA-256, of the bytes its cases were read from", () => {
+    const onDisk = createHash("sha256").update(readFileSync(path.join(SHARED_DATA_DIR, "cases/taipei_cases.json"))).digest("hex");
+    expect(new DataPack(SHARED_DATA_DIR).caseFileChecksum("taipei")).toBe(onDisk);
+    // Read before it was asked for: the file is not read again.
+    const copy = mkdtempSync(path.join(tmpdir(), "pack-checksum-"));
+    try {
+      const file = path.join(copy, "cases/taipei_cases.json");
+      mkdirSync(path.dirname(file));
+      writeFileSync(file, readFileSync(path.join(SHARED_DATA_DIR, "cases/taipei_cases.json")));
+      const read = new DataPack(copy);
+      expect(read.cases("taipei")).toHaveLength(pack.cases("taipei").length);
+      writeFileSync(file, "[]");
+      expect(read.caseFileChecksum("taipei")).toBe(onDisk);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 

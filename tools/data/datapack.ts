@@ -1,5 +1,6 @@
 // Reads the MetroLLM-Bench data pack from disk (at run time; it is never copied into the repo),
 // validates every file with zod and caches the result.
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
@@ -69,6 +70,8 @@ export function locateDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv;
 export class DataPack {
   private readonly systems = new Map<SystemId, SystemData>();
   private readonly casesBySystem = new Map<SystemId, Case[]>();
+  /** SHA-256 (hex) of each case file read, over the very bytes its cases were parsed from. */
+  private readonly caseFileSha256 = new Map<SystemId, string>();
   private caseIndex: Map<string, Case> | undefined;
   private cachedSplit: Split | undefined;
   private cachedProfile: PromptProfile | undefined;
@@ -90,9 +93,13 @@ export class DataPack {
   }
 
   private read(relative: string): string {
+    return this.readBytes(relative).toString("utf8");
+  }
+
+  private readBytes(relative: string): Buffer {
     const full = this.file(relative);
     try {
-      return readFileSync(full, "utf8");
+      return readFileSync(full);
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err);
       throw new DataFileError(full, [{ message: reason }]);
@@ -135,9 +142,20 @@ export class DataPack {
   cases(system: SystemId): Case[] {
     const cached = this.casesBySystem.get(system);
     if (cached) return cached;
-    const cases = this.json(`cases/${system}_cases.json`, CasesFileSchema);
+    const relative = `cases/${system}_cases.json`;
+    const bytes = this.readBytes(relative);
+    const cases = parseJsonText(bytes.toString("utf8"), this.file(relative), CasesFileSchema);
+    this.caseFileSha256.set(system, createHash("sha256").update(bytes).digest("hex"));
     this.casesBySystem.set(system, cases);
     return cases;
+  }
+
+  /** SHA-256 (hex) of a system's case file, of the bytes its cases were read from (a run records it). */
+  caseFileChecksum(system: SystemId): string {
+    this.cases(system);
+    const sha = this.caseFileSha256.get(system);
+    if (sha === undefined) throw new Error(`no checksum for ${system}'s case file`);
+    return sha;
   }
 
   allCases(): Case[] {
