@@ -7,13 +7,14 @@
 // With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
 // otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
 // says which cases go in which file.
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { resultRecordJson, RESULTS_TAIL } from "../run/result-record.ts";
 import { caseRowValues, INSERT_CASE_SQL, serialiseCaseDocuments, type CaseDocumentsJson } from "./case-columns.ts";
 import { applyConnectionSettings } from "./connection.ts";
+import { writeAllParts } from "./write-parts.ts";
 import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
 const setup = workerData as CaseWriterSetup;
@@ -81,11 +82,6 @@ function store(row: CaseWriterRow): void {
 const COMMA = Buffer.from(",");
 const TAIL = Buffer.from(RESULTS_TAIL);
 
-/** Write all of `data` at the file's position (a write may take less than it is given). */
-function writeAll(fd: number, data: Buffer): void {
-  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
-}
-
 function writeResults(files: ResultsFileRequest[]): void {
   for (const f of files) {
     const parts: Buffer[] = [Buffer.from(f.head)];
@@ -101,7 +97,7 @@ function writeResults(files: ResultsFileRequest[]): void {
       // Part by part: joining 15 MB first would copy it once more.
       const fd = openSync(f.file, "w");
       try {
-        for (const part of parts) writeAll(fd, part);
+        writeAllParts(fd, parts);
       } finally {
         closeSync(fd);
       }
