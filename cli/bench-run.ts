@@ -192,6 +192,10 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
 
   const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
   const store = BenchStore.open(benchDbPath(opts.db));
+  // SQLite's share of the run moves to a writer thread when there is a second core for it,
+  // started now so that it is ready before the first case is.
+  const storeInBackground = availableParallelism() > 1;
+  if (storeInBackground) store.prepareCaseWriterThread();
   const controller = new AbortController();
   const progress = new Progress(process.stderr.isTTY === true && !opts.json);
   let interrupts = 0;
@@ -215,8 +219,7 @@ export async function benchRunAction(opts: BenchRunOptions, cmd: Command): Promi
       store,
       concurrency,
       signal: controller.signal,
-      // SQLite's share of the run moves to a writer thread when there is a second core for it.
-      storeInBackground: availableParallelism() > 1,
+      storeInBackground,
       resultsFilesNext: opts.out !== undefined,
       onStart: (info: RunStartInfo) => progress.start(info),
       onProgress: (p: RunProgress) => progress.update(p),

@@ -3,17 +3,21 @@ import type { MessagePort } from "node:worker_threads";
 import type { CaseDocuments, CaseFacts } from "./case-columns.ts";
 import type { CaseKey } from "./case-row.ts";
 
+/** What a case writer thread is started with (before it knows the run it will store). */
 export interface CaseWriterSetup {
   /** The bench database (a file: a thread cannot share an in-memory database). */
   file: string;
-  /** The run whose cases this thread stores (one thread per run's writer). */
-  runId: number;
-  /** Commit what is pending once a transaction has been open this long. */
-  commitEveryMs: number;
   /** The writer's answers (flushed, failed, closed) arrive here. */
   replies: MessagePort;
   /** Counts the writer's answers, so that a waiting main thread can sleep until the next one. */
   signal: Int32Array;
+}
+
+/** The run a thread stores, told by its first request (one thread serves one run's writer). */
+export interface CaseWriterRun {
+  runId: number;
+  /** Commit what is pending once a transaction has been open this long. */
+  commitEveryMs: number;
   /**
    * Keep each stored case's results-file record, encoded, so that the thread can write the run's
    * `--out` files at the end (a "results" request) instead of the main thread.
@@ -29,6 +33,8 @@ export interface ResultsFileRequest {
 }
 
 export type CaseWriterRequest =
+  /** The run whose rows follow (before any of them). */
+  | ({ type: "begin" } & CaseWriterRun)
   /** Rows to store, in order (sent a few at a time: each message has its own cost). */
   | { type: "rows"; rows: CaseWriterRow[] }
   /** Commit what is pending, then answer "flushed". */

@@ -4,6 +4,9 @@
 // cases. Transactions and their durability are the direct writer's (BenchStore.caseWriter):
 // committed about every `commitEveryMs`, and at once when the main thread flushes or closes.
 //
+// It is started with the database alone and told its run by a first "begin" request, so that a
+// bench run can start it (a Node environment, SQLite) while it still selects its cases.
+//
 // With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
 // otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
 // says which cases go in which file.
@@ -15,11 +18,15 @@ import { resultRecordJson, RESULTS_TAIL } from "../run/result-record.ts";
 import { caseRowValues, INSERT_CASE_SQL, serialiseCaseDocuments, type CaseDocumentsJson } from "./case-columns.ts";
 import { applyConnectionSettings } from "./connection.ts";
 import { writeAllParts } from "./write-parts.ts";
-import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
+import type { CaseWriterReply, CaseWriterRequest, CaseWriterRow, CaseWriterRun, CaseWriterSetup, ResultsFileRequest } from "./case-writer-protocol.ts";
 
 const setup = workerData as CaseWriterSetup;
+/** The run being stored (the "begin" request, which comes before any row). */
+let run: CaseWriterRun | undefined;
 /** The writer connection's page cache, in KiB. */
 const WRITER_CACHE_KIB = 1024;
+/** Pages of write-ahead log after which a commit folds it into the database (16 KiB pages). */
+const WRITER_CHECKPOINT_PAGES = 128;
 
 function reply(message: CaseWriterReply): void {
   setup.replies.postMessage(message);
@@ -37,6 +44,10 @@ function open(): { db: Database.Database; insert: Database.Statement } | undefin
     // default every page of a run's ~20 MB came from fresh memory (a page fault each 4 KiB, the
     // thread's largest cost); 1 MiB is reused page by page (docs/PERFORMANCE.md).
     db.pragma(`cache_size = -${WRITER_CACHE_KIB}`);
+    // Fold the write-ahead log into the database every 2 MiB: with SQLite's 16 MiB default (1,000
+    // pages of 16 KiB) a run's one big checkpoint (≈ 70 ms, fsyncs included) came near its end,
+    // and the main thread waited for it; small ones are done in the time the thread waits for rows.
+    db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
     return { db, insert: db.prepare(INSERT_CASE_SQL) };
   } catch (err) {
     // Said here, in words: an error object thrown out of a worker loses its message.
@@ -49,7 +60,7 @@ function open(): { db: Database.Database; insert: Database.Statement } | undefin
 const opened = open();
 let commitTimer: ReturnType<typeof setTimeout> | undefined;
 let failed = false;
-/** Per case id, its record as the results file carries it (setup.keepResults). */
+/** Per case id, its record as the results file carries it (run.keepResults). */
 const results = new Map<string, Buffer>();
 
 function commit(): void {
@@ -63,20 +74,25 @@ function store(row: CaseWriterRow): void {
   // exception stops the run), the ones before it are committed by the flush that follows.
   if (failed || !opened) return;
   const caseId = row.key.caseId;
+  if (!run) {
+    failed = true;
+    reply({ type: "failed", message: `storing case ${caseId}: the case writer thread was not told its run` });
+    return;
+  }
   let text: CaseDocumentsJson;
   try {
     text = serialiseCaseDocuments(row.documents);
     if (!opened.db.inTransaction) {
       opened.db.exec("BEGIN");
-      commitTimer = setTimeout(commit, setup.commitEveryMs);
+      commitTimer = setTimeout(commit, run.commitEveryMs);
     }
-    opened.insert.run(caseRowValues(setup.runId, row.facts, { ...row.key, ...text }));
+    opened.insert.run(caseRowValues(run.runId, row.facts, { ...row.key, ...text }));
   } catch (err) {
     failed = true;
     reply({ type: "failed", message: `storing case ${caseId}: ${messageOf(err)}` });
     return;
   }
-  if (setup.keepResults) results.set(caseId, Buffer.from(resultRecordJson(text.transcriptJson, text.verdictJson)));
+  if (run.keepResults) results.set(caseId, Buffer.from(resultRecordJson(text.transcriptJson, text.verdictJson)));
 }
 
 const COMMA = Buffer.from(",");
@@ -114,7 +130,8 @@ function end(): void {
 
 parentPort?.on("message", (request: CaseWriterRequest) => {
   try {
-    if (request.type === "rows") for (const row of request.rows) store(row);
+    if (request.type === "begin") run = { runId: request.runId, commitEveryMs: request.commitEveryMs, keepResults: request.keepResults };
+    else if (request.type === "rows") for (const row of request.rows) store(row);
     else if (request.type === "results") {
       try {
         writeResults(request.files);
@@ -133,7 +150,7 @@ parentPort?.on("message", (request: CaseWriterRequest) => {
       opened?.db.close();
       reply({ type: "closed" });
       // A thread that keeps results stays for "results" requests (the main thread's join ends it).
-      if (!setup.keepResults || !opened) end();
+      if (!run?.keepResults || !opened) end();
     }
   } catch (err) {
     reply({ type: "failed", message: `the case writer: ${messageOf(err)}` });

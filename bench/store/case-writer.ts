@@ -30,16 +30,18 @@ export class CaseWriterThread {
   private exited = false;
   /** Answers received and not yet waited for, by type. */
   private readonly answers = new Map<CaseWriterReply["type"], number>();
-  private readonly keepResults: boolean;
+  private keepResults = false;
+  /** The run the thread stores, once `begin` has told it. */
+  private runId: number | undefined;
   /** The cases whose results-file record the thread keeps (keepResults). */
   private readonly kept = new Set<string>();
   private resultsPending = false;
 
-  constructor(file: string, runId: number, options: { commitEveryMs: number; keepResults?: boolean }) {
+  /** Start the thread on the database `file`; `begin` tells it the run before the first row. */
+  constructor(file: string) {
     const channel = new MessageChannel();
     this.replies = channel.port1;
-    this.keepResults = options.keepResults ?? false;
-    const setup: CaseWriterSetup = { file, runId, commitEveryMs: options.commitEveryMs, replies: channel.port2, signal: this.signal, keepResults: this.keepResults };
+    const setup: CaseWriterSetup = { file, replies: channel.port2, signal: this.signal };
     this.worker = startWorker("case-writer", new URL("./case-writer-thread.ts", import.meta.url), { workerData: setup, transferList: [channel.port2] });
     this.worker.on("error", (err: unknown) => this.fail(`the case writer thread failed: ${err instanceof Error ? err.message : String(err)}`));
     this.worker.on("exit", (code) => {
@@ -50,6 +52,14 @@ export class CaseWriterThread {
     });
     // BenchStore.close joins the thread; it never keeps a finished process alive.
     this.worker.unref();
+  }
+
+  /** The run whose cases follow (once: one thread serves one run's writer). */
+  begin(runId: number, options: { commitEveryMs: number; keepResults?: boolean }): void {
+    if (this.runId !== undefined) throw new BenchError(`the case writer thread already stores run ${this.runId}`);
+    this.runId = runId;
+    this.keepResults = options.keepResults ?? false;
+    this.send({ type: "begin", runId, commitEveryMs: options.commitEveryMs, keepResults: this.keepResults });
   }
 
   /** Hand one case to the thread (within BATCH_MS), which serialises and stores it. */

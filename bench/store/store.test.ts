@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -183,6 +183,48 @@ describe("BenchStore", () => {
       const thread = write("thread.sqlite", true);
       expect(rows(thread)).toEqual(rows(direct));
       expect(rows(thread)).toHaveLength(4);
+    });
+
+    it("takes a thread started ahead of the run (prepareCaseWriterThread), and ends one nobody took", async () => {
+      const { cases, run } = await replayed(["CTA-D-002", "CTA-D-003"]);
+      const prepared = fileStore("prepared.sqlite", run);
+      prepared.store.prepareCaseWriterThread();
+      // Started before it knows the run: the rows still go to the run caseWriter names.
+      const writer = prepared.store.caseWriter(prepared.id, { background: true });
+      for (const c of cases) writer.add(c);
+      prepared.store.close();
+      prepared.done();
+      const direct = fileStore("prepared-direct.sqlite", run);
+      const plain = direct.store.caseWriter(direct.id);
+      for (const c of cases) plain.add(c);
+      direct.store.close();
+      direct.done();
+      expect(rows(prepared.file)).toEqual(rows(direct.file));
+      expect(rows(prepared.file)).toHaveLength(2);
+
+      const unused = fileStore("prepared-unused.sqlite", run);
+      unused.store.prepareCaseWriterThread();
+      expect(() => unused.store.close()).not.toThrow();
+      expect(unused.committed()).toBe(0);
+      unused.done();
+    });
+
+    it("folds the write-ahead log into the database every 2 MiB, not at the end of the run", async () => {
+      const { cases, run } = await replayed(["MARTA-C-001"]);
+      const first = cases[0]!;
+      const { file, store, id, done } = fileStore("checkpoints.sqlite", run);
+      const writer = store.caseWriter(id, { background: true, commitEveryMs: 60_000 });
+      // ≈ 9 MB of rows (one case under 600 ids), committed 50 at a time (≈ 0.75 MB), as a run commits.
+      for (let i = 0; i < 600; i++) {
+        writer.add({ ...first, record: { ...first.record, case_id: `MARTA-C-${String(i).padStart(3, "0")}` } });
+        if (i % 50 === 49) writer.flush();
+      }
+      const walBytes = statSync(`${file}-wal`).size;
+      store.close();
+      done();
+      expect(rows(file)).toHaveLength(600);
+      // SQLite's default (1,000 pages of 16 KiB) would have let it grow to the whole 9 MB.
+      expect(walBytes).toBeLessThan(5 * 1024 * 1024);
     });
 
     it("commits a lone case without a flush: a slow run's cases are not held back for a batch", async () => {
