@@ -74,47 +74,75 @@ if (reason !== null) {
 const MAX_CODE_CACHES = 16;
 
 /**
- * The CLI's `main` from the CommonJS bundle, compiled with the code cache V8 made for `key`
- * (when there is one and V8 accepts it: same bundle text, same V8 and flags). The cache is made
- * as the process exits, so that it holds the code of every function the command ran, not only
- * what compiling the bundle produced; and made again whenever a run has compiled more than it
- * holds (a one-case `bench run` first, the whole bench later), so that it grows to what the
- * sub-command's runs use. A run that adds nothing leaves it as it is.
+ * A code cache file: this magic, the isolate's bytecode size (bytes, little-endian 64-bit) when
+ * the cache was made, then V8's data. A later run of the command that ends with no more bytecode
+ * than that compiled nothing the cache lacks, and skips making a new one (≈ 15 ms of every run).
+ */
+const CACHE_MAGIC = "kioskv8c";
+const CACHE_HEADER = 16;
+
+/** `{ data, bytecode }` of a cache file's bytes, or null when they are not one (another format, cut short). */
+function parseCodeCache(bytes) {
+  if (bytes.length <= CACHE_HEADER || bytes.toString("latin1", 0, CACHE_MAGIC.length) !== CACHE_MAGIC) return null;
+  return { data: bytes.subarray(CACHE_HEADER), bytecode: Number(bytes.readBigUInt64LE(CACHE_MAGIC.length)) };
+}
+
+function codeCacheBytes(data, bytecode) {
+  const header = Buffer.alloc(CACHE_HEADER);
+  header.write(CACHE_MAGIC, 0, "latin1");
+  header.writeBigUInt64LE(BigInt(bytecode), CACHE_MAGIC.length);
+  return Buffer.concat([header, data]);
+}
+
+const bytecodeSize = () => v8.getHeapCodeStatistics().bytecode_and_metadata_size; // ≈ 4 ms at the end of a bench run
+
+/**
+ * The CLI's `main` from the CommonJS bundle (one function expression: scripts/build-node.ts),
+ * compiled with the code cache V8 made for `key` (when there is one and V8 accepts it: same
+ * bundle text, same V8 and flags). The cache is made as the process exits, so that it holds the
+ * code of every function the command ran, not only what compiling the bundle produced; and made
+ * again whenever a run has compiled more than it holds (a one-case `bench run` first, the whole
+ * bench later), so that it grows to what the sub-command's runs use. A run that adds nothing
+ * leaves it as it is.
  */
 function mainWithCodeCache(bundle, key) {
   const file = path.join(DIST, bundle.file);
   // V8 checks a cache against the source's length only: the bundle's hash is in the name.
   const prefix = `${bundle.file}.${bundle.sha256.slice(0, 16)}.`;
   const cacheFile = path.join(DIST, `${prefix}${key}.v8cache`);
-  let cachedData;
+  let cache = null;
   try {
-    cachedData = readFileSync(cacheFile);
+    cache = parseCodeCache(readFileSync(cacheFile));
   } catch {
     // none yet
   }
-  // Node's CommonJS wrapper, on a line of its own so that the bundle's lines keep their numbers.
-  // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __kioskImport) { "use strict";\n${readFileSync(file, "utf8")}\n})`;
-  const script = new vm.Script(wrapped, { filename: file, lineOffset: -1, cachedData });
-  const previous = cachedData === undefined || script.cachedDataRejected ? 0 : cachedData.length;
-  process.once("exit", () => writeCodeCache(script, cacheFile, prefix, previous));
+  const script = new vm.Script(readFileSync(file, "utf8"), { filename: file, cachedData: cache?.data });
+  const used = cache !== null && !script.cachedDataRejected ? cache : null;
+  process.once("exit", () => writeCodeCache(script, cacheFile, prefix, used));
   const module = { exports: {} };
+  // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
   script.runInThisContext()(module.exports, createRequire(file), module, file, DIST, (specifier) => import(specifier));
   return module.exports.main;
 }
 
-/** A cache is replaced only when the new one is this much larger (same code, a few bytes' jitter). */
+/** A cache is made again only when the run compiled this much more, and replaced when it is this much larger. */
 const CODE_CACHE_GROWTH = 1.01;
 
-/** Write the script's code cache to `file` unless it holds no more than the `previous` bytes used (0: none). */
-function writeCodeCache(script, file, prefix, previous) {
+/**
+ * Write the script's code cache to `file` unless the cache `used` (null: none) already holds what
+ * this run compiled: the run's bytecode did not grow past the size recorded with it, or the new
+ * cache is no larger (then the recorded size is raised, so that the next run skips the check).
+ */
+function writeCodeCache(script, file, prefix, used) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
+    const bytecode = bytecodeSize();
+    if (used !== null && bytecode <= used.bytecode * CODE_CACHE_GROWTH) return;
     const caches = readdirSync(DIST).filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"));
     if (caches.length >= MAX_CODE_CACHES && !caches.includes(path.basename(file))) return;
-    const data = script.createCachedData(); // ≈ 10 ms for the whole CLI
-    if (previous > 0 && data.length <= previous * CODE_CACHE_GROWTH) return;
-    writeFileSync(temp, data);
+    const data = script.createCachedData(); // ≈ 15 ms for the whole CLI
+    const kept = used !== null && data.length <= used.data.length * CODE_CACHE_GROWTH ? used.data : data;
+    writeFileSync(temp, codeCacheBytes(kept, bytecode));
     renameSync(temp, file); // a process starting meanwhile reads the old cache or the new one, never half
   } catch {
     // A read-only installation runs without a cache.

@@ -7,9 +7,16 @@ const BATCH_FLAG = `--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`;
 
 describe("launchPlan", () => {
   it("runs a command that runs to completion from the code cache of its sub-command, with the batch tiering", () => {
-    expect(launchPlan(["bench", "run", "--policy", "rule-ref"], [])).toEqual({ codeCache: "bench-run", v8Flags: BATCH_FLAG });
+    expect(launchPlan(["bench", "run", "--resume", "3"], [])).toEqual({ codeCache: "bench-run", v8Flags: BATCH_FLAG });
     expect(launchPlan(["--data", "/pack", "bench", "report", "latest"], [])).toEqual({ codeCache: "bench-report", v8Flags: BATCH_FLAG });
     expect(launchPlan(["model", "inspect", "m.gguf"], [])).toEqual({ codeCache: "model-inspect", v8Flags: BATCH_FLAG });
+  });
+
+  it("gives each policy of a bench run a cache of its own (a model policy's code and a rule policy's share little)", () => {
+    expect(launchPlan(["bench", "run", "--policy", "rule-ref"], []).codeCache).toBe("bench-run-rule-ref");
+    expect(launchPlan(["bench", "run", "--db", "x.sqlite", "--policy=llm", "--model", "2b"], []).codeCache).toBe("bench-run-llm");
+    expect(launchPlan(["bench", "run", "--policy", "../../etc"], []).codeCache).toBe("bench-run");
+    expect(launchPlan(["bench", "report", "--policy", "rule"], []).codeCache).toBe("bench-report");
   });
 
   it("keeps arguments that are not sub-command names (case ids, tool names, files) out of the cache's name", () => {
@@ -31,13 +38,12 @@ describe("launchPlan", () => {
   });
 
   it("gives each set of Node options a cache of its own (V8 rejects a cache made under other flags)", () => {
-    const plain = launchPlan(["bench", "run"], []).codeCache;
-    const profiled = launchPlan(["bench", "run"], ["--cpu-prof"]).codeCache;
-    const semi = launchPlan(["bench", "run"], ["--max-semi-space-size=4"]).codeCache;
-    expect(plain).toBe("bench-run");
-    expect(profiled).toMatch(/^bench-run\.[0-9a-f]{8}$/);
-    expect(semi).toMatch(/^bench-run\.[0-9a-f]{8}$/);
+    const plain = launchPlan(["bench", "run", "--policy", "rule"], []).codeCache;
+    const profiled = launchPlan(["bench", "run", "--policy", "rule"], ["--cpu-prof"]).codeCache;
+    const semi = launchPlan(["bench", "run", "--policy", "rule"], ["--max-semi-space-size=4"]).codeCache;
+    expect(plain).toBe("bench-run-rule");
+    expect(profiled).toMatch(/^bench-run-rule\.[0-9a-f]{8}$/);
+    expect(semi).toMatch(/^bench-run-rule\.[0-9a-f]{8}$/);
     expect(new Set([plain, profiled, semi]).size).toBe(3);
-    expect(launchPlan(["bench", "run", "--policy", "rule"], ["--cpu-prof"]).codeCache).toBe(profiled);
   });
 });

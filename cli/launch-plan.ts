@@ -31,8 +31,23 @@ export function launchPlan(args: readonly string[], execArgv: readonly string[])
   const help = operands[0] === "help" || args.some((a) => HELP.has(a));
   if (!command || help || !runsToCompletion(args)) return { codeCache: null, v8Flags: null };
   const sub = operands[1];
-  const name = sub !== undefined && SUB_COMMAND.test(sub) ? `${command.name}-${sub}` : command.name;
+  let name = sub !== undefined && SUB_COMMAND.test(sub) ? `${command.name}-${sub}` : command.name;
+  // A bench run's code is mostly its policy's: a model policy's run (node-llama-cpp's code besides)
+  // and a rule policy's share little, and each keeps a cache of its own.
+  const policy = name === "bench-run" ? optionValue(args, "--policy") : undefined;
+  if (policy !== undefined && SUB_COMMAND.test(policy)) name = `${name}-${policy}`;
   return { codeCache: execArgv.length > 0 ? `${name}.${fnv1a32(execArgv.join("\0"))}` : name, v8Flags: batchJitFlag(execArgv) };
+}
+
+/** The value of an option given as `--name value` or `--name=value` (the first, before a `--`), if any. */
+function optionValue(args: readonly string[], option: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") return undefined;
+    if (arg === option) return args[i + 1];
+    if (arg.startsWith(`${option}=`)) return arg.slice(option.length + 1);
+  }
+  return undefined;
 }
 
 /** A short stable hash (FNV-1a, 32 bits, 8 hex digits): no crypto module to load before every command. */

@@ -229,12 +229,34 @@ describe("bin/kiosk.js", () => {
       const bench = (...args: string[]) => {
         const r = run("bench", "run", "--db", db, "--json", ...args);
         expect(r.status, r.stderr).toBe(0);
-        return caches()[cacheName("bench-run")];
+        return caches()[cacheName("bench-run-rule")];
       };
       const small = bench("--policy", "rule", "--cases", "MARTA-A-001");
-      const bigger = bench("--policy", "rule-ref", "--system", "marta", "--category", "A,B,C");
+      const bigger = bench("--policy", "rule", "--system", "marta", "--category", "A,B,C");
       expect(bigger?.size).toBeGreaterThan(small?.size ?? Infinity);
       expect(bench("--policy", "rule", "--cases", "MARTA-A-001")).toEqual(bigger); // holds all that already
+    });
+
+    it("records the bytecode its run had, so that a run compiling nothing more makes no new cache", () => {
+      const file = path.join(dist, cacheName("data-check"));
+      expect(run("data", "check").status).toBe(0);
+      const header = (bytes: Buffer) => ({ magic: bytes.toString("latin1", 0, 8), bytecode: Number(bytes.readBigUInt64LE(8)) });
+      const made = readFileSync(file);
+      expect(header(made).magic).toBe("kioskv8c");
+      expect(header(made).bytecode).toBeGreaterThan(100_000);
+      // As if the cache had been made by a run with almost no code: this run has more, so it makes
+      // the cache again, finds it no larger, keeps V8's data and records its own bytecode size.
+      const lowered = Buffer.from(made);
+      lowered.writeBigUInt64LE(1n, 8);
+      writeFileSync(file, lowered);
+      expect(run("data", "check").status).toBe(0);
+      const after = readFileSync(file);
+      expect(after.subarray(16).equals(made.subarray(16))).toBe(true);
+      expect(header(after).bytecode).toBeGreaterThan(100_000);
+      // The next run compiles nothing beyond that and leaves the file alone.
+      const mtime = statSync(file).mtimeMs;
+      expect(run("data", "check").status).toBe(0);
+      expect(statSync(file).mtimeMs).toBe(mtime);
     });
 
     it("is not used for help or by a resident server (the ES module build runs those)", () => {

@@ -59,6 +59,12 @@ const STALE_CHUNK_AGE_MS = 24 * 3600 * 1000;
 
 /** The CLI as one CommonJS file (bin/kiosk.js compiles it with V8's code cache). */
 export const CJS_ENTRY = { name: "kiosk", source: "cli/main.ts", file: "kiosk.cjs" } as const;
+/**
+ * The first line of the CommonJS bundle: it is one function expression of Node's module
+ * parameters and `__kioskImport` (the launcher's own `import()`, for the ES modules the bundle
+ * loads, such as node-llama-cpp), which bin/kiosk.js calls.
+ */
+export const CJS_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, __kioskImport) { "use strict";';
 
 export interface BuildInfo {
   /** Entry name → output file, relative to dist/node. */
@@ -218,8 +224,11 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
       entryPoints: { [CJS_ENTRY.name]: path.join(ROOT, CJS_ENTRY.source) },
       format: "cjs",
       outExtension: { ".js": ".cjs" },
-      // The same names as an ES module chunk's banner gives, for the same code.
-      banner: { js: 'const __kioskChunkUrl = require("node:url").pathToFileURL(__filename).href;' },
+      // Node's CommonJS wrapper written into the file, with the launcher's import() as one more
+      // parameter (bin/kiosk.js compiles the text as it is: wrapping it there made V8 copy all 3 MB
+      // of it into one string first). Then the same names as an ES module chunk's banner gives.
+      banner: { js: `${CJS_WRAPPER_HEAD}\nconst __kioskChunkUrl = require("node:url").pathToFileURL(__filename).href;` },
+      footer: { js: "})" },
       plugins: [sourceUrlPlugin(outDir, "__kioskChunkUrl"), zodEnglishOnlyPlugin()],
     }),
   ]);
