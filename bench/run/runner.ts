@@ -103,7 +103,7 @@ export async function runCases(options: RunCasesOptions): Promise<RunCasesOutcom
   let failure: { error: unknown } | undefined;
 
   const answer = (kase: Case): Promise<SessionRecord> =>
-    options.answerCase ? options.answerCase(pack, kase, { signal: stop.signal }) : runCase(pack, kase, policy, { ...options.caseOptions, signal: stop.signal });
+    options.answerCase ? options.answerCase(pack, kase, { signal: stop.signal }) : runCase(pack, kase, policy, { signal: stop.signal, ...options.caseOptions });
   const worker = async (): Promise<void> => {
     while (!stop.signal.aborted && next < cases.length) {
       const kase = cases[next++] as Case;

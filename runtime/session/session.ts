@@ -429,6 +429,7 @@ export class KioskSession {
     const renderable = submission && stateSchema.validate(submission) ? stateSchema.safeParse(submission) : undefined;
     const useFallback = !renderable?.success || error !== null || !pyTruthy(submission);
     const state: AssistantState = useFallback ? fallbackState(this.options.setup.system, error) : (renderable.data as AssistantState);
+    const policyInfo = this.policyInfo();
     const record: SessionRecord = {
       case_id: this.options.setup.sessionId,
       response,
@@ -450,7 +451,7 @@ export class KioskSession {
         state,
         fallback: useFallback,
         rejectedSubmissions: this.rejected,
-        ...(this.policyInfo() ? { policyInfo: this.policyInfo() } : {}),
+        ...(policyInfo ? { policyInfo } : {}),
         rounds: this.rounds,
         startedAt: this.startedAt.toISOString(),
       },
