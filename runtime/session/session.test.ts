@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
@@ -119,6 +120,26 @@ describe("KioskSession loop", () => {
     const record = await runSession(options(setupA, policy, { signal: controller.signal }));
     expect(record.kiosk.termination).toBe("aborted");
     expect(seen?.aborted).toBe(true);
+  });
+
+  it("reads an abort of the caller's signal as the session's, whatever its reason, and leaves no listener on it", async () => {
+    const controller = new AbortController();
+    // Sessions that finish leave the caller's long-lived signal as they found it.
+    for (let i = 0; i < 20; i++) {
+      const record = await runSession(options(setupA, scripted([submitStep(goodState())]), { signal: controller.signal }));
+      expect(record.kiosk.termination).toBe("submitted");
+    }
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    const policy = scripted([() => new Promise<PolicyStep>(() => queueMicrotask(() => controller.abort(new Error("the run was interrupted"))))]);
+    const record = await runSession(options(setupA, policy, { signal: controller.signal }));
+    expect(record.kiosk.termination).toBe("aborted");
+    expect(record.error).toBe("session aborted");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    // Already aborted: the session ends before asking the policy.
+    const untouched = scripted([submitStep(goodState())]);
+    const late = await runSession(options(setupA, untouched, { signal: controller.signal }));
+    expect(late.kiosk.termination).toBe("aborted");
+    expect(untouched.inputs).toHaveLength(0);
   });
 
   it("ends the case on malformed tool arguments (reference behaviour) without crashing", async () => {
