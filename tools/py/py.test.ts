@@ -104,11 +104,26 @@ describe("Python string helpers", () => {
     expect(pyTitle("o'hare 1st")).toBe("O'Hare 1St");
     expect(pyTitle("STATION_CLOSURE".replace("_", " "))).toBe("Station Closure");
   });
+  it("title-cases ASCII and other text as Python 3.11 does (outputs taken from Python)", () => {
+    const python: [string, string][] = [
+      ["hello world", "Hello World"], ["2nd street", "2Nd Street"], ["ABC def", "Abc Def"], ["mIxEd CaSe", "Mixed Case"],
+      ["a-b_c d", "A-B_C D"], ["", ""], [" ", " "], ["x1y2z", "X1Y2Z"], ["don't stop", "Don'T Stop"], ["\tTab\nNew", "\tTab\nNew"],
+      ["café olé", "Café Olé"], ["ñandú Straße", "Ñandú Straße"], ["北京 station", "北京 Station"], ["élan vital", "Élan Vital"], ["st. paul's", "St. Paul'S"],
+    ];
+    for (const [text, title] of python) expect(pyTitle(text), JSON.stringify(text)).toBe(title);
+  });
   it("reprs strings and lists like Python", () => {
     expect(pyReprString("Airport")).toBe("'Airport'");
     expect(pyReprString("O'Hare")).toBe('"O\'Hare"');
     expect(pyReprString("it's \"x\"")).toBe("'it\\'s \"x\"'");
     expect(pyReprStringList(["A", "O'Hare"])).toBe("['A', \"O'Hare\"]");
+    // Outputs taken from Python 3.11's repr().
+    const python: [string, string][] = [
+      ['say "hi"', `'say "hi"'`], ["back\\slash", "'back\\\\slash'"], ["tab\there", "'tab\\there'"], ["new\nline", "'new\\nline'"],
+      ["\x01ctl\x7f", "'\\x01ctl\\x7f'"], ["both ' and \"", `'both \\' and "'`], ["café", "'café'"], ["北京", "'北京'"],
+      ["emoji 😀", "'emoji 😀'"], ["cr\rlf", "'cr\\rlf'"], ["", "''"],
+    ];
+    for (const [text, repr] of python) expect(pyReprString(text), JSON.stringify(text)).toBe(repr);
   });
   it("has Python truthiness, including empty containers", () => {
     for (const v of [null, undefined, false, 0, NaN, "", [], {}]) expect(pyTruthy(v)).toBe(false);

@@ -83,8 +83,19 @@ export function pySplit(s: string): string[] {
 
 /** len(s) in code points. */
 export function pyLen(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
+  // Code points: a surrogate pair counts once (a lone surrogate once too), as `for…of` counts
+  // them, without an iterator result per character in cold code.
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const high = s.charCodeAt(i);
+    if (high >= 0xd800 && high <= 0xdbff) {
+      const low = s.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 }
 

@@ -6,6 +6,7 @@ import { pyJsonDumps } from "../py/json.ts";
 import { PyFloat } from "../py/number.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { TOOL_NAMES, TOOL_RESULT_FLOAT_KEYS, ToolSession, type ToolOutcome } from "./index.ts";
+import { pyLen } from "./pyops.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const session = (system = "marta") => new ToolSession(pack.system(system));
@@ -345,5 +346,14 @@ describe("disruption_feed", () => {
     s.setDisruptions([{ line: "red", type: "delay", severity: "info", message: "no id" }]);
     expect(failure(s.call("disruption_feed", {})).status).toBe(500);
     expect(() => s.setDisruptions(["not an object"])).toThrow(TypeError);
+  });
+});
+
+describe("pyLen", () => {
+  it("counts code points as Python's len() does: a surrogate pair once, a lone surrogate once", () => {
+    // Python 3.11: len("emoji 😀") == 7, len("😀😀") == 2, len("北京") == 2.
+    for (const [text, n] of [["", 0], ["abc", 3], ["北京", 2], ["emoji 😀", 7], ["😀😀", 2], ["\ud83d", 1], ["a\ude00b", 3], ["\ud83d\ud83d", 2]] as const) {
+      expect(pyLen(text), JSON.stringify(text)).toBe(n);
+    }
   });
 });
