@@ -8,6 +8,7 @@ function isCased(ch: string): boolean {
 
 // The fast paths below avoid `for (const ch of s)`, which in code V8 has not optimised yet (most
 // of a bench run's) allocates an iterator result for every character.
+// eslint-disable-next-line no-control-regex -- every ASCII character, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Python str.title(): upper-case a cased letter after a non-cased character, lower-case otherwise. */
