@@ -2,7 +2,7 @@
 // DataFileError that names the file, the line/column and the JSON path.
 import { LineCounter, parseDocument, isNode, type Document } from "yaml";
 import type { z } from "zod";
-import { compiledSchema } from "../util/compiled-schema.ts";
+import { compiledValidator } from "../util/compiled-schema.ts";
 import { DataFileError, type DataIssue } from "./errors.ts";
 import { parseJsonKeepingFloats } from "../py/json.ts";
 import { PyFloat } from "../py/number.ts";
@@ -76,7 +76,7 @@ function validate<T>(
   locate: () => { doc: Document.Parsed; counter: LineCounter } | undefined,
 ): T {
   // The common case (a valid file) asks only yes or no; the issues are collected when it is not.
-  if (compiledSchema(schema).validate(data)) return data as T;
+  if (compiledValidator(schema)(data)) return data as T;
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) throw new DataFileError(file, zodIssues(result.error, locate));
   // Return the input itself (validated), not zod's copy: key order and extra keys are kept.

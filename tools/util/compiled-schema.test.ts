@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CasesFileSchema } from "../data/schemas.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
-import { compiledSchema } from "./compiled-schema.ts";
+import { compiledSchema, compiledValidator } from "./compiled-schema.ts";
 
 const Stop = z.object({ station_id: z.string().min(1), name: z.string() });
 const Sample = z.object({
@@ -57,6 +57,36 @@ describe("compiledSchema (zod's compiled fast path)", () => {
       const broken = cases.map((c, i) => (i === 3 ? { ...c, id: 42 } : c));
       expect(compiled.validate(broken), system).toBe(false);
       expect(CasesFileSchema.safeParse(broken).error?.issues[0]?.path).toEqual([3, "id"]);
+    }
+  });
+});
+
+describe("compiledValidator (zod's compiled validator alone, for yes-or-no checks)", () => {
+  it.each(INPUTS.map((input, i) => [i, input]))("answers input %i as the schema does", (_i, input) => {
+    expect(compiledValidator(Sample)(input)).toBe(Sample.safeParse(input).success);
+  });
+
+  it("is made once per schema", () => {
+    expect(compiledValidator(Sample)).toBe(compiledValidator(Sample));
+  });
+
+  it("keeps a schema the compiler refuses (a reference cycle) answering through the schema", () => {
+    interface Node {
+      name: string;
+      next?: Node;
+    }
+    const NodeSchema: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string(), next: NodeSchema.optional() }));
+    const valid = compiledValidator(NodeSchema);
+    expect(valid({ name: "a", next: { name: "b" } })).toBe(true);
+    expect(valid({ name: "a", next: { name: 2 } })).toBe(false);
+  });
+
+  it("accepts every case file of the data pack, and refuses one with a broken case", () => {
+    const valid = compiledValidator(CasesFileSchema);
+    for (const system of ["marta", "doha", "bart", "taipei", "cta", "beijing"]) {
+      const cases = JSON.parse(readFileSync(path.join(SHARED_DATA_DIR, "cases", `${system}_cases.json`), "utf8")) as Record<string, unknown>[];
+      expect(valid(cases), system).toBe(true);
+      expect(valid(cases.map((c, i) => (i === 3 ? { ...c, id: 42 } : c))), system).toBe(false);
     }
   });
 });
