@@ -112,7 +112,8 @@ function pidAlive(pid: number): boolean {
 
 export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
   const { pack, store } = options;
-  const revision = gitRevision();
+  // Asked now, answered while the cases load; recorded with the session's end.
+  void gitRevision();
   const selected = selectCases(pack, options.selection);
   const judgeName = options.judge ?? "none";
   const judgeOptions = Object.fromEntries(Object.entries(options.judgeOptions ?? {}).filter(([, v]) => v !== undefined)) as JudgeOptions;
@@ -123,7 +124,6 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
     handle = created.handle;
     const { factory, options: policyOptions } = created;
     const clock = options.clock ?? (() => new Date());
-    const git = await revision;
     const runId = store.createRun({
       policy: factory.name,
       model: handle.model,
@@ -139,8 +139,9 @@ export async function startRun(options: StartRunOptions): Promise<RunOutcome> {
       dataRoot: pack.root,
       upstreamCommit: pack.upstreamCommit() ?? null,
       casesChecksums: selected.checksums,
-      gitCommit: git.commit,
-      gitDirty: git.dirty,
+      // Recorded when the session ends (BenchStore.recordRevision), git having answered by then.
+      gitCommit: null,
+      gitDirty: null,
       hardware: hardwareInfo(),
       ...(options.trial ? { trial: options.trial } : {}),
     });
@@ -233,7 +234,8 @@ async function execute(
     }
   }
 
-  const sessionId = store.startSession(run.id, { kind, startedAt: clock().toISOString(), concurrency, pid: process.pid, gitCommit: (await gitRevision()).commit, hardware: hardwareInfo() });
+  const revision = gitRevision();
+  const sessionId = store.startSession(run.id, { kind, startedAt: clock().toISOString(), concurrency, pid: process.pid, gitCommit: null, hardware: hardwareInfo() });
   store.updateRun(run.id, { status: "running" });
   options.onStart?.({ runId: run.id, resumed: kind === "resume", total: run.casesTotal, alreadyDone: stored.length, policy: run.policy, model: run.model, concurrency });
 
@@ -241,9 +243,10 @@ async function execute(
   let done = stored.length;
   let ranNow = 0;
   const unscored: { caseId: string; note: string }[] = [];
-  const finish = (status: RunStatus, error: string | null): number => {
+  const finish = async (status: RunStatus, error: string | null): Promise<number> => {
     const wallMs = now() - t0;
     const at = clock().toISOString();
+    store.recordRevision(run.id, sessionId, await revision, kind === "start");
     store.finishSession(sessionId, { status, finishedAt: at, casesRun: ranNow, wallMs });
     store.updateRun(run.id, { status, finishedAt: status === "finished" ? at : null, addWallMs: wallMs, error });
     return wallMs;
@@ -291,12 +294,12 @@ async function execute(
     });
   } catch (err) {
     writer.close();
-    finish("failed", err instanceof Error ? err.message : String(err));
+    await finish("failed", err instanceof Error ? err.message : String(err));
     throw err;
   }
   writer.close();
   const status: RunStatus = outcome.aborted ? "interrupted" : "finished";
-  const wallMs = finish(status, null);
+  const wallMs = await finish(status, null);
   // In run order, as cases() reads them: concurrent cases finish out of order.
   storedCases.sort((a, b) => a.seq - b.seq);
   return { runId: run.id, status, casesTotal: run.casesTotal, casesDone: done, ranNow, dropped: outcome.dropped, wallMs, unscored, warnings, storedCases };

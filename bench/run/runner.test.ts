@@ -7,6 +7,7 @@ import { BenchStore } from "../store/store.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gitRevision } from "./environment.ts";
 import { resumeRun, startRun } from "./execute.ts";
 import { runCases, type CaseResult } from "./runner.ts";
 import { parseCategories, parseSystems, selectCases } from "./select.ts";
@@ -84,6 +85,19 @@ describe("startRun", () => {
     expect(run).toMatchObject({ status: "failed", error: "database is locked" });
     expect(store.cases(run.id)).toHaveLength(2);
     expect(store.sessions(run.id).map((s) => s.status)).toEqual(["failed"]);
+    store.close();
+  });
+
+  it("records the source revision of the run and of each session, as git gives it, when the session ends", async () => {
+    const store = BenchStore.open(":memory:");
+    const controller = new AbortController();
+    const selection = { caseIds: cases.slice(0, 4).map((c) => c.id) };
+    const first = await startRun({ pack, store, policy: "rule", selection, signal: controller.signal, onProgress: (p) => void (p.done === 2 && controller.abort()) });
+    expect(first.status).toBe("interrupted");
+    await resumeRun({ pack, store, runId: first.runId });
+    const git = await gitRevision();
+    expect(store.requireRun(first.runId)).toMatchObject({ status: "finished", gitCommit: git.commit, gitDirty: git.dirty });
+    expect(store.sessions(first.runId).map((s) => s.gitCommit)).toEqual([git.commit, git.commit]);
     store.close();
   });
 });

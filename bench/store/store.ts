@@ -417,6 +417,16 @@ export class BenchStore {
     return Number(info.lastInsertRowid);
   }
 
+  /**
+   * The source revision a session ran, and for the session that started its run the run's too:
+   * recorded when the session ends, by which time the git process asked at its start has answered
+   * (waiting for it before the first case held a bench run up by 5–35 ms).
+   */
+  recordRevision(runId: number, sessionId: number, git: { commit: string | null; dirty: boolean | null }, ofRun: boolean): void {
+    this.db.prepare("UPDATE run_sessions SET git_commit = ? WHERE id = ?").run(git.commit, sessionId);
+    if (ofRun) this.db.prepare("UPDATE runs SET git_commit = ?, git_dirty = ? WHERE id = ?").run(git.commit, git.dirty === null ? null : git.dirty ? 1 : 0, runId);
+  }
+
   finishSession(id: number, update: { status: RunStatus; finishedAt: string; casesRun: number; wallMs: number }): void {
     this.db
       .prepare("UPDATE run_sessions SET status = ?, finished_at = ?, cases_run = ?, wall_ms = ? WHERE id = ?")
