@@ -66,7 +66,10 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 export function withKioskVerdict(pack: DataPack, kase: Case, record: SessionRecord, decidedBy: KioskVerdict["decidedBy"]): SessionRecord {
   if (record.kiosk.verdict) return record;
   const interlock = interlockOf({ setup: { system: pack.system(kase.system), context: kase.system_context }, turns: caseTurns(kase), record });
-  return { ...record, kiosk: { ...record.kiosk, verdict: kioskVerdict(interlock, record, decidedBy) } };
+  // Object.assign rather than spreads: the compiled CLI's spread helper copies by property
+  // descriptors (scripts/build-node.ts), and both objects are the session's own.
+  const kiosk = Object.assign({}, record.kiosk, { verdict: kioskVerdict(interlock, record, decidedBy) });
+  return Object.assign({}, record, { kiosk });
 }
 
 /** Score one record, or say why it is not scored. Never throws. */

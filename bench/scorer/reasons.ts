@@ -178,7 +178,8 @@ export function because<C extends ReasonCode>(code: C, ...params: ParamsOf<C>): 
 
 /** A component's verdict: `score` points, for `code`. */
 export function scored<C extends ReasonCode>(score: number, code: C, ...params: ParamsOf<C>): Scored {
-  return { score, ...because(code, ...params) };
+  const { reason } = because(code, ...params);
+  return { score, code, reason };
 }
 
 /** The parts of a reason made of several findings (route, purchase gate, framebook, accessibility, time of day). */

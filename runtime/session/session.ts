@@ -9,7 +9,7 @@ import { compiledSchema } from "../../tools/util/compiled-schema.ts";
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import { AssistantStateSchema, type AssistantState, type FieldError } from "../contract/index.ts";
 import { TOOL_RESULT_FLOAT_KEYS } from "../../tools/tools/index.ts";
-import { ToolDispatcher, SUBMIT_TOOL } from "./dispatch.ts";
+import { ToolDispatcher, SUBMIT_TOOL, type DispatcherOptions } from "./dispatch.ts";
 import { fallbackState } from "./fallback.ts";
 import {
   PolicyStepSchema,
@@ -124,13 +124,11 @@ export class KioskSession {
       options.policy.toolContext === "bare"
         ? null
         : (context.temporal_context?.current_time || context.current_time || null);
-    this.dispatcher = new ToolDispatcher(setup.system, {
-      currentTime,
-      ...(options.lineOrder ? { lineOrder: options.lineOrder } : {}),
-      ...(options.responseId ? { responseId: options.responseId } : {}),
-      ...(options.policy.toolContext === "bare" ? { recordedErrorLimit: 200 } : {}),
-      now: this.now,
-    });
+    const dispatcherOptions: DispatcherOptions = { currentTime, now: this.now };
+    if (options.lineOrder) dispatcherOptions.lineOrder = options.lineOrder;
+    if (options.responseId) dispatcherOptions.responseId = options.responseId;
+    if (options.policy.toolContext === "bare") dispatcherOptions.recordedErrorLimit = 200;
+    this.dispatcher = new ToolDispatcher(setup.system, dispatcherOptions);
     this.dispatcher.setDisruptions(context.active_disruptions);
     this.messages.push({ role: "system", content: setup.systemPrompt });
     this.pushUserTurn(options.firstTurn);
@@ -265,14 +263,16 @@ export class KioskSession {
           this.outputTokens += usage.completionTokens;
           if (this.apiRounds === 1 && usage.ttftMs !== undefined) this.firstTtftMs = usage.ttftMs;
         }
+        // Optional fields set after the literal, not spread into it: the compiled CLI's spread
+        // helper copies by property descriptors (scripts/build-node.ts), on every round.
         const roundRecord: RoundRecord = {
           index: round,
           startedMs: roundStart - this.startMs,
           ms: 0,
           step: step.type,
           toolNames: step.type === "tool_calls" ? step.calls.map((c) => c.name) : [],
-          ...(usage ? { usage } : {}),
         };
+        if (usage) roundRecord.usage = usage;
         this.rounds.push(roundRecord);
 
         if (step.type === "done") {
@@ -381,13 +381,12 @@ export class KioskSession {
       this.emit({ type: "tool_started", name: call.name, arguments: args });
       const outcome = this.dispatcher.dispatch(call.name, args);
       this.toolCalls.push(outcome.record);
-      this.emit({
-        type: "tool_finished",
-        name: call.name,
-        ok: outcome.record.error === null,
-        ms: outcome.record.ms ?? 0,
-        ...(outcome.record.error !== null ? { error: outcome.record.error } : {}),
-      });
+      const ms = outcome.record.ms ?? 0;
+      this.emit(
+        outcome.record.error === null
+          ? { type: "tool_finished", name: call.name, ok: true, ms }
+          : { type: "tool_finished", name: call.name, ok: false, ms, error: outcome.record.error },
+      );
       this.messages.push({ role: "tool", tool_call_id: callIds[i] as string, content: outcome.content });
       if (call.name === SUBMIT_TOOL && isPlainObject(args)) {
         const rawText =
@@ -444,7 +443,14 @@ export class KioskSession {
     const renderable = submission && stateSchema.validate(submission) ? stateSchema.safeParse(submission) : undefined;
     const useFallback = !renderable?.success || error !== null || !pyTruthy(submission);
     const state: AssistantState = useFallback ? fallbackState(this.options.setup.system, error) : (renderable.data as AssistantState);
+    const policy = this.options.policy.id;
+    const rejectedSubmissions = this.rejected;
+    const startedAt = this.startedAt.toISOString();
     const policyInfo = this.policyInfo();
+    // Written out for each case rather than spread in (see the round record above).
+    const kiosk: SessionRecord["kiosk"] = policyInfo
+      ? { policy, termination, state, fallback: useFallback, rejectedSubmissions, policyInfo, rounds: this.rounds, startedAt }
+      : { policy, termination, state, fallback: useFallback, rejectedSubmissions, rounds: this.rounds, startedAt };
     const record: SessionRecord = {
       case_id: this.options.setup.sessionId,
       response,
@@ -460,16 +466,7 @@ export class KioskSession {
       error,
       empty_rounds: this.emptyRounds,
       truncated: this.truncated,
-      kiosk: {
-        policy: this.options.policy.id,
-        termination,
-        state,
-        fallback: useFallback,
-        rejectedSubmissions: this.rejected,
-        ...(policyInfo ? { policyInfo } : {}),
-        rounds: this.rounds,
-        startedAt: this.startedAt.toISOString(),
-      },
+      kiosk,
     };
     this.emit({ type: "finished", termination, fallback: useFallback, state });
     return record;

@@ -45,7 +45,8 @@ export function routePlanner(state: SessionState, req: RoutePlannerInput): Route
   });
   return {
     route_id: id,
-    stops: route.stops.map((s) => ({ ...s })),
+    // A copy of each stop (the engine caches routes), field by field: a spread is a slow copy in the compiled CLI (scripts/build-node.ts).
+    stops: route.stops.map((s) => ({ station_id: s.station_id, station_name: s.station_name, line: s.line, is_transfer: s.is_transfer, transfer_to: s.transfer_to })),
     transfers: route.transfers,
     estimated_minutes: route.estimated_minutes,
     distance_miles: route.distance_miles,
