@@ -10,7 +10,7 @@
 // With `keepResults` it also keeps each case's results-file record, UTF-8 encoded while it would
 // otherwise wait for rows, and writes the run's --out files when asked: the main thread then only
 // says which cases go in which file.
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { mkdir, open as openFile } from "node:fs/promises";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
@@ -98,8 +98,10 @@ function store(row: CaseWriterRow): void {
 const COMMA = Buffer.from(",");
 const TAIL = Buffer.from(RESULTS_TAIL);
 
-function writeResults(files: ResultsFileRequest[]): void {
-  for (const f of files) {
+/** Write the results files, side by side (the main thread waits for them at the end of a run). */
+async function writeResults(files: ResultsFileRequest[]): Promise<void> {
+  // Every record is looked up first: a missing one fails the request before any file is opened.
+  const contents = files.map((f) => {
     const parts: Buffer[] = [Buffer.from(f.head)];
     for (const [i, caseId] of f.caseIds.entries()) {
       const record = results.get(caseId);
@@ -108,19 +110,24 @@ function writeResults(files: ResultsFileRequest[]): void {
       parts.push(record);
     }
     parts.push(TAIL);
-    try {
-      mkdirSync(path.dirname(path.resolve(f.file)), { recursive: true });
-      // Part by part: joining 15 MB first would copy it once more.
-      const fd = openSync(f.file, "w");
+    return parts;
+  });
+  await Promise.all(
+    files.map(async (f, i) => {
       try {
-        writeAllParts(fd, parts);
-      } finally {
-        closeSync(fd);
+        await mkdir(path.dirname(path.resolve(f.file)), { recursive: true });
+        // Part by part: joining 15 MB first would copy it once more.
+        const handle = await openFile(f.file, "w");
+        try {
+          await writeAllParts(handle, contents[i] as Buffer[]);
+        } finally {
+          await handle.close();
+        }
+      } catch (err) {
+        throw new Error(`writing results file ${f.file}: ${messageOf(err)}`, { cause: err });
       }
-    } catch (err) {
-      throw new Error(`writing results file ${f.file}: ${messageOf(err)}`, { cause: err });
-    }
-  }
+    }),
+  );
 }
 
 function end(): void {
@@ -133,12 +140,10 @@ parentPort?.on("message", (request: CaseWriterRequest) => {
     if (request.type === "begin") run = { runId: request.runId, commitEveryMs: request.commitEveryMs, keepResults: request.keepResults };
     else if (request.type === "rows") for (const row of request.rows) store(row);
     else if (request.type === "results") {
-      try {
-        writeResults(request.files);
-        reply({ type: "resultsWritten" });
-      } catch (err) {
-        reply({ type: "failed", message: messageOf(err) });
-      }
+      writeResults(request.files).then(
+        () => reply({ type: "resultsWritten" }),
+        (err: unknown) => reply({ type: "failed", message: messageOf(err) }),
+      );
     } else if (request.type === "flush") {
       commit();
       reply({ type: "flushed" });

@@ -1,23 +1,37 @@
 // writeAllParts: every byte of every part, in order, whatever a writev takes at a time.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writevSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeAllParts, type Writev } from "./write-parts.ts";
+import { writeAllParts, type PartsFile } from "./write-parts.ts";
 
 const parts = (n: number): Buffer[] => Array.from({ length: n }, (_, i) => Buffer.from(i % 5 === 4 ? "" : `part ${i};`));
 const joined = (bufs: Buffer[]): string => Buffer.concat(bufs).toString();
 
+/** A file that takes at most `limit` bytes a writev, like a file system that writes less than asked. */
+function shortFile(limit: number): PartsFile & { out: Buffer[] } {
+  const out: Buffer[] = [];
+  return {
+    out,
+    writev: async (buffers) => {
+      const taken = Buffer.concat(buffers).subarray(0, limit);
+      out.push(Buffer.from(taken));
+      return { bytesWritten: taken.length };
+    },
+  };
+}
+
 describe("writeAllParts", () => {
-  it("writes more parts than one writev takes, in order, to a real file", () => {
+  it("writes more parts than one writev takes, in order, to a real file", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "write-parts-"));
     try {
       const file = path.join(dir, "out.json");
       const many = parts(2500);
-      const fd = openSync(file, "w");
+      const handle = await open(file, "w");
       let calls = 0;
-      writeAllParts(fd, many, (f, b) => (calls++, writevSync(f, b)));
-      closeSync(fd);
+      await writeAllParts({ writev: (b) => (calls++, handle.writev(b)) }, many);
+      await handle.close();
       expect(readFileSync(file, "utf8")).toBe(joined(many));
       expect(calls).toBe(3);
     } finally {
@@ -25,24 +39,17 @@ describe("writeAllParts", () => {
     }
   });
 
-  it("goes on from where a short write stopped, inside a part or between parts", () => {
+  it("goes on from where a short write stopped, inside a part or between parts", async () => {
     for (const limit of [1, 3, 7, 64]) {
-      const out: Buffer[] = [];
-      // Takes at most `limit` bytes a call, like a file system that writes less than asked.
-      const short: Writev = (_fd, buffers) => {
-        const all = Buffer.concat(buffers.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength)));
-        const taken = all.subarray(0, limit);
-        out.push(Buffer.from(taken));
-        return taken.length;
-      };
+      const file = shortFile(limit);
       const some = parts(40);
-      writeAllParts(0, some, short);
-      expect(joined(out), `limit ${limit}`).toBe(joined(some));
+      await writeAllParts(file, some);
+      expect(joined(file.out), `limit ${limit}`).toBe(joined(some));
     }
   });
 
-  it("says so when the file takes nothing", () => {
-    expect(() => writeAllParts(0, [Buffer.from("x")], () => 0)).toThrow("the file took no bytes");
-    expect(() => writeAllParts(0, [Buffer.alloc(0)], () => 0)).not.toThrow();
+  it("says so when the file takes nothing", async () => {
+    await expect(writeAllParts(shortFile(0), [Buffer.from("x")])).rejects.toThrow("the file took no bytes");
+    await expect(writeAllParts(shortFile(0), [Buffer.alloc(0)])).resolves.toBeUndefined();
   });
 });
