@@ -9,7 +9,7 @@ import { batchJitFlag } from "./jit-tiering.ts";
 
 export interface LaunchPlan {
   /**
-   * Which code cache the run uses ("bench-run", "tool"), or null for the ES module build. A
+   * Which code cache the run uses ("bench-run-rule-ref", "tool"), or null for the ES module build. A
    * cache holds the code of what made it, so each sub-command has its own: a `bench list` that
    * made the bench's cache would leave a later `bench run` most of its compiling. Node's own
    * options name a cache of their own ("bench-run.3f2a9c1b"): V8 rejects a cache made under other
