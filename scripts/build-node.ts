@@ -199,10 +199,11 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     write: false,
     legalComments: "linked",
     logLevel: "warning",
-    // Object spread compiled to esbuild's helper (properties added one by one): V8 in Node 20
-    // gives `{ ...a, b }` a hidden class of its own at every evaluation, so the objects a bench
-    // run builds this way (session options, records, verdicts) never shared a shape, and every
-    // function reading them ran megamorphic (docs/PERFORMANCE.md: −4 % wall, −3 % CPU).
+    // Object spread compiled to esbuild's helper: V8 in Node 20 gives `{ ...a, b }` a hidden
+    // class of its own at every evaluation, so objects built that way never share a shape and
+    // every function reading them runs megamorphic. The helper copies the fields after a spread
+    // by property descriptors, so the objects built for every case are written out instead
+    // (docs/CONVENTIONS.md); with those, the lowering alone measured ≈ −1 % (docs/PERFORMANCE.md).
     supported: { "object-rest-spread": false },
   } as const;
   const [result, cjs] = await Promise.all([

@@ -62,6 +62,7 @@ export interface SessionOptions {
 
 class DeadlineError extends Error {}
 class AbortedError extends Error {}
+class MalformedArgumentsError extends Error {}
 
 /** What ended a session whose signal aborted. */
 type AbortReason = (signal: AbortSignal) => unknown;
@@ -69,7 +70,6 @@ type AbortReason = (signal: AbortSignal) => unknown;
 const callerAborted: AbortReason = () => new AbortedError("session aborted");
 /** The session's own signal: the reason it was given (aborted by the caller, or its deadline). */
 const ownAbortReason: AbortReason = (signal) => (signal.reason instanceof Error ? signal.reason : new AbortedError("aborted"));
-class MalformedArgumentsError extends Error {}
 
 /** Reference reshaping of submitted arguments into the scored response (raw, not coerced). */
 function reshape(submitted: Record<string, unknown>): ScoredResponse {
