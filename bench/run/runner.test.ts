@@ -4,7 +4,8 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { noJudge } from "../scorer/index.ts";
 import { BenchStore } from "../store/store.ts";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gitRevision } from "./environment.ts";
@@ -86,6 +87,32 @@ describe("startRun", () => {
     expect(store.cases(run.id)).toHaveLength(2);
     expect(store.sessions(run.id).map((s) => s.status)).toEqual(["failed"]);
     store.close();
+  });
+
+  it("records an operator's case file by the checksum of the bytes its cases came from, and resumes only from those bytes", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "bench-cases-file-"));
+    const file = path.join(dir, "cases.json");
+    const text = JSON.stringify(cases.slice(0, 4));
+    writeFileSync(file, text);
+    const store = BenchStore.open(":memory:");
+    try {
+      const controller = new AbortController();
+      const first = await startRun({ pack, store, policy: "rule", selection: { casesFile: file }, signal: controller.signal, onProgress: (p) => void (p.done === 2 && controller.abort()) });
+      expect(first.status).toBe("interrupted");
+      const sha = createHash("sha256").update(text).digest("hex");
+      expect(store.requireRun(first.runId).selection).toMatchObject({ casesFile: file, casesFileSha256: sha });
+      expect(store.requireRun(first.runId).casesChecksums).toEqual({ [file]: sha.slice(0, 12) });
+      // Other bytes, even valid cases: refused before they are read as cases.
+      writeFileSync(file, JSON.stringify(cases.slice(0, 3)));
+      await expect(resumeRun({ pack, store, runId: first.runId })).rejects.toThrow(`cannot resume: the run's case file ${file} changed since the run started`);
+      rmSync(file);
+      await expect(resumeRun({ pack, store, runId: first.runId })).rejects.toThrow(`cannot resume: the run's case file ${file} is gone`);
+      writeFileSync(file, text);
+      expect((await resumeRun({ pack, store, runId: first.runId })).status).toBe("finished");
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("records the source revision of the run and of each session, as git gives it, when the session ends", async () => {

@@ -1,9 +1,7 @@
 // Which cases a run replays: the pack's cases (or an operator's case file) filtered by system,
 // category, split partition and explicit ids, in the pack's order.
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import path from "node:path";
-import { loadCaseFile, type DataPack } from "../../tools/data/datapack.ts";
+import { readCaseFile, type CaseFileRead, type DataPack } from "../../tools/data/datapack.ts";
 import { CATEGORIES, SYSTEM_IDS, type Case, type SystemId } from "../../tools/data/schemas.ts";
 import { BenchError } from "../errors.ts";
 import type { CasePartition, RunSelection, SplitFilter } from "../store/schema.ts";
@@ -34,10 +32,6 @@ export function partitioner(pack: DataPack): (caseId: string) => CasePartition {
   const holdout = new Set(split.holdout_ids);
   const train = new Set(split.train_ids);
   return (caseId) => (holdout.has(caseId) ? "holdout" : train.has(caseId) ? "train" : "none");
-}
-
-function sha256File(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 /** Parse a comma-separated list ("A,C" or "marta, doha"); undefined for none. */
@@ -83,8 +77,10 @@ export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases 
   let casesFileSha256: string | null = null;
   if (spec.casesFile) {
     casesFile = path.resolve(spec.casesFile);
-    pool = loadCaseFile(casesFile);
-    casesFileSha256 = sha256File(casesFile);
+    // Read once: the checksum recorded is of the bytes the cases come from.
+    const read = readCaseFile(casesFile);
+    pool = read.cases();
+    casesFileSha256 = read.sha256;
     checksums[casesFile] = casesFileSha256.slice(0, 12);
     const seen = new Set<string>();
     for (const c of pool) {
@@ -144,14 +140,14 @@ export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases 
 export function reloadSelection(pack: DataPack, selection: RunSelection): Case[] {
   let byId: Map<string, Case>;
   if (selection.casesFile) {
-    let sha: string;
+    let read: CaseFileRead;
     try {
-      sha = sha256File(selection.casesFile);
+      read = readCaseFile(selection.casesFile);
     } catch {
       throw new BenchError(`cannot resume: the run's case file ${selection.casesFile} is gone`);
     }
-    if (sha !== selection.casesFileSha256) throw new BenchError(`cannot resume: the run's case file ${selection.casesFile} changed since the run started`);
-    byId = new Map(loadCaseFile(selection.casesFile).map((c) => [c.id, c]));
+    if (read.sha256 !== selection.casesFileSha256) throw new BenchError(`cannot resume: the run's case file ${selection.casesFile} changed since the run started`);
+    byId = new Map(read.cases().map((c) => [c.id, c]));
   } else {
     byId = new Map(pack.allCases().map((c) => [c.id, c]));
   }

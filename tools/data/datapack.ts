@@ -144,8 +144,8 @@ export class DataPack {
     if (cached) return cached;
     const relative = `cases/${system}_cases.json`;
     const bytes = this.readBytes(relative);
-    const cases = parseJsonText(bytes.toString("utf8"), this.file(relative), CasesFileSchema);
-    this.caseFileSha256.set(system, createHash("sha256").update(bytes).digest("hex"));
+    const cases = parseCases(bytes, this.file(relative));
+    this.caseFileSha256.set(system, sha256Hex(bytes));
     this.casesBySystem.set(system, cases);
     return cases;
   }
@@ -218,15 +218,38 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Parse a standalone case file in the data pack's format (an operator's own cases). */
-export function loadCaseFile(file: string): Case[] {
-  let text: string;
+const sha256Hex = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
+
+/** Cases in the data pack's format from a case file's bytes; `file` names it in errors. */
+function parseCases(bytes: Buffer, file: string): Case[] {
+  return parseJsonText(bytes.toString("utf8"), file, CasesFileSchema);
+}
+
+/** A standalone case file read once: the SHA-256 (hex) of its bytes, and the cases parsed from those bytes when asked. */
+export interface CaseFileRead {
+  sha256: string;
+  /** The file's cases (parsed, and validated, at each call). */
+  cases: () => Case[];
+}
+
+/**
+ * Read a standalone case file in the data pack's format (an operator's own cases) once, for a
+ * caller that records its checksum: the checksum is of the very bytes the cases come from, and a
+ * caller can compare it before the cases are parsed (a resume refusing a changed file).
+ */
+export function readCaseFile(file: string): CaseFileRead {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    bytes = readFileSync(file);
   } catch (err) {
     throw new DataFileError(file, [{ message: (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err) }]);
   }
-  return parseJsonText(text, file, CasesFileSchema);
+  return { sha256: sha256Hex(bytes), cases: () => parseCases(bytes, file) };
+}
+
+/** Parse a standalone case file in the data pack's format (an operator's own cases). */
+export function loadCaseFile(file: string): Case[] {
+  return readCaseFile(file).cases();
 }
 
 /** Parse a framebook YAML file on its own (operators' framebook validation). */
