@@ -195,7 +195,8 @@ if (bundle) {
   ({ main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href));
 }
 try {
-  await main(process.argv);
+  // The build's identity and cache folder, for caches of the CLI's own (cli/validated-files.ts).
+  await main(process.argv, bundle ? { buildId: bundle.sha256, dir: DIST } : undefined);
 } catch (error) {
   crash(error);
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { DataFetchError, fetchDataPack, packManifest, verifyPack } from "../tools/data/fetch.ts";
-import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
+import { dataPackValidatedNow, printJson, UsageError, type GlobalOptions } from "./context.ts";
 import { commandDescription } from "./commands.ts";
 
 function formatMiB(bytes: number): string {
@@ -16,7 +16,8 @@ export function registerDataCommands(program: Command): void {
     .command("check")
     .description("load and validate every file of the data pack; print what was found")
     .action((_opts: unknown, cmd: Command) => {
-      const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
+      // A check checks: every file is validated now, whatever an earlier run remembered.
+      const pack = dataPackValidatedNow(cmd.optsWithGlobals<GlobalOptions>());
       const t0 = performance.now();
       const counts = pack.loadAll();
       const problems = verifyPack(pack.root, packManifest(), { includeProfile: true });

@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { DataFileError, DataPackNotFoundError } from "../tools/data/errors.ts";
 import { COMMANDS, commandNamed, runsToCompletion } from "./commands.ts";
 import { tuneJitForBatch } from "./jit-tiering.ts";
+import type { BuildCache } from "./validated-files.ts";
 
 /**
  * The root command: global options and help settings, no sub-command yet (`registerCommands` or a
@@ -35,9 +36,14 @@ export async function registerCommands(program: Command, argv: readonly string[]
   for (const c of COMMANDS) program.command(c.name).description(c.description);
 }
 
-export async function main(argv: string[]): Promise<void> {
+/**
+ * Run the command line `argv`. `build`: the compiled build being run, from bin/kiosk.js (absent
+ * when the sources run directly, as in tests): its caches are used.
+ */
+export async function main(argv: string[], build?: BuildCache): Promise<void> {
   // Before any command's work: a process that runs to completion tiers up later (cli/jit-tiering.ts).
   if (runsToCompletion(argv.slice(2))) tuneJitForBatch();
+  if (build) (await import("./context.ts")).useBuildCache(build);
   const program = buildProgram();
   try {
     await registerCommands(program, argv);

@@ -227,6 +227,10 @@ describe("bin/kiosk.js", () => {
     it("grows when a later run compiles more (a one-case bench run first, a bigger one after)", () => {
       const db = path.join(root, "bench.sqlite");
       const bench = (...args: string[]) => {
+        // Each run validates the data pack (no memo of an earlier run, cli/validated-files.ts): the
+        // validators' generated code counts in the heap's bytecode too, and the runs should differ
+        // only in the cases they replay.
+        rmSync(path.join(dist, `validated-files.${built.cjs.sha256.slice(0, 16)}.json`), { force: true });
         const r = run("bench", "run", "--db", db, "--json", ...args);
         expect(r.status, r.stderr).toBe(0);
         return caches()[cacheName("bench-run-rule")];
@@ -235,6 +239,29 @@ describe("bin/kiosk.js", () => {
       const bigger = bench("--policy", "rule", "--system", "marta", "--category", "A,B,C");
       expect(bigger?.size).toBeGreaterThan(small?.size ?? Infinity);
       expect(bench("--policy", "rule", "--cases", "MARTA-A-001")).toEqual(bigger); // holds all that already
+    });
+
+    it("keeps the data files a run validated, for the next runs of the same build (cli/validated-files.ts); `data check` validates anyway", () => {
+      const memoFile = path.join(dist, `validated-files.${built.cjs.sha256.slice(0, 16)}.json`);
+      rmSync(memoFile, { force: true });
+      const bench = () => {
+        const r = run("bench", "run", "--db", path.join(root, "memo.sqlite"), "--json", "--policy", "rule", "--cases", "MARTA-A-001");
+        expect(r.status, r.stderr).toBe(0);
+        rmSync(path.join(root, "memo.sqlite"), { force: true });
+      };
+      expect(run("data", "check").status).toBe(0);
+      expect(existsSync(memoFile)).toBe(false);
+      bench();
+      const memo = JSON.parse(readFileSync(memoFile, "utf8")) as { buildId: string; digests: string[] };
+      expect(memo.buildId).toBe(built.cjs.sha256);
+      for (const relative of ["cases/marta_cases.json", "data/systems/marta/framebook.yaml"]) {
+        const sha256 = createHash("sha256").update(readFileSync(path.join(SHARED_DATA_DIR, relative))).digest("hex");
+        expect(memo.digests).toContain(`${relative}:${sha256}`);
+      }
+      // The next run finds every file it reads in the memo: it adds nothing, so the file is not written.
+      const mtime = statSync(memoFile).mtimeMs;
+      bench();
+      expect(statSync(memoFile).mtimeMs).toBe(mtime);
     });
 
     it("records the bytecode its run had, so that a run compiling nothing more makes no new cache", () => {

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DataPack, dataDirCandidates, locateDataDir } from "./datapack.ts";
+import { DataPack, dataDirCandidates, locateDataDir, type ValidatedFiles } from "./datapack.ts";
 import { DataFileError, DataPackNotFoundError } from "./errors.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 
@@ -136,5 +136,56 @@ describe("corrupted data pack", () => {
     const pack = corruptCopy("cases/doha_cases.json", (t) => t.replace('"type": "station_selected"', '"type": "teleport"'));
     const err = errorOf(() => pack.cases("doha"));
     expect(err.message).toMatch(/doha_cases\.json:\d+:\d+ at \[0\]\.events\[0\]\.type/);
+  });
+});
+
+describe("validation memo (ValidatedFiles)", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+  const memoOf = (digests: Set<string>): ValidatedFiles => ({ has: (d) => digests.has(d), add: (d) => void digests.add(d) });
+  function packCopy(): string {
+    const dir = mkdtempSync(path.join(tmpdir(), "pack-memo-"));
+    dirs.push(dir);
+    cpSync(SHARED_DATA_DIR, dir, { recursive: true });
+    return dir;
+  }
+  const FARES = "data/systems/bart/fares.json";
+  const breakFares = (dir: string): void => {
+    const file = path.join(dir, FARES);
+    writeFileSync(file, readFileSync(file, "utf8").replace('"base_fare": 2.15', '"base_fare": "2.15"'));
+  };
+
+  it("remembers every file that passed, by its place in the pack and the SHA-256 of its bytes", () => {
+    const digests = new Set<string>();
+    new DataPack(SHARED_DATA_DIR, { validatedFiles: memoOf(digests) }).loadAll();
+    // 6 case files, 6 systems × 6 files, the split, the prompt profile, the tool definitions, the rubrics.
+    expect(digests.size).toBe(46);
+    for (const relative of ["cases/doha_cases.json", FARES, "data/systems/marta/framebook.yaml", "prompt-profile/tool-definitions.json"]) {
+      expect(digests).toContain(`${relative}:${sha256(path.join(SHARED_DATA_DIR, relative))}`);
+    }
+  });
+
+  it("parses a remembered file without validating it again, and validates a file whose bytes changed", () => {
+    const dir = packCopy();
+    breakFares(dir);
+    // An invalid file: without the memo, validation refuses it …
+    expect(() => new DataPack(dir).system("bart")).toThrow(DataFileError);
+    // … and a memo that (wrongly, for the test's sake) holds these very bytes skips its validation.
+    const digests = new Set([`${FARES}:${sha256(path.join(dir, FARES))}`]);
+    expect(new DataPack(dir, { validatedFiles: memoOf(digests) }).system("bart").fares.base_fare).toBe("2.15");
+    // The memo of the valid pack does not cover the changed bytes: they are validated, and refused.
+    const valid = new Set<string>();
+    new DataPack(SHARED_DATA_DIR, { validatedFiles: memoOf(valid) }).system("bart");
+    expect(() => new DataPack(dir, { validatedFiles: memoOf(valid) }).system("bart")).toThrow(/fares\.json:\d+:\d+ at base_fare/);
+  });
+
+  it("does not remember a file that failed", () => {
+    const dir = packCopy();
+    breakFares(dir);
+    const digests = new Set<string>();
+    expect(() => new DataPack(dir, { validatedFiles: memoOf(digests) }).system("bart")).toThrow(DataFileError);
+    expect([...digests].some((d) => d.startsWith(`${FARES}:`))).toBe(false);
   });
 });

@@ -1,11 +1,12 @@
 // Reads the MetroLLM-Bench data pack from disk (at run time; it is never copied into the repo),
-// validates every file with zod and caches the result.
+// validates every file with zod and caches the result. With a ValidatedFiles memo, a file whose
+// bytes already passed validation under this build is parsed without validating it again.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { DataFileError, DataPackNotFoundError } from "./errors.ts";
-import { parseJsonText, parseJsonTextKeepingFloats, parseYamlText } from "./parse.ts";
+import { parseJsonText, parseJsonTextKeepingFloats, parseYamlText, type ParseOptions } from "./parse.ts";
 import {
   CasesFileSchema,
   FaresFileSchema,
@@ -67,6 +68,21 @@ export function locateDataDir(options: { flag?: string; env?: NodeJS.ProcessEnv;
   throw new DataPackNotFoundError(candidates);
 }
 
+/**
+ * Data files known to be valid: the digests (DataPack's, of a file's place in the pack and its
+ * bytes) of files that passed validation under the code now running. Whoever keeps it across
+ * processes must forget it when the code changes (cli/validated-files.ts keys it by the build).
+ */
+export interface ValidatedFiles {
+  has(digest: string): boolean;
+  /** Remember a file that has just passed validation. */
+  add(digest: string): void;
+}
+
+export interface DataPackOptions {
+  validatedFiles?: ValidatedFiles;
+}
+
 export class DataPack {
   private readonly systems = new Map<SystemId, SystemData>();
   private readonly casesBySystem = new Map<SystemId, Case[]>();
@@ -78,12 +94,18 @@ export class DataPack {
   private cachedTools: readonly ToolDefinition[] | undefined;
   private cachedRubrics: Record<string, unknown> | undefined;
 
-  constructor(readonly root: string) {
+  private readonly validatedFiles: ValidatedFiles | undefined;
+
+  constructor(
+    readonly root: string,
+    options: DataPackOptions = {},
+  ) {
     if (!existsSync(root) || !statSync(root).isDirectory()) throw new DataPackNotFoundError([{ dir: root, source: "given" }]);
+    this.validatedFiles = options.validatedFiles;
   }
 
-  static locate(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): DataPack {
-    return new DataPack(locateDataDir(options));
+  static locate(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } & DataPackOptions = {}): DataPack {
+    return new DataPack(locateDataDir(options), { validatedFiles: options.validatedFiles });
   }
 
   readonly systemIds: readonly SystemId[] = SYSTEM_IDS;
@@ -92,9 +114,6 @@ export class DataPack {
     return path.join(this.root, relative);
   }
 
-  private read(relative: string): string {
-    return this.readBytes(relative).toString("utf8");
-  }
 
   private readBytes(relative: string): Buffer {
     const full = this.file(relative);
@@ -106,8 +125,21 @@ export class DataPack {
     }
   }
 
+  /**
+   * Parse a file of the pack with `parse`, told whether these very bytes already passed
+   * validation (the memo's digest: the file's place in the pack and its SHA-256, so that each
+   * place keeps its own schema); a file that passes now is remembered.
+   */
+  private parsed<T>(relative: string, bytes: Buffer, parse: (text: string, options: ParseOptions) => T, sha256 = this.validatedFiles && sha256Hex(bytes)): T {
+    const digest = sha256 === undefined ? undefined : `${relative}:${sha256}`;
+    const alreadyValid = digest !== undefined && this.validatedFiles?.has(digest) === true;
+    const value = parse(bytes.toString("utf8"), { alreadyValid });
+    if (digest !== undefined && !alreadyValid) this.validatedFiles?.add(digest);
+    return value;
+  }
+
   private json<T>(relative: string, schema: z.ZodType<T>): T {
-    return parseJsonText(this.read(relative), this.file(relative), schema);
+    return this.parsed(relative, this.readBytes(relative), (text, options) => parseJsonText(text, this.file(relative), schema, options));
   }
 
   system(id: string): SystemData {
@@ -117,7 +149,8 @@ export class DataPack {
     const cached = this.systems.get(sid);
     if (cached) return cached;
     const dir = `data/systems/${sid}`;
-    const fares = parseJsonTextKeepingFloats(this.read(`${dir}/fares.json`), this.file(`${dir}/fares.json`), FaresFileSchema);
+    const faresFile = `${dir}/fares.json`;
+    const fares = this.parsed(faresFile, this.readBytes(faresFile), (text, options) => parseJsonTextKeepingFloats(text, this.file(faresFile), FaresFileSchema, options));
     const framebook = this.loadFramebook(`${dir}/framebook.yaml`);
     const data = new SystemData({
       id: sid,
@@ -135,7 +168,7 @@ export class DataPack {
   }
 
   private loadFramebook(relative: string): { framebook: Framebook; framebookPy: unknown } {
-    const parsed = parseYamlText(this.read(relative), this.file(relative), FramebookFileSchema);
+    const parsed = this.parsed(relative, this.readBytes(relative), (text, options) => parseYamlText(text, this.file(relative), FramebookFileSchema, options));
     return { framebook: parsed.value.framebook, framebookPy: (parsed.pyValue as { framebook: unknown }).framebook };
   }
 
@@ -144,8 +177,9 @@ export class DataPack {
     if (cached) return cached;
     const relative = `cases/${system}_cases.json`;
     const bytes = this.readBytes(relative);
-    const cases = parseCases(bytes, this.file(relative));
-    this.caseFileSha256.set(system, sha256Hex(bytes));
+    const sha256 = sha256Hex(bytes);
+    const cases = this.parsed(relative, bytes, (text, options) => parseJsonText(text, this.file(relative), CasesFileSchema, options), sha256);
+    this.caseFileSha256.set(system, sha256);
     this.casesBySystem.set(system, cases);
     return cases;
   }
@@ -189,7 +223,7 @@ export class DataPack {
   }
 
   chatTemplate(): string {
-    return this.read("prompt-profile/qwen3.5-chat-template.jinja");
+    return this.readBytes("prompt-profile/qwen3.5-chat-template.jinja").toString("utf8");
   }
 
   /** The upstream commit the pack was taken from, if recorded. */

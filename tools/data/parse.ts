@@ -69,12 +69,23 @@ export interface ParsedFile<T> {
   pyValue: unknown;
 }
 
+/** How a file's text is parsed. */
+export interface ParseOptions {
+  /**
+   * The very same text already passed this schema under this build (ValidatedFiles in
+   * datapack.ts): it is parsed, not validated again.
+   */
+  alreadyValid?: boolean;
+}
+
 function validate<T>(
   schema: z.ZodType<T>,
   data: unknown,
   file: string,
   locate: () => { doc: Document.Parsed; counter: LineCounter } | undefined,
+  options: ParseOptions,
 ): T {
+  if (options.alreadyValid === true) return data as T;
   // The common case (a valid file) asks only yes or no; the issues are collected when it is not.
   if (compiledValidator(schema)(data)) return data as T;
   const result = schema.safeParse(data, { reportInput: true });
@@ -83,7 +94,7 @@ function validate<T>(
   return data as T;
 }
 
-export function parseJsonText<T>(text: string, file: string, schema: z.ZodType<T>): T {
+export function parseJsonText<T>(text: string, file: string, schema: z.ZodType<T>, options: ParseOptions = {}): T {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -93,12 +104,12 @@ export function parseJsonText<T>(text: string, file: string, schema: z.ZodType<T
     const pos = match ? lineColumnAt(text, Number(match[1])) : undefined;
     throw new DataFileError(file, [{ message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, "")}`, ...pos }]);
   }
-  return validate(schema, data, file, () => yamlDocument(text));
+  return validate(schema, data, file, () => yamlDocument(text), options);
 }
 
 /** Like parseJsonText, but also returns the data with Python float markers (for prompt text). */
-export function parseJsonTextKeepingFloats<T>(text: string, file: string, schema: z.ZodType<T>): ParsedFile<T> {
-  const value = parseJsonText(text, file, schema);
+export function parseJsonTextKeepingFloats<T>(text: string, file: string, schema: z.ZodType<T>, options: ParseOptions = {}): ParsedFile<T> {
+  const value = parseJsonText(text, file, schema, options);
   return { value, pyValue: parseJsonKeepingFloats(text) };
 }
 
@@ -122,7 +133,7 @@ function plainFromYaml(value: unknown): unknown {
   return value;
 }
 
-export function parseYamlText<T>(text: string, file: string, schema: z.ZodType<T>): ParsedFile<T> {
+export function parseYamlText<T>(text: string, file: string, schema: z.ZodType<T>, options: ParseOptions = {}): ParsedFile<T> {
   const located = yamlDocument(text);
   const problems = [...located.doc.errors, ...located.doc.warnings];
   if (located.doc.errors.length > 0) {
@@ -142,7 +153,7 @@ export function parseYamlText<T>(text: string, file: string, schema: z.ZodType<T
     // An alias bomb ("Excessive alias count…") or a structure too deep to build: bad input, not a crash.
     throw new DataFileError(file, [{ message: `invalid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` }]);
   }
-  const value = validate(schema, plainFromYaml(js), file, () => located);
+  const value = validate(schema, plainFromYaml(js), file, () => located, options);
   return { value, pyValue: pyFromYaml(js) };
 }
 
