@@ -96,10 +96,7 @@ export class DataPack {
 
   private readonly validatedFiles: ValidatedFiles | undefined;
 
-  constructor(
-    readonly root: string,
-    options: DataPackOptions = {},
-  ) {
+  constructor(readonly root: string, options: DataPackOptions = {}) {
     if (!existsSync(root) || !statSync(root).isDirectory()) throw new DataPackNotFoundError([{ dir: root, source: "given" }]);
     this.validatedFiles = options.validatedFiles;
   }
@@ -113,7 +110,6 @@ export class DataPack {
   file(relative: string): string {
     return path.join(this.root, relative);
   }
-
 
   private readBytes(relative: string): Buffer {
     const full = this.file(relative);
