@@ -38,22 +38,43 @@ function readDigests(file: string, buildId: string): Set<string> {
   return new Set();
 }
 
-/** The build's validation memo, read now and written (atomically) each time a file is added. */
-export function fileValidatedFiles(build: BuildCache): ValidatedFiles {
+/** Write the memo atomically: a process reading meanwhile sees the old memo or the new one. */
+function writeDigests(file: string, buildId: string, digests: ReadonlySet<string>): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, `${JSON.stringify({ buildId, digests: [...digests] } satisfies MemoFile)}\n`);
+    renameSync(temp, file);
+  } catch {
+    // A read-only installation validates at every run.
+  }
+}
+
+/** A build's memo, and the writing of what this process added to it. */
+export interface ValidatedFilesFile extends ValidatedFiles {
+  /** Write the memo if this process added to it (done when the process exits; idempotent). */
+  save(): void;
+}
+
+/**
+ * The build's validation memo, read now. What a run adds is written once, as the process exits
+ * (a first run adds some forty files as it loads them), as the launcher writes its code cache.
+ */
+export function fileValidatedFiles(build: BuildCache): ValidatedFilesFile {
   const file = validatedFilesPath(build);
   const digests = readDigests(file, build.buildId);
+  let unsaved = false;
+  const save = (): void => {
+    if (unsaved) writeDigests(file, build.buildId, digests);
+    unsaved = false;
+  };
   return {
     has: (digest) => digests.has(digest),
     add(digest) {
       if (digests.has(digest)) return;
       digests.add(digest);
-      const temp = `${file}.${process.pid}.tmp`;
-      try {
-        writeFileSync(temp, `${JSON.stringify({ buildId: build.buildId, digests: [...digests] } satisfies MemoFile)}\n`);
-        renameSync(temp, file); // a process reading meanwhile sees the old memo or the new one
-      } catch {
-        // A read-only installation validates at every run.
-      }
+      if (!unsaved) process.once("exit", save);
+      unsaved = true;
     },
+    save,
   };
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validatedFilesPath } from "../cli/validated-files.ts";
 import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
 import { writeTinyGguf } from "../models/testing/tiny-gguf.ts";
 import { BUILD_INFO_FILE, buildNodeWithMetafile, CJS_ENTRY, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
@@ -230,7 +231,7 @@ describe("bin/kiosk.js", () => {
         // Each run validates the data pack (no memo of an earlier run, cli/validated-files.ts): the
         // validators' generated code counts in the heap's bytecode too, and the runs should differ
         // only in the cases they replay.
-        rmSync(path.join(dist, `validated-files.${built.cjs.sha256.slice(0, 16)}.json`), { force: true });
+        rmSync(validatedFilesPath({ buildId: built.cjs.sha256, dir: dist }), { force: true });
         const r = run("bench", "run", "--db", db, "--json", ...args);
         expect(r.status, r.stderr).toBe(0);
         return caches()[cacheName("bench-run-rule")];
@@ -242,7 +243,7 @@ describe("bin/kiosk.js", () => {
     });
 
     it("keeps the data files a run validated, for the next runs of the same build (cli/validated-files.ts); `data check` validates anyway", () => {
-      const memoFile = path.join(dist, `validated-files.${built.cjs.sha256.slice(0, 16)}.json`);
+      const memoFile = validatedFilesPath({ buildId: built.cjs.sha256, dir: dist });
       rmSync(memoFile, { force: true });
       const bench = () => {
         const r = run("bench", "run", "--db", path.join(root, "memo.sqlite"), "--json", "--policy", "rule", "--cases", "MARTA-A-001");
