@@ -106,7 +106,8 @@ export async function runCases(options: RunCasesOptions): Promise<RunCasesOutcom
   let failure: { error: unknown } | undefined;
 
   const answer = (kase: Case): Promise<SessionRecord> =>
-    options.answerCase ? options.answerCase(pack, kase, { signal: stop.signal }) : runCase(pack, kase, policy, { signal: stop.signal, ...options.caseOptions });
+    // Object.assign, not a spread: the compiled CLI's spread helper copies by property descriptors (scripts/build-node.ts).
+    options.answerCase ? options.answerCase(pack, kase, { signal: stop.signal }) : runCase(pack, kase, policy, Object.assign({ signal: stop.signal }, options.caseOptions));
   const worker = async (): Promise<void> => {
     while (!stop.signal.aborted && next < cases.length) {
       const kase = cases[next++] as Case;
@@ -117,7 +118,7 @@ export async function runCases(options: RunCasesOptions): Promise<RunCasesOutcom
       }
       const record = withKioskVerdict(pack, kase, answered, options.decidedBy ?? "rule");
       const scored = await scoreRecord(pack, kase, record, options.scoring);
-      await options.onResult({ kase, record, ...scored });
+      await options.onResult({ kase, record, score: scored.score, scoreNote: scored.scoreNote, scoreMs: scored.scoreMs });
       completed++;
       // Deterministic policies never wait on I/O: let signals, timers and the progress bar run.
       await yieldToEventLoop();

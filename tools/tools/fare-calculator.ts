@@ -12,7 +12,7 @@ export function fareCalculator(state: SessionState, req: FareCalculatorInput): F
   const cached = state.routeCache.get(req.route_id);
   let fare;
   try {
-    fare = calculateFare(state.system.fares, p, req.payment_method, cached ? { ...cached } : {});
+    fare = calculateFare(state.system.fares, p, req.payment_method, cached ? Object.assign({}, cached) : {});
   } catch (err) {
     if (err instanceof FareError) throw new HttpError(422, err.message);
     throw err;
