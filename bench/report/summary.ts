@@ -1,7 +1,7 @@
 // The headline figures of a stored run, straight from its key columns (no transcripts, no
 // bootstrap): what `kiosk bench run --json` prints and `kiosk bench list` shows.
 import type { SystemId } from "../../tools/data/schemas.ts";
-import { summarizeRun, type PartitionName, type RunSummary, type ScoreLike, type ScoresBySystem } from "../stats/index.ts";
+import { summarizePartitions, type PartitionName, type RunSummary, type ScoreLike, type ScoresBySystem } from "../stats/index.ts";
 import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
 
 export interface PartitionFigures {
@@ -10,10 +10,13 @@ export interface PartitionFigures {
   composite: number;
 }
 
+/** The partitions of the published summary: headline figures need no more (summarizeRun adds the rest). */
+export type HeadlineSummary = Pick<RunSummary, "partitions">;
+
 export interface StoredRunSummary {
   run: RunRow;
   cases: StoredCase[];
-  summary: RunSummary;
+  summary: HeadlineSummary;
 }
 
 /** A stored case's score columns as the statistics read them (no breakdown: enough for summaries). */
@@ -44,11 +47,11 @@ export function summarizeCases(run: RunRow, cases: StoredCase[]): StoredRunSumma
     if (!c.scored) continue;
     (scores[c.system as SystemId] ??= []).push(scoreLike(c));
   }
-  return { run, cases, summary: summarizeRun(scores as ScoresBySystem, split) };
+  return { run, cases, summary: summarizePartitions(scores as ScoresBySystem, split) };
 }
 
 /** Per partition and per system: n, Tier 1 and composite as the paper computes them. */
-export function headlineFigures(summary: RunSummary): {
+export function headlineFigures(summary: HeadlineSummary): {
   overall: Record<PartitionName, PartitionFigures>;
   systems: Partial<Record<SystemId, Partial<Record<PartitionName, PartitionFigures>>>>;
 } {

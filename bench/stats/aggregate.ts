@@ -295,11 +295,17 @@ export function summarizeExtended(scores: ScoresBySystem, ids?: ReadonlySet<stri
   };
 }
 
+const PARTITION_NAMES: readonly PartitionName[] = ["full", "holdout", "train"];
+
+/** The published summary's partitions alone: what headline figures need (no per-category upper bounds). */
+export function summarizePartitions(scores: ScoresBySystem, split: Split): Pick<RunSummary, "partitions"> {
+  return { partitions: Object.fromEntries(PARTITION_NAMES.map((p) => [p, summarizePartition(scores, partitionIds(split, p))])) as Record<PartitionName, PartitionSummary> };
+}
+
 /** The summary of a run (scores per system) over the full set and the split's two partitions. */
 export function summarizeRun(scores: ScoresBySystem, split: Split): RunSummary {
-  const names: PartitionName[] = ["full", "holdout", "train"];
   return {
-    partitions: Object.fromEntries(names.map((p) => [p, summarizePartition(scores, partitionIds(split, p))])) as Record<PartitionName, PartitionSummary>,
-    extended: Object.fromEntries(names.map((p) => [p, summarizeExtended(scores, partitionIds(split, p))])) as Record<PartitionName, ExtendedSummary>,
+    partitions: summarizePartitions(scores, split).partitions,
+    extended: Object.fromEntries(PARTITION_NAMES.map((p) => [p, summarizeExtended(scores, partitionIds(split, p))])) as Record<PartitionName, ExtendedSummary>,
   };
 }

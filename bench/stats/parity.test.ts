@@ -7,7 +7,7 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { scoreCaseNoJudge, type CaseScore } from "../scorer/index.ts";
-import { bootstrapRun, computeMetrics, summarizeRun, terminationCounts, type RunSummary, type ScoresBySystem } from "./index.ts";
+import { bootstrapRun, computeMetrics, summarizePartitions, summarizeRun, terminationCounts, type RunSummary, type ScoresBySystem } from "./index.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const readOracle = (...parts: string[]): unknown => JSON.parse(readFileSync(path.join(ORACLE_DIR, ...parts), "utf8"));
@@ -60,6 +60,8 @@ describe("aggregate parity with the reference", () => {
     const ours = summarizeRun(scores, pack.split());
     expect(leafDifferences(oracle.partitions, ours.partitions, "partitions")).toEqual([]);
     expect(leafDifferences(oracle.extended, ours.extended, "extended")).toEqual([]);
+    // What headline figures use (`bench run --json`, `bench list`): the same partitions, without the extended part.
+    expect(summarizePartitions(scores, pack.split())).toEqual({ partitions: ours.partitions });
 
     // The headline: 84.6 Tier 1 on the held-out partition, 84.55 on all 955 cases.
     const held = ours.partitions.holdout;
