@@ -200,16 +200,3 @@ try {
 } catch (error) {
   crash(error);
 }
-// A command that runs to completion has done its work once main resolves: end the process now.
-// Left to itself, Node would tear the environment and the heap down piece by piece (the bench
-// writer thread's too): ≈ 25–35 ms of a whole bench run here. `exit` listeners still run (the
-// code cache, the validation memo). Output still queued for a slow reader (pipes are asynchronous
-// on macOS) goes out first.
-if (bundle) exitOnceFlushed();
-
-function exitOnceFlushed() {
-  const queued = [process.stdout, process.stderr].filter((stream) => stream.writableLength > 0);
-  let left = queued.length;
-  if (left === 0) process.exit();
-  for (const stream of queued) stream.once("drain", () => --left === 0 && process.exit());
-}

@@ -174,37 +174,6 @@ describe("bin/kiosk.js", () => {
     expectRun("src/a.ts was removed", 4);
   });
 
-  it("ends a command that runs to completion once its work is done, output and exit code kept; help and servers end as Node ends them", () => {
-    const dir = mkdtempSync(path.join(outDir, "exit-"));
-    const events = path.join(dir, "events.txt");
-    const hooks = path.join(dir, "hooks.cjs");
-    // The main thread's last events: `beforeExit` comes only when Node ends the process itself.
-    writeFileSync(
-      hooks,
-      `const fs = require("node:fs"); if (require("node:worker_threads").isMainThread) {
-        process.on("beforeExit", () => fs.appendFileSync(${JSON.stringify(events)}, "beforeExit "));
-        process.on("exit", (code) => fs.appendFileSync(${JSON.stringify(events)}, "exit:" + code));
-      }`,
-    );
-    const withHooks = (...args: string[]) => {
-      rmSync(events, { force: true });
-      const r = spawnSync(process.execPath, ["-r", hooks, path.join(REPO_ROOT, "bin", "kiosk.js"), "--data", SHARED_DATA_DIR, ...args], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
-      return { status: r.status, stdout: r.stdout, stderr: r.stderr, events: existsSync(events) ? readFileSync(events, "utf8") : "" };
-    };
-    const bench = withHooks("bench", "run", "--policy", "rule", "--cases", "MARTA-A-001", "--db", path.join(dir, "b.sqlite"), "--json");
-    expect(bench.status, bench.stderr).toBe(0);
-    expect(JSON.parse(bench.stdout)).toMatchObject({ status: "finished", cases: { done: 1 } });
-    expect(bench.events).toBe("exit:0");
-    const usage = withHooks("bench", "run", "--policy", "no-such-policy", "--db", path.join(dir, "b.sqlite"));
-    expect(usage.status).toBe(2);
-    expect(usage.stderr).toMatch(/no-such-policy/);
-    expect(usage.events).toBe("exit:2");
-    const help = withHooks("--help");
-    expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/Usage: kiosk/);
-    expect(help.events).toBe("beforeExit exit:0");
-  });
-
   describe("the code cache of a command that runs to completion", () => {
     // A build of its own with the real launcher, and no sources beside them: nothing is rebuilt,
     // and the caches go to this dist/node only. Inside the repository, for node_modules.
