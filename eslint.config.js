@@ -65,6 +65,8 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // The launcher is CommonJS (bin/package.json): it starts no ES module loader for the commands it runs from the CommonJS bundle.
+  { files: ["bin/kiosk.js"], languageOptions: { sourceType: "commonjs" }, rules: { "@typescript-eslint/no-require-imports": "off" } },
   ...Object.keys(MAY_IMPORT).map((layer) => restrict([`${layer}/**/*.ts`], layerPatterns(layer), [`${layer}/**/*.test.ts`])),
   // Tests keep their folder's layer, and may also import the scripts/ they check (a script's exports).
   ...Object.keys(MAY_IMPORT).map((layer) => restrict([`${layer}/**/*.test.ts`], layerPatterns(layer, ["scripts"]))),

@@ -5,16 +5,20 @@
 // TypeScript while running. A command that runs to completion runs from the CommonJS bundle
 // (dist/node/kiosk.cjs) with V8's code cache, kept per command beside it; a resident server and
 // the program's own help from the ES module build (dist/node/kiosk.js): cli/launch-plan.ts decides.
-import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { createRequire, SourceMap } from "node:module";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { inspect } from "node:util";
-import v8 from "node:v8";
-import vm from "node:vm";
+//
+// This file is CommonJS (bin/package.json), as is the launch plan it reads first
+// (dist/node/launch-plan.cjs): a command run from the CommonJS bundle never starts Node's ES module
+// loader, ≈ 28 ms of every such command's start-up here (docs/PERFORMANCE.md).
+"use strict";
+const { readdirSync, readFileSync, renameSync, statSync, writeFileSync } = require("node:fs");
+const { createRequire, SourceMap } = require("node:module");
+const path = require("node:path");
+const { fileURLToPath, pathToFileURL } = require("node:url");
+const { inspect } = require("node:util");
+const v8 = require("node:v8");
+const vm = require("node:vm");
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ROOT = path.resolve(__dirname, "..");
 const DIST = path.join(ROOT, "dist", "node");
 const INFO = path.join(DIST, "build-info.json");
 /** A path under `dir` from a build-info entry (relative, "/"-separated): plain concatenation, since
@@ -62,7 +66,7 @@ let build = readBuildInfo();
 const reason = staleReason(build);
 if (reason !== null) {
   process.stderr.write(`kiosk: compiling the CLI into dist/node (${reason})…\n`);
-  const built = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "build-node.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const built = require("node:child_process").spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "build-node.ts")], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
   if (built.status !== 0) {
     process.stderr.write("kiosk: the build failed (see above); `npm run build:node` retries it\n");
     process.exit(built.status ?? 1);
@@ -74,9 +78,10 @@ if (reason !== null) {
 const MAX_CODE_CACHES = 16;
 
 /**
- * A code cache file: this magic, the isolate's bytecode size (bytes, little-endian 64-bit) when
- * the cache was made, then V8's data. A later run of the command that ends with no more bytecode
- * than that compiled nothing the cache lacks, and skips making a new one (≈ 15 ms of every run).
+ * A code cache file: this magic, the isolate's bytecode size (bytes, little-endian 64-bit) at the
+ * end of the run that wrote it, then V8's data. A later run of the command that ends with about
+ * as much bytecode compiled nothing the cache lacks, and skips making a new one (≈ 15 ms of every
+ * run); see writeCodeCache for what "about" means.
  */
 const CACHE_MAGIC = "kioskv8c";
 const CACHE_HEADER = 16;
@@ -125,19 +130,26 @@ function mainWithCodeCache(bundle, key) {
   return module.exports.main;
 }
 
-/** A cache is made again only when the run compiled this much more, and replaced when it is this much larger. */
+/** A cache is made again when the run ends with this much more bytecode, and replaced when it is this much larger. */
 const CODE_CACHE_GROWTH = 1.01;
+/**
+ * …or with this much less. The heap's bytecode counts dead code until a full garbage collection
+ * frees it, so a longer run (the whole bench after one case) that collected it can end with less
+ * bytecode than a short run, though it compiled more; only V8's data can tell then.
+ */
+const CODE_CACHE_SHRINK = 0.97;
 
 /**
  * Write the script's code cache to `file` unless the cache `used` (null: none) already holds what
- * this run compiled: the run's bytecode did not grow past the size recorded with it, or the new
- * cache is no larger (then the recorded size is raised, so that the next run skips the check).
+ * this run compiled: the run's bytecode stayed within a few percent of the size recorded with it,
+ * or the new cache is no larger (then only the recorded size changes to this run's, so that the
+ * next run like it skips the check). Runs of one kind end with the same bytecode, run after run.
  */
 function writeCodeCache(script, file, prefix, used) {
   const temp = `${file}.${process.pid}.tmp`;
   try {
     const bytecode = bytecodeSize();
-    if (used !== null && bytecode <= used.bytecode * CODE_CACHE_GROWTH) return;
+    if (used !== null && bytecode <= used.bytecode * CODE_CACHE_GROWTH && bytecode >= used.bytecode * CODE_CACHE_SHRINK) return;
     const caches = readdirSync(DIST).filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"));
     if (caches.length >= MAX_CODE_CACHES && !caches.includes(path.basename(file))) return;
     const data = script.createCachedData(); // ≈ 15 ms for the whole CLI
@@ -183,20 +195,32 @@ function crash(error) {
 }
 process.on("uncaughtException", crash);
 
-const { launchPlan } = await import(pathToFileURL(path.join(DIST, "launch-plan.js")).href);
-const plan = launchPlan(process.argv.slice(2), process.execArgv);
-const bundle = plan.codeCache !== null ? build?.info.cjs : undefined;
-let main;
-if (bundle) {
-  // Before anything is compiled: V8 accepts a code cache only under the flags it was made with.
-  if (plan.v8Flags) v8.setFlagsFromString(plan.v8Flags);
-  main = mainWithCodeCache(bundle, plan.codeCache);
-} else {
-  ({ main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href));
-}
-try {
+async function launch() {
+  const { launchPlan } = require(path.join(DIST, "launch-plan.cjs"));
+  const plan = launchPlan(process.argv.slice(2), process.execArgv);
+  const bundle = plan.codeCache !== null ? build?.info.cjs : undefined;
+  let main;
+  if (bundle) {
+    // Before anything is compiled: V8 accepts a code cache only under the flags it was made with.
+    if (plan.v8Flags) v8.setFlagsFromString(plan.v8Flags);
+    main = mainWithCodeCache(bundle, plan.codeCache);
+  } else {
+    ({ main } = await import(pathToFileURL(path.join(DIST, "kiosk.js")).href));
+  }
   // The build's identity and cache folder, for caches of the CLI's own (cli/validated-files.ts).
   await main(process.argv, bundle ? { buildId: bundle.sha256, dir: DIST } : undefined);
-} catch (error) {
-  crash(error);
+  // A command that runs to completion has done its work once main resolves: end the process now.
+  // Left to itself, Node would tear the environment and the heap down piece by piece (the bench
+  // writer thread's too): ≈ 14 ms of a whole bench run's end here. `exit` listeners still run (the
+  // code cache, the validation memo). Output still queued for a slow reader (pipes are asynchronous
+  // on macOS) goes out first.
+  if (bundle) exitOnceFlushed();
+}
+launch().catch(crash);
+
+function exitOnceFlushed() {
+  const queued = [process.stdout, process.stderr].filter((stream) => stream.writableLength > 0);
+  let left = queued.length;
+  if (left === 0) process.exit();
+  for (const stream of queued) stream.once("drain", () => --left === 0 && process.exit());
 }

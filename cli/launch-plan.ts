@@ -1,4 +1,4 @@
-// What bin/kiosk.js decides before it loads the CLI (dist/node/launch-plan.js: the command table
+// What bin/kiosk.js decides before it loads the CLI (dist/node/launch-plan.cjs: the command table
 // and this, a few KB). A command that runs to completion (a bench run, a report, a tool call) runs
 // from the CommonJS bundle with V8's code cache, and the batch JIT tiering (cli/jit-tiering.ts)
 // is set before the bundle is compiled: V8 accepts a code cache only under the flags it was made

@@ -12,16 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validatedFilesPath } from "../cli/validated-files.ts";
 import { REPO_ROOT, SHARED_DATA_DIR } from "../test/paths.ts";
 import { writeTinyGguf } from "../models/testing/tiny-gguf.ts";
-import { BUILD_INFO_FILE, buildNodeWithMetafile, CJS_ENTRY, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
+import { BUILD_INFO_FILE, buildNodeWithMetafile, CJS_ENTRY, LAUNCH_PLAN_ENTRY, NODE_ENTRY_POINTS, staticClosure, type BuildInfo } from "./build-node.ts";
 
 // Inside the repository, as dist/node is: the bundle resolves its external packages from node_modules.
 mkdirSync(path.join(REPO_ROOT, "dist"), { recursive: true });
 const outDir = mkdtempSync(path.join(REPO_ROOT, "dist", ".build-node-test-"));
 let info: BuildInfo;
 let metafile: Metafile;
+let launchPlanMetafile: Metafile;
 
 beforeAll(async () => {
-  ({ info, metafile } = await buildNodeWithMetafile({ outDir, entryPoints: { ...NODE_ENTRY_POINTS, "entry-probe": "test/node-entry-probe.ts", "spread-probe": "test/spread-probe.ts" } }));
+  ({ info, metafile, launchPlanMetafile } = await buildNodeWithMetafile({ outDir, entryPoints: { ...NODE_ENTRY_POINTS, "entry-probe": "test/node-entry-probe.ts", "spread-probe": "test/spread-probe.ts" } }));
 }, 120_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -51,10 +52,12 @@ describe("scripts/build-node.ts", () => {
     expect(start.externals.filter((e) => !e.startsWith("node:"))).toEqual([]);
     const heavy = start.inputs.filter((i) => /node_modules\/(zod|yaml|ws)\/|runtime\/kiosk\/|tools\/data\/schemas\.ts|bench\/store\//.test(i));
     expect(heavy).toEqual([]);
-    // What the launcher loads first is the command table alone (the model command names the default model).
-    const plan = staticClosure(metafile, relOut("launch-plan.js"));
-    expect(plan.inputs).toEqual(["cli/commands.ts", "cli/jit-tiering.ts", "cli/launch-plan.ts", "models/catalog.ts"]);
-    expect(plan.externals.filter((e) => !e.startsWith("node:"))).toEqual([]);
+    // What the launcher loads first (CommonJS, LAUNCH_PLAN_ENTRY) is the command table alone (the
+    // model command names the default model), without the commands it imports.
+    const plan = launchPlanMetafile.outputs[relOut(LAUNCH_PLAN_ENTRY.file)];
+    expect(Object.keys(plan?.inputs ?? {}).filter((i) => !i.includes(":")).sort()).toEqual(["cli/commands.ts", "cli/jit-tiering.ts", "cli/launch-plan.ts", "models/catalog.ts"]);
+    expect(plan?.imports.filter((i) => i.external && !i.path.startsWith("node:"))).toEqual([]);
+    expect(info.outputs).toContain(LAUNCH_PLAN_ENTRY.file);
     // The modules a command needs are still in the build, one import() away.
     const all = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
     expect(all).toEqual(expect.arrayContaining(["node-llama-cpp", "better-sqlite3"]));
@@ -131,8 +134,7 @@ describe("bin/kiosk.js", () => {
   it("compiles dist/node first when it is not built, a source it was built from is newer or gone, or an output is missing; not when it is current", () => {
     // A stand-in repository: the real launcher, a one-line CLI and a build script that records each run.
     const root = mkdtempSync(path.join(outDir, "launcher-"));
-    mkdirSync(path.join(root, "bin"));
-    cpSync(path.join(REPO_ROOT, "bin", "kiosk.js"), path.join(root, "bin", "kiosk.js"));
+    cpSync(path.join(REPO_ROOT, "bin"), path.join(root, "bin"), { recursive: true });
     symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
     mkdirSync(path.join(root, "scripts"));
     mkdirSync(path.join(root, "src"));
@@ -143,8 +145,8 @@ describe("bin/kiosk.js", () => {
         `import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";`,
         `mkdirSync("dist/node", { recursive: true });`,
         `writeFileSync("dist/node/kiosk.js", "export async function main() { console.log('ran'); }");`,
-        `writeFileSync("dist/node/launch-plan.js", "export function launchPlan() { return { codeCache: null, v8Flags: null }; }");`,
-        `writeFileSync("dist/node/build-info.json", JSON.stringify({ inputs: ["src/a.ts"], outputs: ["kiosk.js", "launch-plan.js"] }));`,
+        `writeFileSync("dist/node/launch-plan.cjs", "exports.launchPlan = () => ({ codeCache: null, v8Flags: null });");`,
+        `writeFileSync("dist/node/build-info.json", JSON.stringify({ inputs: ["src/a.ts"], outputs: ["kiosk.js", "launch-plan.cjs"] }));`,
         `appendFileSync("builds.log", "b");`,
       ].join("\n"),
     );
@@ -174,6 +176,37 @@ describe("bin/kiosk.js", () => {
     expectRun("src/a.ts was removed", 4);
   });
 
+  it("ends a command that runs to completion once its work is done, output and exit code kept; help and servers end as Node ends them", () => {
+    const dir = mkdtempSync(path.join(outDir, "exit-"));
+    const events = path.join(dir, "events.txt");
+    const hooks = path.join(dir, "hooks.cjs");
+    // The main thread's last events: `beforeExit` comes only when Node ends the process itself.
+    writeFileSync(
+      hooks,
+      `const fs = require("node:fs"); if (require("node:worker_threads").isMainThread) {
+        process.on("beforeExit", () => fs.appendFileSync(${JSON.stringify(events)}, "beforeExit "));
+        process.on("exit", (code) => fs.appendFileSync(${JSON.stringify(events)}, "exit:" + code));
+      }`,
+    );
+    const withHooks = (...args: string[]) => {
+      rmSync(events, { force: true });
+      const r = spawnSync(process.execPath, ["-r", hooks, path.join(REPO_ROOT, "bin", "kiosk.js"), "--data", SHARED_DATA_DIR, ...args], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" }, timeout: 120_000 });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr, events: existsSync(events) ? readFileSync(events, "utf8") : "" };
+    };
+    const bench = withHooks("bench", "run", "--policy", "rule", "--cases", "MARTA-A-001", "--db", path.join(dir, "b.sqlite"), "--json");
+    expect(bench.status, bench.stderr).toBe(0);
+    expect(JSON.parse(bench.stdout)).toMatchObject({ status: "finished", cases: { done: 1 } });
+    expect(bench.events).toBe("exit:0");
+    const usage = withHooks("bench", "run", "--policy", "no-such-policy", "--db", path.join(dir, "b.sqlite"));
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/no-such-policy/);
+    expect(usage.events).toBe("exit:2");
+    const help = withHooks("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/Usage: kiosk/);
+    expect(help.events).toBe("beforeExit exit:0");
+  });
+
   describe("the code cache of a command that runs to completion", () => {
     // A build of its own with the real launcher, and no sources beside them: nothing is rebuilt,
     // and the caches go to this dist/node only. Inside the repository, for node_modules.
@@ -198,8 +231,7 @@ describe("bin/kiosk.js", () => {
 
     beforeAll(async () => {
       ({ info: built } = await buildNodeWithMetafile({ outDir: dist }));
-      mkdirSync(path.join(root, "bin"));
-      cpSync(path.join(REPO_ROOT, "bin", "kiosk.js"), path.join(root, "bin", "kiosk.js"));
+      cpSync(path.join(REPO_ROOT, "bin"), path.join(root, "bin"), { recursive: true });
     }, 120_000);
 
     it("is written by the first run, used as it is by the next, and made again when V8 rejects it", () => {
@@ -239,7 +271,11 @@ describe("bin/kiosk.js", () => {
       const small = bench("--policy", "rule", "--cases", "MARTA-A-001");
       const bigger = bench("--policy", "rule", "--system", "marta", "--category", "A,B,C");
       expect(bigger?.size).toBeGreaterThan(small?.size ?? Infinity);
-      expect(bench("--policy", "rule", "--cases", "MARTA-A-001")).toEqual(bigger); // holds all that already
+      // It holds all that already: V8's data stays (the header may take this run's bytecode size).
+      const v8Data = () => createHash("sha256").update(readFileSync(path.join(dist, cacheName("bench-run-rule"))).subarray(16)).digest("hex");
+      const biggerData = v8Data();
+      expect(bench("--policy", "rule", "--cases", "MARTA-A-001")?.size).toBe(bigger?.size);
+      expect(v8Data()).toBe(biggerData);
     });
 
     it("keeps the data files a run validated, for the next runs of the same build (cli/validated-files.ts); `data check` validates anyway", () => {

@@ -25,8 +25,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Output name → entry source (relative to the repository root). */
 export const NODE_ENTRY_POINTS: Readonly<Record<string, string>> = {
   kiosk: "cli/main.ts",
-  // What bin/kiosk.js reads first: which build of the CLI to run, with which V8 flags.
-  "launch-plan": "cli/launch-plan.ts",
   // The bench's SQLite writer thread (bench/store/case-writer.ts).
   "case-writer": "bench/store/case-writer-thread.ts",
 };
@@ -65,6 +63,13 @@ export const CJS_ENTRY = { name: "kiosk", source: "cli/main.ts", file: "kiosk.cj
  * loads, such as node-llama-cpp), which bin/kiosk.js calls.
  */
 export const CJS_WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, __kioskImport) { "use strict";';
+
+/**
+ * What bin/kiosk.js reads first, as CommonJS (the launcher require()s it: a command run from the
+ * CommonJS bundle then never starts Node's ES module loader): which build of the CLI to run, with
+ * which V8 flags. The command table's import()s of the commands are left out: the plan never runs them.
+ */
+export const LAUNCH_PLAN_ENTRY = { name: "launch-plan", source: "cli/launch-plan.ts", file: "launch-plan.cjs" } as const;
 
 export interface BuildInfo {
   /** Entry name → output file, relative to dist/node. */
@@ -150,6 +155,18 @@ export function staticClosure(metafile: Metafile, outputFile: string): { inputs:
   return { inputs: [...inputs].sort(), externals: [...externals].sort() };
 }
 
+/** The command table's import()s, in the launch plan: a module that says it is not there (never loaded). */
+function notInLaunchPlanPlugin(): Plugin {
+  const namespace = "kiosk-not-in-launch-plan";
+  return {
+    name: namespace,
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, namespace } : undefined));
+      b.onLoad({ filter: /.*/, namespace }, (args) => ({ contents: `throw new Error(${JSON.stringify(`${args.path} is the CLI's, not in its launch plan`)});`, loader: "js" }));
+    },
+  };
+}
+
 /** Write a file atomically (a process starting meanwhile sees the old or the new one, never half). */
 function writeAtomic(file: string, contents: Uint8Array | string): void {
   const temp = `${file}.${process.pid}.tmp`;
@@ -182,7 +199,7 @@ export async function buildNode(options: BuildNodeOptions = {}): Promise<BuildIn
 }
 
 /** `buildNode`, also returning esbuild's metafile (which output imports what). */
-export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Promise<{ info: BuildInfo; metafile: Metafile }> {
+export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Promise<{ info: BuildInfo; metafile: Metafile; launchPlanMetafile: Metafile }> {
   const outDir = options.outDir ?? NODE_OUT_DIR;
   const entryPoints = options.entryPoints ?? NODE_ENTRY_POINTS;
   const common = {
@@ -206,7 +223,7 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     // (docs/CONVENTIONS.md); with those, the lowering alone measured ≈ −1 % (docs/PERFORMANCE.md).
     supported: { "object-rest-spread": false },
   } as const;
-  const [result, cjs] = await Promise.all([
+  const [result, cjs, plan] = await Promise.all([
     build({
       ...common,
       entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, file]) => [name, path.join(ROOT, file)])),
@@ -232,13 +249,20 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
       footer: { js: "})" },
       plugins: [sourceUrlPlugin(outDir, "__kioskChunkUrl"), zodEnglishOnlyPlugin()],
     }),
+    build({
+      ...common,
+      entryPoints: { [LAUNCH_PLAN_ENTRY.name]: path.join(ROOT, LAUNCH_PLAN_ENTRY.source) },
+      format: "cjs",
+      outExtension: { ".js": ".cjs" },
+      plugins: [notInLaunchPlanPlugin()],
+    }),
   ]);
   mkdirSync(outDir, { recursive: true });
   const entryFiles = new Set([
     ...Object.keys(entryPoints).flatMap((name) => [`${name}.js`, `${name}.js.map`]),
-    ...cjs.outputFiles.map((f) => path.relative(outDir, f.path)),
+    ...[...cjs.outputFiles, ...plan.outputFiles].map((f) => path.relative(outDir, f.path)),
   ]);
-  const outputs: OutputFile[] = [...result.outputFiles, ...cjs.outputFiles];
+  const outputs: OutputFile[] = [...result.outputFiles, ...cjs.outputFiles, ...plan.outputFiles];
   // Chunks first (content-hashed: an existing one is already right), entries after them.
   for (const file of outputs) {
     const name = path.relative(outDir, file.path);
@@ -251,12 +275,12 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
   const info: BuildInfo = {
     entries: Object.fromEntries(Object.keys(entryPoints).map((name) => [name, `${name}.js`])),
     cjs: { file: CJS_ENTRY.file, sha256: createHash("sha256").update(bundle.contents).digest("hex") },
-    inputs: projectInputs(result.metafile, cjs.metafile),
+    inputs: projectInputs(result.metafile, cjs.metafile, plan.metafile),
     outputs: outputs.map((f) => path.relative(outDir, f.path).split(path.sep).join("/")).sort(),
   };
   writeAtomic(path.join(outDir, BUILD_INFO_FILE), `${JSON.stringify(info, null, 2)}\n`);
   removeStaleChunks(outDir, new Set(info.outputs));
-  return { info, metafile: result.metafile };
+  return { info, metafile: result.metafile, launchPlanMetafile: plan.metafile };
 }
 
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
