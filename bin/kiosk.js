@@ -8,7 +8,7 @@
 //
 // This file is CommonJS (bin/package.json), as is the launch plan it reads first
 // (dist/node/launch-plan.cjs): a command run from the CommonJS bundle never starts Node's ES module
-// loader, ≈ 28 ms of every such command's start-up here (docs/PERFORMANCE.md).
+// loader, ≈ 30 ms of every such command's start-up here (docs/PERFORMANCE.md).
 "use strict";
 const { readdirSync, readFileSync, renameSync, statSync, writeFileSync } = require("node:fs");
 const { createRequire, SourceMap } = require("node:module");
