@@ -4,6 +4,7 @@
 // The CLI is also bundled once more as one CommonJS file, dist/node/kiosk.cjs, which bin/kiosk.js
 // runs with V8's code cache for the commands that run to completion (cli/launch-plan.ts): Node 20
 // has no code cache for ES modules, and compiling the CLI's code is a tenth of a bench run.
+// What the launcher reads first, the launch plan, is CommonJS too (LAUNCH_PLAN_ENTRY).
 // Users never transpile TypeScript at run time: bin/kiosk.js runs dist/node and runs this
 // build once when dist is missing or older than a source file it was built from.
 //
