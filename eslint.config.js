@@ -63,6 +63,15 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": "off",
+      // The compiled CLI is ASCII-only (scripts/ascii-output.ts): a tagged template's raw text is
+      // what its tag reads, so the build cannot escape a non-ASCII character there.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TaggedTemplateExpression TemplateElement[value.raw=/[^\\u0000-\\u007f]/]",
+          message: "write non-ASCII characters in a tagged template (String.raw) as \\u escapes: the compiled CLI is ASCII-only (scripts/ascii-output.ts).",
+        },
+      ],
     },
   },
   // The launcher is CommonJS (bin/package.json): it starts no ES module loader for the commands it runs from the CommonJS bundle.

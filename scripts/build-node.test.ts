@@ -46,6 +46,12 @@ describe("scripts/build-node.ts", () => {
     for (const output of info.outputs) expect(existsSync(path.join(outDir, output)), output).toBe(true);
   });
 
+  it("writes ASCII-only chunks, which V8 keeps as one-byte strings (scripts/ascii-output.ts)", () => {
+    const chunks = info.outputs.filter((f) => /\.c?js$/.test(f));
+    expect(chunks).toContain(CJS_ENTRY.file);
+    for (const chunk of chunks) expect(readFileSync(path.join(outDir, chunk)).every((byte) => byte < 0x80), chunk).toBe(true);
+  });
+
   it("starts `kiosk` without node-llama-cpp, SQLite, the kiosk server or the data-pack schemas", () => {
     const start = staticClosure(metafile, relOut("kiosk.js"));
     expect(start.inputs).toContain("cli/main.ts");

@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, write
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Metafile, type OutputFile, type Plugin } from "esbuild";
+import { asciiOnlyChunk, type RawSourceMap } from "./ascii-output.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -168,6 +169,32 @@ function notInLaunchPlanPlugin(): Plugin {
   };
 }
 
+/** A file to write: its path and bytes (esbuild's, or made ASCII-only from them). */
+interface Output {
+  path: string;
+  contents: Uint8Array;
+}
+
+/**
+ * Every chunk ASCII-only (scripts/ascii-output.ts: V8 keeps a source with any character above
+ * U+00FF as a two-byte string), its source map shifted to match; other files as esbuild made them.
+ */
+function asciiOnlyOutputs(files: readonly OutputFile[]): Output[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const replaced = new Map<string, Uint8Array>();
+  for (const file of files) {
+    const sourceType = file.path.endsWith(".cjs") ? "script" : file.path.endsWith(".js") ? "module" : null;
+    if (sourceType === null) continue;
+    const mapFile = byPath.get(`${file.path}.map`);
+    const map = mapFile ? (JSON.parse(mapFile.text) as RawSourceMap) : undefined;
+    const ascii = asciiOnlyChunk(file.text, map, path.relative(ROOT, file.path), sourceType);
+    if (ascii.code === file.text) continue;
+    replaced.set(file.path, Buffer.from(ascii.code, "ascii"));
+    if (mapFile && ascii.map) replaced.set(mapFile.path, Buffer.from(JSON.stringify(ascii.map)));
+  }
+  return files.map((f) => ({ path: f.path, contents: replaced.get(f.path) ?? f.contents }));
+}
+
 /** Write a file atomically (a process starting meanwhile sees the old or the new one, never half). */
 function writeAtomic(file: string, contents: Uint8Array | string): void {
   const temp = `${file}.${process.pid}.tmp`;
@@ -263,7 +290,7 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     ...Object.keys(entryPoints).flatMap((name) => [`${name}.js`, `${name}.js.map`]),
     ...[...cjs.outputFiles, ...plan.outputFiles].map((f) => path.relative(outDir, f.path)),
   ]);
-  const outputs: OutputFile[] = [...result.outputFiles, ...cjs.outputFiles, ...plan.outputFiles];
+  const outputs = asciiOnlyOutputs([...result.outputFiles, ...cjs.outputFiles, ...plan.outputFiles]);
   // Chunks first (content-hashed: an existing one is already right), entries after them.
   for (const file of outputs) {
     const name = path.relative(outDir, file.path);
@@ -271,7 +298,7 @@ export async function buildNodeWithMetafile(options: BuildNodeOptions = {}): Pro
     if (!existsSync(file.path)) writeAtomic(file.path, file.contents);
   }
   for (const file of outputs) if (entryFiles.has(path.relative(outDir, file.path))) writeAtomic(file.path, file.contents);
-  const bundle = cjs.outputFiles.find((f) => path.relative(outDir, f.path) === CJS_ENTRY.file);
+  const bundle = outputs.find((f) => path.relative(outDir, f.path) === CJS_ENTRY.file);
   if (!bundle) throw new Error(`esbuild wrote no ${CJS_ENTRY.file}`);
   const info: BuildInfo = {
     entries: Object.fromEntries(Object.keys(entryPoints).map((name) => [name, `${name}.js`])),

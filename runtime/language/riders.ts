@@ -74,7 +74,8 @@ const HEADS = String.raw`(?:people|ppl|persons?|passengers?|tickets?|of us|perso
 const ADULT = String.raw`(?:adults?|grown[- ]?ups?|adultos?|${HEADS})`;
 /** Two riders, both seniors ("two of us, both seniors", "both over 65"). */
 const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/iu;
-const CHILD = String.raw`(?:kids?|children|child|toddlers?|babies|baby|little ones?|infants?|niños?|niñas?|hijos?)`;
+// \u00f1 is ñ: a String.raw template keeps what it is written with, and the compiled CLI is ASCII-only (scripts/ascii-output.ts).
+const CHILD = String.raw`(?:kids?|children|child|toddlers?|babies|baby|little ones?|infants?|ni\u00f1os?|ni\u00f1as?|hijos?)`;
 const SENIOR = String.raw`(?:seniors?|senior citizens?|pensioners?|elderly|jubilados?|mayores)`;
 const DISABLED = String.raw`(?:disabled(?: (?:riders?|passengers?|people|persons?))?|wheelchair users?|personas? con discapacidad)`;
 

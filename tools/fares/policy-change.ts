@@ -76,7 +76,8 @@ const GROUP =
   /\b(?:groups?|parties|party) of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)|\b(\d+) or more adults (?:travell?ing |riding )?together\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
 /** Small numbers in words, as group sizes are written ("parties of four or more adults"). */
 const SMALL_NUMBERS: Record<string, string> = { two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10" };
-const MONEY = String.raw`((?:[$¥€£]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?)|\d+\s*-?\s*cents?)`;
+// [$¥€£], escaped: a String.raw template keeps what it is written with, and the compiled CLI is ASCII-only (scripts/ascii-output.ts).
+const MONEY = String.raw`((?:[$\u00a5\u20ac\u00a3]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?)|\d+\s*-?\s*cents?)`;
 /** An amount added to a fare: "a $0.50 fee applies", "an added $0.50 surcharge", "$1 extra". */
 const FEE = new RegExp(
   String.raw`${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge|extra)\b|\b(?:added|extra|additional)\s+${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge)\b|\b(?:fee|surcharge|charge) of ${MONEY}|\b(?:fares?|prices?)\s+(?:rise|rises|go up|goes up|increase|increases|are raised|is raised)\s+by\s+${MONEY}`,
