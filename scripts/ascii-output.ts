@@ -21,14 +21,6 @@ export interface RawSourceMap {
 // eslint-disable-next-line no-control-regex -- the whole ASCII range, control characters included
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
-/** Where in a chunk a character sits, for errors: 1-based line and column. */
-function place(code: string, index: number): string {
-  const before = code.slice(0, index);
-  const line = before.split("\n").length;
-  const column = index - before.lastIndexOf("\n");
-  return `${line}:${column}`;
-}
-
 /** Ranges [start, end) of the chunk's regular-expression literals and comments. */
 function escapableRanges(code: string, name: string, sourceType: "module" | "script"): [number, number][] {
   const ranges: [number, number][] = [];
@@ -61,7 +53,7 @@ export function asciiOnlyChunk(code: string, map: RawSourceMap | undefined, name
   let out = "";
   let copied = 0;
   let range = 0;
-  let line = 0;
+  let line = 0; // 0-based generated line and where it starts: for the map, and +1 in errors
   let lineStart = 0;
   /** Per generated line: [column in the old text, characters added there]. */
   const shifts = new Map<number, [number, number][]>();
@@ -77,11 +69,11 @@ export function asciiOnlyChunk(code: string, map: RawSourceMap | undefined, name
     const current = ranges[range];
     if (!current || current[0] > i) {
       throw new Error(
-        `${name}:${place(code, i)}: non-ASCII character ${JSON.stringify(code[i])} outside a regular expression or comment ` +
+        `${name}:${line + 1}:${i - lineStart + 1}: non-ASCII character ${JSON.stringify(code[i])} outside a regular expression or comment ` +
           `(a tagged template such as String.raw? write it as a \\u escape in the source): "${code.slice(Math.max(0, i - 40), i + 20)}"`,
       );
     }
-    if (unit === 0x2028 || unit === 0x2029) throw new Error(`${name}:${place(code, i)}: a line separator character in a comment or pattern; write it as \\u${unit.toString(16)}`);
+    if (unit === 0x2028 || unit === 0x2029) throw new Error(`${name}:${line + 1}:${i - lineStart + 1}: a line separator character in a comment or pattern; write it as \\u${unit.toString(16)}`);
     // An identity escape (\é, a pattern without the u flag) is one escape, not a backslash and an escape.
     let backslashes = 0;
     while (i - 1 - backslashes >= current[0] && code.charCodeAt(i - 1 - backslashes) === 92) backslashes++;
