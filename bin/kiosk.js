@@ -123,7 +123,9 @@ function mainWithCodeCache(bundle, key) {
   }
   const script = new vm.Script(readFileSync(file, "utf8"), { filename: file, cachedData: cache?.data });
   const used = cache !== null && !script.cachedDataRejected ? cache : null;
-  process.once("exit", () => writeCodeCache(script, cacheFile, prefix, used));
+  // Only a run that succeeded: a failed one (a usage error, a mistyped policy) compiled little but
+  // its error path, and each mistyped name would take one of the build's MAX_CODE_CACHES places.
+  process.once("exit", (code) => code === 0 && writeCodeCache(script, cacheFile, prefix, used));
   const module = { exports: {} };
   // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
   script.runInThisContext()(module.exports, createRequire(file), module, file, DIST, (specifier) => import(specifier));

@@ -263,6 +263,13 @@ describe("bin/kiosk.js", () => {
       expect(caches()[cacheName("data-check")]).toEqual(remade);
     });
 
+    it("is not written by a run that fails: a mistyped policy takes none of the build's cache places", () => {
+      const r = run("bench", "run", "--policy", "no-such-policy", "--db", path.join(root, "failed.sqlite"));
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/no-such-policy/);
+      expect(Object.keys(caches()).filter((f) => f.includes("no-such-policy"))).toEqual([]);
+    });
+
     it("grows when a later run compiles more (a one-case bench run first, a bigger one after)", () => {
       const db = path.join(root, "bench.sqlite");
       const bench = (...args: string[]) => {
