@@ -31,11 +31,16 @@ start=$(now)
 for system in "${SYSTEMS[@]}"; do
   "$PYTHON" -m harness.mock_server --system "$system" --port "$PORT" >"$OUT_DIR/server_$system.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 600); do
-    if "$PYTHON" -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$PORT/health', timeout=1)" 2>/dev/null; then break; fi
+  # Wait for it to listen (uvicorn does once the app has started), up to ≈ 30 s: a TCP connect
+  # from bash itself. (Until 2026-12-06 a Python process per poll, whose start-ups took ≈ 0.1 s a
+  # system of the CPU the starting server needed.)
+  ready=""
+  for _ in $(seq 1 1500); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then ready=1; break; fi
     kill -0 "$server_pid" 2>/dev/null || { echo "mock server for $system exited; see $OUT_DIR/server_$system.log" >&2; exit 1; }
-    sleep 0.05
+    sleep 0.02
   done
+  [ -n "$ready" ] || { echo "mock server for $system did not listen on port $PORT within 30 s; see $OUT_DIR/server_$system.log" >&2; exit 1; }
   "$PYTHON" -m harness.rule_agent --cases "cases/${system}_cases.json" --system "$system" \
     --mock-url "http://127.0.0.1:$PORT" --output "$OUT_DIR/rule_$system.json" >"$OUT_DIR/agent_$system.log" 2>&1
   stop_server
