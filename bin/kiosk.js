@@ -104,9 +104,9 @@ const bytecodeSize = () => v8.getHeapCodeStatistics().bytecode_and_metadata_size
 /**
  * The CLI's `main` from the CommonJS bundle (one function expression: scripts/build-node.ts),
  * compiled with the code cache V8 made for `key` (when there is one and V8 accepts it: same
- * bundle text, same V8 and flags). The cache is made as the process exits, so that it holds the
- * code of every function the command ran, not only what compiling the bundle produced; and made
- * again whenever a run has compiled more than it holds (a one-case `bench run` first, the whole
+ * bundle text, same V8 and flags). The cache is made as a successful run's process exits (a
+ * failed one compiled little but its error path), so that it holds the code of every function the
+ * command ran, not only what compiling the bundle produced; and made again whenever a run has compiled more than it holds (a one-case `bench run` first, the whole
  * bench later), so that it grows to what the sub-command's runs use. A run that adds nothing
  * leaves it as it is.
  */
@@ -123,8 +123,8 @@ function mainWithCodeCache(bundle, key) {
   }
   const script = new vm.Script(readFileSync(file, "utf8"), { filename: file, cachedData: cache?.data });
   const used = cache !== null && !script.cachedDataRejected ? cache : null;
-  // Only a run that succeeded: a failed one (a usage error, a mistyped policy) compiled little but
-  // its error path, and each mistyped name would take one of the build's MAX_CODE_CACHES places.
+  // A failed run (a usage error, a mistyped policy) writes none: each mistyped name would take one
+  // of the build's MAX_CODE_CACHES places.
   process.once("exit", (code) => code === 0 && writeCodeCache(script, cacheFile, prefix, used));
   const module = { exports: {} };
   // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
