@@ -106,9 +106,9 @@ const bytecodeSize = () => v8.getHeapCodeStatistics().bytecode_and_metadata_size
  * compiled with the code cache V8 made for `key` (when there is one and V8 accepts it: same
  * bundle text, same V8 and flags). The cache is made as a successful run's process exits (a
  * failed one compiled little but its error path), so that it holds the code of every function the
- * command ran, not only what compiling the bundle produced; and made again whenever a run has compiled more than it holds (a one-case `bench run` first, the whole
- * bench later), so that it grows to what the sub-command's runs use. A run that adds nothing
- * leaves it as it is.
+ * command ran, not only what compiling the bundle produced; and made again whenever a run has
+ * compiled more than it holds (a one-case `bench run` first, the whole bench later), so that it
+ * grows to what the sub-command's runs use. A run that adds nothing leaves it as it is.
  */
 function mainWithCodeCache(bundle, key) {
   const file = path.join(DIST, bundle.file);
