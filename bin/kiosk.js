@@ -125,7 +125,9 @@ function mainWithCodeCache(bundle, key) {
   const used = cache !== null && !script.cachedDataRejected ? cache : null;
   // A failed run (a usage error, a mistyped policy) writes none: each mistyped name would take one
   // of the build's MAX_CODE_CACHES places.
-  process.once("exit", (code) => code === 0 && writeCodeCache(script, cacheFile, prefix, used));
+  process.once("exit", (code) => {
+    if (code === 0) writeCodeCache(script, cacheFile, prefix, used);
+  });
   const module = { exports: {} };
   // __kioskImport: this file's import(), for the ES modules the bundle loads (models/llama-cpp.ts).
   script.runInThisContext()(module.exports, createRequire(file), module, file, DIST, (specifier) => import(specifier));
