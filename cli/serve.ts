@@ -16,6 +16,7 @@ import type { LiveConditionsInput } from "../runtime/kiosk/app.ts";
 import { ledgerPath } from "../runtime/kiosk/node/ledger.ts";
 import { checkRendererBuilt, startKioskServer, type RunningKioskServer } from "../runtime/kiosk/node/server.ts";
 import { PinConfigError } from "../runtime/operator/pin.ts";
+import { parseSpeechEngineChoice, SPEECH_ENGINE_CHOICES, type SpeechEngineChoice } from "../runtime/speech/engines.ts";
 import { alertsDbPath } from "../runtime/alerts/store.ts";
 import { auditDbPath } from "../runtime/audit/store.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
@@ -84,6 +85,10 @@ export interface ServeOptions {
   deadlineMs?: number;
   /** Wall clock of the kiosk (default: the real time); a fixed one for demos and tests. */
   clock?: () => Date;
+  /** Headset mode's audio output: a label pattern (the screen's default when absent). */
+  headsetPattern?: string;
+  /** Which speech engine renders headset readings (default auto: the platform's). */
+  speechEngine?: SpeechEngineChoice;
   log?: (message: string) => void;
   /**
    * The operator PIN hash (scrypt$…): undefined reads $KIOSK_OPERATOR_PIN_HASH or the operator
@@ -149,6 +154,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       distribution: options.distribution ?? null,
       ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.headsetPattern ? { headsetPattern: options.headsetPattern } : {}),
+      ...(options.speechEngine ? { speechEngine: options.speechEngine } : {}),
       log,
     });
   } catch (err) {
@@ -215,6 +222,8 @@ export interface ServeCommandOptions extends GlobalOptions {
   outboxRetentionDays?: string;
   publicationsKey?: string;
   publicationsEvery?: string;
+  headsetPattern?: string;
+  speechEngine?: string;
 }
 
 function positiveOption(text: string | undefined, flag: string): number | undefined {
@@ -300,6 +309,8 @@ export function registerServeCommand(program: Command): void {
     .option("--outbox-retention-days <n>", "days replicated outbox rows are kept before they are deleted (default 30; unsent rows are always kept)")
     .option("--publications-key <file>", "fleet: the back office's public key (kiosk backoffice keygen): apply the framebooks and alerts it signs; off without it")
     .option("--publications-every <seconds>", "fleet: how often to look for new publications", "30")
+    .option("--headset-pattern <regex>", "headset mode: the audio output whose label matches this (case-insensitive; default headset|headphone|earphone|earbud)")
+    .option("--speech-engine <engine>", `headset speech: ${SPEECH_ENGINE_CHOICES.join(", ")} (auto: the platform's own engine, else an installed espeak-ng)`, "auto")
     .addHelpText(
       "after",
       [
@@ -328,6 +339,8 @@ export function registerServeCommand(program: Command): void {
       const heartbeatSeconds = positiveOption(opts.heartbeatSeconds, "--heartbeat-seconds");
       const outboxRetentionDays = positiveOption(opts.outboxRetentionDays, "--outbox-retention-days");
       const distribution = publicationsConfig(opts.publicationsKey, opts.publicationsEvery, replication !== null);
+      const speechEngine = parseSpeechEngineChoice(opts.speechEngine ?? "auto");
+      if (speechEngine === null) throw new UsageError(`--speech-engine must be one of ${SPEECH_ENGINE_CHOICES.join(", ")} (got '${opts.speechEngine}')`);
       let running: RunningServe;
       try {
         running = await startServe({
@@ -351,6 +364,8 @@ export function registerServeCommand(program: Command): void {
           ...(replication ? { replication } : {}),
           ...(heartbeatSeconds !== undefined ? { heartbeatSeconds } : {}),
           ...(outboxRetentionDays !== undefined ? { outboxRetentionDays } : {}),
+          ...(opts.headsetPattern ? { headsetPattern: opts.headsetPattern } : {}),
+          speechEngine,
         });
       } catch (err) {
         if (err instanceof Error && err.name === "RendererNotBuiltError") throw new UsageError(err.message);

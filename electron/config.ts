@@ -4,6 +4,7 @@ import path from "node:path";
 import { DEFAULT_ENDPOINT_MODEL, parseAssistantMode, type AssistantMode } from "../host/assistant-mode.ts";
 import type { KioskRuntimeConfig } from "../host/runtime.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
+import { parseSpeechEngineChoice, SPEECH_ENGINE_CHOICES, type SpeechEngineChoice } from "../runtime/speech/engines.ts";
 
 export interface ShellConfig {
   /** Full-screen kiosk mode (no window chrome, no way out but the operator's). Default on. */
@@ -42,6 +43,8 @@ export interface ShellConfig {
   warmState: string | undefined;
   /** Headset mode's audio output: a label pattern (regular expression, case-insensitive); none: the screen's default. */
   headsetPattern: string | undefined;
+  /** Which speech engine renders headset readings (auto, none, say, sapi, espeak-ng); none given: auto. */
+  speechEngine: string | undefined;
   /** Fleet (issue 18): the back office's URL and this kiosk's id (both or neither; electron/fleet.ts reads them). */
   backoffice?: string | undefined;
   kioskId?: string | undefined;
@@ -115,6 +118,7 @@ export function shellConfig(
     endpointModel: flagValue(argv, "endpoint-model") ?? env.KIOSK_ENDPOINT_MODEL,
     assistant: parseAssistantMode(flagValue(argv, "assistant") ?? env.KIOSK_ASSISTANT ?? "hybrid") ?? "hybrid",
     headsetPattern: flagValue(argv, "headset-pattern") ?? env.KIOSK_HEADSET_PATTERN,
+    speechEngine: flagValue(argv, "speech-engine") ?? env.KIOSK_SPEECH_ENGINE,
     ...optional("backoffice", flagValue(argv, "backoffice") ?? env.KIOSK_BACKOFFICE),
     ...optional("kioskId", flagValue(argv, "kiosk-id") ?? env.KIOSK_ID),
     ...optional("fleetTokenFile", flagValue(argv, "fleet-token-file") ?? env.KIOSK_FLEET_TOKEN_FILE),
@@ -144,8 +148,25 @@ export function kioskRuntimeConfig(shell: ShellConfig, pack: DataPack, log: (mes
         ? { mode: shell.assistant, endpoint: { baseUrl: shell.modelEndpoint, model: shell.endpointModel ?? DEFAULT_ENDPOINT_MODEL } }
         : null,
     ...(shell.headsetPattern ? { headsetPattern: shell.headsetPattern } : {}),
+    speechEngine: speechEngineOf(shell.speechEngine, log),
     log,
   };
+}
+
+/** An unattended kiosk starts with the platform's engines rather than stop on a mistyped name, but says so. */
+function speechEngineOf(given: string | undefined, log: (message: string) => void): SpeechEngineChoice {
+  if (given === undefined) return "auto";
+  const choice = parseSpeechEngineChoice(given);
+  if (choice === null) log(`--speech-engine ${given}: not one of ${SPEECH_ENGINE_CHOICES.join(", ")}; using auto`);
+  return choice ?? "auto";
+}
+
+/**
+ * Chromium switches the shell sets before the app is ready. On Linux the browser's speechSynthesis
+ * (the loudspeaker's voice) reaches Speech Dispatcher — the engine behind spd-say — only when asked to.
+ */
+export function chromiumSwitches(platform: string): string[] {
+  return platform === "linux" ? ["enable-speech-dispatcher"] : [];
 }
 
 /**

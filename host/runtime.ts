@@ -34,6 +34,8 @@ import { ModelBreaker } from "../runtime/answer/breaker.ts";
 import { openAlertConditions } from "../runtime/alerts/conditions.ts";
 import type { SessionAuditStore } from "../runtime/audit/store.ts";
 import { openSessionAudit } from "./session-audit.ts";
+import type { SpeechEngineChoice } from "../runtime/speech/engines.ts";
+import { openSpeechService } from "../runtime/speech/service.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 import { startEndpointAssistant, type EndpointAssistant, type EndpointAssistantSpec } from "./endpoint-assistant.ts";
 
@@ -91,6 +93,8 @@ export interface KioskRuntimeConfig {
   clock?: () => Date;
   /** The headset output's label pattern for headset mode (the screen's default when absent). */
   headsetPattern?: string;
+  /** Which speech engine renders headset readings: "auto" (default: the platform's, probed at start), "none", or one engine. */
+  speechEngine?: SpeechEngineChoice;
   payment?: PaymentTerminal;
   /** How the model process is started (the Electron shell: a utilityProcess; default: a Node child process). */
   spawnModel?: WorkerSpawner;
@@ -207,6 +211,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
           });
     if (assistant) closers.push(() => assistant.close());
 
+    const speech = await openSpeechService({ engine: config.speechEngine ?? "auto", log });
+
     // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
     const sessionSinks: { metrics?: KioskMetrics } = {};
     const app = new KioskApp({
@@ -223,6 +229,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
       ...(config.headsetPattern ? { headsetPattern: config.headsetPattern } : {}),
+      speech,
       // The session audit and the /metrics counters read the same session events.
       onSession: (event) => {
         audit?.record(event);

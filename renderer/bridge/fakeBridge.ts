@@ -201,6 +201,9 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const ticket = issued.get(ticketId);
       return ticket ? { found: true, ticket, voided: false } : { found: false };
     },
+    async speak() {
+      return { spoken: false, reason: "no_engine", message: "the demo kiosk has no speech engine" };
+    },
     async endSession(sessionId) {
       calls.endSession.push(sessionId);
       check("endSession");

@@ -56,7 +56,7 @@ describe("operator bridge around the Electron preload", () => {
   });
 
   it("wraps the preload's operator object only when it has one", () => {
-    const base = { listSystems: vi.fn(), systemView: vi.fn(), ask: vi.fn(), onProgress: vi.fn(), onState: vi.fn(), purchase: vi.fn(), endSession: vi.fn(), status: vi.fn(), ticket: vi.fn() };
+    const base = { listSystems: vi.fn(), systemView: vi.fn(), ask: vi.fn(), onProgress: vi.fn(), onState: vi.fn(), purchase: vi.fn(), endSession: vi.fn(), status: vi.fn(), ticket: vi.fn(), speak: vi.fn() };
     expect(validatingBridge(base).operator).toBeUndefined();
     expect(Object.keys(validatingBridge({ ...base, operator: {} as OperatorBridge }).operator ?? {})).toHaveLength(OPERATOR_METHOD_NAMES.length);
   });

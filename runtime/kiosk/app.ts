@@ -43,6 +43,9 @@ import type {
   PurchaseRequest,
   PurchaseResult,
   ReplicationView,
+  SpeakRequest,
+  SpeechResult,
+  SpeechStatus,
   SystemSummary,
   SystemView,
   Ticket,
@@ -125,6 +128,8 @@ export interface KioskAppOptions {
   clock?: () => Date;
   /** The headset output's label pattern the screen uses in headset mode (config: --headset-pattern). */
   headsetPattern?: string;
+  /** The platform speech engine that renders headset readings (runtime/speech/service.ts); absent: headset mode cannot speak. */
+  speech?: { status(): SpeechStatus; speak(request: SpeakRequest): Promise<SpeechResult> };
   /** Monotonic milliseconds. */
   now?: () => number;
   newSessionId?: () => string;
@@ -382,7 +387,14 @@ export class KioskApp {
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
       ...(this.options.headsetPattern ? { headsetPattern: this.options.headsetPattern } : {}),
       ...(this.options.replication ? { replication: this.options.replication.status() } : {}),
+      ...(this.options.speech ? { speech: this.options.speech.status() } : {}),
     };
+  }
+
+  /** Words rendered to audio for headset mode, or why they cannot be (the screen then says so; nothing goes to the loudspeaker). */
+  async speak(request: SpeakRequest): Promise<SpeechResult> {
+    if (!this.options.speech) return { spoken: false, reason: "no_engine", message: "this kiosk has no speech engine" };
+    return this.options.speech.speak(request);
   }
 
   /** Every change of the kiosk's state, pushed to the screen; returns an unsubscribe function. */

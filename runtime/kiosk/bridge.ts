@@ -286,6 +286,42 @@ export const ReplicationViewSchema = z.object({
 });
 export type ReplicationView = z.infer<typeof ReplicationViewSchema>;
 
+// =================================================================================================
+// Speech. Headset mode plays audio that a platform engine rendered on the kiosk (runtime/speech/),
+// routed to the headset output; the browser's own speechSynthesis only ever speaks on the loudspeaker.
+
+/** The longest text one `speak` call reads (a result screen with its notices fits). */
+export const MAX_SPOKEN_CHARS = 3000;
+
+/** The voice that reads a screen language on the headset, or why there is none (`voice` null). */
+export const SpeechVoiceStatusSchema = z.object({
+  engine: z.string().nullable(),
+  voice: z.string().nullable(),
+  note: z.string().nullable(),
+});
+export type SpeechVoiceStatus = z.infer<typeof SpeechVoiceStatusSchema>;
+
+export const SpeechStatusSchema = z.object({
+  /** The engines found, in the order they are tried; "samples": can speak on the headset. */
+  engines: z.array(z.object({ id: z.string(), label: z.string(), output: z.enum(["samples", "loudspeaker"]), voices: z.number().int().nonnegative() })),
+  /** Every screen language's headset voice. */
+  voices: z.record(PassengerLanguageSchema, SpeechVoiceStatusSchema),
+});
+export type SpeechStatus = z.infer<typeof SpeechStatusSchema>;
+
+export const SpeakRequestSchema = z.object({
+  text: z.string().trim().min(1).max(MAX_SPOKEN_CHARS),
+  language: PassengerLanguageSchema,
+});
+export type SpeakRequest = z.infer<typeof SpeakRequestSchema>;
+
+/** A rendered reading (a base64 WAV), or why nothing can be rendered — never a fallback to the loudspeaker. */
+export const SpeechResultSchema = z.discriminatedUnion("spoken", [
+  z.object({ spoken: z.literal(true), audio: z.base64(), engine: z.string(), voice: z.string() }),
+  z.object({ spoken: z.literal(false), reason: z.enum(["no_engine", "no_voice", "failed"]), message: z.string() }),
+]);
+export type SpeechResult = z.infer<typeof SpeechResultSchema>;
+
 /**
  * The kiosk's state: answered by `status()` and pushed to the screen on every change (the `state`
  * push), so a bench run, a framebook change or the model going down reach the screen at once.
@@ -303,6 +339,8 @@ export const KioskStatusSchema = z.object({
   framebookVersions: z.record(z.string(), z.string()),
   /** Which audio output is the headset in headset mode: a case-insensitive label pattern (kiosk config; else the screen's default). */
   headsetPattern: z.string().max(200).optional(),
+  /** The speech engines found on this machine and the headset voice of each screen language; absent: not probed (tests). */
+  speech: SpeechStatusSchema.optional(),
   /** Replication to the back office; absent when this kiosk is not part of a fleet. */
   replication: ReplicationViewSchema.optional(),
 });
@@ -336,6 +374,8 @@ export const KIOSK_METHODS = {
   status: { args: z.tuple([]), result: KioskStatusSchema, http: { verb: "GET", path: "status" } },
   /** An issued ticket fetched again (the screen lost the purchase's answer; a receipt reprint). */
   ticket: { args: z.tuple([z.string().min(1).max(100)]), result: TicketLookupResultSchema, http: { verb: "GET", path: "tickets/:ticketId" } },
+  /** Words rendered to audio by the kiosk's speech engine, for headset mode. */
+  speak: { args: z.tuple([SpeakRequestSchema]), result: SpeechResultSchema, http: { verb: "POST", path: "speech" } },
 } as const satisfies Record<string, { args: z.ZodTuple; result: z.ZodType; http: KioskHttpRoute }>;
 export type KioskMethod = keyof typeof KIOSK_METHODS;
 export const KIOSK_METHOD_NAMES = Object.keys(KIOSK_METHODS) as KioskMethod[];

@@ -62,8 +62,7 @@ function strictCspProblems(policy: string, label: string, allowed: ReadonlySet<s
     for (const s of sources) if (UNSAFE_SOURCES.includes(s.toLowerCase()) && !allowed.has(`${name} ${s}`)) problems.push(`${label}: ${name} allows ${s}`);
   }
   const script = d.get("script-src") ?? d.get("default-src") ?? [];
-  // 'wasm-unsafe-eval' lets headset mode compile its WebAssembly speech synthesiser; it allows no eval.
-  expect(problems, script.every((s) => s === "'self'" || s === "'none'" || s === "'wasm-unsafe-eval'"), `${label}: script-src is not only 'self' (${script.join(" ")})`);
+  expect(problems, script.every((s) => s === "'self'" || s === "'none'"), `${label}: script-src is not only 'self' (${script.join(" ")})`);
   return problems;
 }
 
@@ -107,6 +106,7 @@ const MALFORMED: Record<InvokeMethod, unknown[][]> = {
   purchase: [[], [{}], [{ sessionId: "s" }], [{ sessionId: 1, paymentMethod: "x" }], ["s", "breeze_card"]],
   endSession: [[], [""], ["x".repeat(101)], [{}]],
   status: [["x"]],
+  speak: [[], [{}], [{ text: "", language: "en" }], [{ text: "x".repeat(3001), language: "en" }], [{ text: "hi", language: "klingon" }], [{ text: "hi", language: "en" }, "extra"]],
 };
 
 function checklist(): Item[] {
