@@ -94,23 +94,32 @@ describe("session hardening", () => {
     expect(headers["Content-Type"]).toEqual(["text/html"]);
     expect(headers["X-Custom"]).toEqual(["1"]);
     expect(KIOSK_CSP).toMatch(/default-src 'none'/);
-    // Scripts from the app only; WebAssembly may be compiled (headset speech), nothing may be eval'd.
-    expect(KIOSK_CSP).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+    // Scripts from the app only: no WebAssembly (no speech synthesiser ships in the page), nothing eval'd.
+    expect(KIOSK_CSP).toMatch(/script-src 'self'(;|$)/);
     expect(KIOSK_CSP).toMatch(/object-src 'none'/);
     expect(KIOSK_CSP).toMatch(/frame-ancestors 'none'/);
-    expect(KIOSK_CSP).not.toMatch(/(?<!wasm-)unsafe-(inline|eval)/);
+    expect(KIOSK_CSP).not.toMatch(/unsafe-(inline|eval)/);
     expect(withSecurityHeaders(undefined)["X-Frame-Options"]).toEqual(["DENY"]);
   });
 
-  it("denies every permission request, check and device", () => {
+  it("denies every permission request and device, and every check but choosing an audio output from the app", () => {
     const handlers = fakeSession();
-    for (const permission of ["media", "geolocation", "notifications", "clipboard-read", "hid", "serial"]) {
+    for (const permission of ["media", "geolocation", "notifications", "clipboard-read", "hid", "serial", "speaker-selection"]) {
       const callback = vi.fn();
-      handlers.request!({}, permission, callback, {});
+      handlers.request!({}, permission, callback, { mediaTypes: ["audio"] });
       expect(callback).toHaveBeenCalledWith(false);
-      expect(handlers.check!({}, permission, "kiosk://app", {})).toBe(false);
     }
+    for (const permission of ["media", "geolocation", "notifications", "clipboard-read", "hid", "serial"]) expect(handlers.check!({}, permission, "kiosk://app", {}), permission).toBe(false);
     expect(handlers.device!({})).toBe(false);
+    // Headset mode: the outputs' labels and setSinkId (the audio check, the speaker-selection check) — from the app only.
+    expect(handlers.check!({}, "media", "kiosk://app", { mediaType: "audio" })).toBe(true);
+    expect(handlers.check!({}, "speaker-selection", "kiosk://app/", {})).toBe(true);
+    expect(handlers.check!({}, "media", "kiosk://app", { mediaType: "video" })).toBe(false);
+    expect(handlers.check!({}, "media", "kiosk://app", { mediaType: "unknown" })).toBe(false);
+    for (const origin of ["https://example.com", "kiosk://other", "file://", ""]) {
+      expect(handlers.check!({}, "media", origin, { mediaType: "audio" }), origin).toBe(false);
+      expect(handlers.check!({}, "speaker-selection", origin, {}), origin).toBe(false);
+    }
   });
 });
 

@@ -37,13 +37,13 @@ export function buildRenderer(outDir: string): string {
 }
 
 /** A headless Chromium with a persistent profile in `profileDir` (downloads allowed). */
-export async function launchChromium(profileDir: string, options: { width: number; height: number; scale?: number }): Promise<BrowserContext> {
+export async function launchChromium(profileDir: string, options: { width: number; height: number; scale?: number; extraArgs?: readonly string[] }): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install -y chromium`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.extraArgs ?? [])],
     viewport: { width: options.width, height: options.height },
     deviceScaleFactor: options.scale ?? 1,
     locale: "en-US",

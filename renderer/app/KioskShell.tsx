@@ -21,7 +21,7 @@ import { useView } from "../state/ViewStoreProvider.tsx";
 import { cssVariables, HIGH_CONTRAST, STANDARD } from "../theme/palette.ts";
 import { useKiosk, useKioskSend, useScreen } from "./KioskActor.tsx";
 import { useAudioGuide } from "./useAudioGuide.ts";
-import { HeadsetMissingNotice, OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
+import { HeadsetProblemNotice, OutOfServiceNotice } from "./OutOfServiceNotice.tsx";
 import { useFramebookRefresh } from "./useFramebookRefresh.ts";
 import { useSystemLoader } from "./useSystemLoader.ts";
 
@@ -89,7 +89,10 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
   const headsetConfig = useKiosk((s) => s.context.status?.headsetPattern);
   const setHeadsetPattern = useView((s) => s.setHeadsetPattern);
   useEffect(() => setHeadsetPattern(headsetConfig), [headsetConfig, setHeadsetPattern]);
-  const headsetMissing = useView((s) => s.headset && s.headsetMissing);
+  const speechStatus = useKiosk((s) => s.context.status?.speech);
+  const setSpeech = useView((s) => s.setSpeech);
+  useEffect(() => setSpeech(speechStatus), [speechStatus, setSpeech]);
+  const headsetProblem = useView((s) => (s.headset ? s.headsetProblem : null));
   useFramebookRefresh(chooseSystem);
   const operatorBridge = useBridge().operator;
   const systems = useView((s) => s.systems);
@@ -147,7 +150,7 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
       <main className="kiosk-main">
         {/* Pushed by the kiosk: a bench run started while a passenger is here (the attract screen says it itself). */}
         {outOfService && (screen === "journey" || screen === "result") ? <OutOfServiceNotice /> : null}
-        {headsetMissing ? <HeadsetMissingNotice /> : null}
+        {headsetProblem ? <HeadsetProblemNotice problem={headsetProblem} /> : null}
         {body}
       </main>
       <footer className="kiosk-footer">{system ? <span>{system.attribution}</span> : null}</footer>

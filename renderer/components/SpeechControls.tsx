@@ -1,7 +1,9 @@
 // "Read aloud" for the answer: play, pause/resume, read again. Hidden without speech synthesis.
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { browserHeadsetSpeaker, headsetPattern, routedSpeaker } from "../lib/headsetSpeech.ts";
+import type { KioskBridge } from "../../runtime/kiosk/bridge.ts";
+import { useBridge } from "../bridge/BridgeProvider.tsx";
+import { browserAudioSpeaker, hasAnyVoice, headsetPattern, routedSpeaker } from "../lib/headsetSpeech.ts";
 import { createSpeaker, type Speaker, type SpeechState } from "../lib/speech.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import type { ViewStore } from "../state/viewStore.ts";
@@ -13,15 +15,17 @@ export const SpeakerContext = createContext<Speaker | null>(null);
 let platformSpeaker: Speaker | null = null;
 const screenSpeakers = new WeakMap<ViewStore, Speaker>();
 
-/** The platform's speech: Web Speech on the loudspeaker, or — in headset mode — eSpeak NG on the headset only. */
-function screenSpeaker(store: ViewStore): Speaker {
+/**
+ * The screen's speech: Web Speech on the loudspeaker, or — in headset mode — audio the kiosk's
+ * speech engine rendered, on the headset only (and on the loudspeaker where Web Speech is missing).
+ */
+function screenSpeaker(store: ViewStore, bridge: KioskBridge): Speaker {
   let speaker = screenSpeakers.get(store);
   if (!speaker) {
-    const headset = browserHeadsetSpeaker(
-      () => headsetPattern(store.getState().headsetPattern),
-      (present) => store.getState().setHeadsetMissing(!present),
-    );
-    speaker = routedSpeaker(() => store.getState().headset, (platformSpeaker ??= createSpeaker()), headset);
+    const synthesize = (request: Parameters<KioskBridge["speak"]>[0]) => bridge.speak(request);
+    const headset = browserAudioSpeaker(synthesize, { headset: () => headsetPattern(store.getState().headsetPattern) }, (problem) => store.getState().setHeadsetProblem(problem));
+    const loudspeaker = browserAudioSpeaker(synthesize, "default", () => undefined, () => hasAnyVoice(store.getState().speech));
+    speaker = routedSpeaker(() => store.getState().headset, (platformSpeaker ??= createSpeaker()), headset, loudspeaker);
     screenSpeakers.set(store, speaker);
   }
   return speaker;
@@ -31,7 +35,8 @@ function screenSpeaker(store: ViewStore): Speaker {
 export function useSpeaker(): Speaker {
   const given = useContext(SpeakerContext);
   const store = useViewStoreApi();
-  return useMemo(() => given ?? screenSpeaker(store), [given, store]);
+  const bridge = useBridge();
+  return useMemo(() => given ?? screenSpeaker(store, bridge), [given, store, bridge]);
 }
 
 export function SpeechControls({ text, lang }: { text: string; lang?: string }) {

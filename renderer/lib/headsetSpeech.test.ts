@@ -1,9 +1,10 @@
-// Headset mode's speech (issue 17, item 3): private speech on the headset output only, never on
-// the loudspeaker, and a notice instead of speech when no headset is plugged in. Fakes stand in for
-// the synthesiser, the device list and the audio element.
+// Headset mode's speech: kiosk-rendered audio on the headset output only, never on the loudspeaker,
+// and a notice instead of speech when no headset is plugged in or the kiosk has no voice. Fakes
+// stand in for the kiosk's `speak`, the device list and the audio element.
 import { describe, expect, it } from "vitest";
 import { createViewStore } from "../state/viewStore.ts";
-import { createHeadsetSpeaker, headsetPattern, pickHeadset, routedSpeaker, type AudioDevice, type AudioOut } from "./headsetSpeech.ts";
+import type { SpeakRequest, SpeechResult } from "../../runtime/kiosk/bridge.ts";
+import { createAudioSpeaker, headsetPattern, pickHeadset, routedSpeaker, speechLanguage, type AudioDevice, type AudioOut, type HeadsetProblem } from "./headsetSpeech.ts";
 import { createSpeaker, type SpeechLike } from "./speech.ts";
 
 const SPEAKERS: AudioDevice = { kind: "audiooutput", label: "Built-in Speakers", deviceId: "spk" };
@@ -53,23 +54,33 @@ function loudspeaker() {
   return { spoken, speaker: createSpeaker(synth, Utterance as unknown as new (text: string) => SpeechSynthesisUtterance) };
 }
 
-function headsetRig(devices: AudioDevice[]) {
+/** The kiosk's speech engine: a WAV per reading (base64 of a RIFF header and the words), or a refusal. */
+function engine(answer?: (request: SpeakRequest) => SpeechResult) {
+  const synthesized: SpeakRequest[] = [];
+  const synthesize = (request: SpeakRequest): Promise<SpeechResult> => {
+    synthesized.push(request);
+    return Promise.resolve(answer?.(request) ?? { spoken: true, audio: btoa(`RIFF....WAVE${request.text}`), engine: "espeak-ng", voice: "en-us" });
+  };
+  return { synthesized, synthesize };
+}
+
+function headsetRig(devices: AudioDevice[], answer?: (request: SpeakRequest) => SpeechResult) {
   FakeAudio.made = [];
-  const synthesized: { text: string; lang: string }[] = [];
-  const presence: boolean[] = [];
-  const speaker = createHeadsetSpeaker({
-    synthesize: (text, lang) => {
-      synthesized.push({ text, lang });
-      return Promise.resolve(new TextEncoder().encode(`RIFF....WAVE${text}`));
-    },
-    devices: () => Promise.resolve(devices),
-    pattern: () => headsetPattern(undefined),
+  const { synthesized, synthesize } = engine(answer);
+  const problems: (HeadsetProblem | null)[] = [];
+  const wavs: string[] = [];
+  const speaker = createAudioSpeaker({
+    synthesize,
+    sink: async () => pickHeadset(devices, headsetPattern(undefined))?.deviceId ?? null,
     createAudio: () => new FakeAudio(),
-    toUrl: () => `blob:wav-${synthesized.length}`,
+    toUrl: (wav) => {
+      wavs.push(new TextDecoder().decode(wav));
+      return `blob:wav-${synthesized.length}`;
+    },
     revokeUrl: () => undefined,
-    onHeadset: (present) => presence.push(present),
+    onProblem: (problem) => problems.push(problem),
   });
-  return { speaker, synthesized, presence };
+  return { speaker, synthesized, problems, wavs };
 }
 
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
@@ -91,13 +102,14 @@ describe("headset output selection", () => {
 });
 
 describe("headset speaker", () => {
-  it("plays the synthesised WAV on an audio element whose sink is the headset, set before playing", async () => {
-    const { speaker, synthesized, presence } = headsetRig([SPEAKERS, HEADSET]);
+  it("plays the kiosk's WAV on an audio element whose sink is the headset, set before playing", async () => {
+    const { speaker, synthesized, problems, wavs } = headsetRig([SPEAKERS, HEADSET]);
     let ended = false;
     speaker.speak("Fare: $2.50 for 1 adult.", "en", () => (ended = true), 0.6);
     await settle();
-    expect(synthesized).toEqual([{ text: "Fare: $2.50 for 1 adult.", lang: "en" }]);
-    expect(presence).toEqual([true]);
+    expect(synthesized).toEqual([{ text: "Fare: $2.50 for 1 adult.", language: "en" }]);
+    expect(wavs).toEqual(["RIFF....WAVEFare: $2.50 for 1 adult."]);
+    expect(problems).toEqual([null]);
     const audio = FakeAudio.made[0]!;
     expect(audio).toMatchObject({ sinkId: "hs-1", sinkAtPlay: "hs-1", src: "blob:wav-1", volume: 0.6, playing: true });
     audio.onended?.();
@@ -105,14 +117,32 @@ describe("headset speaker", () => {
   });
 
   it("with no headset: nothing is synthesised or played, the screen is told, the reading ends", async () => {
-    const { speaker, synthesized, presence } = headsetRig([SPEAKERS, DEFAULT]);
+    const { speaker, synthesized, problems } = headsetRig([SPEAKERS, DEFAULT]);
     let ended = false;
     speaker.speak("Your ticket", "en", () => (ended = true));
     await settle();
     expect(synthesized).toEqual([]);
     expect(FakeAudio.made).toEqual([]);
-    expect(presence).toEqual([false]);
+    expect(problems).toEqual(["no_headset"]);
     expect(ended).toBe(true);
+  });
+
+  it("no voice for the language, or no engine: nothing is played and the screen is told why", async () => {
+    for (const reason of ["no_voice", "no_engine", "failed"] as const) {
+      const { speaker, synthesized, problems } = headsetRig([HEADSET], () => ({ spoken: false, reason, message: "none here" }));
+      let ended = false;
+      speaker.speak("车站", "zh-Hans", () => (ended = true));
+      await settle();
+      expect(synthesized).toEqual([{ text: "车站", language: "zh-Hans" }]);
+      expect(FakeAudio.made).toEqual([]);
+      expect(problems).toEqual([reason]);
+      expect(ended).toBe(true);
+    }
+  });
+
+  it("asks for the screen language a voice tag names", () => {
+    expect(["en", "zh-Hans", "zh-Hant", "ar", "es"].map(speechLanguage)).toEqual(["en", "zh-Hans", "zh-Hant", "ar", "es"]);
+    expect(["zh-CN", "zh-TW", "ar-QA", "es-US", "fr-FR"].map(speechLanguage)).toEqual(["zh-Hans", "zh-Hant", "ar", "es", "en"]);
   });
 
   it("a reading cancelled before it was synthesised never starts", async () => {
@@ -136,7 +166,7 @@ describe("the screen's speaker: headset mode never uses speechSynthesis", () => 
     speaker.speak("Fare: QR 2 for 1 adult.", "en", () => undefined);
     await settle();
     expect(normal.spoken).toEqual(["Welcome"]);
-    expect(rig.synthesized.map((s) => s.text)).toEqual(["Headset mode is on.", "Fare: QR 2 for 1 adult."]);
+    expect(rig.synthesized.map((r) => r.text)).toEqual(["Headset mode is on.", "Fare: QR 2 for 1 adult."]);
     expect(FakeAudio.made.at(-1)?.sinkId).toBe("hs-1");
   });
 
@@ -144,34 +174,55 @@ describe("the screen's speaker: headset mode never uses speechSynthesis", () => 
     const store = createViewStore();
     const normal = loudspeaker();
     FakeAudio.made = [];
-    const headset = createHeadsetSpeaker({
+    const headset = createAudioSpeaker({
       synthesize: () => Promise.reject(new Error("must not synthesise")),
-      devices: () => Promise.resolve([SPEAKERS]),
-      pattern: () => headsetPattern(store.getState().headsetPattern),
+      sink: async () => pickHeadset([SPEAKERS], headsetPattern(store.getState().headsetPattern))?.deviceId ?? null,
       createAudio: () => new FakeAudio(),
       toUrl: () => "blob:x",
       revokeUrl: () => undefined,
-      onHeadset: (present) => store.getState().setHeadsetMissing(!present),
+      onProblem: (problem) => store.getState().setHeadsetProblem(problem),
     });
     const speaker = routedSpeaker(() => store.getState().headset, normal.speaker, headset);
     store.getState().toggleHeadset();
     speaker.speak("Headset mode is on.", "en", () => undefined);
     await settle();
-    expect(store.getState().headsetMissing).toBe(true);
+    expect(store.getState().headsetProblem).toBe("no_headset");
     expect(normal.spoken).toEqual([]);
     expect(FakeAudio.made).toEqual([]);
+  });
+
+  it("the loudspeaker: speechSynthesis first; the kiosk's audio on the default output only where the browser has none", async () => {
+    const store = createViewStore();
+    const rig = headsetRig([SPEAKERS, HEADSET]);
+    const aloud = engine();
+    FakeAudio.made = [];
+    const onDefault = createAudioSpeaker({ synthesize: aloud.synthesize, sink: async () => "", createAudio: () => new FakeAudio(), toUrl: () => "blob:aloud", revokeUrl: () => undefined, onProblem: () => undefined });
+    const normal = loudspeaker();
+    routedSpeaker(() => store.getState().headset, normal.speaker, rig.speaker, onDefault).speak("Welcome", "en", () => undefined);
+    await settle();
+    expect(normal.spoken).toEqual(["Welcome"]);
+    expect(aloud.synthesized).toEqual([]);
+    const silent = createSpeaker(undefined, undefined);
+    const speaker = routedSpeaker(() => store.getState().headset, silent, rig.speaker, onDefault);
+    expect(speaker.available).toBe(true);
+    speaker.speak("Welcome", "es", () => undefined);
+    await settle();
+    expect(aloud.synthesized).toEqual([{ text: "Welcome", language: "es" }]);
+    // The default output: no sink is set at all.
+    expect(FakeAudio.made.at(-1)).toMatchObject({ sinkId: "", src: "blob:aloud", playing: true });
+    expect(rig.synthesized).toEqual([]);
   });
 });
 
 describe("a session's audio settings are its own", () => {
-  it("volume, headset mode, the audio guide and the missing-headset notice reset when the session is wiped", () => {
+  it("volume, headset mode, the audio guide and the headset notice reset when the session is wiped", () => {
     const store = createViewStore();
     const s = store.getState();
     s.toggleHeadset();
     s.changeVolume(-0.4);
-    s.setHeadsetMissing(true);
-    expect(store.getState()).toMatchObject({ headset: true, audioGuide: true, volume: 0.6, headsetMissing: true });
+    s.setHeadsetProblem("no_voice");
+    expect(store.getState()).toMatchObject({ headset: true, audioGuide: true, volume: 0.6, headsetProblem: "no_voice" });
     store.getState().wipe();
-    expect(store.getState()).toMatchObject({ headset: false, audioGuide: false, volume: 1, headsetMissing: false });
+    expect(store.getState()).toMatchObject({ headset: false, audioGuide: false, volume: 1, headsetProblem: null });
   });
 });

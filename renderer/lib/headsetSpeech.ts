@@ -1,15 +1,20 @@
-// Headset mode's private speech. Web Speech (speechSynthesis) always plays on the default output —
-// the kiosk's loudspeaker — so in headset mode the words are synthesised here instead (eSpeak NG,
-// WASM, offline) into a WAV that an audio element plays on the headset output only
-// (HTMLMediaElement.setSinkId). With no headset plugged in nothing is spoken at all: the screen
-// says so (a private answer must never come out of the loudspeaker).
-import type { Language } from "../i18n/catalog.ts";
+// Speech as audio the kiosk rendered. Web Speech (speechSynthesis) always plays on the default
+// output — the kiosk's loudspeaker — so headset mode asks the kiosk's platform speech engine (the
+// bridge's `speak`: macOS say, Windows SAPI, or an installed espeak-ng) for a WAV and plays it on an
+// audio element routed to the headset output (HTMLMediaElement.setSinkId) before it starts. With
+// no headset plugged in, or no voice for the language, nothing is spoken at all: the screen says
+// so (a private answer must never come out of the loudspeaker). The same rendered audio stands in
+// for speechSynthesis on the loudspeaker where the browser has none.
+import { passengerLanguageOf, PassengerLanguageSchema, type PassengerLanguage, type SpeakRequest, type SpeechResult, type SpeechStatus } from "../../runtime/kiosk/bridge.ts";
 import type { Speaker } from "./speech.ts";
 
-/** Turns words into a WAV file (RIFF bytes). */
-export type Synthesizer = (text: string, lang: Language) => Promise<Uint8Array>;
+/** Words → a WAV (the kiosk's `speak`). */
+export type Synthesizer = (request: SpeakRequest) => Promise<SpeechResult>;
 
-/** The part of HTMLAudioElement the headset speaker uses (tests give a fake). */
+/** Why headset mode is silent: shown on screen instead. */
+export type HeadsetProblem = "no_headset" | "no_engine" | "no_voice" | "failed";
+
+/** The part of HTMLAudioElement the speaker uses (tests give a fake). */
 export interface AudioOut {
   src: string;
   volume: number;
@@ -26,7 +31,7 @@ export interface AudioDevice {
   deviceId: string;
 }
 
-/** The default headset pattern (a kiosk config value can replace it: KIOSK_HEADSET_PATTERN). */
+/** The default headset pattern (a kiosk config value can replace it: --headset-pattern). */
 export const DEFAULT_HEADSET_PATTERN = "headset|headphone|earphone|earbud";
 
 /** A config pattern as a case-insensitive RegExp; an invalid one falls back to the default. */
@@ -43,40 +48,42 @@ export function pickHeadset(devices: readonly AudioDevice[], pattern: RegExp): A
   return devices.find((d) => d.kind === "audiooutput" && d.deviceId !== "default" && d.deviceId !== "" && pattern.test(d.label));
 }
 
-/** eSpeak NG voices per screen language (Mandarin for both Chinese scripts). */
-export const ESPEAK_VOICE: Readonly<Record<Language, string>> = {
-  en: "en-us",
-  es: "es-419",
-  "zh-Hans": "cmn",
-  "zh-Hant": "cmn",
-  ar: "ar",
-};
-
-/** eSpeak NG in the page: loaded on first use (the WASM is large), one WAV per reading. */
-export function espeakSynthesizer(): Synthesizer {
-  return async (text, lang) => {
-    const { default: ESpeakNg } = await import("espeak-ng");
-    const engine = await ESpeakNg({ arguments: ["-w", "/speech.wav", "-s", "160", "-v", ESPEAK_VOICE[lang], text], print: () => undefined, printErr: () => undefined });
-    return engine.FS.readFile("/speech.wav");
-  };
+/** Whether the kiosk's speech engine has a voice for any screen language. */
+export function hasAnyVoice(status: SpeechStatus | undefined): boolean {
+  return status !== undefined && Object.values(status.voices).some((v) => v.voice !== null);
 }
 
-export interface HeadsetSpeakerDeps {
+/** The screen language a Speaker's `lang` names ("zh-Hans", "zh-CN", "ar-QA"…); English when unknown. */
+export function speechLanguage(lang: string): PassengerLanguage {
+  return PassengerLanguageSchema.safeParse(lang).data ?? passengerLanguageOf(lang) ?? "en";
+}
+
+export interface AudioSpeakerDeps {
   synthesize: Synthesizer;
-  /** The audio outputs (navigator.mediaDevices.enumerateDevices). */
-  devices: () => Promise<readonly AudioDevice[]>;
-  /** Which output is the headset (read at each reading: the kiosk config can arrive later). */
-  pattern: () => RegExp;
+  /**
+   * The output to play on: a device id ("" for the default output), or null when the output is
+   * not there (no headset plugged in). Asked at each reading.
+   */
+  sink: () => Promise<string | null>;
   createAudio: () => AudioOut;
   /** Blob URL for the WAV (URL.createObjectURL), and its release. */
   toUrl: (wav: Uint8Array) => string;
   revokeUrl: (url: string) => void;
-  /** Told whether a headset is there each time something would be spoken. */
-  onHeadset: (present: boolean) => void;
+  /** Told at each reading whether it could be spoken, and if not why. */
+  onProblem: (problem: HeadsetProblem | null) => void;
+  /** Whether this speaker can speak at all (default: always; the kiosk may have no engine). */
+  available?: () => boolean;
 }
 
-/** A Speaker that only ever plays on the headset output. */
-export function createHeadsetSpeaker(deps: HeadsetSpeakerDeps): Speaker {
+function decodeBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A Speaker playing kiosk-rendered audio on one output only. */
+export function createAudioSpeaker(deps: AudioSpeakerDeps): Speaker {
   let audio: AudioOut | undefined;
   let url: string | undefined;
   let generation = 0;
@@ -88,22 +95,30 @@ export function createHeadsetSpeaker(deps: HeadsetSpeakerDeps): Speaker {
     url = undefined;
   };
   return {
-    available: true,
+    get available() {
+      return deps.available?.() ?? true;
+    },
     speak(text, lang, onEnd, volume = 1) {
       stop();
       const mine = generation;
       void (async () => {
-        const devices = await deps.devices().catch(() => [] as AudioDevice[]);
-        const headset = pickHeadset(devices, deps.pattern());
-        deps.onHeadset(headset !== undefined);
-        if (!headset) return onEnd();
-        const wav = await deps.synthesize(text, lang as Language);
+        const sinkId = await deps.sink().catch(() => null);
+        if (sinkId === null) {
+          deps.onProblem("no_headset");
+          return onEnd();
+        }
+        const result = await deps.synthesize({ text, language: speechLanguage(lang) });
         if (mine !== generation) return;
+        if (!result.spoken) {
+          deps.onProblem(result.reason);
+          return onEnd();
+        }
+        deps.onProblem(null);
         const out = deps.createAudio();
-        // The sink first: nothing may start playing on the default output.
-        await out.setSinkId(headset.deviceId);
+        // The sink first: nothing may start playing on another output.
+        if (sinkId !== "") await out.setSinkId(sinkId);
         if (mine !== generation) return;
-        url = deps.toUrl(wav);
+        url = deps.toUrl(decodeBase64(result.audio));
         out.src = url;
         out.volume = Math.max(0, Math.min(1, volume));
         out.onended = onEnd;
@@ -111,7 +126,10 @@ export function createHeadsetSpeaker(deps: HeadsetSpeakerDeps): Speaker {
         audio = out;
         await out.play();
       })().catch(() => {
-        if (mine === generation) onEnd();
+        if (mine === generation) {
+          deps.onProblem("failed");
+          onEnd();
+        }
       });
     },
     pause: () => audio?.pause(),
@@ -120,39 +138,51 @@ export function createHeadsetSpeaker(deps: HeadsetSpeakerDeps): Speaker {
   };
 }
 
-/** The browser's wiring of the headset speaker. */
-export function browserHeadsetSpeaker(pattern: () => RegExp, onHeadset: (present: boolean) => void, synthesize: Synthesizer = espeakSynthesizer()): Speaker {
-  return createHeadsetSpeaker({
+/** The browser's audio element and device list, for an audio speaker on the headset (`headset`) or the default output. */
+export function browserAudioSpeaker(
+  synthesize: Synthesizer,
+  output: { headset: () => RegExp } | "default",
+  onProblem: (problem: HeadsetProblem | null) => void,
+  available?: () => boolean,
+): Speaker {
+  return createAudioSpeaker({
+    ...(available ? { available } : {}),
     synthesize,
-    devices: async () => (await navigator.mediaDevices?.enumerateDevices?.()) ?? [],
-    pattern,
+    sink:
+      output === "default"
+        ? () => Promise.resolve("")
+        : async () => pickHeadset((await navigator.mediaDevices?.enumerateDevices?.()) ?? [], output.headset())?.deviceId ?? null,
     createAudio: () => new Audio() as unknown as AudioOut,
     toUrl: (wav) => URL.createObjectURL(new Blob([wav as BlobPart], { type: "audio/wav" })),
     revokeUrl: (u) => URL.revokeObjectURL(u),
-    onHeadset,
+    onProblem,
   });
 }
 
 /**
- * The screen's speaker: each reading goes to the headset speaker while headset mode is on (decided
- * when it is spoken, so "headset mode is on" is already private), else to the normal Web Speech one.
+ * The screen's speaker, its back-ends in order: in headset mode only the kiosk-rendered audio on
+ * the headset (decided when each reading is spoken, so "headset mode is on" is already private);
+ * otherwise the browser's speechSynthesis on the loudspeaker, or the kiosk-rendered audio on the
+ * default output where the browser has no speech synthesis.
  */
-export function routedSpeaker(headsetMode: () => boolean, normal: Speaker, headset: Speaker): Speaker {
-  const current = (): Speaker => (headsetMode() ? headset : normal);
+export function routedSpeaker(headsetMode: () => boolean, normal: Speaker, headset: Speaker, loudspeakerAudio?: Speaker): Speaker {
+  const aloud = (): Speaker => (normal.available || !loudspeakerAudio ? normal : loudspeakerAudio);
+  const current = (): Speaker => (headsetMode() ? headset : aloud());
+  const all = [normal, headset, ...(loudspeakerAudio ? [loudspeakerAudio] : [])];
   return {
     get available() {
-      return headsetMode() || normal.available;
+      return headsetMode() || aloud().available;
     },
     speak(text, lang, onEnd, volume) {
-      // Whatever the other output was saying stops first.
-      (headsetMode() ? normal : headset).cancel();
-      current().speak(text, lang, onEnd, volume);
+      const speaker = current();
+      // Whatever another output was saying stops first.
+      for (const other of all) if (other !== speaker) other.cancel();
+      speaker.speak(text, lang, onEnd, volume);
     },
     pause: () => current().pause(),
     resume: () => current().resume(),
     cancel: () => {
-      normal.cancel();
-      headset.cancel();
+      for (const speaker of all) speaker.cancel();
     },
   };
 }

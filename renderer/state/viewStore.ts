@@ -1,9 +1,10 @@
 // View state of the screen (zustand): the systems on offer, the passenger's journey draft and
 // display preferences. The flow itself lives in the XState machine; this store is wiped with it.
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { RiderType, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
+import type { RiderType, SpeechStatus, SystemSummary, SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { BridgeFailure } from "../bridge/errors.ts";
 import { screenLanguageOf, type Language } from "../i18n/catalog.ts";
+import type { HeadsetProblem } from "../lib/headsetSpeech.ts";
 import { emptyJourney, journeyWithChoice, MAX_PASSENGERS_PER_TYPE, type JourneyDraft } from "../lib/askDraft.ts";
 import type { AskDraft } from "../machines/kioskMachine.ts";
 
@@ -22,10 +23,12 @@ export interface ViewState {
   audioGuide: boolean;
   /** Speech volume, 0.2–1 (keypad + and −); reset with the session. */
   volume: number;
-  /** Headset mode found no headset output: the screen says so and nothing is spoken. */
-  headsetMissing: boolean;
+  /** Why headset mode could not speak the last reading (no headset, no voice…): the screen says so, and nothing is spoken. */
+  headsetProblem: HeadsetProblem | null;
   /** Which audio output is the headset: the kiosk config's label pattern (KioskStatus.headsetPattern). */
   headsetPattern: string | undefined;
+  /** The kiosk's speech engines and headset voices (KioskStatus.speech). */
+  speech: SpeechStatus | undefined;
 
   systems: SystemSummary[];
   system: SystemView | null;
@@ -40,8 +43,9 @@ export interface ViewState {
   toggleHighContrast(): void;
   toggleLargeText(): void;
   toggleHeadset(): void;
-  setHeadsetMissing(missing: boolean): void;
+  setHeadsetProblem(problem: HeadsetProblem | null): void;
   setHeadsetPattern(pattern: string | undefined): void;
+  setSpeech(speech: SpeechStatus | undefined): void;
   startAudioGuide(): void;
   changeVolume(step: number): void;
   setSystems(systems: SystemSummary[]): void;
@@ -74,8 +78,9 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     headset: false,
     audioGuide: false,
     volume: 1,
-    headsetMissing: false,
+    headsetProblem: null,
     headsetPattern: undefined,
+    speech: undefined,
     systems: [],
     system: null,
     systemFailure: null,
@@ -86,9 +91,10 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
     setLanguage: (next) => set({ language: next }),
     toggleHighContrast: () => set((s) => ({ highContrast: !s.highContrast })),
     toggleLargeText: () => set((s) => ({ largeText: !s.largeText })),
-    toggleHeadset: () => set((s) => ({ headset: !s.headset, audioGuide: !s.headset || s.audioGuide, headsetMissing: false })),
+    toggleHeadset: () => set((s) => ({ headset: !s.headset, audioGuide: !s.headset || s.audioGuide, headsetProblem: null })),
     setHeadsetPattern: (headsetPattern) => set({ headsetPattern }),
-    setHeadsetMissing: (headsetMissing) => set((s) => (s.headsetMissing === headsetMissing ? s : { headsetMissing })),
+    setSpeech: (speech) => set({ speech }),
+    setHeadsetProblem: (headsetProblem) => set((s) => (s.headsetProblem === headsetProblem ? s : { headsetProblem })),
     startAudioGuide: () => set({ audioGuide: true }),
     changeVolume: (step) => set((s) => ({ volume: Math.round(Math.max(0.2, Math.min(1, s.volume + step)) * 10) / 10 })),
     setSystems: (systems) => set({ systems }),
@@ -136,7 +142,7 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
         headset: false,
         audioGuide: false,
         volume: 1,
-        headsetMissing: false,
+        headsetProblem: null,
       })),
   }));
 }

@@ -15,12 +15,11 @@ export const BENCH_TRACE_STYLE_HASH = "'sha256-vdxPcXsC7piAwHH4neOoLJkuOoK8DHtH2
 
 export const KIOSK_CSP_DIRECTIVES: Readonly<Record<string, string>> = {
   "default-src": "'none'",
-  // 'wasm-unsafe-eval': headset mode's speech synthesiser (eSpeak NG) is WebAssembly; it allows compiling WASM only, not eval.
-  "script-src": "'self' 'wasm-unsafe-eval'",
+  "script-src": "'self'",
   "style-src": `'self' ${BENCH_REPORT_STYLE_HASH} ${BENCH_TRACE_STYLE_HASH}`,
   "img-src": "'self'",
   "font-src": "'self'",
-  // Headset speech plays the WAV it synthesised from a blob: URL the page made itself.
+  // Headset speech plays the WAV the kiosk's speech engine rendered from a blob: URL the page made itself.
   "media-src": "blob:",
   "connect-src": "'self'",
   "base-uri": "'none'",
