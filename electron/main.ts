@@ -4,7 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { app, BrowserWindow, ipcMain, Menu, protocol, session } from "electron";
-import { appRootOf, kioskRuntimeConfig, shellConfig } from "./config.ts";
+import { appRootOf, chromiumSwitches, kioskRuntimeConfig, shellConfig } from "./config.ts";
 import { lockKioskWindow, removeApplicationMenu } from "./kiosk-lock.ts";
 import { rendererResponse } from "./app-protocol.ts";
 import { forwardPushes, registerKioskIpc, registerOperatorIpc } from "./ipc.ts";
@@ -35,6 +35,7 @@ const config = shellConfig(process.argv, process.env, {
   packaged: app.isPackaged,
 });
 let quitting = false;
+for (const name of chromiumSwitches(process.platform)) app.commandLine.appendSwitch(name);
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },

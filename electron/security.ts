@@ -1,6 +1,6 @@
 // The kiosk window's security settings, in one place so tests can check every one of them:
 // isolated, sandboxed renderer without Node; a strict CSP on every response; no navigation away
-// from the app, no frames but srcdoc ones, no new windows, no webviews; every permission request denied; devtools off in
+// from the app, no frames but srcdoc ones, no new windows, no webviews; every permission request denied (only the audio-output check passes); devtools off in
 // kiosk mode. Functions take the Electron objects they configure (tests pass fakes).
 import type { BrowserWindowConstructorOptions, Session, WebContents, WebPreferences } from "electron";
 import { KIOSK_CSP, SECURITY_HEADERS } from "../runtime/kiosk/csp.ts";
@@ -69,13 +69,23 @@ export function withSecurityHeaders(headers: Record<string, string[] | string> |
   return out;
 }
 
-/** CSP header on every response, and no permission (camera, microphone, geolocation, …) ever. */
+/**
+ * Permission checks the app's own page passes: choosing an audio output. Chromium shows the
+ * outputs' labels (how headset mode finds the headset) and lets setSinkId pick one only when the
+ * page passes the audio check; the microphone itself is never granted (every request is denied).
+ */
+export function allowedPermissionCheck(permission: string, requestingOrigin: string, details: { mediaType?: string }): boolean {
+  if (!isAppUrl(requestingOrigin)) return false;
+  return permission === "speaker-selection" || (permission === "media" && details.mediaType === "audio");
+}
+
+/** CSP header on every response, every permission request refused (camera, microphone, geolocation, …), no devices. */
 export function hardenSession(session: Pick<Session, "webRequest" | "setPermissionRequestHandler" | "setPermissionCheckHandler" | "setDevicePermissionHandler">): void {
   session.webRequest.onHeadersReceived((details: HeadersReceivedDetails, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => {
     callback({ responseHeaders: withSecurityHeaders(details.responseHeaders) });
   });
   session.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin, details) => allowedPermissionCheck(permission, requestingOrigin, details as { mediaType?: string }));
   session.setDevicePermissionHandler(() => false);
 }
 
