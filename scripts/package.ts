@@ -12,6 +12,7 @@
 // a folder of .gguf files to ship, default build/models, none when it is absent or empty), and runs
 // electron-builder with the remaining arguments. See docs/PACKAGING.md.
 import { spawnSync } from "node:child_process";
+import { licenceProblems, shippedPackages } from "./licences.ts";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,7 +48,13 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-function main(): void {
+async function main(): Promise<void> {
+  // Nothing GPL-licensed ships with the Apache-2.0 kiosk (eSpeak NG runs as a separate program).
+  const problems = licenceProblems(await shippedPackages(REPO_ROOT));
+  if (problems.length > 0) {
+    console.error(`package: these packages may not ship:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
   const resources = packagingEnv();
   // Fail here, not in the packaged app: the pack must load (systems, cases, split).
   const pack = new DataPack(resources.KIOSK_DATA_PACK);
@@ -60,4 +67,4 @@ function main(): void {
   run(process.execPath, [path.join(REPO_ROOT, "node_modules", "electron-builder", "cli.js"), "--config", "electron-builder.yml", ...process.argv.slice(2)], env);
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
