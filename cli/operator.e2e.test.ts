@@ -206,6 +206,13 @@ describe("technician screen (kiosk serve, Chromium)", () => {
     await login("Tess Technician");
     await page.getByRole("tab", { name: "Technician" }).click();
     await page.getByRole("heading", { name: "On-device bench" }).waitFor();
+    // Headset speech: the engines this kiosk found (Debian's espeak-ng here) and every screen language's voice.
+    const speech = page.locator(".op-speech");
+    await speech.getByRole("heading", { name: "Headset speech" }).waitFor();
+    expect(await speech.textContent()).toMatch(/Speech engines: eSpeak NG/);
+    expect(await speech.locator("tr[data-language]").count()).toBe(5);
+    await speech.scrollIntoViewIfNeeded();
+    await shot("tech-00-speech");
     // llm/hybrid need a model; none is configured here.
     expect(await page.getByRole("radio", { name: /llm — local model/ }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByText(/No model configured\. The latency probe needs a local model/).isVisible()).toBe(true);

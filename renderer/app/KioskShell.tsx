@@ -108,6 +108,7 @@ export function KioskShell({ preferredSystem }: { preferredSystem?: string | nul
         bridge={operatorBridge}
         systems={systems}
         currentSystem={system?.id}
+        speech={speechStatus}
         onClose={() => {
           operator.close();
           // A bench run may have started or ended, a framebook may have changed: look again.

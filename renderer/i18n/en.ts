@@ -372,6 +372,17 @@ export const en = {
       versionColumn: "Version",
       tooLarge: "This file is too large to be a framebook.",
     },
+    speech: {
+      heading: "Headset speech",
+      engines: "Speech engines",
+      loudspeakerOnly: "loudspeaker only",
+      noEngine: "No speech engine renders audio here: headset mode cannot read anything aloud. On Linux install Debian's espeak-ng package; macOS and Windows bring their own engine.",
+      language: "Screen language",
+      voice: "Headset voice",
+      noVoice: "No voice",
+      missing: "In headset mode, passengers who choose {{languages}} hear nothing; the screen tells them so.",
+      unknown: "This kiosk has not reported its speech engines.",
+    },
     technician: {
       heading: "On-device bench",
       intro: "Replays benchmark cases on this kiosk and scores them. The kiosk refuses passengers while a test runs.",

@@ -373,6 +373,17 @@ export const zh: Catalog = {
       versionColumn: "版本",
       tooLarge: "此文件过大，不是有效的运营手册。",
     },
+    speech: {
+      heading: "耳机朗读",
+      engines: "语音引擎",
+      loudspeakerOnly: "仅限扬声器",
+      noEngine: "本机没有能生成音频的语音引擎：耳机模式无法朗读任何内容。Linux 请安装 Debian 的 espeak-ng 软件包；macOS 和 Windows 自带引擎。",
+      language: "界面语言",
+      voice: "耳机语音",
+      noVoice: "无语音",
+      missing: "在耳机模式下，选择{{languages}}的乘客听不到任何朗读；屏幕会告知他们。",
+      unknown: "本机尚未报告其语音引擎。",
+    },
     technician: {
       heading: "本机基准测试",
       intro: "在本机重放基准测试用例并评分。测试进行期间本机暂停为乘客服务。",

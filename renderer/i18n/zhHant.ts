@@ -375,6 +375,17 @@ export const zhHant: Catalog = {
       versionColumn: "版本",
       tooLarge: "此檔案過大，不是有效的營運手冊。",
     },
+    speech: {
+      heading: "耳機朗讀",
+      engines: "語音引擎",
+      loudspeakerOnly: "僅限喇叭",
+      noEngine: "本機沒有能產生音訊的語音引擎：耳機模式無法朗讀任何內容。Linux 請安裝 Debian 的 espeak-ng 套件；macOS 與 Windows 內建引擎。",
+      language: "介面語言",
+      voice: "耳機語音",
+      noVoice: "無語音",
+      missing: "在耳機模式下，選擇{{languages}}的乘客聽不到任何朗讀；螢幕會告知他們。",
+      unknown: "本機尚未回報其語音引擎。",
+    },
     technician: {
       heading: "本機基準測試",
       intro: "在本機重放基準測試用例並評分。測試進行期間本機暫停為乘客服務。",

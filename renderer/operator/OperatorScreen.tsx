@@ -3,7 +3,7 @@
 // corner, Ctrl+Alt+O, or #operator in the address); closing it logs the operator out.
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { OperatorBridge, SystemSummary } from "../../runtime/kiosk/bridge.ts";
+import type { OperatorBridge, SpeechStatus, SystemSummary } from "../../runtime/kiosk/bridge.ts";
 import { Icon } from "../components/Icon.tsx";
 import { AlertsPanel } from "./AlertsPanel.tsx";
 import { AuditPanel } from "./AuditPanel.tsx";
@@ -26,6 +26,8 @@ export interface OperatorScreenProps {
   idleMs?: number;
   /** How often the technician screen polls a running bench. */
   pollMs?: number;
+  /** The kiosk's speech engines and headset voices (the technician screen shows them). */
+  speech?: SpeechStatus | undefined;
 }
 
 export function OperatorScreen(props: OperatorScreenProps) {
@@ -133,7 +135,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
             </div>
             <div role="tabpanel" id={`op-panel-${tab}`} aria-labelledby={`op-tab-${tab}`}>
               {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
-              {tab === "technician" ? <TechnicianPanel onBenchRunning={setWatchingBench} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} /> : null}
+              {tab === "technician" ? <TechnicianPanel onBenchRunning={setWatchingBench} speech={props.speech} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} /> : null}
               {tab === "alerts" ? <AlertsPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
               {tab === "audit" ? <AuditPanel /> : null}
             </div>

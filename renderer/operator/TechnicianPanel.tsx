@@ -15,11 +15,13 @@ import {
   type BenchSelection,
   type BenchStatus,
   type LatencyProbeResult,
+  type SpeechStatus,
   type TechnicianInfo,
 } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
 import { Icon } from "../components/Icon.tsx";
 import { downloadText, formatDuration, formatScore } from "./format.ts";
+import { SpeechStatusCard } from "./SpeechStatusCard.tsx";
 import { useOperator } from "./session.ts";
 
 type SelectionKind = BenchSelection["kind"];
@@ -39,7 +41,7 @@ const STATE_LABEL = {
   failed: "operator.technician.failed",
 } as const satisfies Record<BenchJob["state"], string>;
 
-export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (running: boolean) => void }) {
+export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (running: boolean) => void; speech?: SpeechStatus | undefined }) {
   const { t } = useTranslation();
   const { call } = useOperator();
   const pollMs = props.pollMs ?? 500;
@@ -375,6 +377,8 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
           </>
         )}
       </div>
+
+      <SpeechStatusCard speech={props.speech} />
     </section>
   );
 }
