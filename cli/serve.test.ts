@@ -125,8 +125,13 @@ describe("kiosk serve: API", () => {
   });
 
   it("GET /api/status", async () => {
+    // The speech engines are probed in the background; the status carries them once that is done.
+    await expect.poll(() => serve.app.status().speech, { timeout: 20_000 }).toBeDefined();
     const status = KioskStatusSchema.parse(await (await fetch(new URL("api/status", base))).json());
-    expect(status).toEqual({ assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: serve.app.status().framebookVersions });
+    expect(status).toEqual({ assistant: "rule", benchRunning: false, message: null, model: null, salesAvailable: true, framebookVersions: serve.app.status().framebookVersions, speech: serve.app.status().speech });
+    // The speech engines probed at start (Debian's espeak-ng here) and a headset voice per screen language.
+    expect(status.speech?.engines.map((e) => e.id)).toContain("espeak-ng");
+    expect(Object.keys(status.speech?.voices ?? {}).sort()).toEqual(["ar", "en", "es", "zh-Hans", "zh-Hant"]);
     expect(Object.keys(status.framebookVersions)).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
   });
 

@@ -35,7 +35,7 @@ import { openAlertConditions } from "../runtime/alerts/conditions.ts";
 import type { SessionAuditStore } from "../runtime/audit/store.ts";
 import { openSessionAudit } from "./session-audit.ts";
 import type { SpeechEngineChoice } from "../runtime/speech/engines.ts";
-import { openSpeechService } from "../runtime/speech/service.ts";
+import { createSpeechService } from "../runtime/speech/service.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 import { startEndpointAssistant, type EndpointAssistant, type EndpointAssistantSpec } from "./endpoint-assistant.ts";
 
@@ -211,7 +211,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
           });
     if (assistant) closers.push(() => assistant.close());
 
-    const speech = await openSpeechService({ engine: config.speechEngine ?? "auto", log });
+    const speech = createSpeechService({ engine: config.speechEngine ?? "auto", log });
 
     // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
     const sessionSinks: { metrics?: KioskMetrics } = {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AskResultSchema, PurchaseResultSchema, SystemViewSchema, type KioskStatus, type ModelProcessView, type ProgressEvent } from "./bridge.ts";
+import { AskResultSchema, PASSENGER_LANGUAGES, PurchaseResultSchema, SystemViewSchema, type KioskStatus, type ModelProcessView, type ProgressEvent, type SpeechResult, type SpeechStatus } from "./bridge.ts";
 import type { SalesLedger } from "./sales.ts";
 import { SimulatedPaymentTerminal } from "./payment.ts";
 import { askFromCase, caseById, crashingPolicy, tamperingPolicy, testApp, testPack } from "./testing.ts";
@@ -258,5 +258,39 @@ describe("KioskApp: its state, pushed on every change", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("headset speech", () => {
+  it("the app publishes its state again when the speech status arrives", async () => {
+    let release: () => void = () => undefined;
+    const listeners = new Set<() => void>();
+    let ready = false;
+    const speech = {
+      status: () => (ready ? { engines: [], voices: Object.fromEntries(PASSENGER_LANGUAGES.map((l) => [l, { engine: null, voice: null, note: "none" }])) as SpeechStatus["voices"] } : null),
+      onChange: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)),
+      speak: async (): Promise<SpeechResult> => ({ spoken: false, reason: "no_engine", message: "none" }),
+    };
+    void new Promise<void>((resolve) => (release = resolve)).then(() => {
+      ready = true;
+      for (const l of listeners) l();
+    });
+    const { app } = testApp({ speech });
+    const pushed: (SpeechStatus | undefined)[] = [];
+    app.onState((state) => pushed.push(state.speech));
+    expect(app.status().speech).toBeUndefined();
+    release();
+    await expect.poll(() => pushed.length).toBe(1);
+    expect(pushed[0]?.voices.en.note).toBe("none");
+  });
+
+  it("speaks through its speech service, and says so when it has none", async () => {
+    const asked: unknown[] = [];
+    const { app } = testApp({
+      speech: { status: () => null, onChange: () => () => undefined, speak: async (request) => (asked.push(request), { spoken: true, audio: "UklGRg==", engine: "say", voice: "Samantha" }) },
+    });
+    expect(await app.speak({ text: "Hello", language: "en" })).toEqual({ spoken: true, audio: "UklGRg==", engine: "say", voice: "Samantha" });
+    expect(asked).toEqual([{ text: "Hello", language: "en" }]);
+    expect(await testApp().app.speak({ text: "Hello", language: "en" })).toEqual({ spoken: false, reason: "no_engine", message: "this kiosk has no speech engine" });
   });
 });

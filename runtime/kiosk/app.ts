@@ -129,7 +129,7 @@ export interface KioskAppOptions {
   /** The headset output's label pattern the screen uses in headset mode (config: --headset-pattern). */
   headsetPattern?: string;
   /** The platform speech engine that renders headset readings (runtime/speech/service.ts); absent: headset mode cannot speak. */
-  speech?: { status(): SpeechStatus; speak(request: SpeakRequest): Promise<SpeechResult> };
+  speech?: { status(): SpeechStatus | null; onChange(listener: () => void): () => void; speak(request: SpeakRequest): Promise<SpeechResult> };
   /** Monotonic milliseconds. */
   now?: () => number;
   newSessionId?: () => string;
@@ -224,6 +224,8 @@ export class KioskApp {
     // What changes the kiosk's state: the model's breaker, its process, a bench run, a framebook.
     breaker.onChange(() => this.publishState());
     options.modelHealth?.onChange(() => this.publishState());
+    // The speech engines are probed in the background: the screen learns its voices when that is done.
+    options.speech?.onChange(() => this.publishState());
   }
 
   /** The model's circuit breaker (open: the deterministic policy answers). */
@@ -371,6 +373,7 @@ export class KioskApp {
   /** The kiosk's state (also pushed to every onState listener when it changes). */
   status(): KioskStatus {
     const problem = this.salesProblem();
+    const speech = this.options.speech?.status() ?? null;
     const salesProblem = problem === null ? null : `Ticket sales unavailable: ${problem}`;
     const assistant = !this.options.assistant ? "rule" : this.pipeline.breaker.isOpen ? "unavailable" : "model";
     const message = this.benchRunning
@@ -387,7 +390,7 @@ export class KioskApp {
       framebookVersions: Object.fromEntries(this.options.pack.systemIds.map((id) => [id, this.versionOf(this.system(id))])),
       ...(this.options.headsetPattern ? { headsetPattern: this.options.headsetPattern } : {}),
       ...(this.options.replication ? { replication: this.options.replication.status() } : {}),
-      ...(this.options.speech ? { speech: this.options.speech.status() } : {}),
+      ...(speech ? { speech } : {}),
     };
   }
 

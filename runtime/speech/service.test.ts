@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { PassengerLanguage } from "../kiosk/bridge.ts";
 import type { SpeechCommand } from "./engines.ts";
-import { describeSpeechStatus, findProgram, openSpeechService, runCommand, type CommandOutcome } from "./service.ts";
+import { createSpeechService, describeSpeechStatus, findProgram, openSpeechService, runCommand, type CommandOutcome } from "./service.ts";
 
 const enc = new TextEncoder();
 /** A tiny valid WAV (as eSpeak NG streams it: sizes unknown) with `text` as its "audio". */
@@ -158,6 +158,33 @@ describe("finding the engines", () => {
     await one.open({ engine: "espeak-ng" });
     expect(one.looked).toEqual(["espeak-ng"]);
   });
+});
+
+describe("probing in the background", () => {
+  it("the kiosk does not wait for it: no status until it is done, then a change; a reading asked meanwhile waits", async () => {
+    let release: () => void = () => undefined;
+    const listed = new Promise<void>((resolve) => (release = resolve));
+    const run = async (command: SpeechCommand): Promise<CommandOutcome> => {
+      if (command.args.includes("--voices")) {
+        await listed;
+        return { code: 0, stdout: enc.encode(ESPEAK_LIST), stderr: "" };
+      }
+      if (command.args.includes("-x")) return { code: 0, stdout: enc.encode("h@l'oU"), stderr: "" };
+      return { code: 0, stdout: wavOf(command.stdin ?? ""), stderr: "" };
+    };
+    const speech = createSpeechService({ platform: "linux", find: (p) => (p === "espeak-ng" ? "/usr/bin/espeak-ng" : null), run });
+    let changes = 0;
+    speech.onChange(() => changes++);
+    expect(speech.status()).toBeNull();
+    const early = speech.speak({ text: "Hello", language: "en" });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(changes).toBe(0);
+    release();
+    expect(await early).toMatchObject({ spoken: true, voice: "en-us" });
+    expect(changes).toBe(1);
+    expect(speech.status()?.voices.en.voice).toBe("en-us");
+  });
+
 });
 
 describe("rendering a reading", () => {

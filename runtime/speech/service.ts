@@ -46,7 +46,10 @@ export interface CommandLimits {
 export type CommandRunner = (command: SpeechCommand, limits: CommandLimits) => Promise<CommandOutcome>;
 
 export interface SpeechService {
-  status(): SpeechStatus;
+  /** The engines and voices found; null while they are still being probed. */
+  status(): SpeechStatus | null;
+  /** Called once the probe is done (the status changed). */
+  onChange(listener: () => void): () => void;
   speak(request: SpeakRequest): Promise<SpeechResult>;
 }
 
@@ -182,15 +185,15 @@ function renderCommand(engine: FoundEngine, voice: string, words: string, file: 
   }
 }
 
-/** Probe the engines once (a second or so) and serve readings from what was found. */
-export async function openSpeechService(options: SpeechServiceOptions = {}): Promise<SpeechService> {
-  const choice = options.engine ?? "auto";
-  const platform = options.platform ?? process.platform;
-  const find = options.find ?? ((program: string) => findProgram(program));
-  const run = options.run ?? runCommand;
-  const log = options.log ?? (() => undefined);
-  const order: SpeechEngineId[] = choice === "none" ? [] : choice === "auto" ? speechEngineOrder(platform) : [choice];
+interface Probe {
+  status: SpeechStatus;
+  chosen: Partial<Record<PassengerLanguage, Choice>>;
+  notes: Partial<Record<PassengerLanguage, string>>;
+  renders: boolean;
+}
 
+/** Find the engines in order, list their voices, and pick (and check) each screen language's voice. */
+async function probe(order: readonly SpeechEngineId[], platform: string, find: (program: string) => string | null, run: CommandRunner, log: (message: string) => void): Promise<Probe> {
   const found: FoundEngine[] = [];
   for (const id of order) {
     const program = find(SPEECH_ENGINES[id].program);
@@ -239,6 +242,27 @@ export async function openSpeechService(options: SpeechServiceOptions = {}): Pro
     ) as Record<PassengerLanguage, SpeechVoiceStatus>,
   };
   log(describeSpeechStatus(status));
+  return { status, chosen, notes, renders: renderers.length > 0 };
+}
+
+/**
+ * The speech service, probing the engines in the background (PowerShell alone can take seconds to
+ * start): the kiosk starts at once, its status has no speech part until the probe is done
+ * (`onChange` says when), and a reading asked for meanwhile waits for it.
+ */
+export function createSpeechService(options: SpeechServiceOptions = {}): SpeechService & { ready: Promise<void> } {
+  const choice = options.engine ?? "auto";
+  const platform = options.platform ?? process.platform;
+  const run = options.run ?? runCommand;
+  const log = options.log ?? (() => undefined);
+  const order: SpeechEngineId[] = choice === "none" ? [] : choice === "auto" ? speechEngineOrder(platform) : [choice];
+  const listeners = new Set<() => void>();
+  let probed: Probe | null = null;
+  const probing = probe(order, platform, options.find ?? ((program: string) => findProgram(program)), run, log).then((result) => {
+    probed = result;
+    for (const listener of listeners) listener();
+    return result;
+  });
 
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
@@ -261,10 +285,16 @@ export async function openSpeechService(options: SpeechServiceOptions = {}): Pro
   };
 
   return {
-    status: () => status,
+    ready: probing.then(() => undefined),
+    status: () => probed?.status ?? null,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async speak({ text: words, language }) {
-      const c = chosen[language];
-      if (!c) return { spoken: false, reason: renderers.length === 0 ? "no_engine" : "no_voice", message: notes[language] ?? "no voice" };
+      const found = probed ?? (await probing);
+      const c = found.chosen[language];
+      if (!c) return { spoken: false, reason: found.renders ? "no_voice" : "no_engine", message: found.notes[language] ?? "no voice" };
       if (waiting >= MAX_WAITING) return { spoken: false, reason: "failed", message: "too many readings waiting" };
       waiting++;
       const result = queue.then(() => render(c, words));
@@ -276,6 +306,13 @@ export async function openSpeechService(options: SpeechServiceOptions = {}): Pro
       }
     },
   };
+}
+
+/** The speech service once its engines are probed (tests, and whoever needs the status at once). */
+export async function openSpeechService(options: SpeechServiceOptions = {}): Promise<Omit<SpeechService, "status"> & { status(): SpeechStatus }> {
+  const service = createSpeechService(options);
+  await service.ready;
+  return { ...service, status: () => service.status() as SpeechStatus };
 }
 
 /** Whether eSpeak NG's `voice` reads the language's own script (no switch to another language's rules). */
