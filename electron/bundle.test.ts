@@ -34,6 +34,8 @@ let resolveReady;
 const ready = new Promise((r) => (resolveReady = r));
 const windows = [];
 let menu = "default";
+const switches = [];
+let permissionCheck;
 const contents = () => ({ send() {}, isDestroyed: () => false, on() {}, setWindowOpenHandler() {}, closeDevTools() {} });
 class BrowserWindow {
   constructor(opts) { this.opts = opts; this.webContents = contents(); this.handlers = {}; windows.push(this); }
@@ -47,6 +49,7 @@ module.exports = {
     on() {},
     requestSingleInstanceLock: () => true,
     whenReady: () => ready,
+    commandLine: { appendSwitch: (name) => switches.push(name) },
     quit() {},
     exit(code) { console.log("EXIT " + code); process.exit(code); },
   },
@@ -54,7 +57,7 @@ module.exports = {
   Menu: { setApplicationMenu: (m) => (menu = m === null ? "none" : "set") },
   ipcMain: { handle: (c, h) => handlers.set(c, h), removeHandler() {} },
   protocol: { registerSchemesAsPrivileged() {}, handle: (s, h) => (protocolHandler = h) },
-  session: { defaultSession: { webRequest: { onHeadersReceived: (h) => (headersHandler = h) }, setPermissionRequestHandler() {}, setPermissionCheckHandler() {}, setDevicePermissionHandler() {} } },
+  session: { defaultSession: { webRequest: { onHeadersReceived: (h) => (headersHandler = h) }, setPermissionRequestHandler() {}, setPermissionCheckHandler: (h) => (permissionCheck = h), setDevicePermissionHandler() {} } },
 };
 setTimeout(async () => {
   resolveReady();
@@ -86,6 +89,11 @@ setTimeout(async () => {
   let headers;
   headersHandler({ responseHeaders: {} }, (r) => (headers = r.responseHeaders));
   result.headerCsp = headers["Content-Security-Policy"];
+  result.switches = switches;
+  result.audioCheck = [permissionCheck(null, "media", "kiosk://app", { mediaType: "audio" }), permissionCheck(null, "media", "kiosk://app", { mediaType: "video" })];
+  const spoken = await call("kiosk:speak", { text: "Headset mode is on.", language: "en" });
+  result.speak = spoken.ok && spoken.value.spoken ? { engine: spoken.value.engine, riff: Buffer.from(spoken.value.audio, "base64").subarray(0, 4).toString("latin1") } : spoken;
+  result.badSpeak = await call("kiosk:speak", { text: "", language: "en" });
   console.log("RESULT " + JSON.stringify(result));
   process.exit(0);
 }, 0);
@@ -132,6 +140,12 @@ describe("Electron bundles", () => {
     // Kiosk mode: no application menu (no Ctrl+W / Ctrl+Q accelerators), window close refused (Alt+F4).
     expect(result.menu).toBe("none");
     expect(result.closeRefused).toBe(true);
+    // Headset speech over IPC: a WAV rendered in the main process by the installed espeak-ng; bad input refused.
+    expect(result.speak).toEqual({ engine: "espeak-ng", riff: "RIFF" });
+    expect(result.badSpeak).toMatchObject({ ok: false, error: { kind: "rejected" } });
+    // Audio outputs can be chosen (labels, setSinkId); the camera cannot. Linux: Speech Dispatcher for the loudspeaker.
+    expect(result.audioCheck).toEqual([true, false]);
+    expect(result.switches).toEqual(process.platform === "linux" ? ["enable-speech-dispatcher"] : []);
   });
 
   it("model-worker.cjs is the model process compiled: run as a child process, it answers the kiosk's protocol and loads a model", async () => {

@@ -23,7 +23,7 @@ beforeEach(() => invoke.mockReset());
 describe("preload: window.kiosk", () => {
   it("exposes exactly the KioskBridge methods under `kiosk` and nothing else", () => {
     expect(Object.keys(exposed)).toEqual(["kiosk"]);
-    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "onState", "operator", "purchase", "status", "systemView", "ticket"]);
+    expect(Object.keys(kiosk).sort()).toEqual(["ask", "endSession", "listSystems", "onProgress", "onState", "operator", "purchase", "speak", "status", "systemView", "ticket"]);
     // Exactly the contract's table: its calls and one subscription per push.
     expect(Object.keys(kiosk).filter((k) => k !== "operator").sort()).toEqual([...KIOSK_METHOD_NAMES, ...KIOSK_PUSH_NAMES.map(subscriptionName)].sort());
     const { operator, ...methods } = kiosk;

@@ -13,3 +13,8 @@ export function useBridge(): KioskBridge {
   if (!bridge) throw new Error("useBridge() outside <BridgeProvider>");
   return bridge;
 }
+
+/** The bridge where one is provided (component tests render parts of the screen without one). */
+export function useOptionalBridge(): KioskBridge | null {
+  return useContext(BridgeContext);
+}

@@ -2,8 +2,8 @@
 import { createContext, useContext, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { KioskBridge } from "../../runtime/kiosk/bridge.ts";
-import { useBridge } from "../bridge/BridgeProvider.tsx";
-import { browserAudioSpeaker, hasAnyVoice, headsetPattern, routedSpeaker } from "../lib/headsetSpeech.ts";
+import { useOptionalBridge } from "../bridge/BridgeProvider.tsx";
+import { browserAudioSpeaker, hasAnyVoice, headsetPattern, routedSpeaker, type Synthesizer } from "../lib/headsetSpeech.ts";
 import { createSpeaker, type Speaker, type SpeechState } from "../lib/speech.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import type { ViewStore } from "../state/viewStore.ts";
@@ -19,10 +19,11 @@ const screenSpeakers = new WeakMap<ViewStore, Speaker>();
  * The screen's speech: Web Speech on the loudspeaker, or — in headset mode — audio the kiosk's
  * speech engine rendered, on the headset only (and on the loudspeaker where Web Speech is missing).
  */
-function screenSpeaker(store: ViewStore, bridge: KioskBridge): Speaker {
+function screenSpeaker(store: ViewStore, bridge: KioskBridge | null): Speaker {
   let speaker = screenSpeakers.get(store);
   if (!speaker) {
-    const synthesize = (request: Parameters<KioskBridge["speak"]>[0]) => bridge.speak(request);
+    const synthesize: Synthesizer = (request) =>
+      bridge ? bridge.speak(request) : Promise.resolve({ spoken: false, reason: "no_engine", message: "no kiosk to render speech" });
     const headset = browserAudioSpeaker(synthesize, { headset: () => headsetPattern(store.getState().headsetPattern) }, (problem) => store.getState().setHeadsetProblem(problem));
     const loudspeaker = browserAudioSpeaker(synthesize, "default", () => undefined, () => hasAnyVoice(store.getState().speech));
     speaker = routedSpeaker(() => store.getState().headset, (platformSpeaker ??= createSpeaker()), headset, loudspeaker);
@@ -35,7 +36,7 @@ function screenSpeaker(store: ViewStore, bridge: KioskBridge): Speaker {
 export function useSpeaker(): Speaker {
   const given = useContext(SpeakerContext);
   const store = useViewStoreApi();
-  const bridge = useBridge();
+  const bridge = useOptionalBridge();
   return useMemo(() => given ?? screenSpeaker(store, bridge), [given, store, bridge]);
 }
 
