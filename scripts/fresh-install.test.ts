@@ -84,6 +84,9 @@ describe("fresh-machine install", () => {
     expect(ci).toMatch(/^npm ci\b/m);
     expect(ci).toMatch(/^npm test$/m);
     expect(ci).toMatch(/fresh-clone-check\.sh/);
+    // The headset-speech tests run Debian's espeak-ng, a separate program the kiosk never bundles.
+    expect(ci).toMatch(/apt-get install .*\bchromium postgresql espeak-ng\b/);
+    expect(ci).toMatch(/command -v espeak-ng/);
     const check = readFileSync(path.join(REPO_ROOT, "scripts", "fresh-clone-check.sh"), "utf8");
     expect(check).toMatch(/unset ELECTRON_SKIP_BINARY_DOWNLOAD/);
     expect(check).toMatch(/^npm run main$/m);
