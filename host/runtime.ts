@@ -212,6 +212,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     if (assistant) closers.push(() => assistant.close());
 
     const speech = createSpeechService({ engine: config.speechEngine ?? "auto", log });
+    closers.push(() => speech.close());
 
     // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
     const sessionSinks: { metrics?: KioskMetrics } = {};

@@ -185,6 +185,23 @@ describe("probing in the background", () => {
     expect(speech.status()?.voices.en.voice).toBe("en-us");
   });
 
+  it("a probe that ends after the kiosk closed tells no one (the kiosk's stores are gone by then)", async () => {
+    const speech = createSpeechService({ platform: "linux", find: () => null });
+    let told = 0;
+    speech.onChange(() => told++);
+    speech.close();
+    await speech.ready;
+    expect(told).toBe(0);
+    // A failing listener is logged, never an unhandled rejection.
+    const logs: string[] = [];
+    const other = createSpeechService({ platform: "linux", find: () => null, log: (m) => logs.push(m) });
+    other.onChange(() => {
+      throw new Error("The database connection is not open");
+    });
+    await other.ready;
+    expect(logs).toContain("speech: a listener failed: The database connection is not open");
+  });
+
 });
 
 describe("rendering a reading", () => {
@@ -273,8 +290,11 @@ describe("with the real espeak-ng", () => {
       const wav = Buffer.from((said as { audio: string }).audio, "base64");
       expect(wav.subarray(0, 4).toString("latin1") + wav.subarray(8, 12).toString("latin1")).toBe("RIFFWAVE");
       expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
-      // Over a second of 22 kHz 16-bit speech.
+      // Over a second of 22 kHz 16-bit speech, and not silence: the samples' RMS is well above the noise floor.
       expect(wav.length).toBeGreaterThan(44_100);
+      const samples = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - (wav.length % 2)));
+      const rms = Math.sqrt(samples.reduce((sum, x) => sum + x * x, 0) / samples.length);
+      expect(rms, language).toBeGreaterThan(500);
     }
     // Debian's `cmn` reads Chinese characters as code numbers; the probe passes it over for a voice that reads them.
     expect(status.voices["zh-Hans"].voice).not.toBe("cmn");

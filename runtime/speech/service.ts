@@ -248,9 +248,10 @@ async function probe(order: readonly SpeechEngineId[], platform: string, find: (
 /**
  * The speech service, probing the engines in the background (PowerShell alone can take seconds to
  * start): the kiosk starts at once, its status has no speech part until the probe is done
- * (`onChange` says when), and a reading asked for meanwhile waits for it.
+ * (`onChange` says when), and a reading asked for meanwhile waits for it. `close` stops the
+ * announcements (a probe ending after the kiosk closed tells no one).
  */
-export function createSpeechService(options: SpeechServiceOptions = {}): SpeechService & { ready: Promise<void> } {
+export function createSpeechService(options: SpeechServiceOptions = {}): SpeechService & { ready: Promise<void>; close(): void } {
   const choice = options.engine ?? "auto";
   const platform = options.platform ?? process.platform;
   const run = options.run ?? runCommand;
@@ -260,7 +261,13 @@ export function createSpeechService(options: SpeechServiceOptions = {}): SpeechS
   let probed: Probe | null = null;
   const probing = probe(order, platform, options.find ?? ((program: string) => findProgram(program)), run, log).then((result) => {
     probed = result;
-    for (const listener of listeners) listener();
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (err) {
+        log(`speech: a listener failed: ${(err as Error).message}`);
+      }
+    }
     return result;
   });
 
@@ -290,6 +297,9 @@ export function createSpeechService(options: SpeechServiceOptions = {}): SpeechS
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
     },
     async speak({ text: words, language }) {
       const found = probed ?? (await probing);
