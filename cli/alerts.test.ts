@@ -100,7 +100,8 @@ describe("kiosk alerts", () => {
     writeFileSync(garbage, "this is not protobuf at all");
     expect((await kiosk("alerts", "--alerts-db", db, "import", garbage, "--system", "bart", "--operator", "ops")).error?.message).toMatch(/GTFS-Realtime FeedMessage.*no alert was changed$/);
     const store = AlertStore.open(db);
-    expect(store.current("bart").map((r) => [r.alert.id, r.alert.type, r.alert.stations])).toEqual([["gtfs:e1", "station_closure", ["BART-EMBR"]]]);
+    // The alert's id carries its system and feed: gtfs:<system>:<feed hash>:<entity>.
+    expect(store.current("bart").map((r) => [r.alert.id, r.alert.type, r.alert.stations])).toEqual([[expect.stringMatching(/^gtfs:bart:[0-9a-f]{8}:e1$/), "station_closure", ["BART-EMBR"]]]);
     store.close();
   });
 });

@@ -14,6 +14,7 @@ import { hashPin } from "../runtime/operator/pin.ts";
 import { testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./backoffice/server.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
+import { validateAlert } from "../runtime/alerts/model.ts";
 
 const TOKEN = "fleet-test-token-0123456789";
 const PIN_HASH = await hashPin("246810", { N: 1024, r: 8, p: 1 });
@@ -196,8 +197,8 @@ describe("signed alert sets on a kiosk", () => {
       .entries.filter((e) => e.kind === "tool" && e.title.startsWith("disruption_feed"))
       .flatMap((e) => e.lines)
       .join(" ");
-    expect(feed).toContain("tube (planned_maintenance, critical)");
-    expect(runtime.operator.listAlerts({ token: login.token, system: "bart" }).audit[0]).toMatchObject({ who: "backoffice (Ops Desk)", action: "add", alertId: "tube" });
+    expect(feed).toContain("bo:bart:tube (planned_maintenance, critical)");
+    expect(runtime.operator.listAlerts({ token: login.token, system: "bart" }).audit[0]).toMatchObject({ who: "backoffice (Ops Desk)", action: "add", alertId: "bo:bart:tube" });
 
     // An invalid set changes nothing (file, line, field named); an empty set withdraws the alert.
     pubs.add("alerts", "bart", `- id: tube\n  system: bart\n  type: planned_maintenance\n  stations: [Nowhere]\n  text: {en: closed}\n`);
@@ -208,5 +209,28 @@ describe("signed alert sets on a kiosk", () => {
     await poll();
     expect(pubs.results.get(3)).toMatchObject({ outcome: "applied", activeVersion: 3 });
     expect((await runtime.backend.ask({ system: "bart", events: tubeTrip })).purchasable).toBe(true);
+  });
+
+  it("a set for one system never touches a local alert of another that has the same id, nor a local one of its own", async () => {
+    const store = runtime.alerts!;
+    const local = (id: string, system: "marta" | "bart", stations: string[]) => {
+      const v = validateAlert({ id, system, type: "station_closure", stations, text: { en: "closed" } }, { system: (s) => runtime.framebooks.systemData(s) });
+      if (!v.ok) throw new Error("invalid");
+      return v.alert;
+    };
+    store.add(local("tube", "marta", ["Five Points"]), "Alice Ops");
+    store.add(local("embr", "bart", ["Embarcadero"]), "Alice Ops");
+    pubs.add("alerts", "bart", JSON.stringify([tube, { id: "embr", system: "bart", type: "station_closure", stations: ["Montgomery St"], text: { en: "closed" } }]));
+    await poll();
+    expect(pubs.results.get(1)).toMatchObject({ outcome: "applied" });
+    expect(store.get("tube")!.alert).toMatchObject({ system: "marta", stations: ["MARTA-FP"], source: { kind: "operator" } });
+    expect(store.get("embr")!.alert).toMatchObject({ system: "bart", stations: ["BART-EMBR"], source: { kind: "operator" } });
+    expect(store.get("bo:bart:tube")!.alert).toMatchObject({ system: "bart", source: { kind: "backoffice", id: "tube" } });
+    expect(store.get("bo:bart:embr")!.alert).toMatchObject({ system: "bart", stations: ["BART-MONT"], source: { kind: "backoffice", id: "embr" } });
+    // Withdrawn: only the back office's own alerts end; the local ones run on.
+    pubs.add("alerts", "bart", "[]");
+    await poll();
+    expect([store.get("bo:bart:tube")!.ended_at, store.get("bo:bart:embr")!.ended_at].every((at) => at !== null)).toBe(true);
+    expect([store.get("tube")!.ended_at, store.get("embr")!.ended_at]).toEqual([null, null]);
   });
 });

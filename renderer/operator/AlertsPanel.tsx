@@ -112,6 +112,14 @@ function fieldOf(path: string): string | null {
   return null;
 }
 
+/**
+ * Whether the operator may edit an alert here: their own, not a feed's or the back office's (whose
+ * next import or publication would overwrite the edit). Any running alert may be ended.
+ */
+export function editable(alert: Alert): boolean {
+  return alert.source.kind === "operator";
+}
+
 /** Where an alert applies, by the names of the system's data. */
 export function where(alert: Alert, places: Places | null): string {
   const station = (id: string): string => nameOf(places?.stations, id);
@@ -289,9 +297,11 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
                   <td>
                     {a.status === "active" || a.status === "upcoming" ? (
                       <div className="op-row-actions">
-                        <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => edit(a.alert)} aria-label={t("operator.alerts.editNamed", { id: a.alert.id })}>
-                          {t("operator.alerts.edit")}
-                        </button>
+                        {editable(a.alert) ? (
+                          <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => edit(a.alert)} aria-label={t("operator.alerts.editNamed", { id: a.alert.id })}>
+                            {t("operator.alerts.edit")}
+                          </button>
+                        ) : null}
                         <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void end(a.alert.id)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
                           {t("operator.alerts.end")}
                         </button>

@@ -9,7 +9,7 @@ import { en } from "../i18n/en.ts";
 import { createKioskI18n } from "../i18n/index.ts";
 import { ViewStoreProvider } from "../state/ViewStoreProvider.tsx";
 import { createViewStore } from "../state/viewStore.ts";
-import { draftAlert, draftOf, where } from "./AlertsPanel.tsx";
+import { draftAlert, draftOf, editable, where } from "./AlertsPanel.tsx";
 import { OperatorScreen, type OperatorTab } from "./OperatorScreen.tsx";
 
 const SYSTEMS: SystemSummary[] = [{ id: "bart", orgName: "BART", fullName: "Bay Area Rapid Transit" }];
@@ -155,6 +155,13 @@ describe("the Service alerts tab", () => {
     expect(draft).toMatchObject({ lines: "Yellow Line", stations: "Alpha, B, Z", text: { en: "Closed", zh: "关闭" } });
     // What the form does not show is kept on save: the id, the start, the alternative, other languages.
     expect(draftAlert("bart", draft)).toMatchObject({ id: "x", valid_from: "2099-01-01T00:00:00", alternative: "Bus 12", text: { en: "Closed", zh: "关闭" } });
+  });
+
+  it("offers an edit of the operator's own alerts only: a feed's or the back office's would be overwritten by its source", () => {
+    const alert = { id: "x", system: "bart" as const, type: "station_closure" as const, severity: "critical" as const, lines: [], stations: ["A"], segment: null, valid_from: null, valid_until: null, text: { en: "Closed" }, alternative: null, eta_resolution: null };
+    expect(editable({ ...alert, source: { kind: "operator" } })).toBe(true);
+    expect(editable({ ...alert, id: "gtfs:bart:1a2b3c4d:1", source: { kind: "gtfs-rt", feed: "f", entity: "1" } })).toBe(false);
+    expect(editable({ ...alert, id: "bo:bart:x", source: { kind: "backoffice", id: "x" } })).toBe(false);
   });
 });
 

@@ -11,7 +11,7 @@ import { KioskService } from "../kiosk/service.ts";
 import { activeDisruptions, alertStatus } from "./active.ts";
 import { conditionsWithAlerts } from "./conditions.ts";
 import { alertLanguages } from "./languages.ts";
-import { alertText, formatAlertIssues, normaliseTime, OperatorAlertTextSchema, validateAlert, type Alert, type AlertInput } from "./model.ts";
+import { alertText, backofficeAlertId, formatAlertIssues, normaliseTime, OperatorAlertTextSchema, validateAlert, type Alert, type AlertInput } from "./model.ts";
 import { AlertStore, AlertStoreError } from "./store.ts";
 import { DISRUPTION_TYPES, DISRUPTION_SEVERITIES } from "./vocabulary.ts";
 import { AnswerPipeline } from "../answer/pipeline.ts";
@@ -206,6 +206,48 @@ describe("the alert store: atomic, audited, the operator's name required", () =>
     again.add(valid(tube), "dave");
     expect(again.current("bart").map((r) => r.alert.id)).toEqual(["tube"]);
     again.close();
+  });
+
+  it("an alert of one system never replaces, edits or ends another's: one id space, checked", () => {
+    const store = AlertStore.open(":memory:");
+    const martaAlert = valid({ id: "closure-1", system: "marta", type: "station_closure", stations: ["Five Points"], text: { en: "Five Points closed" } });
+    const bartAlert = valid({ id: "closure-1", system: "bart", type: "station_closure", stations: ["Embarcadero"], text: { en: "Embarcadero closed" } });
+    store.add(martaAlert, "alice");
+    expect(() => store.add(bartAlert, "bob")).toThrow(/alert id 'closure-1' is already used by marta's alert; choose another id for bart/);
+    expect(() => store.replace(bartAlert, "bob")).toThrow(/belongs to marta, not bart/);
+    // Even once MARTA's has ended, its history is not overwritten by BART's.
+    store.end("closure-1", "alice");
+    expect(() => store.add(bartAlert, "bob")).toThrow(/already used by marta's alert/);
+    expect(store.get("closure-1")!.alert.system).toBe("marta");
+    store.close();
+  });
+
+  it("ids of feeds (gtfs:) and of the back office (bo:) are not an operator's to take", () => {
+    for (const id of ["gtfs:1", "GTFS:bart:1", "bo:marta:closure-1"]) {
+      const v = validateAlert({ ...tube, id }, options);
+      expect(v.ok, id).toBe(false);
+      if (!v.ok) expect(v.issues[0], id).toMatchObject({ path: "id", message: expect.stringMatching(/^ids starting with '(gtfs|bo):' are kept for/) });
+    }
+    expect(validateAlert({ ...tube, id: "gtfs:bart:1234abcd:1" }, { ...options, source: { kind: "gtfs-rt", feed: "f", entity: "1" } }).ok).toBe(true);
+    expect(validateAlert({ ...tube, id: "bo:bart:tube" }, { ...options, source: { kind: "backoffice", id: "tube" } }).ok).toBe(true);
+    expect(backofficeAlertId("bart", "tube")).toBe("bo:bart:tube");
+    expect(backofficeAlertId("bart", "t".repeat(80))).toMatch(/^bo:bart:[0-9a-f]{16}$/);
+  });
+
+  it("a published set applies to its own system and withdraws only the back office's alerts there", () => {
+    const store = AlertStore.open(":memory:");
+    const local = valid({ id: "closure-1", system: "marta", type: "station_closure", stations: ["Five Points"], text: { en: "Five Points closed" } });
+    store.add(local, "alice");
+    // Published before alerts were keyed by source: a plain id, created by the back office.
+    const legacy = valid({ id: "legacy-1", system: "bart", type: "station_closure", stations: ["Embarcadero"], text: { en: "Embarcadero closed" } });
+    store.add(legacy, "backoffice (Ops Desk)");
+    const published = { ...valid({ ...tube }), id: backofficeAlertId("bart", "tube"), source: { kind: "backoffice" as const, id: "tube" } };
+    expect(() => store.applySet("marta", [published], { who: "backoffice (Ops Desk)", withdraw: [], detail: "v1" })).toThrow(/not a back-office alert of marta/);
+    expect(() => store.applySet("bart", [{ ...published, source: { kind: "operator" } }], { who: "backoffice (Ops Desk)", withdraw: [], detail: "v1" })).toThrow(/not a back-office alert of bart/);
+    const applied = store.applySet("bart", [published], { who: "backoffice (Ops Desk)", withdraw: ["closure-1", "legacy-1"], detail: "v2" });
+    expect(applied).toEqual({ added: ["bo:bart:tube"], updated: [], unchanged: [], ended: ["legacy-1"] });
+    expect(store.get("closure-1")!.ended_at).toBeNull();
+    store.close();
   });
 
   it("refuses a change without an operator name and leaves no trace of it", () => {

@@ -8,7 +8,7 @@ import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { activeDisruptions } from "./active.ts";
 import { loadGtfsIdIndex } from "./gtfs-ids.ts";
-import { decodeFeed, GtfsFeedError, mapFeedAlerts } from "./gtfs-rt.ts";
+import { decodeFeed, feedAlertId, GtfsFeedError, mapFeedAlerts } from "./gtfs-rt.ts";
 import { FeedPoller, ingestFeed, type IngestResult } from "./ingest.ts";
 import { localIso } from "./model.ts";
 import { AlertStore } from "./store.ts";
@@ -81,7 +81,7 @@ describe("mapping a feed to alerts", () => {
     expect(mapped.fullDataset).toBe(true);
     const [closure, works, late] = mapped.alerts;
     expect(closure).toMatchObject({
-      id: "gtfs:a1",
+      id: feedAlertId("bart", "test.pb", "a1"),
       type: "station_closure",
       severity: "critical",
       stations: ["BART-EMBR"],
@@ -107,8 +107,8 @@ describe("mapping a feed to alerts", () => {
   it("an entity of unknown lines and stations is skipped with a clear error, still counted as present", () => {
     const alert = { ...closureAlert, informedEntity: [{ stopId: "Times Sq-42 St" }, { routeId: "A" }] };
     const mapped = mapFeedAlerts(decodeFeed(feed([{ id: "u", alert }, { id: "a1", alert: closureAlert }])), { system: bart, index: bartIndex, feed: "f", now: NOW });
-    expect(mapped.alerts.map((a) => a.id)).toEqual(["gtfs:a1"]);
-    expect(mapped.presentIds).toEqual(new Set(["gtfs:u", "gtfs:a1"]));
+    expect(mapped.alerts.map((a) => a.id)).toEqual([feedAlertId("bart", "f", "a1")]);
+    expect(mapped.presentIds).toEqual(new Set([feedAlertId("bart", "f", "u"), feedAlertId("bart", "f", "a1")]));
     expect(mapped.problems).toEqual([{ entity: "u", kind: "unknown_entity", message: "no informed entity is a line or station of bart: stop_id 'Times Sq-42 St', route_id 'A'" }]);
   });
 
@@ -128,14 +128,15 @@ describe("mapping a feed to alerts", () => {
 });
 
 describe("ingesting feeds never removes active alerts on a bad feed", () => {
+  const gid = (entity: string): string => feedAlertId("bart", "https://example.invalid/alerts.pb", entity);
   const ingest = (store: AlertStore, bytes: Uint8Array, now = NOW): IngestResult => ingestFeed(store, bytes, { system: bart, index: bartIndex, feed: "https://example.invalid/alerts.pb", who: "feed-bot", now, maxAgeSec: 600 });
   const activeIds = (store: AlertStore): string[] => activeDisruptions(store.current("bart"), { system: "bart", now: localIso(NOW), primaryLanguage: "en" }).map((d) => d.id);
 
   it("adds, updates, keeps and ends alerts as the feed says; bad feeds change nothing", () => {
     const store = AlertStore.open(":memory:");
     const first = ingest(store, feed([{ id: "a1", alert: closureAlert }, { id: "a2", alert: yellowWorks }]));
-    expect(first).toMatchObject({ added: ["gtfs:a1", "gtfs:a2"], updated: [], ended: [], alertEntities: 2, problems: [] });
-    expect(activeIds(store)).toEqual(["gtfs:a1", "gtfs:a2"]);
+    expect(first).toMatchObject({ added: [gid("a1"), gid("a2")], updated: [], ended: [], alertEntities: 2, problems: [] });
+    expect(activeIds(store)).toEqual([gid("a1"), gid("a2")]);
 
     // Malformed, stale, undated: an error, and the alerts in force stay.
     const before = JSON.stringify(store.list());
@@ -149,26 +150,26 @@ describe("ingesting feeds never removes active alerts on a bad feed", () => {
     const unknownA1 = { ...closureAlert, informedEntity: [{ stopId: "Atlantis" }] };
     const changedA2 = { ...yellowWorks, severityLevel: rt.Alert.SeverityLevel.INFO };
     const second = ingest(store, feed([{ id: "a1", alert: unknownA1 }, { id: "a2", alert: changedA2 }, { id: "a3", alert: delay }]));
-    expect(second).toMatchObject({ added: ["gtfs:a3"], updated: ["gtfs:a2"], unchanged: [], ended: [] });
+    expect(second).toMatchObject({ added: [gid("a3")], updated: [gid("a2")], unchanged: [], ended: [] });
     expect(second.problems.map((p) => p.kind)).toEqual(["unknown_entity"]);
-    expect(store.get("gtfs:a1")!.ended_at).toBeNull();
+    expect(store.get(gid("a1"))!.ended_at).toBeNull();
 
     // A full-dataset feed without a2: it ended. Unchanged a3 is left alone.
     const third = ingest(store, feed([{ id: "a1", alert: closureAlert }, { id: "a3", alert: delay }]));
-    expect(third).toMatchObject({ added: [], updated: [], unchanged: ["gtfs:a1", "gtfs:a3"], ended: ["gtfs:a2"] });
-    expect(store.get("gtfs:a2")).toMatchObject({ ended_by: "feed-bot", end_reason: "no longer in the feed" });
+    expect(third).toMatchObject({ added: [], updated: [], unchanged: [gid("a1"), gid("a3")], ended: [gid("a2")] });
+    expect(store.get(gid("a2"))).toMatchObject({ ended_by: "feed-bot", end_reason: "no longer in the feed" });
 
     // A differential feed only ends what it deletes.
     const fourth = ingest(store, feed([{ id: "a3", isDeleted: true }], { incrementality: rt.FeedHeader.Incrementality.DIFFERENTIAL }));
-    expect(fourth.ended).toEqual(["gtfs:a3"]);
-    expect(activeIds(store)).toEqual(["gtfs:a1"]);
+    expect(fourth.ended).toEqual([gid("a3")]);
+    expect(activeIds(store)).toEqual([gid("a1")]);
     expect(store.auditLog("bart").map((a) => `${a.action} ${a.alert_id}`)).toEqual([
-      "import gtfs:a1",
-      "import gtfs:a2",
-      "import gtfs:a2",
-      "import gtfs:a3",
-      "end gtfs:a2",
-      "end gtfs:a3",
+      `import ${gid("a1")}`,
+      `import ${gid("a2")}`,
+      `import ${gid("a2")}`,
+      `import ${gid("a3")}`,
+      `end ${gid("a2")}`,
+      `end ${gid("a3")}`,
     ]);
     store.close();
   });
@@ -176,11 +177,46 @@ describe("ingesting feeds never removes active alerts on a bad feed", () => {
   it("an operator's own alerts are never ended by a feed", () => {
     const store = AlertStore.open(":memory:");
     ingest(store, feed([{ id: "a1", alert: closureAlert }]));
-    const own = { ...store.get("gtfs:a1")!.alert, id: "mine", source: { kind: "operator" as const } };
+    const own = { ...store.get(gid("a1"))!.alert, id: "mine", source: { kind: "operator" as const } };
     store.add(own, "alice");
     ingest(store, feed([]));
     expect(store.current("bart").map((r) => r.alert.id)).toEqual(["mine"]);
     store.close();
+  });
+});
+
+describe("alerts of different systems and feeds never meet", () => {
+  const marta = pack.system("marta");
+  const martaIndex = loadGtfsIdIndex(pack.root, marta);
+  const martaDelay: IAlert = {
+    informedEntity: [{ routeId: "red" }],
+    effect: rt.Alert.Effect.SIGNIFICANT_DELAYS,
+    headerText: text("Red Line delays"),
+  };
+
+  it("BART's entity 1 (Embarcadero closed) stays when MARTA's feed brings its own entity 1 (delays)", () => {
+    const store = AlertStore.open(":memory:");
+    const bartFeed = "https://bart.example.invalid/alerts.pb";
+    const martaFeed = "https://marta.example.invalid/alerts.pb";
+    ingestFeed(store, feed([{ id: "1", alert: closureAlert }]), { system: bart, index: bartIndex, feed: bartFeed, who: "feed-bot", now: NOW });
+    const martaResult = ingestFeed(store, feed([{ id: "1", alert: martaDelay }]), { system: marta, index: martaIndex, feed: martaFeed, who: "feed-bot", now: NOW });
+    expect(martaResult).toMatchObject({ added: [feedAlertId("marta", martaFeed, "1")], updated: [], ended: [], problems: [] });
+    expect(store.current("bart").map((r) => [r.alert.id, r.alert.type, r.alert.stations])).toEqual([[feedAlertId("bart", bartFeed, "1"), "station_closure", ["BART-EMBR"]]]);
+    expect(feedAlertId("bart", bartFeed, "1")).toMatch(/^gtfs:bart:[0-9a-f]{8}:1$/);
+    // The closure still blocks a trip into Embarcadero.
+    expect(activeDisruptions(store.current("bart"), { system: "bart", now: localIso(NOW), primaryLanguage: "en" }).map((d) => d.station_id)).toEqual(["BART-EMBR"]);
+    // A second feed of one system with the same entity id is its own alert too, and a full-dataset import of one ends nothing of the other.
+    const other = "file:///var/feeds/bart-elevators.pb";
+    ingestFeed(store, feed([{ id: "1", alert: delay }]), { system: bart, index: bartIndex, feed: other, who: "feed-bot", now: NOW });
+    ingestFeed(store, feed([]), { system: bart, index: bartIndex, feed: other, who: "feed-bot", now: NOW });
+    expect(store.current("bart").map((r) => r.alert.id)).toEqual([feedAlertId("bart", bartFeed, "1")]);
+  });
+
+  it("an entity id the alert id cannot hold is hashed, still per system and feed", () => {
+    const long = "x".repeat(200);
+    expect(feedAlertId("bart", "f", long)).toMatch(/^gtfs:bart:[0-9a-f]{8}:[0-9a-f]{16}$/);
+    expect(feedAlertId("bart", "f", "a b/ü")).not.toBe(feedAlertId("marta", "f", "a b/ü"));
+    expect(feedAlertId("bart", "f", "1")).not.toBe(feedAlertId("bart", "g", "1"));
   });
 });
 
@@ -204,7 +240,7 @@ describe("polling a feed URL", () => {
     const errors: string[] = [];
     const poller = new FeedPoller(store, { url, intervalMs: 60_000, system: bart, index: bartIndex, who: "poller", clock: () => NOW, maxAgeSec: 600, onResult: (r) => results.push(r), onError: (e) => errors.push(e.message) });
     await poller.pollOnce();
-    expect(results.map((r) => r.added)).toEqual([["gtfs:a1"]]);
+    expect(results.map((r) => r.added)).toEqual([[feedAlertId("bart", url, "a1")]]);
     for (const bad of [
       { status: 503, body: new TextEncoder().encode("busy") },
       { status: 200, body: new TextEncoder().encode("<html>oops</html>") },
@@ -217,7 +253,7 @@ describe("polling a feed URL", () => {
     expect(errors[0]).toMatch(/cannot fetch http:\/\/127\.0\.0\.1:\d+\/alerts\.pb: HTTP 503/);
     expect(errors[1]).toMatch(/GTFS-Realtime FeedMessage/);
     expect(errors[2]).toMatch(/stale/);
-    expect(store.current("bart").map((r) => r.alert.id)).toEqual(["gtfs:a1"]);
+    expect(store.current("bart").map((r) => r.alert.id)).toEqual([feedAlertId("bart", url, "a1")]);
     await poller.stop();
     store.close();
   });

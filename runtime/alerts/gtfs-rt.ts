@@ -4,9 +4,10 @@
 // severity_level to a severity, its active_period to the validity window and its translated texts
 // to the passenger text per language. Pure: bytes and a clock in, alerts and problems out.
 import GtfsRealtimeBindings from "gtfs-realtime-bindings";
+import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import type { GtfsIdIndex } from "./gtfs-ids.ts";
-import { ALERT_ID, formatAlertIssues, localIso, validateAlert, type Alert } from "./model.ts";
+import { ALERT_ID, FEED_ALERT_PREFIX, formatAlertIssues, idHash, localIso, validateAlert, type Alert } from "./model.ts";
 import { defaultSeverity, type DisruptionSeverity, type DisruptionType } from "./vocabulary.ts";
 
 const { transit_realtime: rt } = GtfsRealtimeBindings;
@@ -80,10 +81,16 @@ export function checkFresh(feed: FeedMessage, now: Date, maxAgeSec: number): voi
   if (age < -300) throw new GtfsFeedError("stale", `the feed's timestamp ${when} is ${Math.round(-age)} s ahead of this kiosk's clock`);
 }
 
-/** The entity id as an alert id: "gtfs:<entity id>", characters outside the id alphabet replaced. */
-export function feedAlertId(entityId: string): string {
-  const id = `gtfs:${entityId.replace(/[^A-Za-z0-9._:-]/g, "_")}`.slice(0, 80);
-  return ALERT_ID.test(id) ? id : `gtfs:${Buffer.from(entityId).toString("hex").slice(0, 70)}`;
+/**
+ * A feed entity's alert id, unique to (system, feed, entity): "gtfs:<system>:<feed tag>:<entity id>",
+ * the feed tag a hash of the feed's file or URL. Two systems' feeds both numbering their entities
+ * from 1, or two feeds of one system, never share an alert. An entity id outside the id alphabet,
+ * or too long, is replaced by its hash.
+ */
+export function feedAlertId(system: SystemId, feed: string, entityId: string): string {
+  const prefix = `${FEED_ALERT_PREFIX}${system}:${idHash(feed)}:`;
+  const id = prefix + entityId;
+  return ALERT_ID.test(id) ? id : `${prefix}${idHash(entityId, 16)}`;
 }
 
 const LANGUAGE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
@@ -171,7 +178,7 @@ export function mapFeedAlerts(feed: FeedMessage, options: MapFeedOptions): Mappe
     problems: [],
   };
   for (const entity of feed.entity) {
-    const id = feedAlertId(entity.id);
+    const id = feedAlertId(system.id, options.feed, entity.id);
     if (entity.isDeleted) {
       out.deletedIds.add(id);
       continue;

@@ -3,6 +3,8 @@
 // language. The file format is the pack's own spelling (snake_case, `valid_from`, `eta_resolution`).
 // Validation is pure: zod for the shape, then checks against the system's data (stations, lines,
 // a segment that lies on a line), every problem reported with the field it concerns.
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { z } from "zod";
 import { SystemIdSchema, type SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
@@ -86,8 +88,30 @@ export const AlertSourceSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("operator") }),
   /** From a GTFS-Realtime feed: the feed (file or URL) and the entity id in it. */
   z.strictObject({ kind: z.literal("gtfs-rt"), feed: z.string(), entity: z.string() }),
+  /** Published by the fleet's back office, under the id it gave the alert. */
+  z.strictObject({ kind: z.literal("backoffice"), id: z.string() }),
 ]);
 export type AlertSource = z.infer<typeof AlertSourceSchema>;
+
+/**
+ * Alert ids are one space for every system and source, so the ids of feeds and of the back office
+ * carry their system and source (runtime/alerts/gtfs-rt.ts feedAlertId, backofficeAlertId): an
+ * alert of one system or source can never replace another's. Operators' ids may not use these prefixes.
+ */
+export const FEED_ALERT_PREFIX = "gtfs:";
+export const BACKOFFICE_ALERT_PREFIX = "bo:";
+const RESERVED_PREFIXES = [FEED_ALERT_PREFIX, BACKOFFICE_ALERT_PREFIX] as const;
+
+/** A hash of `text`, `hexDigits` long (ids of sources whose own names do not fit an alert id). */
+export function idHash(text: string, hexDigits = 8): string {
+  return bytesToHex(sha256(utf8ToBytes(text))).slice(0, hexDigits);
+}
+
+/** A published alert's id in this kiosk: "bo:<system>:<the back office's id>" (hashed if too long). */
+export function backofficeAlertId(system: SystemId, id: string): string {
+  const prefix = `${BACKOFFICE_ALERT_PREFIX}${system}:`;
+  return ALERT_ID.test(prefix + id) ? prefix + id : `${prefix}${idHash(id, 16)}`;
+}
 
 /** A validated alert: stations and lines as the system's ids, the segment's stations listed, times normalised. */
 export const AlertSchema = z.strictObject({
@@ -158,6 +182,10 @@ export function validateAlert(input: unknown, options: ValidateAlertOptions): Al
   const system = options.system(a.system);
   if (!system) return { ok: false, issues: [{ path: "system", message: `this kiosk does not serve '${a.system}'` }] };
   const issues: AlertIssue[] = [];
+  const source = options.source ?? { kind: "operator" };
+  const reserved = RESERVED_PREFIXES.find((prefix) => a.id?.toLowerCase().startsWith(prefix));
+  const owner = reserved === FEED_ALERT_PREFIX ? "gtfs-rt" : "backoffice";
+  if (reserved && source.kind !== owner) issues.push({ path: "id", message: `ids starting with '${reserved}' are kept for ${reserved === FEED_ALERT_PREFIX ? "GTFS-Realtime feeds" : "the back office's alerts"}` });
 
   const stationId = (value: string, path: string): string | undefined => {
     const station = system.resolveStation(value);
@@ -215,7 +243,7 @@ export function validateAlert(input: unknown, options: ValidateAlertOptions): Al
       text: Object.fromEntries(Object.entries(a.text).map(([lang, t]) => [lang, t.trim()])),
       alternative: a.alternative,
       eta_resolution: a.eta_resolution,
-      source: options.source ?? { kind: "operator" },
+      source,
     },
   };
 }

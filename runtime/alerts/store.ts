@@ -178,9 +178,15 @@ export class AlertStore {
     this.db.prepare("UPDATE alerts SET ended_at = ?, ended_by = ?, end_reason = ? WHERE id = ?").run(this.stamp(), who, reason, alert.id);
   }
 
+  /** An alert of one system never replaces, edits or ends another system's (ids are one space: model.ts). */
+  private static sameSystem(existing: AlertRecord | undefined, alert: Pick<Alert, "id" | "system">): void {
+    if (existing && existing.alert.system !== alert.system) throw new AlertStoreError(`alert id '${alert.id}' is already used by ${existing.alert.system}'s alert; choose another id for ${alert.system}`);
+  }
+
   /** Inside a transaction: add the alert, or edit it when it is running and changed; audited as `audit` says. */
   private upsert(alert: Alert, who: string, audit: (change: "added" | "updated") => { action: AlertAuditAction; detail: string }): "added" | "updated" | "unchanged" {
     const existing = this.get(alert.id);
+    AlertStore.sameSystem(existing, alert);
     const running = existing !== undefined && existing.ended_at === null;
     if (running && JSON.stringify(existing.alert) === JSON.stringify(alert)) return "unchanged";
     const change = running ? "updated" : "added";
@@ -198,6 +204,7 @@ export class AlertStore {
     this.db
       .transaction(() => {
         const existing = this.get(checked.id);
+        AlertStore.sameSystem(existing, checked);
         if (existing && existing.ended_at === null) throw new AlertStoreError(`alert '${checked.id}' already exists (edit it, or end it first)`);
         this.insert(checked, name);
         this.audit(name, "add", checked, null, JSON.stringify(checked));
@@ -269,23 +276,27 @@ export class AlertStore {
   }
 
   /**
-   * A published set of alerts (issue 18, distribution), in one transaction: each alert is added, or
-   * edited when it is running and changed; the running alerts named in `withdraw` (the previous
-   * set's that this one no longer lists) are ended. All of it, or — on any error — nothing.
+   * A set of alerts the back office published for `system` (distribution), in one transaction: each
+   * alert is added, or edited when it is running and changed; the running alerts named in
+   * `withdraw` (the previous set's that this one no longer lists) are ended — only this system's
+   * and only the back office's, never a local one. All of it, or — on any error — nothing.
    */
-  applySet(alerts: readonly Alert[], options: { who: string; withdraw: readonly string[]; detail: string }): { added: string[]; updated: string[]; unchanged: string[]; ended: string[] } {
+  applySet(system: SystemId, alerts: readonly Alert[], options: { who: string; withdraw: readonly string[]; detail: string }): { added: string[]; updated: string[]; unchanged: string[]; ended: string[] } {
     const name = AlertStore.operator(options.who);
     const result = { added: [] as string[], updated: [] as string[], unchanged: [] as string[], ended: [] as string[] };
     this.db
       .transaction(() => {
         for (const raw of alerts) {
           const alert = AlertSchema.parse(raw);
+          if (alert.system !== system || alert.source.kind !== "backoffice") throw new AlertStoreError(`published alert '${alert.id}' is not a back-office alert of ${system}`);
           result[this.upsert(alert, name, (change) => ({ action: change === "added" ? "add" : "edit", detail: options.detail }))].push(alert.id);
         }
         const keep = new Set(alerts.map((a) => a.id));
         for (const id of options.withdraw) {
           const existing = this.get(id);
-          if (keep.has(id) || !existing || existing.ended_at !== null) continue;
+          if (keep.has(id) || !existing || existing.ended_at !== null || existing.alert.system !== system) continue;
+          // Sets applied before alerts were keyed by source carry plain ids: only what the back office created may go.
+          if (existing.alert.source.kind !== "backoffice" && !existing.created_by.startsWith("backoffice")) continue;
           this.markEnded(existing.alert, name, "withdrawn by the back office");
           this.audit(name, "end", existing.alert, options.detail, null);
           result.ended.push(id);

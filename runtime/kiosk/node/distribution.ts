@@ -11,6 +11,7 @@ import type { KeyObject } from "node:crypto";
 import type Database from "better-sqlite3";
 import { SYSTEM_IDS, type SystemId } from "../../../tools/data/schemas.ts";
 import { AlertStoreError, type AlertStore } from "../../alerts/store.ts";
+import { backofficeAlertId } from "../../alerts/model.ts";
 import { FramebookRejectedError, type FramebookStore } from "../../framebook/store.ts";
 import { formatPublicationIssues, publicationContentIssues, validateAlertsContent } from "../../fleet/content.ts";
 import {
@@ -218,13 +219,15 @@ export class Distribution {
     const checked = validateAlertsContent(envelope.content, file, system, systemData);
     if (!checked.ok) return { reason: "invalid", message: formatPublicationIssues(checked.issues.slice(0, 3)), issues: checked.issues, envelope };
     const withdraw = previous?.alert_ids ? (JSON.parse(previous.alert_ids) as string[]) : [];
+    // Published alerts live under ids of their own (system and source in them): never a local alert's.
+    const published = checked.alerts.map((alert) => ({ ...alert, id: backofficeAlertId(system, alert.id), source: { kind: "backoffice" as const, id: alert.id } }));
     try {
-      alerts.applySet(checked.alerts, { who, withdraw, detail: `published alerts v${envelope.version}` });
+      alerts.applySet(system, published, { who, withdraw, detail: `published alerts v${envelope.version}` });
     } catch (err) {
       if (!(err instanceof AlertStoreError)) throw err;
       return { reason: "invalid", message: err.message, issues: [{ file, line: null, field: "(root)", message: err.message }], envelope };
     }
-    return { reason: null, message: "", issues: [], envelope, applied: { version: envelope.version, alertIds: checked.alerts.map((a) => a.id) } };
+    return { reason: null, message: "", issues: [], envelope, applied: { version: envelope.version, alertIds: published.map((a) => a.id) } };
   }
 
   private async request(path: string, init: RequestInit = {}): Promise<unknown> {
