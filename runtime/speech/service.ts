@@ -63,7 +63,7 @@ export interface SpeechServiceOptions {
 }
 
 const PROBE_LIMITS: CommandLimits = { timeoutMs: 15_000, maxBytes: 1 << 20 };
-/** About five minutes of 22 kHz 16-bit audio: far more than MAX_SPOKEN_CHARS produces. */
+/** About twelve minutes of 22 kHz 16-bit audio: far more than MAX_SPOKEN_CHARS produces. */
 const RENDER_LIMITS: CommandLimits = { timeoutMs: 30_000, maxBytes: 32 << 20 };
 /** Readings waiting beyond this are refused: the screen only ever wants the latest one. */
 const MAX_WAITING = 4;
