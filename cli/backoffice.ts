@@ -34,8 +34,15 @@ export interface BackOfficeServeOptions {
 export async function startBackOffice(options: BackOfficeServeOptions): Promise<RunningBackOffice & { store: BackOfficeStore }> {
   const store = await BackOfficeStore.open(options.db);
   try {
-    // A kiosk's own token (for that kiosk only), else the fleet token when one is configured.
-    const authorize = kioskAuthorizer(store, options.token);
+    // A kiosk's own token (for that kiosk only), else — deprecated — the fleet token for kiosks without one.
+    const log = options.log ?? ((m: string) => console.error(`backoffice: ${m}`));
+    const warned = new Set<string>();
+    if (options.token !== null) log("the shared fleet token is deprecated: it is accepted only for kiosk ids without a token of their own (give each kiosk one with 'kiosk backoffice add-kiosk')");
+    const authorize = kioskAuthorizer(store, options.token, (kioskId) => {
+      if (warned.has(kioskId) || warned.size >= 1000) return;
+      warned.add(kioskId);
+      log(`kiosk ${kioskId} uses the deprecated shared fleet token`);
+    });
     const pages = { store, ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     const server = await startBackOfficeServer({
       store,

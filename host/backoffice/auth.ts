@@ -16,12 +16,23 @@ export function hashKioskToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-/** A kiosk may send with its own token (for its own id only), else with the fleet token when one is configured. */
-export function kioskAuthorizer(store: Pick<BackOfficeStore, "kioskTokenHash">, fleetToken: string | null): (kioskId: string, token: string) => Promise<boolean> {
+/**
+ * Who may act as a kiosk. A kiosk given its own token is bound to it: only that token is accepted
+ * for its id, and once revoked nothing is (revocation always wins, the shared fleet token included).
+ * The shared fleet token — deprecated — is accepted only for kiosk ids that never had a token of
+ * their own; each such use is reported through `onSharedToken`.
+ */
+export function kioskAuthorizer(
+  store: Pick<BackOfficeStore, "kioskToken">,
+  fleetToken: string | null,
+  onSharedToken: (kioskId: string) => void = () => undefined,
+): (kioskId: string, token: string) => Promise<boolean> {
   return async (kioskId, given) => {
-    const own = await store.kioskTokenHash(kioskId);
-    if (own !== null && sameSecret(own, hashKioskToken(given))) return true;
-    return fleetToken !== null && sameSecret(fleetToken, given);
+    const own = await store.kioskToken(kioskId);
+    if (own !== null) return !own.revoked && sameSecret(own.hash, hashKioskToken(given));
+    if (fleetToken === null || !sameSecret(fleetToken, given)) return false;
+    onSharedToken(kioskId);
+    return true;
   };
 }
 

@@ -3,7 +3,7 @@
 // for its kind and system, signed with the back office's ed25519 key (runtime/fleet/publication.ts
 // defines the signed bytes) and stored — and the kiosks' results. Kiosks read publications with
 // GET /v1/publications?after=<id>&kiosk=<id> and report with POST /v1/publications/<id>/result;
-// GET /v1/publications/report lists every publication with each kiosk's result.
+// GET /v1/publications/report lists every publication with the asking kiosk's own result.
 import type { KeyObject } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type pg from "pg";
@@ -194,8 +194,10 @@ export async function publicationRoute(req: IncomingMessage, url: URL, options: 
     return { status: 200, body: { publications: await options.store.after(after) } };
   }
   if (url.pathname === `${PUBLICATIONS_PATH}/report` && req.method === "GET") {
-    await kioskOf(url.searchParams.get("kiosk"));
-    return { status: 200, body: { publications: await options.store.report() } };
+    // A kiosk's token reads its own results only, never the rest of the fleet's.
+    const kioskId = await kioskOf(url.searchParams.get("kiosk"));
+    const publications = await options.store.report();
+    return { status: 200, body: { publications: publications.map((p) => ({ ...p, results: p.results.filter((r) => r.kioskId === kioskId) })) } };
   }
   const result = /^\/v1\/publications\/(\d+)\/result$/.exec(url.pathname);
   if (result && req.method === "POST") {

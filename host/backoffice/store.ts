@@ -223,10 +223,11 @@ export class BackOfficeStore {
     return (r.rowCount ?? 0) > 0;
   }
 
-  /** The kiosk's token hash when it has one that is not revoked. */
-  async kioskTokenHash(kioskId: string): Promise<string | null> {
-    const r = await this.pool.query<{ token_hash: string }>("SELECT token_hash FROM kiosk_tokens WHERE kiosk_id = $1 AND revoked_at IS NULL", [kioskId]);
-    return r.rows[0]?.token_hash ?? null;
+  /** The kiosk's own token (its hash, and whether it is revoked), or null when it was never given one. */
+  async kioskToken(kioskId: string): Promise<{ hash: string; revoked: boolean } | null> {
+    const r = await this.pool.query<{ token_hash: string; revoked: boolean }>("SELECT token_hash, revoked_at IS NOT NULL AS revoked FROM kiosk_tokens WHERE kiosk_id = $1", [kioskId]);
+    const row = r.rows[0];
+    return row ? { hash: row.token_hash, revoked: row.revoked } : null;
   }
 
   async setUser(name: string, passwordHash: string): Promise<void> {
