@@ -2,9 +2,9 @@
 // 32-byte random token — 256 random bits cannot be guessed, so a fast hash is enough and keeps each
 // request cheap (scrypt is for low-entropy secrets). People: a user name and password stored as an
 // scrypt hash with a random salt; a login gives a random 32-byte session id kept in memory, which
-// expires after 30 minutes idle; failed logins are rate-limited per client address.
+// expires after 30 minutes idle; failed logins are limited per client address and per user name.
 import type { BackOfficeStore } from "./store.ts";
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from "node:crypto";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 };
 
@@ -49,11 +49,17 @@ export function hashPassword(password: string): string {
   return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), hash.toString("base64url")].join("$");
 }
 
-export function verifyPassword(password: string, stored: string): boolean {
+/**
+ * Whether `password` matches the stored scrypt hash. The scrypt work runs on libuv's thread pool, not
+ * on the event loop: a burst of logins never holds up the kiosks' batches and heartbeats.
+ */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [kind, n, r, p, salt, hash] = stored.split("$");
   if (kind !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
-  const actual = scryptSync(password, Buffer.from(salt, "base64url"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await new Promise<Buffer>((resolve, reject) =>
+    scrypt(password, Buffer.from(salt, "base64url"), expected.length, { N: Number(n), r: Number(r), p: Number(p) }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
   return timingSafeEqual(actual, expected);
 }
 
@@ -90,20 +96,60 @@ export class Sessions {
   }
 }
 
-/** At most `limit` failed attempts per key in a sliding window. */
-export class RateLimiter {
-  private readonly failures = new Map<string, number[]>();
-  constructor(private readonly now: () => number, private readonly limit = 5, private readonly windowMs = 60_000) {}
+export interface LoginAttempt {
+  /** The password was right: the attempt no longer counts against its keys. */
+  succeed(): void;
+  /** How long to hold a failed attempt's answer: doubling with each recent failure of its keys. */
+  failureDelayMs(): number;
+}
 
-  allowed(key: string): boolean {
-    const recent = (this.failures.get(key) ?? []).filter((t) => this.now() - t < this.windowMs);
-    this.failures.set(key, recent);
-    return recent.length < this.limit;
+/**
+ * Failed logins, limited per key — the client's address and the user name — in a sliding window.
+ * An attempt is counted *before* the password is checked (begin), so logins sent at once cannot
+ * slip past the limit while their checks run; a right password takes its attempt back.
+ */
+export class LoginLimiter {
+  private readonly attempts = new Map<string, number[]>();
+  constructor(
+    private readonly now: () => number,
+    private readonly options: { limit?: number; windowMs?: number; baseDelayMs?: number; maxDelayMs?: number } = {},
+  ) {}
+
+  private recent(key: string): number[] {
+    const windowMs = this.options.windowMs ?? 60_000;
+    const list = (this.attempts.get(key) ?? []).filter((t) => this.now() - t < windowMs);
+    if (list.length > 0) this.attempts.set(key, list);
+    else this.attempts.delete(key);
+    return list;
   }
 
-  fail(key: string): void {
-    const list = this.failures.get(key) ?? [];
-    list.push(this.now());
-    this.failures.set(key, list);
+  /** Count an attempt for every key, or — when any key is at its limit — say how many seconds to wait. */
+  begin(keys: readonly string[]): { ok: true; attempt: LoginAttempt } | { ok: false; retryAfterS: number } {
+    const limit = this.options.limit ?? 5;
+    const windowMs = this.options.windowMs ?? 60_000;
+    const full = keys.map((key) => this.recent(key)).filter((list) => list.length >= limit);
+    if (full.length > 0) {
+      const waitMs = Math.max(...full.map((list) => windowMs - (this.now() - list[list.length - limit]!)));
+      return { ok: false, retryAfterS: Math.max(1, Math.ceil(waitMs / 1000)) };
+    }
+    const at = this.now();
+    for (const key of keys) this.attempts.set(key, [...this.recent(key), at]);
+    return {
+      ok: true,
+      attempt: {
+        succeed: () => {
+          for (const key of keys) {
+            const list = this.recent(key);
+            const i = list.indexOf(at);
+            if (i >= 0) list.splice(i, 1);
+            if (list.length === 0) this.attempts.delete(key);
+          }
+        },
+        failureDelayMs: () => {
+          const failures = Math.max(...keys.map((key) => this.recent(key).length));
+          return Math.min((this.options.baseDelayMs ?? 250) * 2 ** Math.max(0, failures - 1), this.options.maxDelayMs ?? 8_000);
+        },
+      },
+    };
   }
 }

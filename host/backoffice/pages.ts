@@ -6,7 +6,7 @@
 // Referer) of this very host — cross-site forms are refused with 403.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Heartbeat } from "../../runtime/fleet/protocol.ts";
-import { DUMMY_PASSWORD_HASH, RateLimiter, Sessions, verifyPassword } from "./auth.ts";
+import { DUMMY_PASSWORD_HASH, LoginLimiter, Sessions, verifyPassword } from "./auth.ts";
 import type { BackOfficeStore, KioskOverview } from "./store.ts";
 
 export const DEFAULT_STALE_AFTER_S = 120;
@@ -120,6 +120,8 @@ export interface FleetPagesOptions {
   staleAfterS?: number;
   timeZone?: string;
   clock?: () => Date;
+  /** Failed logins: at most `limit` per address and per user a minute; a failed answer is held `baseDelayMs`, doubling per recent failure. */
+  logins?: { limit?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}): void {
@@ -160,7 +162,7 @@ export function fleetPages(options: FleetPagesOptions): { handle(req: IncomingMe
   const clock = options.clock ?? (() => new Date());
   const now = (): number => clock().getTime();
   const sessions = new Sessions(now);
-  const limiter = new RateLimiter(now);
+  const limiter = new LoginLimiter(now, options.logins ?? {});
   const staleAfterS = options.staleAfterS ?? DEFAULT_STALE_AFTER_S;
   const timeZone = options.timeZone ?? "UTC";
   const setCookie = (value: string, maxAge: number): string => `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
@@ -181,21 +183,23 @@ export function fleetPages(options: FleetPagesOptions): { handle(req: IncomingMe
           send(res, 403, "text/html; charset=utf-8", renderLoginPage("This form must be sent from the back office's own page."));
           return true;
         }
-        const client = req.socket.remoteAddress ?? "?";
-        if (!limiter.allowed(client)) {
-          send(res, 429, "text/html; charset=utf-8", renderLoginPage("Too many failed logins: wait a minute and try again."), { "retry-after": "60" });
-          return true;
-        }
         const form = await formBody(req);
         const user = form.get("user") ?? "";
+        // Counted before any check runs, per address and per user (an attacker rotating addresses still hits the user's limit).
+        const gate = limiter.begin([`address ${req.socket.remoteAddress ?? "?"}`, `user ${user.trim().toLowerCase()}`]);
+        if (!gate.ok) {
+          send(res, 429, "text/html; charset=utf-8", renderLoginPage("Too many failed logins: wait a minute and try again."), { "retry-after": String(gate.retryAfterS) });
+          return true;
+        }
         const stored = user ? await options.store.userPasswordHash(user) : null;
         // The same scrypt work whether or not the user exists.
-        const ok = verifyPassword(form.get("password") ?? "", stored ?? DUMMY_PASSWORD_HASH) && stored !== null;
+        const ok = (await verifyPassword(form.get("password") ?? "", stored ?? DUMMY_PASSWORD_HASH)) && stored !== null;
         if (!ok) {
-          limiter.fail(client);
+          await new Promise((resolve) => setTimeout(resolve, gate.attempt.failureDelayMs()));
           send(res, 401, "text/html; charset=utf-8", renderLoginPage("Wrong user name or password."));
           return true;
         }
+        gate.attempt.succeed();
         send(res, 302, "text/plain; charset=utf-8", "", { location: "/", "set-cookie": setCookie(sessions.create(user), 30 * 60) });
         return true;
       }
