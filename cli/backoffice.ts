@@ -27,6 +27,10 @@ export interface BackOfficeServeOptions {
   clock?: () => Date;
   host?: string;
   port?: number;
+  /** Host names the login and fleet page answer to besides IP addresses (bound elsewhere than loopback). */
+  allowedHosts?: readonly string[];
+  /** Served over HTTPS by a TLS reverse proxy: session cookies are `Secure`. */
+  secureCookies?: boolean;
   log?: (message: string) => void;
 }
 
@@ -43,7 +47,7 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
       warned.add(kioskId);
       log(`kiosk ${kioskId} uses the deprecated shared fleet token`);
     });
-    const pages = { store, ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
+    const pages = { store, ...(options.secureCookies ? { secureCookies: true } : {}), ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     const server = await startBackOfficeServer({
       store,
       token: authorize,
@@ -51,6 +55,7 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
       pages,
       publications: new PublicationStore(store.pool),
       ...(options.host ? { host: options.host } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.port !== undefined ? { port: options.port } : {}),
       ...(options.log ? { log: options.log } : {}),
     });
@@ -77,6 +82,8 @@ interface ServeCommandOptions {
   tokenFile?: string;
   staleAfter: string;
   timeZone: string;
+  allowedHost?: string[];
+  secureCookies?: boolean;
 }
 
 async function withStore<T>(db: string | undefined, work: (store: BackOfficeStore) => Promise<T>): Promise<T> {
@@ -134,6 +141,8 @@ export function registerBackOfficeCommands(program: Command): void {
     .option("--token-file <file>", `optional: a fleet token every kiosk may send (else $${FLEET_TOKEN_ENV}); per-kiosk tokens (add-kiosk) are preferred`)
     .option("--stale-after <seconds>", "mark a kiosk stale after this many seconds without a heartbeat", "120")
     .option("--time-zone <tz>", "the time zone 'sales today' is counted in", "UTC")
+    .option("--allowed-host <name...>", "with --host 0.0.0.0: host names the login and fleet page answer to besides IP addresses (DNS-rebinding guard)")
+    .option("--secure-cookies", "the back office is reached over HTTPS through a TLS reverse proxy: session cookies are sent over HTTPS only")
     .action(async (opts: ServeCommandOptions) => {
       const db = opts.db ?? process.env[BACKOFFICE_DB_ENV];
       if (!db) throw new UsageError(`no database: give --db postgres://… or set $${BACKOFFICE_DB_ENV}`);
@@ -150,7 +159,16 @@ export function registerBackOfficeCommands(program: Command): void {
       }
       let running: Awaited<ReturnType<typeof startBackOffice>>;
       try {
-        running = await startBackOffice({ db, token, host: opts.host, port, staleAfterS, timeZone: opts.timeZone });
+        running = await startBackOffice({
+          db,
+          token,
+          host: opts.host,
+          port,
+          staleAfterS,
+          timeZone: opts.timeZone,
+          ...(opts.allowedHost ? { allowedHosts: opts.allowedHost } : {}),
+          ...(opts.secureCookies ? { secureCookies: true } : {}),
+        });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         throw new UsageError((err as Error).message);

@@ -122,6 +122,15 @@ export interface FleetPagesOptions {
   clock?: () => Date;
   /** Failed logins: at most `limit` per address and per user a minute; a failed answer is held `baseDelayMs`, doubling per recent failure. */
   logins?: { limit?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** The back office is reached over HTTPS (a TLS reverse proxy in front): the session cookie is `Secure`. */
+  secureCookies?: boolean;
+}
+
+/** The paths a person's browser uses (login, fleet page): the ones the Host allow-list guards. */
+const PAGE_PATHS = new Set(["/", "/login", "/logout", "/style.css", "/v1/kiosks"]);
+
+export function isPagePath(pathname: string): boolean {
+  return PAGE_PATHS.has(pathname);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string | string[]> = {}): void {
@@ -165,7 +174,7 @@ export function fleetPages(options: FleetPagesOptions): { handle(req: IncomingMe
   const limiter = new LoginLimiter(now, options.logins ?? {});
   const staleAfterS = options.staleAfterS ?? DEFAULT_STALE_AFTER_S;
   const timeZone = options.timeZone ?? "UTC";
-  const setCookie = (value: string, maxAge: number): string => `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
+  const setCookie = (value: string, maxAge: number): string => `${COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAge}${options.secureCookies ? "; Secure" : ""}`;
 
   return {
     async handle(req, res, pathname) {

@@ -6,10 +6,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
-import { fleetPages, type FleetPagesOptions } from "./pages.ts";
+import { fleetPages, isPagePath, type FleetPagesOptions } from "./pages.ts";
 import type { BackOfficeStore } from "./store.ts";
 import { publicationRoute, type PublicationStore } from "./publications.ts";
 import { BodyRefusedError, closeIfBodyUnread, readJsonBody } from "../../runtime/kiosk/node/json-body.ts";
+import { hostAllowed } from "../../runtime/kiosk/node/http-guards.ts";
 
 export interface BackOfficeServerOptions {
   /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
@@ -26,6 +27,11 @@ export interface BackOfficeServerOptions {
   /** Signed distribution (publications.ts); absent: the back office publishes nothing. */
   publications?: Pick<PublicationStore, "after" | "recordResult" | "report">;
   host?: string;
+  /**
+   * Bound elsewhere than loopback: the host names the pages answer to besides IP addresses (the
+   * DNS-rebinding guard of the login and fleet page; kiosks' bearer-token calls are not affected).
+   */
+  allowedHosts?: readonly string[];
   port?: number;
   log?: (message: string) => void;
 }
@@ -97,6 +103,7 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
         ? await publicationRoute(req, new URL(req.url ?? "/", "http://backoffice"), { store: options.publications, authorized, readBody, fail: (status, message, fields) => new HttpFailure(status, message, fields) })
         : null;
       if (published) return answer(res, published.status, published.body);
+      if (pages && isPagePath(pathname ?? "/") && !hostAllowed(req.headers.host, options.host ?? "127.0.0.1", options.allowedHosts)) throw new HttpFailure(421, "unexpected Host header");
       if (pages && (await pages.handle(req, res, pathname ?? "/"))) return;
       if (pathname === "/v1/health" && req.method === "GET") return answer(res, 200, { ok: true, schemaVersion: await options.store.schemaVersion() });
       throw new HttpFailure(404, `no ${req.method ?? ""} ${pathname ?? ""} here`);
