@@ -125,6 +125,8 @@ export class LoginLimiter {
 
   /** Count an attempt for every key, or — when any key is at its limit — say how many seconds to wait. */
   begin(keys: readonly string[]): { ok: true; attempt: LoginAttempt } | { ok: false; retryAfterS: number } {
+    // Made-up user names each leave a key behind for a window: sweep the expired ones now and then.
+    if (this.attempts.size > 10_000) for (const key of [...this.attempts.keys()]) this.recent(key);
     const limit = this.options.limit ?? 5;
     const windowMs = this.options.windowMs ?? 60_000;
     const full = keys.map((key) => this.recent(key)).filter((list) => list.length >= limit);
