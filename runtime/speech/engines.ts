@@ -85,14 +85,19 @@ export function normalTag(tag: string): string {
   return tag.trim().toLowerCase().replaceAll("_", "-");
 }
 
-/** The voice that reads `language`: the first preferred tag an installed voice has, else one of the same base language. */
-export function pickVoice(language: PassengerLanguage, voices: readonly SpeechVoice[]): SpeechVoice | undefined {
+/**
+ * The voices that read `language`, best first, each once: those with a preferred tag in the order
+ * of preference, then any of the same base language.
+ */
+export function voicesFor(language: PassengerLanguage, voices: readonly SpeechVoice[]): SpeechVoice[] {
   const usable = voices.filter((v) => !NOT_FOR[language]?.test(v.tag));
-  for (const tag of VOICE_PREFERENCE[language]) {
-    const found = usable.find((v) => v.tag === tag);
-    if (found) return found;
-  }
-  return usable.find((v) => v.tag.startsWith(`${BASE[language]}-`));
+  const ranked = [...VOICE_PREFERENCE[language].flatMap((tag) => usable.filter((v) => v.tag === tag)), ...usable.filter((v) => v.tag.startsWith(`${BASE[language]}-`))];
+  return ranked.filter((v, i) => ranked.findIndex((w) => w.name === v.name) === i);
+}
+
+/** The voice that reads `language` best, if any. */
+export function pickVoice(language: PassengerLanguage, voices: readonly SpeechVoice[]): SpeechVoice | undefined {
+  return voicesFor(language, voices)[0];
 }
 
 /**
@@ -131,15 +136,7 @@ export function sayCommand(voice: string, text: string, file: string): SpeechCom
 
 /** PowerShell's -EncodedCommand: the script as base64 of UTF-16LE (no quoting of any kind). */
 export function encodePowerShell(script: string): string {
-  const bytes = new Uint8Array(script.length * 2);
-  for (let i = 0; i < script.length; i++) {
-    const code = script.charCodeAt(i);
-    bytes[2 * i] = code & 0xff;
-    bytes[2 * i + 1] = code >> 8;
-  }
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return Buffer.from(script, "utf16le").toString("base64");
 }
 
 function powerShell(script: string, env?: Record<string, string>, wav?: SpeechCommand["wav"]): SpeechCommand {

@@ -16,7 +16,6 @@ import {
   parseEspeakVoices,
   parseSapiVoices,
   parseSayVoices,
-  pickVoice,
   SAPI_VOICES,
   sapiCommand,
   SAY_VOICES,
@@ -29,6 +28,7 @@ import {
   type SpeechEngineChoice,
   type SpeechEngineId,
   type SpeechVoice,
+  voicesFor,
 } from "./engines.ts";
 
 export interface CommandOutcome {
@@ -160,24 +160,13 @@ async function listVoices(id: SpeechEngineId, program: string, run: CommandRunne
   }
 }
 
-/** The voices that read `language`, best first. */
-function candidates(language: PassengerLanguage, voices: readonly SpeechVoice[]): SpeechVoice[] {
-  const out: SpeechVoice[] = [];
-  let rest = [...voices];
-  for (;;) {
-    const next = pickVoice(language, rest);
-    if (!next) return out;
-    out.push(next);
-    rest = rest.filter((v) => v.name !== next.name);
-  }
-}
-
-function renderCommand(engine: FoundEngine, voice: string, words: string, file: string): SpeechCommand {
+/** The program run for a reading; `wavFile` gives a file to write to, for engines that cannot write to stdout. */
+function renderCommand(engine: FoundEngine, voice: string, words: string, wavFile: () => string): SpeechCommand {
   switch (engine.id) {
     case "say":
-      return withPath(sayCommand(voice, words, file), engine.path);
+      return withPath(sayCommand(voice, words, wavFile()), engine.path);
     case "sapi":
-      return withPath(sapiCommand(voice, words, file), engine.path);
+      return withPath(sapiCommand(voice, words, wavFile()), engine.path);
     case "espeak-ng":
       return withPath(espeakCommand(voice, words), engine.path);
     case "spd-say":
@@ -212,7 +201,7 @@ async function probe(order: readonly SpeechEngineId[], platform: string, find: (
     const why: string[] = [];
     for (const engine of renderers) {
       const label = SPEECH_ENGINES[engine.id].label;
-      const voices = candidates(language, engine.voices);
+      const voices = voicesFor(language, engine.voices);
       if (voices.length === 0) why.push(`${label} has no ${LANGUAGE_NAMES[language]} voice`);
       for (const voice of voices) {
         if (engine.id === "espeak-ng" && !(await espeakReads(engine, voice.name, language, run))) {
@@ -274,20 +263,24 @@ export function createSpeechService(options: SpeechServiceOptions = {}): SpeechS
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   const render = async (c: Choice, words: string): Promise<SpeechResult> => {
-    const dir = mkdtempSync(path.join(tmpdir(), "kiosk-speech-"));
-    const file = path.join(dir, "speech.wav");
+    // A temporary folder only for the engines that write a file (eSpeak NG writes to stdout).
+    let dir: string | null = null;
+    const wavFile = (): string => {
+      dir = mkdtempSync(path.join(tmpdir(), "kiosk-speech-"));
+      return path.join(dir, "speech.wav");
+    };
     try {
-      const command = renderCommand(c.engine, c.voice, words, file);
+      const command = renderCommand(c.engine, c.voice, words, wavFile);
       const outcome = await run(command, RENDER_LIMITS);
       if (outcome.code !== 0) throw new Error(`exited with ${outcome.code}${outcome.stderr.trim() ? `: ${outcome.stderr.trim().split("\n")[0]}` : ""}`);
-      const wav = completeWav(command.wav === "stdout" ? outcome.stdout : new Uint8Array(readFileSync(file)));
+      const wav = completeWav(typeof command.wav === "object" ? new Uint8Array(readFileSync(command.wav.file)) : outcome.stdout);
       return { spoken: true, audio: Buffer.from(wav).toString("base64"), engine: c.engine.id, voice: c.voice };
     } catch (err) {
       const message = `${SPEECH_ENGINES[c.engine.id].label} (${c.voice}) could not read the text: ${(err as Error).message}`;
       log(`speech: ${message}`);
       return { spoken: false, reason: "failed", message };
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (dir !== null) rmSync(dir, { recursive: true, force: true });
     }
   };
 
