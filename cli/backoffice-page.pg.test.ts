@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../test/postgres.ts";
 import { fleetReplicator, sellOne } from "../test/fleet-kiosk.ts";
+import { testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOffice } from "./backoffice.ts";
 import { HEARTBEAT_PATH, INGEST_PATH, type Heartbeat } from "../runtime/fleet/protocol.ts";
 import { Ledger } from "../runtime/kiosk/node/ledger.ts";
@@ -35,7 +36,7 @@ const beat = (kioskId: string, sentAt: Date, extra: Partial<Heartbeat> = {}): He
 
 it("per-kiosk tokens, heartbeats, login and the fleet page with sales today and stale marking", async () => {
   let now = new Date();
-  const office = await startBackOffice({ db: await cluster.createDatabase("page"), token: null, port: 0, staleAfterS: 120, clock: () => now, log: () => {} });
+  const office = await startBackOffice({ pack: testPack(), db: await cluster.createDatabase("page"), token: null, port: 0, staleAfterS: 120, clock: () => now, log: () => {} });
   try {
     const { store, url } = office;
     const tokens: Record<string, string> = {};

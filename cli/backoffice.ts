@@ -5,7 +5,9 @@ import type { Command } from "commander";
 import { BackOfficeStore, redact } from "../host/backoffice/store.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "../host/backoffice/server.ts";
 import { commandDescription } from "./commands.ts";
-import { UsageError } from "./context.ts";
+import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
+import { saleBoundsFromPack } from "../host/backoffice/plausible.ts";
 import { FLEET_TOKEN_ENV, fleetToken } from "./fleet-token.ts";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -18,6 +20,8 @@ export const BACKOFFICE_DB_ENV = "KIOSK_BACKOFFICE_DB";
 
 export interface BackOfficeServeOptions {
   db: string;
+  /** The fleet's systems: a replicated sale must be in its system's currency and within its sale bounds. */
+  pack: DataPack;
   /** The fleet's shared token (optional: per-kiosk tokens from `add-kiosk` are preferred). */
   token: string | null;
   /** Seconds of silence after which a kiosk is shown stale (default 120). */
@@ -50,6 +54,7 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
     const pages = { store, ...(options.secureCookies ? { secureCookies: true } : {}), ...(options.staleAfterS !== undefined ? { staleAfterS: options.staleAfterS } : {}), ...(options.timeZone ? { timeZone: options.timeZone } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     const server = await startBackOfficeServer({
       store,
+      saleBounds: saleBoundsFromPack(options.pack),
       token: authorize,
       heartbeats: store,
       pages,
@@ -75,7 +80,7 @@ export async function startBackOffice(options: BackOfficeServeOptions): Promise<
   }
 }
 
-interface ServeCommandOptions {
+interface ServeCommandOptions extends GlobalOptions {
   db?: string;
   port: string;
   host: string;
@@ -143,7 +148,8 @@ export function registerBackOfficeCommands(program: Command): void {
     .option("--time-zone <tz>", "the time zone 'sales today' is counted in", "UTC")
     .option("--allowed-host <name...>", "with --host 0.0.0.0: host names the login and fleet page answer to besides IP addresses (DNS-rebinding guard)")
     .option("--secure-cookies", "the back office is reached over HTTPS through a TLS reverse proxy: session cookies are sent over HTTPS only")
-    .action(async (opts: ServeCommandOptions) => {
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = cmd.optsWithGlobals<ServeCommandOptions>();
       const db = opts.db ?? process.env[BACKOFFICE_DB_ENV];
       if (!db) throw new UsageError(`no database: give --db postgres://… or set $${BACKOFFICE_DB_ENV}`);
       const port = Number(opts.port);
@@ -161,6 +167,7 @@ export function registerBackOfficeCommands(program: Command): void {
       try {
         running = await startBackOffice({
           db,
+          pack: dataPack(opts),
           token,
           host: opts.host,
           port,

@@ -15,6 +15,7 @@ import { testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./backoffice/server.ts";
 import { createKioskRuntime, type KioskRuntime } from "./runtime.ts";
 import { validateAlert } from "../runtime/alerts/model.ts";
+import { saleBoundsFromPack } from "./backoffice/plausible.ts";
 
 const TOKEN = "fleet-test-token-0123456789";
 const PIN_HASH = await hashPin("246810", { N: 1024, r: 8, p: 1 });
@@ -90,7 +91,7 @@ const dir = mkdtempSync(path.join(tmpdir(), "kiosk-distribution-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(async () => {
   pubs = new MemoryPublications();
-  office = await startBackOfficeServer({ store: { ingest: async (b) => ({ acknowledged: b.records.map((r) => r.key), inserted: 0 }), schemaVersion: async () => 2 }, publications: pubs, token: TOKEN, port: 0, log: () => {} });
+  office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()), store: { ingest: async (b) => ({ acknowledged: b.records.map((r) => r.key), inserted: 0 }), schemaVersion: async () => 2 }, publications: pubs, token: TOKEN, port: 0, log: () => {} });
   runtime = await startKiosk(path.join(dir, String(++n)));
 });
 afterEach(async () => {

@@ -8,13 +8,14 @@ import type { Heartbeat } from "../runtime/fleet/protocol.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOfficeServer } from "./backoffice/server.ts";
 import { createKioskRuntime } from "./runtime.ts";
+import { saleBoundsFromPack } from "./backoffice/plausible.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-heartbeat-host-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("a fleet kiosk sends heartbeats with no records pending, with its framebook versions and model state", async () => {
   const beats: Heartbeat[] = [];
-  const office = await startBackOfficeServer({
+  const office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()),
     store: { schemaVersion: async () => 1, ingest: async () => ({ acknowledged: [], inserted: 0 }) },
     heartbeats: { recordHeartbeat: async (h) => void beats.push(h) },
     token: "fleet-token-for-tests",

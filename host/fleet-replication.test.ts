@@ -8,6 +8,9 @@ import type { RecordBatch } from "../runtime/fleet/protocol.ts";
 import { askFromCase, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOfficeServer } from "./backoffice/server.ts";
 import { createKioskRuntime } from "./runtime.ts";
+import { Ledger } from "../runtime/kiosk/node/ledger.ts";
+import { Replicator } from "../runtime/kiosk/node/replicator.ts";
+import { saleBoundsFromPack } from "./backoffice/plausible.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-fleet-host-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +32,7 @@ describe("kiosk host with a back office", () => {
   it("replicates a purchase and its session lines, and shows the lag in the status until they are acknowledged", async () => {
     const received: RecordBatch[] = [];
     let accept = false;
-    const office = await startBackOfficeServer({
+    const office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()),
       store: {
         schemaVersion: async () => 1,
         ingest: async (batch) => {
@@ -63,6 +66,41 @@ describe("kiosk host with a back office", () => {
     expect(received.flatMap((b) => b.records).some((r) => r.kind === "session")).toBe(true);
     await runtime.close();
     await office.close();
+  });
+
+  it("parks a record the back office refuses as one no kiosk could make (kept in the ledger with the reason), and delivers the rest", async () => {
+    const received: string[] = [];
+    const office = await startBackOfficeServer({
+      saleBounds: saleBoundsFromPack(testPack()),
+      store: { schemaVersion: async () => 1, ingest: async (batch) => (received.push(...batch.records.map((r) => r.key)), { acknowledged: batch.records.map((r) => r.key), inserted: batch.records.length }) },
+      token: "fleet-token-for-tests",
+      port: 0,
+      log: () => undefined,
+    });
+    const ledger = Ledger.open(path.join(dir, "parking.sqlite"));
+    const logged: string[] = [];
+    const replicator = new Replicator({ outbox: ledger.outbox, kioskId: "station-12-b", url: office.url, token: "fleet-token-for-tests", idleMs: 10, backoff: { minMs: 10, maxMs: 50 }, log: (m) => logged.push(m) });
+    const sell = (n: number, currency: string): void =>
+      ledger.recordSale({
+        ticketId: `T-${n}`, issuedAt: new Date(TEST_NOW).toISOString(), system: "marta", sessionId: `s-${n}`, originId: "a", originName: "A", destinationId: "b", destinationName: "B",
+        stops: ["a", "b"], riders: { adults: 1 }, total: 2.5, currency, paymentMethod: "card", paymentTerminal: "sim", authorizationId: `A-${n}`, stateJson: "{}",
+        transcriptId: "t", framebookVersion: "f", policy: "rule",
+      });
+    sell(1, "USD");
+    sell(2, "XBT");
+    sell(3, "USD");
+    replicator.start();
+    try {
+      await expect.poll(() => ledger.outbox.lag().pending, { timeout: 5000, interval: 10 }).toBe(0);
+      expect(received).toEqual(["sale/T-1", "sale/T-3"]);
+      expect(ledger.outbox.parked()).toEqual([{ key: "sale/T-2", kind: "sale", parkedAt: expect.any(String), reason: expect.stringMatching(/payload\.currency: marta sells in USD, not 'XBT'/) }]);
+      expect(replicator.status()).toMatchObject({ parked: 1, pending: 0, lastError: null });
+      expect(logged.some((m) => m.includes("refused record sale/T-2"))).toBe(true);
+    } finally {
+      await replicator.stop();
+      ledger.close();
+      await office.close();
+    }
   });
 
   it("without a back office nothing replicates and the status has no replication part", async () => {

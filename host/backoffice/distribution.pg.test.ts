@@ -16,6 +16,7 @@ import { createKioskRuntime } from "../runtime.ts";
 import { PublicationRejectedError, PublicationStore } from "./publications.ts";
 import { startBackOfficeServer } from "./server.ts";
 import { BackOfficeStore } from "./store.ts";
+import { saleBoundsFromPack } from "./plausible.ts";
 
 const TOKEN = "fleet-test-token-0123456789";
 // A fixed local afternoon: with the wall clock the trip would be out of service hours at night.
@@ -44,7 +45,7 @@ it("back office publishes a signed framebook → a kiosk applies it → its resu
   const pack = testPack();
   const store = await BackOfficeStore.open(await cluster.createDatabase("distribution"));
   const publications = new PublicationStore(store.pool);
-  const office = await startBackOfficeServer({ store, publications, token: TOKEN, port: 0, log: () => {} });
+  const office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()), store, publications, token: TOKEN, port: 0, log: () => {} });
   const kiosk = await createKioskRuntime({
     pack,
     ledger: path.join(dir, "ledger.sqlite"),

@@ -16,6 +16,8 @@ import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import type { Replicator } from "../../runtime/kiosk/node/replicator.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./server.ts";
 import { BackOfficeStore } from "./store.ts";
+import { saleBoundsFromPack } from "./plausible.ts";
+import { testPack } from "../../runtime/kiosk/testing.ts";
 
 const SALES_PER_KIOSK = 60;
 const TOKEN = "fleet-test-token-0123456789";
@@ -55,7 +57,7 @@ it(`five kiosks, a lossy network, a SIGKILLed kiosk and a back-office restart: 0
       return result;
     },
   };
-  let office: RunningBackOffice = await startBackOfficeServer({ store: counting, token: TOKEN, port: 0, log: () => {} });
+  let office: RunningBackOffice = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()), store: counting, token: TOKEN, port: 0, log: () => {} });
   const officePort = office.port;
 
   // The child kiosk: SIGKILLed mid-replication (while the proxy holds its request), restarted each time.
@@ -127,7 +129,7 @@ it(`five kiosks, a lossy network, a SIGKILLed kiosk and a back-office restart: 0
   await store.close();
   await new Promise((r) => setTimeout(r, 300));
   store = await BackOfficeStore.open(db);
-  office = await startBackOfficeServer({ store: counting, token: TOKEN, port: officePort, log: () => {} });
+  office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()), store: counting, token: TOKEN, port: officePort, log: () => {} });
   cleanups.push(async () => {
     await office.close();
     await store.close();

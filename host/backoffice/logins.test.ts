@@ -7,6 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { INGEST_PATH } from "../../runtime/fleet/protocol.ts";
 import { hashPassword, LoginLimiter, verifyPassword } from "./auth.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./server.ts";
+import { saleBoundsFromPack } from "./plausible.ts";
+import { testPack } from "../../runtime/kiosk/testing.ts";
 
 const PASSWORD = "correct horse battery";
 const HASH = hashPassword(PASSWORD);
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 async function start(extra: { host?: string; allowedHosts?: string[]; secureCookies?: boolean } = {}): Promise<RunningBackOffice> {
-  running = await startBackOfficeServer({
+  running = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()),
     store: { ingest: async () => ({ acknowledged: [], inserted: 0 }), schemaVersion: async () => 2 },
     token: "t".repeat(32),
     pages: {

@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { INGEST_PATH, MAX_BATCH_BYTES, type RecordBatch } from "../../runtime/fleet/protocol.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./server.ts";
+import { saleBoundsFromPack } from "./plausible.ts";
+import { testPack } from "../../runtime/kiosk/testing.ts";
 
 const TOKEN = "fleet-secret";
 let running: RunningBackOffice | null = null;
@@ -14,7 +16,7 @@ afterEach(async () => {
 });
 
 async function start(store: Partial<Parameters<typeof startBackOfficeServer>[0]["store"]> = {}): Promise<RunningBackOffice> {
-  running = await startBackOfficeServer({
+  running = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(testPack()),
     store: {
       ingest: async (batch) => {
         ingested.push(batch);
@@ -59,15 +61,25 @@ describe("back office ingestion", () => {
   it.each([
     ["a kiosk id with a slash", { ...GOOD, kioskId: "../etc" }, ["kioskId"]],
     ["no records", { ...GOOD, records: [] }, ["records"]],
-    ["a sale without its total", { ...GOOD, records: [{ ...GOOD.records[0], payload: { ticketId: "T-1", issuedAt: "2026-03-09T14:00:00.000Z", system: "marta", currency: "USD" } }] }, ["records.0.payload.totalMinor"]],
-    ["an unknown kind", { ...GOOD, records: [{ ...GOOD.records[0], kind: "refund" }] }, ["records.0.kind"]],
-    ["a time that is not ISO", { ...GOOD, records: [{ ...GOOD.records[0], at: "yesterday" }] }, ["records.0.at"]],
-    ["a negative sequence and no lag", { kioskId: "k", records: [{ ...GOOD.records[0], seq: -1 }] }, ["records.0.seq", "lag"]],
+    ["no lag", { kioskId: "k", records: GOOD.records }, ["lag"]],
   ])("answers 400 naming the fields for %s, storing nothing", async (_what, body, fields) => {
     const { status, json } = await post(body);
     expect(status).toBe(400);
     expect(json.fields).toEqual(expect.arrayContaining(fields));
     for (const field of fields) expect(String(json.error)).toContain(field);
+    expect(ingested).toHaveLength(0);
+  });
+
+  it.each([
+    ["a sale without its total", { ...GOOD.records[0], payload: { ticketId: "T-1", issuedAt: "2026-03-09T14:00:00.000Z", system: "marta", currency: "USD" } }, "payload.totalMinor"],
+    ["an unknown kind", { ...GOOD.records[0], kind: "refund" }, "kind"],
+    ["a time that is not ISO", { ...GOOD.records[0], at: "yesterday" }, "at"],
+    ["a negative sequence", { ...GOOD.records[0], seq: -1 }, "seq"],
+  ])("answers 400 refusing the record with %s by its key and the field, storing nothing of the batch", async (_what, record, field) => {
+    const second = { kind: "sale", key: "sale/T-2", seq: 2, at: "2026-03-09T14:00:00.000Z", payload: { ticketId: "T-2", issuedAt: "2026-03-09T14:00:00.000Z", system: "marta", totalMinor: 250, currency: "USD" } };
+    const { status, json } = await post({ ...GOOD, records: [second, record] });
+    expect(status).toBe(400);
+    expect(json.refused).toEqual([{ key: "sale/T-1", reason: expect.stringContaining(`${field}:`) }]);
     expect(ingested).toHaveLength(0);
   });
 

@@ -5,9 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
-import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchSchema, describeIssues } from "../../runtime/fleet/protocol.ts";
+import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchEnvelopeSchema, describeIssues, type RecordRefusal } from "../../runtime/fleet/protocol.ts";
 import { fleetPages, isPagePath, type FleetPagesOptions } from "./pages.ts";
-import type { BackOfficeStore } from "./store.ts";
+import { RecordsRefusedError, type BackOfficeStore } from "./store.ts";
+import { screenRecords, type FleetSaleBounds } from "./plausible.ts";
 import { publicationRoute, type PublicationStore } from "./publications.ts";
 import { BodyRefusedError, closeIfBodyUnread, readJsonBody } from "../../runtime/kiosk/node/json-body.ts";
 import { hostAllowed } from "../../runtime/kiosk/node/http-guards.ts";
@@ -15,6 +16,8 @@ import { hostAllowed } from "../../runtime/kiosk/node/http-guards.ts";
 export interface BackOfficeServerOptions {
   /** Where batches go (a BackOfficeStore; the validation tests stand a fake in). */
   store: Pick<BackOfficeStore, "ingest" | "schemaVersion">;
+  /** Each system's currency and sale bounds: a record no kiosk of the fleet could make is refused. */
+  saleBounds: FleetSaleBounds;
   /**
    * Who may send: the fleet's shared token (every kiosk sends it), or a function deciding per
    * kiosk id and token (a token per kiosk).
@@ -47,9 +50,15 @@ class HttpFailure extends Error {
     readonly status: number,
     message: string,
     readonly fields: string[] = [],
+    readonly refused: RecordRefusal[] = [],
   ) {
     super(message);
   }
+}
+
+function refusal(refused: RecordRefusal[]): HttpFailure {
+  const first = refused[0]!;
+  return new HttpFailure(400, `${refused.length} record(s) no kiosk could have made, e.g. ${first.key}: ${first.reason}; nothing of the batch was stored`, [], refused);
 }
 
 function sameToken(expected: string, given: string): boolean {
@@ -75,13 +84,20 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
   const ingest = async (req: IncomingMessage): Promise<unknown> => {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
     if (bearer === null) throw new HttpFailure(401, "missing Authorization: Bearer <fleet token>");
-    const parsed = RecordBatchSchema.safeParse(await readBody(req));
+    const parsed = RecordBatchEnvelopeSchema.safeParse(await readBody(req));
     if (!parsed.success) {
       const issues = describeIssues(parsed.error).slice(0, 20);
       throw new HttpFailure(400, `invalid batch: ${issues.join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
     }
     if (!(await authorized(parsed.data.kioskId, bearer))) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
-    return options.store.ingest(parsed.data);
+    const screened = screenRecords(parsed.data.records, options.saleBounds);
+    if (screened.refused.length > 0) throw refusal(screened.refused);
+    try {
+      return await options.store.ingest({ ...parsed.data, records: screened.records });
+    } catch (err) {
+      if (err instanceof RecordsRefusedError) throw refusal(err.refused);
+      throw err;
+    }
   };
   const pages = options.pages ? fleetPages(options.pages) : null;
   const heartbeat = async (req: IncomingMessage): Promise<unknown> => {
@@ -113,7 +129,7 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
       closeIfBodyUnread(req, res);
       const err = caught instanceof BodyRefusedError ? new HttpFailure(caught.status, caught.message, caught.field ? [caught.field] : []) : caught;
       if (err instanceof HttpFailure) {
-        return answer(res, err.status, { error: err.message, ...(err.fields.length > 0 ? { fields: err.fields } : {}) });
+        return answer(res, err.status, { error: err.message, ...(err.fields.length > 0 ? { fields: err.fields } : {}), ...(err.refused.length > 0 ? { refused: err.refused } : {}) });
       }
       log(`ingestion failed: ${(err as Error).message}`);
       answer(res, 503, { error: "the back office cannot store records right now; retry later" });

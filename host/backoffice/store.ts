@@ -4,7 +4,7 @@
 // own columns or table by one more migration). Sales totals are a view over the records, so a void
 // that arrives before or after its sale gives the same answer.
 import pg from "pg";
-import type { Heartbeat, RecordBatch } from "../../runtime/fleet/protocol.ts";
+import type { Heartbeat, RecordBatch, RecordRefusal } from "../../runtime/fleet/protocol.ts";
 
 /** Numbered migrations: index i takes the schema from version i to i + 1 (kept in backoffice_schema). */
 export const BACKOFFICE_MIGRATIONS: readonly string[] = [
@@ -78,7 +78,23 @@ export const BACKOFFICE_MIGRATIONS: readonly string[] = [
      received_at     timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (publication_id, kiosk_id)
    );`,
+  // Each ticket counted once even where records stored before the plausibility checks hold a ticket
+  // under two keys or two voids: its first sale, voided at its first void.
+  `CREATE OR REPLACE VIEW fleet_sales AS
+     SELECT DISTINCT ON (s.kiosk_id, s.ticket_id) s.kiosk_id, s.ticket_id, s.at AS issued_at, s.total_minor, s.currency, v.at AS voided_at
+       FROM records s
+       LEFT JOIN LATERAL (SELECT min(at) AS at FROM records WHERE kiosk_id = s.kiosk_id AND kind = 'void' AND ticket_id = s.ticket_id) v ON true
+      WHERE s.kind = 'sale'
+      ORDER BY s.kiosk_id, s.ticket_id, s.at, s.key;`,
 ];
+
+/** Records of a batch that contradict what is stored (nothing of the batch was stored). */
+export class RecordsRefusedError extends Error {
+  constructor(readonly refused: RecordRefusal[]) {
+    super(`${refused.length} record(s) refused`);
+    this.name = "RecordsRefusedError";
+  }
+}
 
 /** Per kiosk and currency: sales, voids and the takings of the sales not voided. */
 export interface KioskTotals {
@@ -159,6 +175,8 @@ export class BackOfficeStore {
          ON CONFLICT (kiosk_id) DO UPDATE SET last_seen = now(), pending = EXCLUDED.pending, oldest_pending_at = EXCLUDED.oldest_pending_at`,
         [batch.kioskId, batch.lag.pending, batch.lag.oldestPendingAt],
       );
+      const refused = await this.voidsOfUnknownSales(client, batch);
+      if (refused.length > 0) throw new RecordsRefusedError(refused);
       let inserted = 0;
       for (const record of batch.records) {
         const sale = record.kind === "sale" ? record.payload : null;
@@ -178,6 +196,21 @@ export class BackOfficeStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * The voids of a batch whose sale is neither stored nor earlier in the batch. Run inside the
+   * ingest transaction after the kiosk's row was written, which locks it: two batches of one kiosk
+   * cannot interleave here.
+   */
+  private async voidsOfUnknownSales(client: pg.PoolClient, batch: RecordBatch): Promise<RecordRefusal[]> {
+    const voids = batch.records.flatMap((r, i) => (r.kind === "void" ? [{ key: r.key, ticketId: r.payload.ticketId, index: i }] : []));
+    if (voids.length === 0) return [];
+    const stored = await client.query<{ ticket_id: string }>("SELECT ticket_id FROM records WHERE kiosk_id = $1 AND kind = 'sale' AND ticket_id = ANY($2::text[])", [batch.kioskId, voids.map((v) => v.ticketId)]);
+    const known = new Set(stored.rows.map((r) => r.ticket_id));
+    return voids
+      .filter((v) => !known.has(v.ticketId) && !batch.records.slice(0, v.index).some((r) => r.kind === "sale" && r.payload.ticketId === v.ticketId))
+      .map((v) => ({ key: v.key, reason: `a void of ticket ${v.ticketId.slice(0, 60)}, which this kiosk never sold` }));
   }
 
   async totals(): Promise<KioskTotals[]> {

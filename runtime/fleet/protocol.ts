@@ -43,6 +43,25 @@ export const RecordBatchSchema = z.object({
   lag: z.object({ pending: z.number().int().nonnegative(), oldestPendingAt: IsoTime.nullable() }),
 });
 export type RecordBatch = z.infer<typeof RecordBatchSchema>;
+/** A batch as the back office first reads it: each record is then read on its own, so a refusal names its key. */
+export const RecordBatchEnvelopeSchema = RecordBatchSchema.extend({ records: z.array(z.unknown()).min(1).max(MAX_BATCH_RECORDS) });
+
+/**
+ * The key a kiosk's outbox gives a record (runtime/kiosk/node/outbox.ts): one sale and at most one
+ * void per ticket, so a second key for a ticket can only come from something that is not a kiosk.
+ */
+export function keyProblem(record: OutboxRecord): string | null {
+  if (record.kind === "session") return record.key.startsWith("session/") ? null : `a session line's key starts with 'session/', not '${record.key.slice(0, 40)}'`;
+  const expected = `${record.kind}/${record.payload.ticketId}`;
+  return record.key === expected ? null : `a ${record.kind} of ticket ${record.payload.ticketId} is keyed '${expected}', not '${record.key.slice(0, 60)}'`;
+}
+
+/** One record the back office refused: it could not have come from a kiosk, so the kiosk parks it. */
+export const RecordRefusalSchema = z.object({ key: z.string().max(200), reason: z.string().max(500) });
+export type RecordRefusal = z.infer<typeof RecordRefusalSchema>;
+
+/** A 400 answer naming the records refused (nothing of the batch was stored; the rest may be sent again). */
+export const BatchRefusedSchema = z.object({ error: z.string(), refused: z.array(RecordRefusalSchema).min(1).max(MAX_BATCH_RECORDS) });
 
 export const BatchAckSchema = z.object({
   /** Every key of the batch the back office now holds (stored by this request or an earlier one). */

@@ -278,6 +278,8 @@ export const ReplicationViewSchema = z.object({
   lagMs: z.number().nonnegative(),
   /** Records acknowledged and failed tries since the kiosk started. */
   sent: z.number().int().nonnegative(),
+  /** Records the back office refused as ones no kiosk could make: kept in the ledger, not resent. */
+  parked: z.number().int().nonnegative(),
   failures: z.number().int().nonnegative(),
   lastSentAt: z.string().nullable(),
   lastError: z.string().nullable(),

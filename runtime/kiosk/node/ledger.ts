@@ -10,7 +10,7 @@ import type { LedgerHealth, SaleRecord, SaleRow, SalesLedger, SessionLogEntry } 
 
 export type { SaleRow };
 import { ledgerHealth } from "./ledger-health.ts";
-import { OUTBOX_MIGRATION, Outbox } from "./outbox.ts";
+import { OUTBOX_MIGRATION, OUTBOX_PARKING_MIGRATION, Outbox } from "./outbox.ts";
 
 export const LEDGER_ENV = "METRO_LEDGER";
 export const DEFAULT_LEDGER_FILE = "var/ledger.sqlite";
@@ -82,6 +82,7 @@ export const MIGRATIONS: readonly string[] = [
   // very transaction that writes them, so a SIGKILL can never leave a sale without its outbox row.
   // Existing rows are enqueued once, so a kiosk that joins a fleet later still sends its history.
   OUTBOX_MIGRATION,
+  OUTBOX_PARKING_MIGRATION,
 ];
 
 

@@ -7,6 +7,7 @@ import { BatchAckSchema, RecordBatchSchema, type RecordBatch } from "../../fleet
 import type { SaleRecord } from "../sales.ts";
 import { Ledger, MIGRATIONS } from "./ledger.ts";
 import { Replicator } from "./replicator.ts";
+import { OUTBOX_MIGRATION } from "./outbox.ts";
 
 const dirs: string[] = [];
 function tempFile(): string {
@@ -113,7 +114,7 @@ describe("ledger outbox", () => {
     const file = tempFile();
     // A ledger of the previous schema version, with history.
     const db = new Database(file);
-    for (const [i, sql] of MIGRATIONS.slice(0, -1).entries()) {
+    for (const [i, sql] of MIGRATIONS.slice(0, MIGRATIONS.indexOf(OUTBOX_MIGRATION)).entries()) {
       db.exec(sql);
       db.pragma(`user_version = ${i + 1}`);
     }

@@ -56,6 +56,16 @@ export const OUTBOX_MIGRATION = `
     INSERT OR IGNORE INTO outbox (key, kind, at, payload) VALUES (${SESSION_KEY}, 'session', NEW.at, ${SESSION_PAYLOAD});
   END;`;
 
+/**
+ * Ledger migration 5: a record the back office refused as one no kiosk could make is parked — kept
+ * with the reason, never resent on its own, never pruned — so the rest of the outbox keeps flowing.
+ */
+export const OUTBOX_PARKING_MIGRATION = `
+  ALTER TABLE outbox ADD COLUMN parked_at TEXT;
+  ALTER TABLE outbox ADD COLUMN parked_reason TEXT;
+  DROP INDEX outbox_pending;
+  CREATE INDEX outbox_pending ON outbox(seq) WHERE sent_at IS NULL AND parked_at IS NULL;`;
+
 /** Sent outbox rows are kept this long (the back office has them), then pruned. */
 export const DEFAULT_OUTBOX_RETENTION_DAYS = 30;
 
@@ -64,6 +74,14 @@ export interface OutboxLag {
   pending: number;
   /** When the oldest unsent row was written (ISO), null when nothing is pending. */
   oldestPendingAt: string | null;
+}
+
+/** A record the back office refused, kept on the kiosk with its reason. */
+export interface ParkedRecord {
+  key: string;
+  kind: OutboxKind;
+  parkedAt: string;
+  reason: string;
 }
 
 interface OutboxRow {
@@ -78,6 +96,7 @@ export class Outbox {
   private statements: {
     pending: Database.Statement<[number], OutboxRow>;
     markSent: Database.Statement<[string, string]>;
+    park: Database.Statement<[string, string, string]>;
     lag: Database.Statement<[], { pending: number; oldest: string | null }>;
     ledgerId: Database.Statement<[], { value: string }>;
   } | null = null;
@@ -87,9 +106,10 @@ export class Outbox {
   /** Prepare the statements (after the ledger's migrations ran). */
   prepare(): void {
     this.statements = {
-      pending: this.db.prepare("SELECT seq, key, kind, at, payload FROM outbox WHERE sent_at IS NULL ORDER BY seq LIMIT ?"),
+      pending: this.db.prepare("SELECT seq, key, kind, at, payload FROM outbox WHERE sent_at IS NULL AND parked_at IS NULL ORDER BY seq LIMIT ?"),
       markSent: this.db.prepare("UPDATE outbox SET sent_at = ? WHERE key = ? AND sent_at IS NULL"),
-      lag: this.db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL"),
+      park: this.db.prepare("UPDATE outbox SET parked_at = ?, parked_reason = ? WHERE key = ? AND sent_at IS NULL AND parked_at IS NULL"),
+      lag: this.db.prepare("SELECT count(*) AS pending, min(created_at) AS oldest FROM outbox WHERE sent_at IS NULL AND parked_at IS NULL"),
       ledgerId: this.db.prepare("SELECT value FROM ledger_meta WHERE name = 'ledger_id'"),
     };
   }
@@ -118,6 +138,27 @@ export class Outbox {
       })
       .immediate();
     return marked;
+  }
+
+  /** Park records the back office refused (one transaction); returns how many were newly parked. */
+  park(refused: readonly { key: string; reason: string }[], at: string): number {
+    let parked = 0;
+    this.db
+      .transaction(() => {
+        for (const r of refused) parked += this.s.park.run(at, r.reason, r.key).changes;
+      })
+      .immediate();
+    return parked;
+  }
+
+  parkedCount(): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM outbox WHERE parked_at IS NOT NULL").get() as { n: number }).n;
+  }
+
+  /** The parked records, oldest first (for the technician and the log). */
+  parked(): ParkedRecord[] {
+    const rows = this.db.prepare("SELECT key, kind, parked_at, parked_reason FROM outbox WHERE parked_at IS NOT NULL ORDER BY seq").all() as { key: string; kind: OutboxKind; parked_at: string; parked_reason: string }[];
+    return rows.map((r) => ({ key: r.key, kind: r.kind, parkedAt: r.parked_at, reason: r.parked_reason }));
   }
 
   /**

@@ -3,7 +3,7 @@
 // A failure (network down, timeout, back office restarting, a bad answer) is retried with
 // exponential backoff and jitter; nothing is dropped, so a restart simply resumes from the outbox.
 // Selling never waits for it: the ledger commits offline, this catches up when it can.
-import { BatchAckSchema, INGEST_PATH, describeIssues, type RecordBatch } from "../../fleet/protocol.ts";
+import { BatchAckSchema, BatchRefusedSchema, INGEST_PATH, describeIssues, type RecordBatch } from "../../fleet/protocol.ts";
 import type { ReplicationView } from "../bridge.ts";
 import type { Outbox } from "./outbox.ts";
 
@@ -79,6 +79,7 @@ export class Replicator {
       ...lag,
       lagMs,
       sent: this.sent,
+      parked: this.options.outbox.parkedCount(),
       failures: this.failures,
       lastSentAt: this.lastSentAt,
       lastError: this.lastError,
@@ -87,8 +88,9 @@ export class Replicator {
   }
 
   /**
-   * Send one batch and mark what was acknowledged. Returns how many records were acknowledged (0:
-   * nothing pending). Throws when the back office could not be reached or answered badly.
+   * Send one batch and mark what was acknowledged (or park what the back office refused). Returns how
+   * many records were acknowledged or parked (0: nothing pending). Throws when the back office could
+   * not be reached or answered badly.
    */
   async sendBatch(): Promise<number> {
     const { outbox } = this.options;
@@ -107,6 +109,10 @@ export class Replicator {
         signal: controller.signal,
       });
       const text = await response.text();
+      if (response.status === 400) {
+        const parked = this.parkRefused(text, new Set(records.map((r) => r.key)));
+        if (parked > 0) return parked;
+      }
       if (!response.ok) throw new Error(`the back office answered ${response.status}: ${text.slice(0, 300)}`);
       body = JSON.parse(text);
     } finally {
@@ -122,6 +128,24 @@ export class Replicator {
     this.lastSentAt = this.clock().toISOString();
     if (acknowledged.length < records.length) throw new Error(`the back office acknowledged ${acknowledged.length} of ${records.length} records`);
     return acknowledged.length;
+  }
+
+  /**
+   * A 400 naming records no kiosk could have made: park the ones of this batch (kept in the ledger
+   * with the reason, not resent) so the rest flows. Returns how many were parked (0: not such an answer).
+   */
+  private parkRefused(text: string, asked: ReadonlySet<string>): number {
+    let refused;
+    try {
+      refused = BatchRefusedSchema.safeParse(JSON.parse(text));
+    } catch {
+      return 0;
+    }
+    if (!refused.success) return 0;
+    const mine = refused.data.refused.filter((r) => asked.has(r.key));
+    const parked = this.options.outbox.park(mine, this.clock().toISOString());
+    for (const r of mine) this.options.log?.(`replication: the back office refused record ${r.key} (${r.reason}); parked in the ledger, not resent`);
+    return parked;
   }
 
   private async run(): Promise<void> {
