@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import type { KioskEvent } from "../tools/data/schemas.ts";
-import { envelopeFor, signEnvelope, type PublicationEnvelope, type PublicationKind, type PublicationResult, type SignedPublication } from "../runtime/fleet/publication.ts";
+import { envelopeFor, signEnvelope, type PublicationEnvelope, type PublicationKind, type PublicationPoll, type PublicationResult, type SignedPublication } from "../runtime/fleet/publication.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
 import { testPack } from "../runtime/kiosk/testing.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "./backoffice/server.ts";
@@ -46,6 +46,8 @@ const tube = {
 /** A back office's publications in memory, with the results kiosks reported. */
 class MemoryPublications {
   readonly list: SignedPublication[] = [];
+  /** What a network attacker slips into every answer besides the back office's own publications. */
+  readonly injected: unknown[] = [];
   readonly results = new Map<number, PublicationResult>();
   private versions = new Map<string, number>();
 
@@ -57,10 +59,17 @@ class MemoryPublications {
     this.list.push(p);
     return p;
   }
-  after = async (id: number): Promise<SignedPublication[]> => this.list.filter((p) => p.id > id);
+  pending = async (have: PublicationPoll["have"]): Promise<SignedPublication[]> => [
+    ...this.list.filter((p) => p.envelope.version > (have.find((h) => h.kind === p.envelope.kind && h.system === p.envelope.system)?.version ?? 0)),
+    ...(this.injected as SignedPublication[]),
+  ];
+  /** Kept only for the publication held under that id with what the kiosk says it read (as the PostgreSQL store does). */
   recordResult = async (id: number, result: PublicationResult): Promise<boolean> => {
+    const held = this.list.find((p) => p.id === id);
+    const read = result.publication;
+    if (!held || held.envelope.kind !== read.kind || held.envelope.system !== read.system || held.envelope.version !== read.version || held.envelope.sha256 !== read.sha256) return false;
     this.results.set(id, result);
-    return this.list.some((p) => p.id === id);
+    return true;
   };
   report = async (): Promise<never[]> => [];
 }
@@ -158,12 +167,37 @@ describe("signed framebooks on a kiosk", () => {
     runtime = await startKiosk(sub);
     await poll();
     expect(runtime.framebooks.audit().filter((e) => e.action === "apply")).toHaveLength(2);
-    pubs.list.push({ ...v1, id: 3 });
+    // The signed v1 replayed by someone between kiosk and back office, under an id of its own.
+    pubs.injected.push({ ...v1, id: 1005 });
     pubs.add("framebook", "atlantis", "x: 1");
-    await poll();
-    expect(pubs.results.get(3)).toMatchObject({ outcome: "rejected", reasons: ["stale"], activeVersion: 2 });
-    expect(pubs.results.get(4)).toMatchObject({ outcome: "rejected", reasons: ["unknown_system"] });
+    const handled = await runtime.distribution!.pollOnce();
+    expect(handled.map((h) => [h.id, h.result.outcome, h.result.reasons])).toEqual([
+      [3, "rejected", ["unknown_system"]],
+      [1005, "rejected", ["stale"]],
+    ]);
+    expect(pubs.results.get(3)).toMatchObject({ outcome: "rejected", reasons: ["unknown_system"] });
     expect(runtime.framebooks.active("marta").version).toBe(activeV2);
+  });
+
+  it("follows signed versions only: a replay under a higher id or garbage with id 1006 never makes it skip a later real publication, and their reports are neither recorded nor blocking", async () => {
+    const v1 = pubs.add("framebook", "marta", SENIORS_FREE);
+    await poll();
+    const garbage = { id: 1006, envelope: { ...v1.envelope, version: 999, content: "x: 1" }, signature: v1.signature };
+    pubs.injected.push({ ...v1, id: 1005 }, garbage, { id: 1007, nothing: "here" });
+    const first = await runtime.distribution!.pollOnce();
+    expect(first.map((h) => [h.id, h.result.reasons])).toEqual([
+      [1005, ["stale"]],
+      [1006, ["hash_mismatch"]],
+    ]);
+    // Their reports name publications the back office does not hold under those ids: refused, kept, not resent.
+    expect([...pubs.results.keys()]).toEqual([1]);
+    expect(runtime.distribution!.status()).toMatchObject({ undelivered: 0, reportsRefused: 2 });
+    // The same items again are not handled or reported again; the next real publication is applied.
+    pubs.add("framebook", "marta", SENIORS_FREE.replace("ride free.", "ride free today."));
+    const second = await runtime.distribution!.pollOnce();
+    expect(second.map((h) => [h.id, h.result.outcome, h.result.reasons])).toEqual([[2, "applied", []]]);
+    expect(runtime.distribution!.status().applied).toMatchObject([{ kind: "framebook", system: "marta", version: 2, publicationId: 2 }]);
+    expect(pubs.results.get(2)).toMatchObject({ outcome: "applied", publication: { kind: "framebook", system: "marta", version: 2 } });
   });
 
   it("keeps a report it could not deliver and delivers it on the next poll", async () => {

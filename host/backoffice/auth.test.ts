@@ -61,7 +61,7 @@ describe("publication results", () => {
   const request = (token: string): IncomingMessage => ({ method: "GET", headers: { authorization: `Bearer ${token}` } }) as unknown as IncomingMessage;
   const route = (kioskId: string, token: string) =>
     publicationRoute(request(token), new URL(`http://backoffice/v1/publications/report?kiosk=${kioskId}`), {
-      store: { after: async () => [], recordResult: async () => true, report: async () => report },
+      store: { pending: async () => [], recordResult: async () => true, report: async () => report },
       authorized: async (id, given) => (id === "kiosk-a" && given === "token-a") || (id === "kiosk-b" && given === "token-b"),
       readBody: async () => ({}),
       fail: (status, message) => Object.assign(new Error(message), { status }),

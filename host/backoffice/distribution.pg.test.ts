@@ -88,8 +88,22 @@ it("back office publishes a signed framebook → a kiosk applies it → its resu
     ]);
     expect((await kiosk.backend.ask({ system: "marta", events: trip })).state.fare_quote?.total).toBe(2.5);
     // Without the fleet token nothing is listed.
-    expect((await fetch(`${office.url}/v1/publications?after=0&kiosk=kiosk-7`)).status).toBe(401);
-    expect((await fetch(`${office.url}/v1/publications?after=0&kiosk=kiosk-7`, { headers: { authorization: "Bearer wrong-token-wrong-token" } })).status).toBe(403);
+    const ask = (headers: Record<string, string>) => fetch(`${office.url}/v1/publications/poll`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ kioskId: "kiosk-7", have: [] }) });
+    expect((await ask({})).status).toBe(401);
+    expect((await ask({ authorization: "Bearer wrong-token-wrong-token" })).status).toBe(403);
+    expect((await ask({ authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+
+    // The back office's database restored from a backup taken before anything was published: the
+    // next publication is still above what the kiosk applied (its poll told the back office), so the
+    // kiosk applies it instead of refusing it as stale for ever.
+    await store.pool.query("DELETE FROM publication_results");
+    await store.pool.query("DELETE FROM publications");
+    await store.pool.query("DELETE FROM publication_floor");
+    await kiosk.distribution!.pollOnce();
+    const restored = await publications.publish({ pack, kind: "framebook", system: "marta", content: SENIORS_FREE.replace("ride free.", "ride free, restored."), file: "seniors3.yaml", publisher: "Ops Desk", key: keys.privateKey });
+    expect(restored.envelope.version).toBe(2);
+    await kiosk.distribution!.pollOnce();
+    expect(kiosk.distribution!.status().applied).toMatchObject([{ kind: "framebook", system: "marta", version: 2, publicationId: restored.id }]);
   } finally {
     await kiosk.close();
     await office.close();

@@ -1,9 +1,10 @@
 // The back office's side of signed distribution (issue 18, part 3): publishing a framebook or a
 // system's alert set — validated first with the kiosk's own validators, then given the next version
 // for its kind and system, signed with the back office's ed25519 key (runtime/fleet/publication.ts
-// defines the signed bytes) and stored — and the kiosks' results. Kiosks read publications with
-// GET /v1/publications?after=<id>&kiosk=<id> and report with POST /v1/publications/<id>/result;
-// GET /v1/publications/report lists every publication with the asking kiosk's own result.
+// defines the signed bytes) and stored — and the kiosks' results. Kiosks ask for what is new with
+// POST /v1/publications/poll (the signed versions they hold; the answer is the versions above) and
+// report with POST /v1/publications/<id>/result; GET /v1/publications/report lists every
+// publication with the asking kiosk's own result.
 import type { KeyObject } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type pg from "pg";
@@ -13,10 +14,13 @@ import { publicationContentIssues } from "../../runtime/fleet/content.ts";
 import {
   envelopeFor,
   PUBLICATIONS_PATH,
+  PUBLICATIONS_POLL_PATH,
+  PublicationPollSchema,
   PublicationResultSchema,
   signEnvelope,
   type PublicationIssue,
   type PublicationKind,
+  type PublicationPoll,
   type PublicationResult,
   type SignedPublication,
 } from "../../runtime/fleet/publication.ts";
@@ -32,7 +36,8 @@ export class PublicationRejectedError extends Error {
   }
 }
 
-export interface KioskPublicationResult extends PublicationResult {
+/** A kiosk's result under its publication (which is the publication it read: recordResult checks that). */
+export interface KioskPublicationResult extends Omit<PublicationResult, "publication"> {
   receivedAt: string;
 }
 
@@ -84,7 +89,13 @@ export class PublicationStore {
     try {
       await client.query("BEGIN");
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`publication:${input.kind}:${system}`]);
-      const r = await client.query<{ version: number }>("SELECT coalesce(max(version), 0) AS version FROM publications WHERE kind = $1 AND system = $2", [input.kind, system]);
+      // Above every version a kiosk said it holds, too: after a restore of an older backup, a new
+      // publication must still be newer than what the kiosks applied, or they would refuse it as stale.
+      const r = await client.query<{ version: number }>(
+        `SELECT greatest((SELECT coalesce(max(version), 0) FROM publications WHERE kind = $1 AND system = $2),
+                         (SELECT coalesce(max(version), 0) FROM publication_floor WHERE kind = $1 AND system = $2)) AS version`,
+        [input.kind, system],
+      );
       const envelope = envelopeFor({
         kind: input.kind,
         system,
@@ -110,20 +121,46 @@ export class PublicationStore {
     }
   }
 
-  /** The publications after `afterId`, oldest first (what a kiosk has not seen yet). */
-  async after(afterId: number, limit = 50): Promise<SignedPublication[]> {
-    const r = await this.pool.query<PublicationRow>("SELECT * FROM publications WHERE id > $1 ORDER BY id LIMIT $2", [afterId, limit]);
+  /**
+   * What a kiosk holding `have` has not handled yet: per kind and system the versions above its
+   * own, in version order. What it holds is remembered as a floor for the next version.
+   */
+  async pending(have: PublicationPoll["have"], limit = 50): Promise<SignedPublication[]> {
+    const kinds = have.map((h) => h.kind);
+    const systems = have.map((h) => h.system);
+    const versions = have.map((h) => h.version);
+    if (have.length > 0) {
+      await this.pool.query(
+        `INSERT INTO publication_floor (kind, system, version)
+         SELECT kind, system, max(version) FROM unnest($1::text[], $2::text[], $3::integer[]) AS h(kind, system, version) GROUP BY kind, system
+         ON CONFLICT (kind, system) DO UPDATE SET version = greatest(publication_floor.version, EXCLUDED.version)`,
+        [kinds, systems, versions],
+      );
+    }
+    const r = await this.pool.query<PublicationRow>(
+      `SELECT p.* FROM publications p
+         LEFT JOIN (SELECT kind, system, max(version) AS version FROM unnest($1::text[], $2::text[], $3::integer[]) AS h(kind, system, version) GROUP BY kind, system) h
+           ON h.kind = p.kind AND h.system = p.system
+        WHERE p.version > coalesce(h.version, 0)
+        ORDER BY p.kind, p.system, p.version LIMIT $4`,
+      [kinds, systems, versions, limit],
+    );
     return r.rows.map(signedOf);
   }
 
-  /** Keep a kiosk's result (a repeated report replaces the earlier one). False: no such publication. */
+  /**
+   * Keep a kiosk's result (a repeated report replaces the earlier one) — only for the publication
+   * this back office holds under that id with the very kind, system, version and hash the kiosk
+   * read. False: no such publication (a replay under another id, or something the back office never sent).
+   */
   async recordResult(publicationId: number, result: PublicationResult): Promise<boolean> {
+    const { kind, system, version, sha256 } = result.publication;
     const r = await this.pool.query(
       `INSERT INTO publication_results (publication_id, kiosk_id, outcome, reasons, issues, active_version, reported_at)
-       SELECT id, $2, $3, $4, $5, $6, $7 FROM publications WHERE id = $1
+       SELECT id, $2, $3, $4, $5, $6, $7 FROM publications WHERE id = $1 AND kind = $8 AND system = $9 AND version = $10 AND sha256 = $11
        ON CONFLICT (publication_id, kiosk_id) DO UPDATE SET outcome = EXCLUDED.outcome, reasons = EXCLUDED.reasons, issues = EXCLUDED.issues,
          active_version = EXCLUDED.active_version, reported_at = EXCLUDED.reported_at, received_at = now()`,
-      [publicationId, result.kioskId, result.outcome, result.reasons, JSON.stringify(result.issues), result.activeVersion, result.at],
+      [publicationId, result.kioskId, result.outcome, result.reasons, JSON.stringify(result.issues), result.activeVersion, result.at, kind, system, version, sha256],
     );
     return (r.rowCount ?? 0) > 0;
   }
@@ -167,7 +204,7 @@ export interface PublicationHttpFailure {
 }
 
 export interface PublicationRoutesOptions {
-  store: Pick<PublicationStore, "after" | "recordResult" | "report">;
+  store: Pick<PublicationStore, "pending" | "recordResult" | "report">;
   /** Whether this bearer token may act as this kiosk (the server's own rule). */
   authorized: (kioskId: string, token: string) => boolean | Promise<boolean>;
   readBody: (req: IncomingMessage) => Promise<unknown>;
@@ -187,11 +224,11 @@ export async function publicationRoute(req: IncomingMessage, url: URL, options: 
     if (!(await options.authorized(kioskId, bearer))) throw options.fail(403, `kiosk ${kioskId}: wrong token`);
     return kioskId;
   };
-  if (url.pathname === PUBLICATIONS_PATH && req.method === "GET") {
-    await kioskOf(url.searchParams.get("kiosk"));
-    const after = Number(url.searchParams.get("after") ?? "0");
-    if (!Number.isInteger(after) || after < 0) throw options.fail(400, "after: a publication id (a whole number ≥ 0)", ["after"]);
-    return { status: 200, body: { publications: await options.store.after(after) } };
+  if (url.pathname === PUBLICATIONS_POLL_PATH && req.method === "POST") {
+    const parsed = PublicationPollSchema.safeParse(await options.readBody(req));
+    if (!parsed.success) throw options.fail(400, `invalid poll: ${describeIssues(parsed.error).slice(0, 20).join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
+    await kioskOf(parsed.data.kioskId);
+    return { status: 200, body: { publications: await options.store.pending(parsed.data.have) } };
   }
   if (url.pathname === `${PUBLICATIONS_PATH}/report` && req.method === "GET") {
     // A kiosk's token reads its own results only, never the rest of the fleet's.
@@ -205,7 +242,10 @@ export async function publicationRoute(req: IncomingMessage, url: URL, options: 
     if (!parsed.success) throw options.fail(400, `invalid result: ${describeIssues(parsed.error).slice(0, 20).join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
     await kioskOf(parsed.data.kioskId);
     const id = Number(result[1]);
-    if (!(await options.store.recordResult(id, parsed.data))) throw options.fail(404, `no publication ${id}`);
+    if (!(await options.store.recordResult(id, parsed.data))) {
+      const { kind, system, version } = parsed.data.publication;
+      throw options.fail(404, `publication ${id} is not ${kind} v${version} for ${system} here; the result is not recorded`);
+    }
     return { status: 200, body: { ok: true } };
   }
   throw options.fail(404, `no ${req.method ?? ""} ${url.pathname} here`);

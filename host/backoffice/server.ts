@@ -28,7 +28,7 @@ export interface BackOfficeServerOptions {
   /** The fleet page and its login (GET /, /login, /v1/kiosks); absent: not served. */
   pages?: FleetPagesOptions;
   /** Signed distribution (publications.ts); absent: the back office publishes nothing. */
-  publications?: Pick<PublicationStore, "after" | "recordResult" | "report">;
+  publications?: Pick<PublicationStore, "pending" | "recordResult" | "report">;
   host?: string;
   /**
    * Bound elsewhere than loopback: the host names the pages answer to besides IP addresses (the

@@ -86,6 +86,13 @@ export const BACKOFFICE_MIGRATIONS: readonly string[] = [
        LEFT JOIN LATERAL (SELECT min(at) AS at FROM records WHERE kiosk_id = s.kiosk_id AND kind = 'void' AND ticket_id = s.ticket_id) v ON true
       WHERE s.kind = 'sale'
       ORDER BY s.kiosk_id, s.ticket_id, s.at, s.key;`,
+  // Per kind and system the highest version any kiosk said it holds: the next version is above it.
+  `CREATE TABLE publication_floor (
+     kind     text NOT NULL,
+     system   text NOT NULL,
+     version  integer NOT NULL CHECK (version > 0),
+     PRIMARY KEY (kind, system)
+   );`,
 ];
 
 /** Records of a batch that contradict what is stored (nothing of the batch was stored). */

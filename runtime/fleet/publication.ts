@@ -45,7 +45,32 @@ export const SignedPublicationSchema = z.object({
 });
 export type SignedPublication = z.infer<typeof SignedPublicationSchema>;
 
-export const PublicationListSchema = z.object({ publications: z.array(z.unknown()) });
+/** Where a kiosk asks for what is new (POST, a PublicationPoll; answered with a PublicationList). */
+export const PUBLICATIONS_POLL_PATH = `${PUBLICATIONS_PATH}/poll`;
+/** The highest version a kiosk may claim to hold (versions count up by one per publication). */
+export const MAX_PUBLICATION_VERSION = 1_000_000;
+
+/** Which publication this is by its signed content: ids are the back office's row numbers and prove nothing. */
+export const PublicationIdentitySchema = z.object({
+  kind: PublicationKindSchema,
+  system: z.string().min(1).max(40),
+  version: z.number().int().positive().max(MAX_PUBLICATION_VERSION),
+  sha256: Sha256Hex,
+});
+export type PublicationIdentity = z.infer<typeof PublicationIdentitySchema>;
+
+/**
+ * A kiosk's poll: per kind and system, the highest signed version it has handled (applied or
+ * refused after verifying the signature). The back office answers with the versions above it, so
+ * a kiosk's place follows signed content only, never the row ids.
+ */
+export const PublicationPollSchema = z.object({
+  kioskId: z.string().min(1).max(64),
+  have: z.array(PublicationIdentitySchema.omit({ sha256: true })).max(256),
+});
+export type PublicationPoll = z.infer<typeof PublicationPollSchema>;
+
+export const PublicationListSchema = z.object({ publications: z.array(z.unknown()).max(200) });
 
 export const REJECTION_REASONS = ["unsigned", "bad_signature", "hash_mismatch", "invalid", "stale", "unknown_system"] as const;
 export const RejectionReasonSchema = z.enum(REJECTION_REASONS);
@@ -63,6 +88,8 @@ export const PublicationResultSchema = z.object({
   issues: z.array(PublicationIssueSchema).max(50).default([]),
   /** The version now in force on the kiosk for this kind and system (null: none from the back office yet). */
   activeVersion: z.number().int().positive().nullable(),
+  /** What the kiosk read (as claimed where the signature failed): the back office keeps the result only for the publication it holds under that id. */
+  publication: PublicationIdentitySchema,
   at: z.iso.datetime({ offset: true }),
 });
 export type PublicationResult = z.infer<typeof PublicationResultSchema>;

@@ -1,12 +1,15 @@
-// The kiosk's side of signed distribution (issue 18, part 3): polls the back office for new
-// publications (GET /v1/publications?after=<last id seen>), and for each one checks the signature
-// against the back office's public key (`kiosk serve --publications-key`) and the content hash,
-// refuses an older or equal version than the one it applied (a replay), validates the content with
-// the kiosk's own validators and only then applies it — a framebook through the framebook store
-// (atomic, audited, kept for rollback), an alert set through the alert store (one transaction,
-// audited) — and reports the result. Whatever is rejected never becomes active: the kiosk keeps
-// what it has and keeps selling. What it applied, how far it read and the reports not yet delivered
-// are kept in a small SQLite file, so a restart neither re-applies nor goes back to an older version.
+// The kiosk's side of signed distribution (issue 18, part 3): asks the back office for what is new
+// (POST /v1/publications/poll with, per kind and system, the highest signed version it handled), and
+// for each publication checks the signature against the back office's public key
+// (`kiosk serve --publications-key`) and the content hash, refuses an older or equal version than the
+// one it applied (a replay), validates the content with the kiosk's own validators and only then
+// applies it — a framebook through the framebook store (atomic, audited, kept for rollback), an alert
+// set through the alert store (one transaction, audited) — and reports the result. Whatever is
+// rejected never becomes active: the kiosk keeps what it has and keeps selling. Its place follows
+// signed content only (ids are the back office's row numbers, which a replay or a restored database
+// can change), so nothing unsigned can make it skip a real publication. What it applied, the versions
+// it handled and the reports not yet delivered are kept in a small SQLite file, so a restart neither
+// re-applies nor goes back to an older version.
 import type { KeyObject } from "node:crypto";
 import type Database from "better-sqlite3";
 import { SYSTEM_IDS, type SystemId } from "../../../tools/data/schemas.ts";
@@ -14,14 +17,18 @@ import { AlertStoreError, type AlertStore } from "../../alerts/store.ts";
 import { backofficeAlertId } from "../../alerts/model.ts";
 import { FramebookRejectedError, type FramebookStore } from "../../framebook/store.ts";
 import { formatPublicationIssues, publicationContentIssues, validateAlertsContent } from "../../fleet/content.ts";
+import { createHash } from "node:crypto";
 import {
-  PUBLICATIONS_PATH,
+  PUBLICATIONS_POLL_PATH,
   PublicationListSchema,
+  SignedPublicationSchema,
   resultPath,
   verifyPublication,
   type PublicationEnvelope,
+  type PublicationIdentity,
   type PublicationIssue,
   type PublicationKind,
+  type PublicationPoll,
   type PublicationResult,
   type RejectionReason,
 } from "../../fleet/publication.ts";
@@ -44,6 +51,19 @@ const MIGRATIONS: readonly string[] = [
      body           TEXT NOT NULL,
      delivered_at   TEXT
    ) STRICT;`,
+  // The place in the stream is the signed version handled per kind and system (the row-id cursor
+  // is gone: an id proves nothing); rejected items are remembered by their digest so they are
+  // handled and reported once; a report the back office refuses is kept with its answer, not resent.
+  `CREATE TABLE handled (
+     kind    TEXT NOT NULL,
+     system  TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     PRIMARY KEY (kind, system)
+   ) STRICT;
+   INSERT INTO handled (kind, system, version) SELECT kind, system, version FROM applied;
+   DROP TABLE cursor;
+   CREATE TABLE rejected_items (digest TEXT PRIMARY KEY, first_seen TEXT NOT NULL) STRICT;
+   ALTER TABLE reports ADD COLUMN refused TEXT;`,
 ];
 
 export interface DistributionOptions {
@@ -82,6 +102,8 @@ export interface DistributionStatus {
   lastError: string | null;
   /** Reports not yet delivered to the back office. */
   undelivered: number;
+  /** Reports the back office refused (about a publication it does not hold under that id): kept, not resent. */
+  reportsRefused: number;
   applied: AppliedVersion[];
 }
 
@@ -126,12 +148,13 @@ export class Distribution {
   }
 
   status(): DistributionStatus {
-    const undelivered = Number((this.db.prepare("SELECT count(*) AS n FROM reports WHERE delivered_at IS NULL").get() as { n: number }).n);
-    return { lastPollAt: this.lastPollAt, lastError: this.lastError, undelivered, applied: this.applied() };
+    const count = (where: string): number => Number((this.db.prepare(`SELECT count(*) AS n FROM reports WHERE ${where}`).get() as { n: number }).n);
+    return { lastPollAt: this.lastPollAt, lastError: this.lastError, undelivered: count("delivered_at IS NULL AND refused IS NULL"), reportsRefused: count("refused IS NOT NULL"), applied: this.applied() };
   }
 
-  private cursor(): number {
-    return Number((this.db.prepare("SELECT after_id FROM cursor WHERE one = 1").get() as { after_id?: number } | undefined)?.after_id ?? 0);
+  /** Per kind and system the highest signed version handled (what the poll says the kiosk has). */
+  private have(): PublicationPoll["have"] {
+    return (this.db.prepare("SELECT kind, system, version FROM handled ORDER BY kind, system LIMIT 256").all() as { kind: PublicationKind; system: string; version: number }[]).map((r) => ({ ...r }));
   }
 
   private appliedRow(kind: string, system: string): { version: number; alert_ids: string | null } | undefined {
@@ -148,15 +171,32 @@ export class Distribution {
       this.options.log?.("distribution: skipped a publication without an id");
       return null;
     }
+    // What the item claims to be; trusted only once its signature verified (outcome.envelope).
+    const claimed = SignedPublicationSchema.safeParse(value);
     const outcome = this.decide(value);
     const envelope = outcome.envelope;
-    const active = envelope ? (this.appliedRow(envelope.kind, envelope.system)?.version ?? null) : null;
+    if (outcome.reason !== null) {
+      // A rejected item is handled (and reported) once, however often it comes back (a replay, garbage).
+      const digest = createHash("sha256").update(JSON.stringify(value)).digest("hex");
+      const fresh = this.db.prepare("INSERT OR IGNORE INTO rejected_items (digest, first_seen) VALUES (?, ?)").run(digest, this.clock().toISOString()).changes > 0;
+      if (!fresh) return null;
+    }
+    if (!envelope) {
+      // Not verified: it cannot move the kiosk's place, and is reported only as the publication it claims to be.
+      if (!claimed.success) {
+        this.options.log?.(`distribution: rejected publication ${id}: ${outcome.reason} — ${outcome.message} (not reported: it names no publication)`);
+        return null;
+      }
+    }
+    const identity: PublicationIdentity = envelope ?? claimed.data!.envelope;
+    const active = this.appliedRow(identity.kind, identity.system)?.version ?? null;
     const result: PublicationResult = {
       kioskId: this.options.kioskId,
       outcome: outcome.reason === null ? "applied" : "rejected",
       reasons: outcome.reason === null ? [] : [outcome.reason],
       issues: outcome.issues.slice(0, 50),
       activeVersion: outcome.applied ? outcome.applied.version : active,
+      publication: { kind: identity.kind, system: identity.system, version: identity.version, sha256: identity.sha256 },
       at: this.clock().toISOString(),
     };
     this.db
@@ -169,11 +209,15 @@ export class Distribution {
             )
             .run(envelope.kind, envelope.system, envelope.version, id, envelope.sha256, result.at, outcome.applied.alertIds ? JSON.stringify(outcome.applied.alertIds) : null);
         }
-        this.db.prepare("INSERT OR REPLACE INTO reports (publication_id, body, delivered_at) VALUES (?, ?, NULL)").run(id, JSON.stringify(result));
-        this.db.prepare("INSERT INTO cursor (one, after_id) VALUES (1, ?) ON CONFLICT (one) DO UPDATE SET after_id = max(after_id, excluded.after_id)").run(id);
+        if (envelope) {
+          this.db
+            .prepare("INSERT INTO handled (kind, system, version) VALUES (?, ?, ?) ON CONFLICT (kind, system) DO UPDATE SET version = max(version, excluded.version)")
+            .run(envelope.kind, envelope.system, envelope.version);
+        }
+        this.db.prepare("INSERT OR REPLACE INTO reports (publication_id, body, delivered_at, refused) VALUES (?, ?, NULL, NULL)").run(id, JSON.stringify(result));
       })
       .immediate();
-    const what = envelope ? `${envelope.kind} v${envelope.version} for ${envelope.system}` : `publication ${id}`;
+    const what = `${identity.kind} v${identity.version} for ${identity.system}${envelope ? "" : " (as claimed)"}`;
     const message = outcome.reason === null ? `applied ${what} (publication ${id})` : `rejected ${what} (publication ${id}): ${outcome.reason} — ${outcome.message}`;
     this.options.log?.(`distribution: ${message}`);
     return { id, result, message };
@@ -231,6 +275,12 @@ export class Distribution {
   }
 
   private async request(path: string, init: RequestInit = {}): Promise<unknown> {
+    const response = await this.send(path, init);
+    if (!response.ok) throw new Error(`the back office answered ${response.status}: ${response.text.slice(0, 300)}`);
+    return JSON.parse(response.text) as unknown;
+  }
+
+  private async send(path: string, init: RequestInit = {}): Promise<{ ok: boolean; status: number; text: string }> {
     const controller = new AbortController();
     this.controller = controller;
     const timeout = setTimeout(() => controller.abort(new Error("timed out")), this.options.timeoutMs ?? 10_000);
@@ -240,21 +290,31 @@ export class Distribution {
         headers: { ...(init.body ? { "content-type": "application/json" } : {}), authorization: `Bearer ${this.options.token}` },
         signal: controller.signal,
       });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`the back office answered ${response.status}: ${text.slice(0, 300)}`);
-      return JSON.parse(text) as unknown;
+      return { ok: response.ok, status: response.status, text: await response.text() };
     } finally {
       clearTimeout(timeout);
       this.controller = null;
     }
   }
 
-  /** Send the reports the back office has not acknowledged yet (oldest first). */
+  /**
+   * Send the reports the back office has not acknowledged yet (oldest first). A report it refuses
+   * (4xx: a publication it does not hold under that id) is kept with the answer and not resent; one
+   * it could not take now (network, 5xx) waits for the next poll. Polling never waits on either.
+   */
   private async deliverReports(): Promise<void> {
-    const rows = this.db.prepare("SELECT publication_id, body FROM reports WHERE delivered_at IS NULL ORDER BY publication_id LIMIT 100").all() as { publication_id: number; body: string }[];
+    const rows = this.db.prepare("SELECT publication_id, body FROM reports WHERE delivered_at IS NULL AND refused IS NULL ORDER BY publication_id LIMIT 100").all() as { publication_id: number; body: string }[];
     for (const row of rows) {
-      await this.request(resultPath(row.publication_id), { method: "POST", body: row.body });
-      this.db.prepare("UPDATE reports SET delivered_at = ? WHERE publication_id = ?").run(this.clock().toISOString(), row.publication_id);
+      const response = await this.send(resultPath(row.publication_id), { method: "POST", body: row.body });
+      if (response.ok) {
+        this.db.prepare("UPDATE reports SET delivered_at = ? WHERE publication_id = ?").run(this.clock().toISOString(), row.publication_id);
+      } else if (response.status >= 400 && response.status < 500) {
+        const answer = `${response.status}: ${response.text.slice(0, 300)}`;
+        this.db.prepare("UPDATE reports SET refused = ? WHERE publication_id = ?").run(answer, row.publication_id);
+        this.options.log?.(`distribution: the back office did not take the report on publication ${row.publication_id} (${answer}); kept, not resent`);
+      } else {
+        throw new Error(`the back office answered ${response.status}: ${response.text.slice(0, 300)}`);
+      }
     }
   }
 
@@ -264,18 +324,19 @@ export class Distribution {
     const previous = this.inFlight?.catch(() => undefined) ?? Promise.resolve();
     const poll: Promise<HandledPublication[]> = previous.then(async () => {
       try {
-        await this.deliverReports();
-        const query = new URLSearchParams({ after: String(this.cursor()), kiosk: this.options.kioskId });
-        const body = PublicationListSchema.parse(await this.request(`${PUBLICATIONS_PATH}?${query.toString()}`));
-        const items = body.publications
-          .filter((p): p is { id: number } => typeof (p as { id?: unknown } | null)?.id === "number")
-          .sort((a, b) => a.id - b.id);
+        // Reports first, but a report that cannot be delivered now never keeps new publications away.
+        const undelivered = await this.deliverReports().then(
+          () => null,
+          (err: unknown) => err as Error,
+        );
+        const poll: PublicationPoll = { kioskId: this.options.kioskId, have: this.have() };
+        const body = PublicationListSchema.parse(await this.request(PUBLICATIONS_POLL_PATH, { method: "POST", body: JSON.stringify(poll) }));
         const handled: HandledPublication[] = [];
-        for (const item of items) {
-          if (item.id <= this.cursor()) continue;
+        for (const item of body.publications) {
           const h = this.handle(item);
           if (h) handled.push(h);
         }
+        if (undelivered) throw undelivered;
         await this.deliverReports();
         this.lastPollAt = this.clock().toISOString();
         this.lastError = null;
