@@ -6,12 +6,13 @@
 // prompts keep the paper's tokenization byte for byte.
 //
 // Plain text needs more than llama.cpp's `parse_special = false`: user-defined tokens (`<think>`,
-// `<tool_call>`, …) are matched even then. A literal range is therefore cut right after the first
-// character of every special token's text ("<" | "tool_call>…"), and each piece is tokenized on
-// its own: the model sees the same characters, as ordinary tokens. The model's own earlier output
+// `<tool_call>`, …) are matched even then. A literal range is therefore cut where a model endpoint's
+// message text is cut too (runtime/model/specials.ts), and each piece is tokenized on its own: the
+// model sees the same characters, as ordinary tokens. The model's own earlier output
 // (TextRange.modelOutput) may keep the user-defined tokens it wrote, as in llama-server, but no
 // control token.
 import type { TextRange } from "../runtime/model/backend.ts";
+import { specialOccurrences, splitAtSpecials, type Occurrence } from "../runtime/model/specials.ts";
 
 export interface PromptTokenizer<T> {
   /** llama.cpp's tokenizer; `special`: parse special-token text into special tokens. */
@@ -22,33 +23,9 @@ export interface PromptTokenizer<T> {
   controlTexts: readonly string[];
 }
 
-interface Occurrence {
-  start: number;
-  end: number;
-}
-
-/** Every occurrence of a special token's text in `text` (overlaps included). */
-function specialOccurrences(text: string, specials: readonly string[]): Occurrence[] {
-  const found: Occurrence[] = [];
-  for (const special of specials) {
-    if (special === "") continue;
-    for (let at = text.indexOf(special); at >= 0; at = text.indexOf(special, at + 1)) found.push({ start: at, end: at + special.length });
-  }
-  return found.sort((a, b) => a.start - b.start || b.end - a.end);
-}
-
 /** Tokens of `text` with no special token at all (see the header). */
 export function tokenizePlain<T>(text: string, tokenizer: PromptTokenizer<T>): T[] {
-  const cuts = new Set<number>();
-  for (const o of specialOccurrences(text, tokenizer.specialTexts)) cuts.add(o.start + 1);
-  const tokens: T[] = [];
-  let from = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b)) {
-    if (cut > from) tokens.push(...tokenizer.tokenize(text.slice(from, cut), false));
-    from = cut;
-  }
-  if (from < text.length) tokens.push(...tokenizer.tokenize(text.slice(from), false));
-  return tokens;
+  return splitAtSpecials(text, tokenizer.specialTexts).flatMap((piece) => tokenizer.tokenize(piece, false));
 }
 
 /**
