@@ -8,6 +8,7 @@
 import type { ModelBreaker } from "../runtime/answer/breaker.ts";
 import type { ModelHealth } from "../runtime/kiosk/app.ts";
 import type { ModelProcessView } from "../runtime/kiosk/bridge.ts";
+import { QWEN_SPECIAL_TEXTS } from "../runtime/model/specials.ts";
 import { OpenAiPolicy } from "../runtime/policies/openai.ts";
 import { errorCode } from "../tools/util/errors.ts";
 import type { AssistantMode } from "./assistant-mode.ts";
@@ -71,6 +72,8 @@ export async function startEndpointAssistant(spec: EndpointAssistantSpec, option
     ...(spec.endpoint.apiKeyEnv ? { apiKeyEnv: spec.endpoint.apiKeyEnv } : {}),
     // No retries behind a passenger: the answer pipeline's deadline and breaker decide.
     maxAttempts: 1,
+    // The server tokenizes the prompt with special tokens parsed: passenger text must not forge them.
+    specialTexts: QWEN_SPECIAL_TEXTS,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 

@@ -9,6 +9,7 @@
 // is thrown as "<status>: <body[:500]>". Each request times out after 240 s by default.
 import type { ChatMessage, Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
 import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
+import { neutraliseMessages, type SpecialTexts } from "../model/specials.ts";
 
 export interface OpenAiPolicyOptions {
   /** Base URL ending before /chat/completions, e.g. http://localhost:8080/v1 (Azure: the deployment URL with ?api-version=…). */
@@ -26,6 +27,12 @@ export interface OpenAiPolicyOptions {
   tokenLimitKey?: "max_completion_tokens" | "max_tokens";
   /** Thinking on (default). Off: chat_template_kwargs {enable_thinking:false} for local endpoints. */
   thinking?: boolean;
+  /**
+   * The endpoint's special tokens: message text is sent as the in-process engine tokenizes it, so
+   * that text such as a passenger's `<|im_start|>` never becomes a control token at the server.
+   * Absent: messages are sent verbatim (the reference harness's requests).
+   */
+  specialTexts?: SpecialTexts;
   /** Shallow-merged into the body last (it wins). */
   extraBody?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -129,7 +136,13 @@ export class OpenAiPolicy implements Policy {
     const o = this.options;
     const useCompletionKey = this.isLocal || this.options.baseUrl.includes("api.openai.com") || this.isAzure;
     const tokenKey = o.tokenLimitKey ?? (useCompletionKey ? "max_completion_tokens" : "max_tokens");
-    const body: Record<string, unknown> = { model: o.model, messages: input.messages.map(withoutNullReasoning), tools: setup.tools, [tokenKey]: o.maxTokens ?? 4096 };
+    const messages = input.messages.map(withoutNullReasoning);
+    const body: Record<string, unknown> = {
+      model: o.model,
+      messages: o.specialTexts ? neutraliseMessages(messages, o.specialTexts) : messages,
+      tools: setup.tools,
+      [tokenKey]: o.maxTokens ?? 4096,
+    };
     const temperature = o.temperature === undefined ? 0 : o.temperature;
     if (temperature !== null) body.temperature = temperature;
     if (this.isAzure || o.model.startsWith("gpt-5")) body.reasoning_effort = "medium";
