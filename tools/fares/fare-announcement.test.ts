@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../data/datapack.ts";
-import { adjustQuote, announcesFareChange, unpriceableFareAnnouncement } from "./policy-change.ts";
+import { adjustQuote, announcesFareChange, readPolicy, unpriceableFareAnnouncement } from "./policy-change.ts";
 
 describe("fare announcements the kiosk cannot price", () => {
   it("recognises fare announcements however they are worded", () => {
@@ -152,5 +152,23 @@ describe("clauses of one announcement are read one by one", () => {
     expect(unpriceableFareAnnouncement("Seniors must show their ID, and children ride free.")).toBe(false);
     expect(adjustQuote(engine, r, 2.5, "Seniors must show their ID, and children ride free.").total).toBe(2);
     expect(adjustQuote(engine, r, 2.5, "Seniors ride free, and all fares are half price.").total).toBe(0.5);
+  });
+});
+
+describe("a minus sign is never dropped", () => {
+  const adults2 = { adults: 2, children: 0, seniors: 0, disabled: 0 };
+  const engine = { items: [{ label: "Adult x2", amount: 5 }], total: 5 };
+  it.each(["-$1.00", "$-1.00", "\u2212$1.00", "-1.00"])("a base fare capped at %s is a cap of -1, not 1", (amount) => {
+    expect(readPolicy(`Base fare capped at ${amount}.`).baseCap).toBe(-1);
+    // Read as $1.00 it would sell 2 adults for 2.00; a negative total is refused by the interlock's bounds.
+    expect(adjustQuote(engine, adults2, 2.5, `Base fare capped at ${amount}.`).total).toBeLessThan(0);
+  });
+  it.each(["Base fares are capped at -$1 this weekend.", "Every trip has an added -$0.50 surcharge."])("a reworded negative amount is not read: %s", (text) => {
+    expect(unpriceableFareAnnouncement(text)).toBe(true);
+  });
+  it("positive amounts still read", () => {
+    expect(readPolicy("A $0.50 surcharge applies to all trips.").perTripSurcharge).toBe(0.5);
+    expect(readPolicy("Every trip has an added 50-cent surcharge.").perTripSurcharge).toBe(0.5);
+    expect(readPolicy("Base fares capped at $2 this weekend.").baseCap).toBe(2);
   });
 });

@@ -58,10 +58,13 @@ interface PolicyRules {
   firstRideFree: boolean;
 }
 
+/** A signed amount: "-$1.00" and "$-1.00" are −1, never 1 (a minus sign is never dropped). */
 function amountIn(text: string): number | undefined {
-  const m = /(?:[$¥€£]|NT\$|QR|QAR|USD|CNY|TWD)?\s*(\d+(?:\.\d+)?)(\s*-?\s*cents?\b)?/i.exec(text);
+  const m = /(?<!\w)([-\u2212]\s*)?(?:[$¥€£]|NT\$|QR|QAR|USD|CNY|TWD)?\s*([-\u2212]\s*)?(\d+(?:\.\d+)?)(\s*-?\s*cents?\b)?/i.exec(text);
+  if (!m) return undefined;
+  const sign = m[1] || m[2] ? -1 : 1;
   // "50-cent", "50 cents": hundredths.
-  return m ? (m[2] ? pyRound(Number(m[1]) / 100, 2) : Number(m[1])) : undefined;
+  return sign * (m[4] ? pyRound(Number(m[3]) / 100, 2) : Number(m[3]));
 }
 
 // Ordinary rewordings of the rules above ("Pensioners travel at no charge", "every single fare is
@@ -77,7 +80,8 @@ const GROUP =
 /** Small numbers in words, as group sizes are written ("parties of four or more adults"). */
 const SMALL_NUMBERS: Record<string, string> = { two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "10" };
 // [$¥€£], escaped: a String.raw template keeps what it is written with, and the compiled CLI is ASCII-only (scripts/ascii-output.ts).
-const MONEY = String.raw`((?:[$\u00a5\u20ac\u00a3]|nt\$|qr|qar|usd|cny|twd)\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?)|\d+\s*-?\s*cents?)`;
+// A leading minus sign stays part of the amount, so "-$1" reads as −1 (and is then not read as a fee or cap).
+const MONEY = String.raw`((?:(?<!\w)[-\u2212]\s*)?(?:(?:[$\u00a5\u20ac\u00a3]|nt\$|qr|qar|usd|cny|twd)\s*[-\u2212]?\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?)|\d+\s*-?\s*cents?))`;
 /** An amount added to a fare: "a $0.50 fee applies", "an added $0.50 surcharge", "$1 extra". */
 const FEE = new RegExp(
   String.raw`${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge|extra)\b|\b(?:added|extra|additional)\s+${MONEY}\s+(?:\w+\s+){0,2}?(?:fee|surcharge|charge)\b|\b(?:fee|surcharge|charge) of ${MONEY}|\b(?:fares?|prices?)\s+(?:rise|rises|go up|goes up|increase|increases|are raised|is raised)\s+by\s+${MONEY}`,
