@@ -5,16 +5,23 @@
 // whatever reads the policies), over probe trips (each line end to end, surcharge stations), rider
 // mixes and payment methods; every total must be within tools/fares/bounds.ts, and 0 only where a
 // rule says the trip is free. The text must name amounts in the system's own currency and without
-// thousands separators (which the fare reader cannot read). Pure.
+// thousands separators (which the fare reader cannot read), and never a negative amount.
+// A policy entry with a `rule` is priced from the rule (what the kiosk sells under), not its text.
+// Beyond those hard bounds, a paid fare under 1/10 or over 10 times the fare table's for the same
+// trip and riders, or a multiplier outside that range, is implausible: refused unless the
+// framebook's `fare_override` confirms it (validate.ts). Pure.
 import type { Framebook } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { freeByRule, perRiderCap, totalOutOfBounds } from "../../tools/fares/bounds.ts";
-import { adjustQuote, type PricedItem, type RiderMix } from "../../tools/fares/policy-change.ts";
+import { freeByRule, implausibleFare, implausibleMultiplier, perRiderCap, totalOutOfBounds } from "../../tools/fares/bounds.ts";
+import { adjustQuote, readPolicy, type PricedItem, type RiderMix } from "../../tools/fares/policy-change.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
+import { announcedText, FarePolicyEntrySchema, type FarePolicyEntry } from "./fare-rules.ts";
 
 export interface BoundIssue {
   path: (string | number)[];
   message: string;
+  /** Outside the plausible bounds only: an explicit `fare_override` may accept it. */
+  implausible?: true;
 }
 
 const MIXES: RiderMix[] = [
@@ -77,15 +84,23 @@ function textIssues(text: string, system: SystemData, at: (string | number)[]): 
   for (const m of text.matchAll(/\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?/g)) {
     issues.push({ path: at, message: `write the amount '${m[0]}' without thousands separators (the fare reader would read it as ${m[0].split(/[,\s]/)[0]})` });
   }
+  // The fare reader keeps the sign ("-$1.00" is −1): a negative amount is no fare, cap or surcharge.
+  for (const m of text.matchAll(/(?<![\w.])[-\u2212](?:[$¥€£]|NT\$)?\d+(?:\.\d+)?|(?:[$¥€£]|NT\$)[-\u2212]\d+(?:\.\d+)?/g)) {
+    issues.push({ path: at, message: `the amount '${m[0]}' is negative: a fare, cap or surcharge is an amount above 0` });
+  }
   for (const m of text.matchAll(/(\d+(?:\.\d+)?)\s*%/g)) {
     if (Number(m[1]) > 100) issues.push({ path: at, message: `${m[1]}% is more than the whole fare` });
   }
   return issues;
 }
 
-/** Price `text` over the probes; the first out-of-bounds result, or null. */
-function pricingIssue(text: string, system: SystemData, framebook: Framebook): string | null {
+/**
+ * Price `text` over the probes: the first result out of the hard bounds, else the first
+ * implausible one (so an override can never hide a hard one), else null.
+ */
+function pricingIssue(text: string, system: SystemData, framebook: Framebook): Omit<BoundIssue, "path"> | null {
   const methods = Object.keys(system.fares.payment_methods ?? {});
+  let implausible: Omit<BoundIssue, "path"> | null = null;
   for (const [origin, destination] of probeTrips(system)) {
     const tools = new ToolSession(system);
     const planned = tools.call("route_planner", { origin, destination });
@@ -102,12 +117,28 @@ function pricingIssue(text: string, system: SystemData, framebook: Framebook): s
         if (totalOutOfBounds(engine.total, count, system.fares, framebook)) continue;
         const who = `${count} rider(s) (${Object.entries(riders).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(", ")}) from ${origin} to ${destination}${method ? ` by ${method}` : ""}`;
         const bounds = totalOutOfBounds(adjusted.total, count, system.fares, framebook);
-        if (bounds) return `with this policy the fare for ${who} would be out of bounds: ${bounds}`;
-        if (adjusted.total === 0 && engine.total > 0 && !freeByRule(adjusted.applied)) return `with this policy ${who} would ride for 0 without a rule saying it is free (${adjusted.applied.join(", ") || "no rule applied"})`;
+        if (bounds) return { message: `with this policy the fare for ${who} would be out of bounds: ${bounds}` };
+        if (adjusted.total === 0 && engine.total > 0 && !freeByRule(adjusted.applied)) return { message: `with this policy ${who} would ride for 0 without a rule saying it is free (${adjusted.applied.join(", ") || "no rule applied"})` };
+        // The engine's total is the fare table's own (free riders included), with no policy.
+        const odd: string | null = implausible ? null : implausibleFare(adjusted.total, engine.total);
+        if (odd) implausible = { message: `with this policy the fare for ${who} would be implausible: ${odd}`, implausible: true };
       }
     }
   }
-  return null;
+  return implausible;
+}
+
+/** What a policy entry does to fares, checked on its own (before pricing). */
+function effectIssues(entry: FarePolicyEntry, at: (string | number)[]): BoundIssue[] {
+  const read = entry.rule ? undefined : readPolicy(entry.text);
+  const multiplier = entry.rule ? entry.rule.multiplier : read?.multiplier;
+  const cap = entry.rule ? entry.rule.base_fare_cap : read?.baseCap;
+  const field = (name: string): (string | number)[] => (entry.rule ? [...at, name] : at);
+  const issues: BoundIssue[] = [];
+  const odd = multiplier === undefined ? null : implausibleMultiplier(multiplier);
+  if (odd) issues.push({ path: field("multiplier"), message: odd, implausible: true });
+  if (cap !== undefined && !(cap > 0)) issues.push({ path: field("base_fare_cap"), message: `base fare cap ${cap} is not above 0: a cap is the most a base fare may cost` });
+  return issues;
 }
 
 /**
@@ -125,19 +156,26 @@ export function farePolicyIssues(framebook: Framebook, system: SystemData, combi
     }
   }
   const list = Array.isArray(fb.fare_policies) ? (fb.fare_policies as unknown[]) : [];
+  const hard = (from: number): boolean => issues.slice(from).some((i) => !i.implausible);
   list.forEach((p, i) => {
     const text = (p as { text?: unknown })?.text;
     if (typeof text !== "string" || text.trim() === "") return;
-    const at = ["framebook", "fare_policies", i, "text"];
-    issues.push(...textIssues(text, system, at));
-    const pricing = pricingIssue(text, system, framebook);
-    if (pricing) issues.push({ path: at, message: pricing });
+    const from = issues.length;
+    issues.push(...textIssues(text, system, ["framebook", "fare_policies", i, "text"]));
+    // An entry the schema refuses is reported by validate.ts.
+    const entry = FarePolicyEntrySchema.safeParse(p);
+    if (!entry.success) return;
+    const at = ["framebook", "fare_policies", i, entry.data.rule ? "rule" : "text"];
+    issues.push(...effectIssues(entry.data, at));
+    if (hard(from)) return;
+    const pricing = pricingIssue(announcedText(entry.data), system, framebook);
+    if (pricing) issues.push({ path: at, ...pricing });
   });
   // Several policies are applied together: their combined effect must be in bounds too.
   const combined = list.length > 1 ? combinedText : undefined;
-  if (combined && issues.length === 0) {
+  if (combined && !hard(0)) {
     const pricing = pricingIssue(combined, system, framebook);
-    if (pricing) issues.push({ path: ["framebook", "fare_policies"], message: `together, ${pricing}` });
+    if (pricing) issues.push({ path: ["framebook", "fare_policies"], ...pricing, message: `together, ${pricing.message}` });
   }
   return issues;
 }

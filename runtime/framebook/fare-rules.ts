@@ -52,6 +52,48 @@ export const FarePolicyEntrySchema = z.object({
 });
 export type FarePolicyEntry = z.infer<typeof FarePolicyEntrySchema>;
 
+/**
+ * The operator's explicit confirmation of fare policies outside the plausible bounds
+ * (tools/fares/bounds.ts PLAUSIBLE_FARE_RATIO), a framebook key of its own:
+ *
+ *   fare_override:
+ *     allow_implausible: true
+ *     reason: "Staff day: every fare 95% off, approved by the fares board"
+ *     confirmed_by: "Dana Reyes, fares manager"
+ *
+ * It turns only those plausibility errors into warnings (never a total below zero, above the sale
+ * limits, a cap of 0 or below, or 0 without a rule saying it is free), and every apply of a
+ * framebook carrying it records it in the audit.
+ */
+export const FareOverrideSchema = z.strictObject({
+  allow_implausible: z.literal(true),
+  reason: z.string().trim().min(1),
+  confirmed_by: z.string().trim().min(1),
+});
+export type FareOverride = z.infer<typeof FareOverrideSchema>;
+
+/** A framebook's valid `fare_override`, if it has one. */
+export function fareOverrideOf(framebook: object): FareOverride | undefined {
+  const parsed = FareOverrideSchema.safeParse((framebook as { fare_override?: unknown }).fare_override);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * A framebook's `fare_override`: the confirmation when it is valid and needed, and its problems —
+ * one that confirms nothing is refused too, so that it cannot silently cover a later edit.
+ */
+export function fareOverrideIssues(framebook: object, needed: boolean): { confirmed: FareOverride | undefined; issues: { path: (string | number)[]; message: string }[] } {
+  const raw = (framebook as { fare_override?: unknown }).fare_override;
+  if (raw === undefined) return { confirmed: undefined, issues: [] };
+  const parsed = FareOverrideSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: ["framebook", "fare_override", ...i.path.map((k) => (typeof k === "symbol" ? String(k) : k))], message: `fare_override: ${i.message}` }));
+    return { confirmed: undefined, issues };
+  }
+  if (!needed) return { confirmed: undefined, issues: [{ path: ["framebook", "fare_override"], message: "fare_override confirms nothing: every fare policy is within the plausible bounds; remove it" }] };
+  return { confirmed: parsed.data, issues: [] };
+}
+
 /** Whether an entry is in force at a local time (no window: always). */
 export function inForce(entry: Pick<FarePolicyEntry, "valid_from" | "valid_until">, nowIso: string | undefined): boolean {
   if (nowIso === undefined) return true;

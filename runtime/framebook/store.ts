@@ -10,6 +10,7 @@ import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { z } from "zod";
 import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { fareOverrideOf, FareOverrideSchema } from "./fare-rules.ts";
 import { diffFramebooks, validateFramebook, type FramebookChange, type FramebookValidation } from "./validate.ts";
 
 export const FRAMEBOOKS_DIR_ENV = "METRO_FRAMEBOOKS_DIR";
@@ -21,6 +22,8 @@ export interface AuditEntry {
   action: "apply" | "rollback";
   version: string;
   previous: string | null;
+  /** The framebook made active confirms implausible fares: who confirmed them, and why. */
+  fare_override?: { reason: string; confirmed_by: string };
 }
 
 export interface ActiveFramebook {
@@ -43,6 +46,7 @@ const AuditEntrySchema = z.object({
   action: z.enum(["apply", "rollback"]),
   version: z.string(),
   previous: z.string().nullable(),
+  fare_override: FareOverrideSchema.pick({ reason: true, confirmed_by: true }).optional(),
 });
 
 export interface AuditReport {
@@ -67,6 +71,12 @@ export interface StoreHooks {
 }
 
 const versionOf = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 12);
+
+/** The audit's record of a validated framebook's fare_override (none: nothing). */
+function overrideOf(validation: FramebookValidation): Pick<AuditEntry, "fare_override"> {
+  const override = validation.framebook ? fareOverrideOf(validation.framebook) : undefined;
+  return override ? { fare_override: { reason: override.reason, confirmed_by: override.confirmed_by } } : {};
+}
 
 /** Atomic, durable, exclusive create without following symlinks (runtime/fs/atomic-write.ts). */
 function writeDurably(file: string, text: string, hooks: StoreHooks): void {
@@ -184,7 +194,7 @@ export class FramebookStore {
     // Keep what was active (operator file or data-pack default) so rollback can restore it.
     writeDurably(path.join(this.versionsDir(system), `${stamp}-${previous.version}.yaml`), previous.text, {});
     writeDurably(this.activeFile(system), text, this.hooks);
-    return this.record({ at: new Date().toISOString(), who, system, action: "apply", version: versionOf(text), previous: previous.version });
+    return this.record({ at: new Date().toISOString(), who, system, action: "apply", version: versionOf(text), previous: previous.version, ...overrideOf(validation) });
   }
 
   /** Restore the most recent previous version. */
@@ -199,7 +209,7 @@ export class FramebookStore {
     if (!validation.ok) throw new FramebookRejectedError(validation);
     writeDurably(this.activeFile(system), text, this.hooks);
     rmSync(last.file);
-    return this.record({ at: new Date().toISOString(), who, system, action: "rollback", version: versionOf(text), previous: current.version });
+    return this.record({ at: new Date().toISOString(), who, system, action: "rollback", version: versionOf(text), previous: current.version, ...overrideOf(validation) });
   }
 
   history(system: SystemId): { file: string; version: string }[] {

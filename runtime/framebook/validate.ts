@@ -7,7 +7,7 @@ import type { Framebook } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { systemFramebookIssues } from "./checks.ts";
 import { farePolicyIssues } from "./fare-bounds.ts";
-import { announcedText, FarePolicyEntrySchema, inForce } from "./fare-rules.ts";
+import { announcedText, FarePolicyEntrySchema, fareOverrideIssues, inForce } from "./fare-rules.ts";
 
 export interface FramebookIssue extends DataIssue {
   severity: "error" | "warning";
@@ -99,7 +99,14 @@ export function validateFramebook(text: string, file: string, system: SystemData
     }
   }
   for (const issue of systemFramebookIssues(fb, system)) at(issue.path, issue.message);
-  for (const bound of farePolicyIssues(fb, system, framebookPolicyChange(fb)?.text)) at(bound.path, bound.message);
+  const bounds = farePolicyIssues(fb, system, framebookPolicyChange(fb)?.text);
+  const override = fareOverrideIssues(fb, bounds.some((b) => b.implausible));
+  for (const issue of override.issues) at(issue.path, issue.message);
+  for (const bound of bounds) {
+    if (!bound.implausible) at(bound.path, bound.message);
+    else if (override.confirmed) at(bound.path, `${bound.message} (accepted: fare_override confirmed by ${override.confirmed.confirmed_by}: ${override.confirmed.reason})`, "warning");
+    else at(bound.path, `${bound.message}; if that is intended, confirm it with fare_override: {allow_implausible: true, reason, confirmed_by}`);
+  }
   const ok = !issues.some((i) => i.severity === "error");
   return { ok, file, issues, ...(ok ? { framebook: fb, framebookPy: parsed.framebookPy } : {}) };
 }

@@ -513,6 +513,8 @@ export const FramebookAuditEntrySchema = z.object({
   action: z.enum(["apply", "rollback"]),
   version: z.string(),
   previous: z.string().nullable(),
+  /** The framebook made active confirms implausible fares (its `fare_override`): who, and why. */
+  fare_override: z.object({ reason: z.string(), confirmed_by: z.string() }).optional(),
 });
 export type FramebookAuditEntry = z.infer<typeof FramebookAuditEntrySchema>;
 

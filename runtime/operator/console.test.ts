@@ -122,6 +122,27 @@ describe("framebooks through the console", () => {
   });
 });
 
+describe("implausible fares through the console", () => {
+  const hundredth = original.replace("cultural_notes: []", 'cultural_notes: []\n  fare_policies:\n    - policy_id: "p"\n      text: "Promotion"\n      rule: { multiplier: 0.01 }');
+  const confirmed = `${hundredth}\n  fare_override:\n    allow_implausible: true\n    reason: "Staff day"\n    confirmed_by: "Dana Reyes"`;
+
+  it("refuses a multiplier of 0.01 at its line and field, applies it once confirmed, and shows the confirmation in the audit", async () => {
+    const token = await login();
+    const active = console_.framebookStatus({ token, system: "marta" });
+    const refused = console_.applyFramebook({ token, system: "marta", text: hundredth });
+    expect(refused).toMatchObject({ ok: false, reason: "invalid", activeVersion: active.version });
+    expect(refused.ok ? [] : refused.issues).toContainEqual(expect.objectContaining({ severity: "error", path: "framebook.fare_policies[0].rule.multiplier", line: expect.any(Number), message: expect.stringMatching(/^multiplier 0\.01 is outside/) }));
+    expect(console_.framebookStatus({ token, system: "marta" }).version).toBe(active.version);
+
+    const check = console_.checkFramebook({ token, system: "marta", text: confirmed });
+    expect(check.ok).toBe(true);
+    expect(check.issues).toContainEqual(expect.objectContaining({ severity: "warning", path: "framebook.fare_policies[0].rule.multiplier", message: expect.stringMatching(/confirmed by Dana Reyes: Staff day/) }));
+    const applied = console_.applyFramebook({ token, system: "marta", text: confirmed });
+    expect(applied).toMatchObject({ ok: true, entry: { who: "Alice Ops", action: "apply", fare_override: { reason: "Staff day", confirmed_by: "Dana Reyes" } } });
+    expect(console_.framebookStatus({ token, system: "marta" }).audit[0]).toMatchObject({ who: "Alice Ops", fare_override: { confirmed_by: "Dana Reyes" } });
+  });
+});
+
 describe("the technician's bench through the console", () => {
   it("delegates to the bench with the operator's name; without one the calls are unavailable", async () => {
     const token = await login();

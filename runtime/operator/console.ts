@@ -101,7 +101,7 @@ function changeView(change: FramebookChange): FramebookChangeView {
 }
 
 function auditView(entry: AuditEntry): FramebookAuditEntry {
-  return { at: entry.at, who: entry.who, system: entry.system, action: entry.action, version: entry.version, previous: entry.previous };
+  return { at: entry.at, who: entry.who, system: entry.system, action: entry.action, version: entry.version, previous: entry.previous, ...(entry.fare_override ? { fare_override: entry.fare_override } : {}) };
 }
 
 export class OperatorConsole implements OperatorBackend {

@@ -1,7 +1,8 @@
 // Bounds on what one ticket sale may cost, from the fare table and the framebook: nothing below
 // zero, no single rider above twice the table's dearest single ride (so a fare policy may add a
 // surcharge, but not a ¥500 or a 99,999,999 one), and no sale above the framebook's
-// `max_sale_total` (default: the largest party one sale may cover, each at that per-rider cap).
+// `max_sale_total` (default: the largest party one sale may cover, each at that per-rider cap);
+// and what a fare policy may plausibly do to a fare (PLAUSIBLE_FARE_RATIO).
 // Used by the purchase interlock and by framebook validation alike. Pure.
 import type { Fares, Framebook } from "../data/schemas.ts";
 
@@ -9,6 +10,12 @@ import type { Fares, Framebook } from "../data/schemas.ts";
 export const MAX_RIDERS_PER_SALE = 30;
 /** A fare policy may at most double the dearest single ride of the fare table. */
 export const POLICY_HEADROOM = 2;
+/**
+ * A fare policy that leaves a paid trip at under a tenth, or over ten times, of what the fare table
+ * charges for the same trip and riders is implausible (a typo such as 0.01 for 0.1): framebook
+ * validation refuses it unless the operator confirms it (runtime/framebook/fare-rules.ts).
+ */
+export const PLAUSIBLE_FARE_RATIO = 10;
 
 function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
@@ -68,4 +75,23 @@ export function totalOutOfBounds(total: number, riders: number, fares: Fares, fr
  */
 export function freeByRule(applied: readonly string[]): boolean {
   return applied.some((a) => /\bfree\b/.test(a)) && !applied.some((a) => /capped at 0(?:\.0+)?$/.test(a));
+}
+
+/**
+ * Why `total` is an implausible price for a trip the fare table prices at `tableTotal` (null:
+ * plausible). A trip the table makes free (children riding free) has nothing to compare with, and
+ * a total of 0 is judged by freeByRule instead.
+ */
+export function implausibleFare(total: number, tableTotal: number): string | null {
+  if (!(tableTotal > 0) || total === 0) return null;
+  // Half a cent of slack: the fare engine rounds each line to the cent.
+  if (total < tableTotal / PLAUSIBLE_FARE_RATIO - 0.005) return `${total} is less than 1/${PLAUSIBLE_FARE_RATIO} of the fare table's ${tableTotal}`;
+  if (total > tableTotal * PLAUSIBLE_FARE_RATIO + 0.005) return `${total} is more than ${PLAUSIBLE_FARE_RATIO} times the fare table's ${tableTotal}`;
+  return null;
+}
+
+/** Why a fare multiplier is implausible (null: within 1/PLAUSIBLE_FARE_RATIO to PLAUSIBLE_FARE_RATIO). */
+export function implausibleMultiplier(multiplier: number): string | null {
+  if (multiplier >= 1 / PLAUSIBLE_FARE_RATIO && multiplier <= PLAUSIBLE_FARE_RATIO) return null;
+  return `multiplier ${multiplier} is outside ${1 / PLAUSIBLE_FARE_RATIO} to ${PLAUSIBLE_FARE_RATIO} (every fare times ${multiplier})`;
 }
