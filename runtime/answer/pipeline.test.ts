@@ -5,10 +5,11 @@ import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { runCase } from "../session/case.ts";
+import type { AssistantState } from "../contract/index.ts";
 import type { Policy, PolicyStep } from "../session/policy.ts";
 import { ModelBreaker } from "./breaker.ts";
 import { answerCase } from "./case.ts";
-import { AnswerPipeline, type ModelAssistant } from "./pipeline.ts";
+import { AnswerPipeline, describeChange, type ModelAssistant } from "./pipeline.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const structured = pack.caseById("MARTA-A-001")!;
@@ -162,5 +163,61 @@ describe("the breaker in the pipeline", () => {
     const failing = await answerCase(pipeline(fakeModel("text"), { mode: "model" }), pack, structured);
     expect(failing.kiosk.policyInfo).toMatchObject({ answeredBy: "rule-fallback" });
     expect(failing.kiosk.verdict).toMatchObject({ purchasable: true, decidedBy: "rule-fallback" });
+  });
+});
+
+/** The deterministic policy, with its submitted state edited (a stand-in for a model's answer). */
+function editing(id: string, edit: (state: Record<string, unknown>) => void): Policy {
+  return {
+    id,
+    start: async (setup) => {
+      const run = await rulePolicy.start(setup);
+      return {
+        next: async (input): Promise<PolicyStep> => {
+          const step = await run.next(input);
+          if (step.type !== "tool_calls") return step;
+          const calls = step.calls.map((c) => {
+            if (c.name !== "submit_assistant_state") return c;
+            const state = (typeof c.arguments === "string" ? JSON.parse(c.arguments) : structuredClone(c.arguments)) as Record<string, unknown>;
+            edit(state);
+            return { ...c, arguments: JSON.stringify(state) };
+          });
+          return { ...step, calls };
+        },
+      };
+    },
+  };
+}
+
+describe("the hybrid note says only what is true", () => {
+  // The provisional answer refers to staff; the model's offers the trip.
+  const provisional = editing("rule-staff", (s) => (s.kiosk_action = { ...(s.kiosk_action as object), action: "refer_to_staff" }));
+  const hybrid = (model: Policy): AnswerPipeline =>
+    new AnswerPipeline({ rule: provisional, assistant: { mode: "hybrid", policy: () => model, router: () => ({ path: "model", reason: "free_text", detail: "test" }) }, profile: pack.promptProfile(), log: () => undefined });
+
+  it("says the trip can be bought only when the interlock allows the sale", async () => {
+    const sold = await answerCase(hybrid(rulePolicy), pack, structured);
+    expect(sold.kiosk.verdict).toMatchObject({ purchasable: true, decidedBy: "model" });
+    expect(sold.kiosk.policyInfo?.changed).toBe("The assistant confirmed this trip can be bought.");
+
+    // The model offers the trip at a fare the kiosk's own calculation refuses.
+    const wrongFare = editing("model-wrong-fare", (s) => {
+      const quote = s.fare_quote as { total: number };
+      quote.total = Math.round((quote.total + 1) * 100) / 100;
+    });
+    const refused = await answerCase(hybrid(wrongFare), pack, structured);
+    expect(refused.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(refused.kiosk.verdict).toMatchObject({ purchasable: false, decidedBy: "model" });
+    expect(refused.kiosk.policyInfo?.changed).toBe("This kiosk cannot sell this trip. The fare changed from $2.50 to $3.50.");
+  });
+
+  it("decides from the interlock's verdict on the final state", () => {
+    const system = pack.system("marta");
+    const offer = { outcome: "route_and_fare_ready", kiosk_action: { action: "prompt_purchase" } } as unknown as AssistantState;
+    const staff = { outcome: "route_and_fare_ready", kiosk_action: { action: "refer_to_staff" } } as unknown as AssistantState;
+    expect(describeChange(system, staff, offer, true)).toBe("The assistant confirmed this trip can be bought.");
+    expect(describeChange(system, staff, offer, false)).toBe("This kiosk cannot sell this trip.");
+    expect(describeChange(system, offer, staff, false)).toBe("After checking, the assistant changed what this kiosk can do for this trip.");
+    expect(describeChange(system, offer, offer, false)).toBeNull();
   });
 });

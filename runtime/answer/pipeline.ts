@@ -128,12 +128,17 @@ function safeUserMessage(events: readonly KioskEvent[], profile: PromptProfile):
   }
 }
 
-/** What differs between the provisional and the final answer, in passenger words (null: same). */
-export function describeChange(system: SystemData, before: AssistantState, after: AssistantState): string | null {
+/**
+ * What differs between the provisional and the final answer, in passenger words (null: same).
+ * `purchasable`: the purchase interlock allows the final answer's sale — only then may the note say
+ * the trip can be bought (the screen shows it beside the buy button or the refusal).
+ */
+export function describeChange(system: SystemData, before: AssistantState, after: AssistantState, purchasable: boolean): string | null {
   const notes: string[] = [];
   const money = (v: unknown): string => (typeof v === "number" ? `${system.framebook.currency_symbol}${v.toFixed(2)}` : "—");
   if (before.outcome !== after.outcome || before.kiosk_action.action !== after.kiosk_action.action) {
-    notes.push(after.kiosk_action.action === "prompt_purchase" ? "The assistant confirmed this trip can be bought." : "After checking, the assistant changed what this kiosk can do for this trip.");
+    if (after.kiosk_action.action !== "prompt_purchase") notes.push("After checking, the assistant changed what this kiosk can do for this trip.");
+    else notes.push(purchasable ? "The assistant confirmed this trip can be bought." : "This kiosk cannot sell this trip.");
   }
   const stops = (s: AssistantState): string => (s.route?.stops ?? []).map((x) => x.station_id).join(",");
   if (stops(before) !== stops(after) && after.route) notes.push("The route changed.");
@@ -212,9 +217,9 @@ export class AnswerConversation {
     this.turns.push([...events]);
     const { assistant, rule } = this.pipeline.options;
     const disruptions = hooks.disruptions ?? this.setup.context.active_disruptions;
-    const finish = (partial: Omit<Answer, "verdict" | "disruptions" | "elapsedMs">): Answer => ({
+    const finish = (partial: Omit<Answer, "verdict" | "disruptions" | "elapsedMs">, verdict = this.verdict(partial.record, disruptions, hooks)): Answer => ({
       ...partial,
-      verdict: this.verdict(partial.record, disruptions, hooks),
+      verdict,
       disruptions,
       elapsedMs: this.pipeline.now() - t0,
     });
@@ -268,8 +273,10 @@ export class AnswerConversation {
       return finish({ record, decidedBy: "rule-fallback", route, changed: false, note: null, assistantUnavailable: !timedOut, modelFailure });
     }
     this.pipeline.modelOutcome(this.setup.sessionId, undefined);
-    const note = describeChange(this.setup.system, provisional.kiosk.state, modelRecord.kiosk.state);
-    return finish({ record: modelRecord, decidedBy: "model", route, changed: note !== null, note, assistantUnavailable: false });
+    // The note speaks of the final state as the interlock judges it, the verdict the screen shows.
+    const verdict = this.verdict(modelRecord, disruptions, hooks);
+    const note = describeChange(this.setup.system, provisional.kiosk.state, modelRecord.kiosk.state, verdict.ok);
+    return finish({ record: modelRecord, decidedBy: "model", route, changed: note !== null, note, assistantUnavailable: false }, verdict);
   }
 
   /** Forget the conversation (reset, idle timeout, end of a case): release the policies' sessions. */
