@@ -54,7 +54,17 @@ import type {
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
 import type { SystemExtrasSource } from "./extras.ts";
 import type { StationNames } from "./interlock/stations.ts";
-import { checkSessionRoom, eventBytes, evictionVictim, KioskLimitError, MAX_LIVE_SESSIONS } from "./limits.ts";
+import {
+  checkSessionRoom,
+  eventBytes,
+  evictionVictim,
+  holdsQuote,
+  KioskLimitError,
+  LOCAL_CLIENT,
+  MAX_LIVE_SESSIONS,
+  MAX_UNPAID_PER_CLIENT,
+  UNPAID_SESSION_TTL_MS,
+} from "./limits.ts";
 import { confirmationOf, ticketOfSale } from "./purchase-facts.ts";
 import type { SalesLedger, SessionLogEntry } from "./sales.ts";
 import type { PaymentTerminal } from "./payment.ts";
@@ -130,6 +140,10 @@ export interface KioskAppOptions {
   headsetPattern?: string;
   /** The platform speech engine that renders headset readings (runtime/speech/service.ts); absent: headset mode cannot speak. */
   speech?: { status(): SpeechStatus | null; onChange(listener: () => void): () => void; speak(request: SpeakRequest): Promise<SpeechResult> };
+  /** How long an unpaid purchasable answer is held and can be bought (default UNPAID_SESSION_TTL_MS, 3 minutes). */
+  unpaidSessionMs?: number;
+  /** Unpaid purchasable sessions one client may hold; its next ends its oldest (default MAX_UNPAID_PER_CLIENT). */
+  maxUnpaidPerClient?: number;
   /** Monotonic milliseconds. */
   now?: () => number;
   newSessionId?: () => string;
@@ -142,6 +156,8 @@ export interface KioskAppOptions {
 
 interface AppSession {
   system: SystemId;
+  /** Who started it (`kiosk serve`: the remote address and screen; Electron: the screen): unpaid sessions count against it. */
+  client: string;
   /** The system data (framebook) the session started with. */
   data: SystemData;
   turns: KioskEvent[][];
@@ -163,6 +179,8 @@ interface AppSession {
   asking: number;
   /** What the passenger confirms before paying (when the last answer is purchasable). */
   confirmation?: PurchaseConfirmation;
+  /** Monotonic ms the purchasable answer was given: it can be bought for unpaidSessionMs after. */
+  quotedAtMs?: number;
   /** Purchases by the screen's request id: a retry gets the same outcome. */
   purchases: Map<string, Promise<PurchaseResult>>;
   /** The payment method of the latest purchase attempt (for the session audit). */
@@ -193,11 +211,15 @@ export class KioskApp {
   private readonly clock: () => Date;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
+  private readonly unpaidSessionMs: number;
+  private readonly maxUnpaidPerClient: number;
 
   constructor(private readonly options: KioskAppOptions) {
     this.clock = options.clock ?? (() => new Date());
     this.now = options.now ?? (() => performance.now());
     this.log = options.log ?? ((m) => console.error(`kiosk: ${m}`));
+    this.unpaidSessionMs = options.unpaidSessionMs ?? UNPAID_SESSION_TTL_MS;
+    this.maxUnpaidPerClient = options.maxUnpaidPerClient ?? MAX_UNPAID_PER_CLIENT;
     const breaker = options.breaker ?? new ModelBreaker({ ...(options.modelRetryMs !== undefined ? { retryMs: options.modelRetryMs } : {}), now: () => this.clock().getTime() });
     this.pipeline = new AnswerPipeline({
       rule: options.rule ?? rulePolicy,
@@ -430,7 +452,8 @@ export class KioskApp {
   // ---------------------------------------------------------------------------------------------
   // Asking
 
-  async ask(request: AskRequest, signal?: AbortSignal): Promise<AskResult> {
+  /** `client`: who asks (the adapters pass it; unpaid sessions count against it). */
+  async ask(request: AskRequest, signal?: AbortSignal, client: string = LOCAL_CLIENT): Promise<AskResult> {
     if (this.benchRunning) throw new KioskUnavailableError("The kiosk is running a technician test; passengers are served again shortly.");
     const t0 = this.now();
     const askedAt = localIsoMinute(this.conditionsFor(request.system).now);
@@ -472,6 +495,7 @@ export class KioskApp {
       this.makeRoom();
       session = {
         system: request.system,
+        client,
         data: this.system(request.system),
         turns: [events],
         sold: false,
@@ -511,6 +535,8 @@ export class KioskApp {
     session.sold = false;
     const shown = this.toAskResult(sessionId, session, record, verdict, t0);
     session.confirmation = shown.confirmation;
+    session.quotedAtMs = shown.confirmation ? this.now() : undefined;
+    if (shown.confirmation) this.capUnpaid(session.client, sessionId);
     const result: AskResult = {
       ...shown,
       assistantUnavailable: answer.assistantUnavailable,
@@ -591,19 +617,50 @@ export class KioskApp {
     };
   }
 
+  /** When the session's unpaid purchasable answer was quoted (null: none, or it was bought). */
+  private quotedAt(s: AppSession): number | null {
+    return !s.sold && s.confirmation !== undefined && s.quotedAtMs !== undefined ? s.quotedAtMs : null;
+  }
+
+  /** Unpaid purchasable sessions still held (all clients, or one). */
+  unpaidSessions(client?: string): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if ((client === undefined || s.client === client) && holdsQuote(this.quotedAt(s), this.now(), this.unpaidSessionMs)) n++;
+    return n;
+  }
+
   /**
-   * Room for one more session: evict the one idle longest, never one that is paying or answering
-   * or (recently) holding a purchasable answer; refuse the new one when every session is protected.
+   * A client over its cap of unpaid purchasable sessions loses its oldest (never one paying or
+   * answering): asking without paying cannot hold the kiosk's sessions, only the client's own few.
+   */
+  private capUnpaid(client: string, keep: string): void {
+    const held = [...this.sessions]
+      .filter(([, s]) => s.client === client && holdsQuote(this.quotedAt(s), this.now(), this.unpaidSessionMs))
+      .sort(([, a], [, b]) => (a.quotedAtMs ?? 0) - (b.quotedAtMs ?? 0));
+    let over = held.length - this.maxUnpaidPerClient;
+    for (const [id, s] of held) {
+      if (over <= 0) break;
+      if (id === keep || s.purchasing || s.asking > 0) continue;
+      this.log(`client ${client} holds more than ${this.maxUnpaidPerClient} unpaid purchasable sessions: ended its oldest, ${id}`);
+      this.endSession(id);
+      over--;
+    }
+  }
+
+  /**
+   * Room for one more session: evict the one idle longest without a fresh quote, else the oldest
+   * quote of the client holding the most; never one paying or answering (all busy: refused).
    */
   private makeRoom(): void {
     while (this.sessions.size >= MAX_LIVE_SESSIONS) {
       const candidates = [...this.sessions].map(([id, s]) => ({
         id,
+        client: s.client,
         lastActiveMs: s.lastActiveMs,
         busy: s.purchasing || s.asking > 0,
-        purchasable: !s.sold && s.confirmation !== undefined,
+        quotedAtMs: this.quotedAt(s),
       }));
-      const victim = evictionVictim(candidates, this.now());
+      const victim = evictionVictim(candidates, this.now(), this.unpaidSessionMs);
       if (victim === null) throw new KioskLimitError("The kiosk is busy serving other passengers. Please try again in a moment.", "kiosk_busy");
       this.endSession(victim);
     }
@@ -652,6 +709,13 @@ export class KioskApp {
     };
     if (session.sold) return refuse("A ticket has already been issued for this request.", ["already_sold"]);
     if (session.purchasing) return refuse("A payment for this request is already in progress.", ["purchase_in_progress"]);
+    // A quote held past its time is never sold: the fare and route are asked for again.
+    if (this.quotedAt(session) !== null && !holdsQuote(this.quotedAt(session), this.now(), this.unpaidSessionMs)) {
+      this.audit({ sessionId: request.sessionId, system: session.system, event: "purchase_refused", problems: ["quote_expired"] });
+      this.endSession(request.sessionId);
+      const minutes = Math.round(this.unpaidSessionMs / 6_000) / 10;
+      return { ok: false, reason: "unknown_session", message: `This quote expired after ${minutes} minutes unpaid. Nothing was charged. Please start again for a current fare.` };
+    }
     const salesProblem = this.salesProblem();
     if (!this.options.ledger || salesProblem !== null) {
       return { ok: false, reason: "ledger_unavailable", message: "Ticket sales are unavailable right now. Nothing was charged. Please ask staff for help." };

@@ -10,10 +10,18 @@ export const MAX_SESSION_BYTES = 64 * 1024;
 /** Live sessions kept in memory at once. */
 export const MAX_LIVE_SESSIONS = 200;
 /**
- * A session idle this long may be evicted even if its answer could still be bought (the screen
- * resets an idle passenger long before: 60 s + a 30 s warning).
+ * An unpaid purchasable answer holds its session this long after it was quoted: one passenger
+ * pays within a minute or two (the screen resets an idle passenger after 60 s + a 30 s warning),
+ * and a quote older than this is not sold (the purchase is refused; the passenger asks again).
  */
-export const PURCHASABLE_SESSION_TTL_MS = 10 * 60_000;
+export const UNPAID_SESSION_TTL_MS = 3 * 60_000;
+/**
+ * Unpaid purchasable sessions one client may hold; its next one ends its oldest. A kiosk screen
+ * serves one passenger at a time, so a handful covers abandoned answers and a second tab.
+ */
+export const MAX_UNPAID_PER_CLIENT = 5;
+/** The client of a call without one (the Electron screen: the kiosk's only local screen). */
+export const LOCAL_CLIENT = "screen";
 
 /** The passenger's session is full (→ HTTP 413, IPC rejection): start again. */
 export class KioskLimitError extends Error {
@@ -43,24 +51,45 @@ export function checkSessionRoom(turns: number, bytes: number, next: unknown): v
 
 export interface EvictionCandidate {
   id: string;
+  /** Who asked for it (remote address, screen): a flood is weighed against its own client. */
+  client: string;
   /** Monotonic ms of the last request. */
   lastActiveMs: number;
   /** Payment in progress, or an answer being computed: never evicted. */
   busy: boolean;
-  /** The answer can be bought and has not been: kept until PURCHASABLE_SESSION_TTL_MS idle. */
-  purchasable: boolean;
+  /** Monotonic ms its unpaid purchasable answer was quoted; null when there is none (or it was bought). */
+  quotedAtMs: number | null;
+}
+
+/** An unpaid purchasable answer still within its hold (the session is kept for its passenger). */
+export function holdsQuote(quotedAtMs: number | null, nowMs: number, ttlMs: number): boolean {
+  return quotedAtMs !== null && nowMs - quotedAtMs < ttlMs;
 }
 
 /**
- * Which session to evict to make room: the one idle longest among those that are neither busy
- * nor (recently) purchasable; null when every session is protected (the new one is refused).
+ * Which session to evict to make room: the one idle longest among those that hold no fresh quote;
+ * failing that, the oldest quote of the client holding the most (a flood pays for itself, never a
+ * passenger of another client); null only when every session is busy (the new one is refused).
  */
-export function evictionVictim(sessions: Iterable<EvictionCandidate>, nowMs: number): string | null {
-  let victim: EvictionCandidate | null = null;
+export function evictionVictim(sessions: Iterable<EvictionCandidate>, nowMs: number, ttlMs: number = UNPAID_SESSION_TTL_MS): string | null {
+  let idle: EvictionCandidate | null = null;
+  const held: EvictionCandidate[] = [];
+  const perClient = new Map<string, number>();
   for (const s of sessions) {
     if (s.busy) continue;
-    if (s.purchasable && nowMs - s.lastActiveMs < PURCHASABLE_SESSION_TTL_MS) continue;
-    if (!victim || s.lastActiveMs < victim.lastActiveMs) victim = s;
+    if (holdsQuote(s.quotedAtMs, nowMs, ttlMs)) {
+      held.push(s);
+      perClient.set(s.client, (perClient.get(s.client) ?? 0) + 1);
+    } else if (!idle || s.lastActiveMs < idle.lastActiveMs) idle = s;
+  }
+  if (idle) return idle.id;
+  let victim: EvictionCandidate | null = null;
+  for (const s of held) {
+    if (!victim) victim = s;
+    else {
+      const more = (perClient.get(s.client) ?? 0) - (perClient.get(victim.client) ?? 0);
+      if (more > 0 || (more === 0 && (s.quotedAtMs ?? 0) < (victim.quotedAtMs ?? 0))) victim = s;
+    }
   }
   return victim?.id ?? null;
 }
