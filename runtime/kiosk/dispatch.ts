@@ -27,10 +27,11 @@ export function parseKioskArgs<M extends KioskMethod>(method: M, args: unknown):
 
 /**
  * Call `method` with already validated arguments. The caller's AbortSignal (a closed HTTP
- * connection) follows the arguments; calls that can take long (ask) honour it, the others ignore it.
+ * connection) and its client (who asks: unpaid sessions count against it) follow the arguments;
+ * calls that can take long (ask) honour the signal, and ask takes the client; the others ignore them.
  */
-export async function invokeKiosk<M extends KioskMethod>(backend: KioskBackend, method: M, args: KioskArgs<M>, signal?: AbortSignal): Promise<KioskResult<M>> {
+export async function invokeKiosk<M extends KioskMethod>(backend: KioskBackend, method: M, args: KioskArgs<M>, signal?: AbortSignal, client?: string): Promise<KioskResult<M>> {
   // The one generic call site: TypeScript cannot relate backend[M] to KioskArgs<M> for a generic M.
   const call = backend[method] as unknown as (...callArgs: unknown[]) => KioskResult<M> | Promise<KioskResult<M>>;
-  return call.apply(backend, [...(args as unknown[]), signal]);
+  return call.apply(backend, [...(args as unknown[]), signal, client]);
 }

@@ -74,6 +74,19 @@ export function progressClientOf(value: unknown): string | null {
   return typeof value === "string" && PROGRESS_CLIENT_PATTERN.test(value) ? value : null;
 }
 
+/**
+ * Who a request comes from, for per-client limits (unpaid sessions, PIN lockouts): its remote
+ * address, and on loopback also the page's client id — screens on the kiosk itself (or behind a
+ * local proxy) share 127.0.0.1. From the network the id is not used: anyone can make up ids, not
+ * addresses.
+ */
+export function requestSource(remoteAddress: string | undefined, clientHeader: unknown): string {
+  const address = (remoteAddress ?? "").replace(/^::ffff:/i, "");
+  if (!isLoopbackName(address)) return address;
+  const client = progressClientOf(clientHeader);
+  return client === null ? address : `${address} ${client}`;
+}
+
 /** Source maps are never served (they publish the source). */
 export function isSourceMap(pathname: string): boolean {
   return /\.map$/i.test(pathname);

@@ -14,7 +14,9 @@
 // are JSON `{error, field?, issues?}`. Bound to localhost by default, with a Host check against DNS
 // rebinding (also when bound to 0.0.0.0: IP literals and --allowed-host names only), a same-origin
 // check on POST and WebSocket, a limit on progress sockets, no source maps, and the kiosk's
-// security headers. A malformed request is a 4xx for that request only (http-guards.ts).
+// security headers. A malformed request is a 4xx for that request only (http-guards.ts). Asks and
+// operator logins carry their source (requestSource: the remote address, plus the page's client id
+// on loopback): a source's unpaid sessions and wrong PINs hold back that source, not the others.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -52,6 +54,7 @@ import {
   rawHttpError,
   requestPathname,
   requestQuery,
+  requestSource,
 } from "./http-guards.ts";
 
 export const RENDERER_BUILD_COMMAND = "npx vite build --config renderer/vite.config.ts";
@@ -204,7 +207,8 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     // Progress events of this call go to the client that made it (its x-kiosk-client header) alone.
     const client = progressClientOf(req.headers[PROGRESS_CLIENT_HEADER]) ?? "";
     try {
-      return sendJson(res, 200, await asker.run(client, () => invokeKiosk(backend, route.method, parsed.args, abort.signal)));
+      const source = requestSource(req.socket.remoteAddress, req.headers[PROGRESS_CLIENT_HEADER]);
+      return sendJson(res, 200, await asker.run(client, () => invokeKiosk(backend, route.method, parsed.args, abort.signal, source)));
     } finally {
       res.off("close", onClose);
     }
@@ -217,7 +221,8 @@ export async function startKioskServer(options: KioskServerOptions): Promise<Run
     if (method !== "POST") throw new HttpError(405, `method ${method} not allowed here (operator calls are POST)`);
     const parsed = parseOperatorRequest(name as OperatorMethod, await readJsonBody(req, MAX_OPERATOR_BODY_BYTES));
     if (!parsed.ok) throw zodFailure(parsed.error);
-    return sendJson(res, 200, await callOperator(operator, name as OperatorMethod, parsed.request));
+    const source = requestSource(req.socket.remoteAddress, req.headers[PROGRESS_CLIENT_HEADER]);
+    return sendJson(res, 200, await callOperator(operator, name as OperatorMethod, parsed.request, source));
   }
 
   function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
