@@ -202,6 +202,13 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
       sessions.delete(request.token);
       return { ok: true };
     },
+    async clearPinLockout(request) {
+      calls.push("clearPinLockout");
+      operatorOf(request.token);
+      const cleared = failures >= 3 ? ["screen"] : [];
+      failures = 0;
+      return { ok: true, cleared };
+    },
     async framebookStatus(request) {
       operatorOf(request.token);
       calls.push(`framebookStatus ${request.system}`);

@@ -486,6 +486,12 @@ export type OperatorTokenRequest = z.input<typeof OperatorTokenRequestSchema>;
 
 export const OperatorOkSchema = z.object({ ok: z.literal(true) });
 
+/** The technician's override of a PIN lockout: one source (as the log names it), or every source. */
+export const ClearPinLockoutRequestSchema = OperatorTokenRequestSchema.extend({ source: z.string().min(1).max(200).optional() });
+export type ClearPinLockoutRequest = z.input<typeof ClearPinLockoutRequestSchema>;
+/** `cleared`: the sources that were locked out. */
+export const ClearPinLockoutResultSchema = z.object({ ok: z.literal(true), cleared: z.array(z.string()) });
+
 // --- Framebooks --------------------------------------------------------------------------------
 
 /** Largest framebook accepted from the operator screen (the data pack's are about 2,000 characters). */
@@ -700,6 +706,7 @@ export type LatencyProbeResult = z.infer<typeof LatencyProbeResultSchema>;
 export const OPERATOR_METHODS = {
   login: { request: OperatorLoginRequestSchema, result: OperatorLoginResultSchema },
   logout: { request: OperatorTokenRequestSchema, result: OperatorOkSchema },
+  clearPinLockout: { request: ClearPinLockoutRequestSchema, result: ClearPinLockoutResultSchema },
   framebookStatus: { request: FramebookSystemRequestSchema, result: FramebookStatusSchema },
   checkFramebook: { request: FramebookCandidateRequestSchema, result: FramebookCheckResultSchema },
   applyFramebook: { request: FramebookApplyRequestSchema, result: FramebookApplyResultSchema },

@@ -171,3 +171,17 @@ describe("the technician's bench through the console", () => {
     expect(calls).toEqual(["start rule probe by Alice Ops", "stop", "export 3 reference marta"]);
   });
 });
+
+describe("PIN lockout per source", () => {
+  it("wrong PINs lock out their source only; a logged-in technician clears it, and the log says who", async () => {
+    for (const pin of ["000000", "000001", "000002"]) await console_.login({ operator: "Mallory", pin }, "10.0.0.66");
+    expect(await console_.login({ operator: "Alice Ops", pin: "246810" }, "10.0.0.66")).toMatchObject({ ok: false, reason: "locked" });
+    const result = await console_.login({ operator: "Tess Tech", pin: "246810" }, "10.0.0.5");
+    if (!result.ok) throw new Error("the operator at another source was locked out");
+    expect(() => console_.clearPinLockout({ token: "x".repeat(43), source: "10.0.0.66" })).toThrow(expect.objectContaining({ code: "unauthorized" }));
+    expect(await callOperator(console_, "clearPinLockout", { token: result.token, source: "10.0.0.66" })).toEqual({ ok: true, cleared: ["10.0.0.66"] });
+    expect(await callOperator(console_, "login", { operator: "Alice Ops", pin: "246810" }, "10.0.0.66")).toMatchObject({ ok: true });
+    expect(logs.join("\n")).toMatch(/login refused for 'Mallory' \(wrong_pin\) from 10\.0\.0\.66/);
+    expect(logs.join("\n")).toMatch(/operator 'Tess Tech' cleared the PIN lockout of 10\.0\.0\.66 \(locked: 10\.0\.0\.66\)/);
+  });
+});

@@ -28,7 +28,7 @@ import {
   type TechnicianInfo,
 } from "../kiosk/bridge.ts";
 import type { z } from "zod";
-import type { PinGate } from "./pin.ts";
+import { LOCAL_PIN_SOURCE, type PinGate } from "./pin.ts";
 import type { OperatorLive } from "./live.ts";
 
 /** An operator call that cannot be served (→ HTTP status / IPC failure by code). */
@@ -144,17 +144,18 @@ export class OperatorConsole implements OperatorBackend {
 
   // --- sessions --------------------------------------------------------------------------------
 
-  async login(request: ParsedOperatorRequest<"login">): Promise<OperatorResult<"login">> {
-    const check = await this.options.pin.check(request.pin);
+  /** `source`: where the PIN was typed (the adapters pass it): wrong PINs lock out that source only. */
+  async login(request: ParsedOperatorRequest<"login">, source: string = LOCAL_PIN_SOURCE): Promise<OperatorResult<"login">> {
+    const check = await this.options.pin.check(request.pin, source);
     if (!check.ok) {
-      this.log(`operator login refused for '${request.operator}' (${check.reason})`);
+      this.log(`operator login refused for '${request.operator}' (${check.reason}) from ${source}`);
       return check;
     }
     for (const [token, s] of this.sessions) if (this.now() - s.lastSeen > this.idleTimeoutMs) this.sessions.delete(token);
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     const token = randomBytes(32).toString("base64url");
     this.sessions.set(token, { operator: request.operator, lastSeen: this.now() });
-    this.log(`operator '${request.operator}' logged in`);
+    this.log(`operator '${request.operator}' logged in from ${source}`);
     return { ok: true, token, operator: request.operator, idleTimeoutMs: this.idleTimeoutMs };
   }
 
@@ -163,6 +164,17 @@ export class OperatorConsole implements OperatorBackend {
     if (session) this.log(`operator '${session.operator}' logged out`);
     this.sessions.delete(request.token);
     return { ok: true };
+  }
+
+  /**
+   * The technician's override (behind the same PIN as every operator tool, so from another source
+   * than the locked one): clear one source's PIN lockout, or every source's. Logged with who did it.
+   */
+  clearPinLockout(request: ParsedOperatorRequest<"clearPinLockout">): OperatorResult<"clearPinLockout"> {
+    const operator = this.operatorOf(request.token);
+    const cleared = this.options.pin.clearLockout(request.source);
+    this.log(`operator '${operator}' cleared the PIN lockout of ${request.source ?? "every source"} (locked: ${cleared.join(", ") || "none"})`);
+    return { ok: true, cleared };
   }
 
   /** Live operator sessions (for tests and status). */
@@ -325,9 +337,9 @@ export function parseOperatorRequest<M extends OperatorMethod>(method: M, payloa
   return parsed.success ? { ok: true, request: parsed.data as ParsedOperatorRequest<M> } : { ok: false, error: parsed.error };
 }
 
-/** Dispatch a parsed request to the backend (typed once, for the adapters). */
-export function callOperator<M extends OperatorMethod>(backend: OperatorBackend, method: M, request: ParsedOperatorRequest<M>): Promise<OperatorResult<M>> {
-  const fn = backend[method] as (r: ParsedOperatorRequest<M>) => OperatorResult<M> | Promise<OperatorResult<M>>;
-  return Promise.resolve(fn.call(backend, request));
+/** Dispatch a parsed request to the backend (typed once, for the adapters); `source` is where it came from (login takes it). */
+export function callOperator<M extends OperatorMethod>(backend: OperatorBackend, method: M, request: ParsedOperatorRequest<M>, source?: string): Promise<OperatorResult<M>> {
+  const fn = backend[method] as (r: ParsedOperatorRequest<M>, source?: string) => OperatorResult<M> | Promise<OperatorResult<M>>;
+  return Promise.resolve(fn.call(backend, request, source));
 }
 

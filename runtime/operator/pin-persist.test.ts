@@ -23,11 +23,11 @@ describe("PIN lockout across restarts (finding 4)", () => {
     expect(await gate().check("0002")).toMatchObject({ reason: "locked", retryAfterMs: 30_000 });
     // Restarted during the lockout: still locked, even for the right PIN.
     expect(await gate().check("9731")).toMatchObject({ ok: false, reason: "locked" });
-    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ failures: 3, lockedUntil: 1_030_000 });
+    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ sources: { screen: { failures: 3, lockedUntil: 1_030_000 } }, recent: [1_000_000, 1_000_000, 1_000_000] });
     if (process.platform !== "win32") expect(statSync(stateFile).mode & 0o777).toBe(0o600);
     now += 30_000;
     expect(await gate().check("9731")).toEqual({ ok: true });
-    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ failures: 0, lockedUntil: 0 });
+    expect(JSON.parse(readFileSync(stateFile, "utf8"))).toEqual({ sources: {}, recent: [1_000_000, 1_000_000, 1_000_000] });
   });
 
   it("counts a guess before checking it, so a crash mid-check gains nothing", async () => {
@@ -37,7 +37,7 @@ describe("PIN lockout across restarts (finding 4)", () => {
     const pending = first.check("1111");
     // The kiosk dies while scrypt runs: the next process already counts that guess.
     await new Promise((r) => setImmediate(r));
-    expect(JSON.parse(readFileSync(stateFile, "utf8")).failures).toBe(1);
+    expect(JSON.parse(readFileSync(stateFile, "utf8")).sources.screen.failures).toBe(1);
     expect(await new PinGate({ hash, stateFile, now: () => 0 }).check("2222")).toMatchObject({ reason: "wrong_pin", attemptsLeft: 1 });
     await pending;
   });
@@ -57,6 +57,18 @@ describe("PIN lockout across restarts (finding 4)", () => {
     writeFileSync(stateFile, JSON.stringify({ failures: 9, lockedUntil: 10 ** 15 }));
     const gate = new PinGate({ hash, stateFile, now: () => 0, maxLockoutMs: 60_000 });
     expect(await gate.check("9731")).toMatchObject({ reason: "locked", retryAfterMs: 60_000 });
+  });
+
+  it("keeps each source's lockout across a restart; a state file from before sources locks every source", async () => {
+    const hash = await hashPin("9731", CHEAP);
+    const stateFile = path.join(dir, "e.json");
+    const gate = (): PinGate => new PinGate({ hash, stateFile, now: () => 0 });
+    for (const pin of ["0000", "0001", "0002"]) await gate().check(pin, "10.0.0.66");
+    expect(await gate().check("9731", "10.0.0.66")).toMatchObject({ reason: "locked" });
+    expect(await gate().check("9731", "10.0.0.5")).toEqual({ ok: true });
+    const legacy = path.join(dir, "f.json");
+    writeFileSync(legacy, JSON.stringify({ failures: 3, lockedUntil: 30_000 }));
+    expect(await new PinGate({ hash, stateFile: legacy, now: () => 0 }).check("9731", "10.0.0.5")).toMatchObject({ reason: "locked", retryAfterMs: 30_000 });
   });
 
   it("the state file sits beside the operator config", () => {

@@ -91,3 +91,44 @@ describe("PIN rate limit", () => {
     expect(await gate.check("1234")).toEqual({ ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 });
   });
 });
+
+describe("PIN lockout per source", () => {
+  it("wrong PINs from one source lock out that source only: the operator at another logs in", async () => {
+    let now = 0;
+    const gate = new PinGate({ hash: await hashPin("9731", CHEAP), now: () => now });
+    for (const pin of ["0000", "0001", "0002", "0003"]) expect((await gate.check(pin, "10.0.0.66")).ok).toBe(false);
+    expect(await gate.check("9731", "10.0.0.66")).toMatchObject({ ok: false, reason: "locked" });
+    expect(await gate.check("9731", "10.0.0.5")).toEqual({ ok: true });
+    expect(await gate.check("9731")).toEqual({ ok: true });
+    // The lockout grows with each wrong PIN from the locked source, not from the others.
+    now = 60_000;
+    expect(await gate.check("0004", "10.0.0.66")).toMatchObject({ reason: "locked", retryAfterMs: 60_000 });
+  });
+
+  it("a technician's override clears one source's lockout (the others keep theirs) or every one", async () => {
+    const gate = new PinGate({ hash: await hashPin("9731", CHEAP), now: () => 0 });
+    for (const source of ["a", "b"]) for (const pin of ["0000", "0001", "0002"]) await gate.check(pin, source);
+    expect(gate.clearLockout("a")).toEqual(["a"]);
+    expect(await gate.check("9731", "a")).toEqual({ ok: true });
+    expect(await gate.check("9731", "b")).toMatchObject({ reason: "locked" });
+    expect(gate.clearLockout()).toEqual(["b"]);
+    expect(await gate.check("9731", "b")).toEqual({ ok: true });
+    expect(gate.clearLockout("nobody")).toEqual([]);
+  });
+
+  it("many sources together are slowed to one check per spacing, never locked out", async () => {
+    let now = 0;
+    const gate = new PinGate({ hash: await hashPin("9731", CHEAP), now: () => now, globalFreeFailures: 5, globalWindowMs: 600_000, globalSpacingMs: 30_000 });
+    for (let i = 0; i < 5; i++) expect(await gate.check("0000", `made-up-${i}`)).toMatchObject({ reason: "wrong_pin" });
+    // A sixth source, even with the right PIN, waits its turn (the guess is not counted against it).
+    expect(await gate.check("9731", "operator")).toEqual({ ok: false, reason: "locked", retryAfterMs: 30_000, attemptsLeft: 3 });
+    now = 30_000;
+    expect(await gate.check("9731", "operator")).toEqual({ ok: true });
+    expect(await gate.check("0000", "made-up-9")).toMatchObject({ reason: "wrong_pin" });
+    expect(await gate.check("0000", "made-up-10")).toMatchObject({ reason: "locked", retryAfterMs: 30_000 });
+    // Once the window has passed, checks run at full speed again.
+    now = 30_000 + 600_000;
+    expect(await gate.check("9731", "operator")).toEqual({ ok: true });
+    expect(await gate.check("9731", "operator")).toEqual({ ok: true });
+  });
+});

@@ -1,11 +1,15 @@
 // The operator PIN: stored only as a salted scrypt hash the operator configures (environment
 // variable or a config file written by `kiosk operator set-pin`), checked in constant time, and
-// rate-limited for the whole kiosk — the attacker stands at the screen, so the limit is per kiosk,
-// not per operator name. After `freeAttempts` wrong PINs in a row every further attempt waits a
-// lockout that doubles from `lockoutMs` up to `maxLockoutMs`; a correct PIN resets it. During a
-// lockout even the correct PIN is refused (it is not checked at all). With `stateFile` the count
-// and the lockout's expiry are stored (wall-clock time) before the PIN is even checked, so
-// neither a restart nor a crash in the middle of a check gives fresh guesses (issue 13, finding 4).
+// rate-limited per source — the screen, or a remote address of `kiosk serve` — not per operator
+// name: after `freeAttempts` wrong PINs in a row from one source every further attempt from it
+// waits a lockout that doubles from `lockoutMs` up to `maxLockoutMs`; a correct PIN resets it.
+// During a lockout even the correct PIN is refused at that source (it is not checked at all), while
+// the real operator at another source can still log in, and a technician logged in can clear a
+// source's lockout (clearLockout). Sources are cheap to make up (addresses, page ids), so wrong PINs
+// of all sources together are bounded too: past `globalFreeFailures` in `globalWindowMs`, one
+// check per `globalSpacingMs` for the whole kiosk — slower for everyone, locked for no one. With
+// `stateFile` the counts and lockouts are stored (wall-clock time) before the PIN is even checked,
+// so neither a restart nor a crash in the middle of a check gives fresh guesses (issue 13, finding 4).
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -108,19 +112,38 @@ export function pinStateFileFor(operatorConfig: string): string {
   return path.join(path.dirname(path.resolve(operatorConfig)), "operator-lockout.json");
 }
 
-const PinStateSchema = z.object({ failures: z.number().int().nonnegative(), lockedUntil: z.number().nonnegative() });
+/** The source of a login without one (the Electron screen: the kiosk's only local screen). */
+export const LOCAL_PIN_SOURCE = "screen";
+/** The stored key of the state every source not listed starts from (set by a damaged or old state file). */
+const ANY_SOURCE = "*";
+/** Sources whose count is remembered; past it the one whose lockout ends first is forgotten. */
+const MAX_SOURCES = 1024;
+
+const SourceStateSchema = z.object({ failures: z.number().int().nonnegative(), lockedUntil: z.number().nonnegative() });
+type SourceState = z.infer<typeof SourceStateSchema>;
+/** The state file: each source's count and lockout, and the times of recent wrong PINs (any source). */
+const PinStateSchema = z.union([
+  z.object({ sources: z.record(z.string(), SourceStateSchema), recent: z.array(z.number()) }),
+  // A file from before lockouts were per source: its lockout holds for every source.
+  SourceStateSchema.transform((legacy) => ({ sources: { [ANY_SOURCE]: legacy }, recent: [] as number[] })),
+]);
 
 export interface PinGateOptions {
   /** The encoded hash; null when no PIN is configured (every login is refused as "not_configured"). */
   hash: string | null;
-  /** Wrong PINs in a row before lockouts start (default 3). */
+  /** Wrong PINs in a row from one source before its lockouts start (default 3). */
   freeAttempts?: number;
   /** First lockout (default 30 s); it doubles with each further wrong PIN. */
   lockoutMs?: number;
   maxLockoutMs?: number;
+  /** Wrong PINs from all sources together within globalWindowMs before checks are spaced out (default 20 in 10 minutes). */
+  globalFreeFailures?: number;
+  globalWindowMs?: number;
+  /** Past that, one check per this long for the whole kiosk (default 30 s): slower for everyone, locked for no one. */
+  globalSpacingMs?: number;
   /** Wall-clock milliseconds (injectable for tests); stored lockouts are in this time. */
   now?: () => number;
-  /** Keep the failure count and lockout here, across restarts (owner-only, written atomically). */
+  /** Keep the failure counts and lockouts here, across restarts (owner-only, written atomically). */
   stateFile?: string;
   log?: (message: string) => void;
 }
@@ -130,11 +153,17 @@ export type PinCheck =
   | { ok: false; reason: "wrong_pin" | "locked" | "not_configured"; retryAfterMs: number; attemptsLeft: number };
 
 export class PinGate {
-  private failures = 0;
-  private lockedUntil = 0;
+  /** Per source (a remote address, the screen): wrong PINs lock out the source that typed them. */
+  private sources = new Map<string, SourceState>();
+  /** Wall-clock times of recent wrong PINs, all sources together (the global ceiling). */
+  private recent: number[] = [];
+  private lastCheckAt = Number.NEGATIVE_INFINITY;
   private readonly freeAttempts: number;
   private readonly lockoutMs: number;
   private readonly maxLockoutMs: number;
+  private readonly globalFreeFailures: number;
+  private readonly globalWindowMs: number;
+  private readonly globalSpacingMs: number;
   private readonly now: () => number;
   /** One check at a time, so parallel guesses cannot slip past the counter. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -144,24 +173,28 @@ export class PinGate {
     this.freeAttempts = options.freeAttempts ?? 3;
     this.lockoutMs = options.lockoutMs ?? 30_000;
     this.maxLockoutMs = options.maxLockoutMs ?? 15 * 60_000;
+    this.globalFreeFailures = options.globalFreeFailures ?? 20;
+    this.globalWindowMs = options.globalWindowMs ?? 10 * 60_000;
+    this.globalSpacingMs = options.globalSpacingMs ?? 30_000;
     this.now = options.now ?? (() => Date.now());
     this.load();
   }
 
   /**
-   * The stored state. Unreadable or damaged: as if the free attempts were used up (the next wrong
-   * PIN locks) — a broken file must not hand out fresh guesses. A stored lockout longer than the
-   * longest one (a clock set back) is cut to it.
+   * The stored state. Unreadable or damaged: as if every source had used its free attempts (the
+   * next wrong PIN locks) — a broken file must not hand out fresh guesses. A stored lockout longer
+   * than the longest one (a clock set back) is cut to it.
    */
   private load(): void {
     const file = this.options.stateFile;
     if (!file || !existsSync(file)) return;
     try {
       const state = PinStateSchema.parse(JSON.parse(readFileSync(file, "utf8")));
-      this.failures = state.failures;
-      this.lockedUntil = Math.min(state.lockedUntil, this.now() + this.maxLockoutMs);
+      const latest = this.now() + this.maxLockoutMs;
+      this.sources = new Map(Object.entries(state.sources).map(([source, s]) => [source, { failures: s.failures, lockedUntil: Math.min(s.lockedUntil, latest) }]));
+      this.recent = state.recent.slice(-this.globalFreeFailures);
     } catch (err) {
-      this.failures = Math.max(this.failures, this.freeAttempts);
+      this.sources = new Map([[ANY_SOURCE, { failures: this.freeAttempts, lockedUntil: 0 }]]);
       this.options.log?.(`operator lockout state ${file} is unreadable (${(err as Error).message}): counting the free attempts as used`);
     }
   }
@@ -172,7 +205,7 @@ export class PinGate {
     if (!file) return true;
     try {
       mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-      writeFileAtomic(file, `${JSON.stringify({ failures: this.failures, lockedUntil: this.lockedUntil })}\n`, { mode: 0o600 });
+      writeFileAtomic(file, `${JSON.stringify({ sources: Object.fromEntries(this.sources), recent: this.recent })}\n`, { mode: 0o600 });
       return true;
     } catch (err) {
       this.options.log?.(`operator lockout state ${file} cannot be written: ${(err as Error).message}`);
@@ -184,37 +217,83 @@ export class PinGate {
     return this.options.hash !== null;
   }
 
-  private state(): { retryAfterMs: number; attemptsLeft: number } {
-    const retryAfterMs = Math.max(0, Math.ceil(this.lockedUntil - this.now()));
-    return { retryAfterMs, attemptsLeft: retryAfterMs > 0 ? 0 : Math.max(0, this.freeAttempts - this.failures) };
+  private stateOf(source: string): SourceState {
+    return { ...(this.sources.get(source) ?? this.sources.get(ANY_SOURCE) ?? { failures: 0, lockedUntil: 0 }) };
   }
 
-  check(pin: string): Promise<PinCheck> {
-    const run = this.queue.then(() => this.checkNow(pin));
+  private setState(source: string, state: SourceState): void {
+    this.sources.delete(source);
+    this.sources.set(source, state);
+    if (this.sources.size <= MAX_SOURCES) return;
+    let first: [string, SourceState] | null = null;
+    for (const entry of this.sources) if (entry[0] !== ANY_SOURCE && entry[0] !== source && (!first || entry[1].lockedUntil < first[1].lockedUntil)) first = entry;
+    if (first) this.sources.delete(first[0]);
+  }
+
+  private view(state: SourceState): { retryAfterMs: number; attemptsLeft: number } {
+    const retryAfterMs = Math.max(0, Math.ceil(state.lockedUntil - this.now()));
+    return { retryAfterMs, attemptsLeft: retryAfterMs > 0 ? 0 : Math.max(0, this.freeAttempts - state.failures) };
+  }
+
+  /** Check a PIN typed at `source` (the screen, a remote address): its wrong PINs lock out that source only. */
+  check(pin: string, source: string = LOCAL_PIN_SOURCE): Promise<PinCheck> {
+    const run = this.queue.then(() => this.checkNow(pin, source));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async checkNow(pin: string): Promise<PinCheck> {
+  /**
+   * The technician's override: forget the wrong PINs of one source (or of all, and the kiosk-wide
+   * slow-down); returns the sources that were locked out.
+   */
+  clearLockout(source?: string): string[] {
+    const now = this.now();
+    const locked = [...this.sources].filter(([s, state]) => (source === undefined || s === source || s === ANY_SOURCE) && state.lockedUntil > now).map(([s]) => s);
+    if (source === undefined) {
+      this.sources.clear();
+      this.recent = [];
+      this.lastCheckAt = Number.NEGATIVE_INFINITY;
+    } else {
+      this.sources.delete(source);
+      // A source the damaged or old file locked gets its own clean count.
+      if (this.sources.has(ANY_SOURCE)) this.setState(source, { failures: 0, lockedUntil: 0 });
+    }
+    this.save();
+    return locked.map((s) => (s === ANY_SOURCE ? (source ?? "every source") : s));
+  }
+
+  private async checkNow(pin: string, source: string): Promise<PinCheck> {
     const hash = this.options.hash;
     if (hash === null) return { ok: false, reason: "not_configured", retryAfterMs: 0, attemptsLeft: 0 };
-    if (this.lockedUntil > this.now()) return { ok: false, reason: "locked", ...this.state() };
+    const now = this.now();
+    const state = this.stateOf(source);
+    if (state.lockedUntil > now) return { ok: false, reason: "locked", ...this.view(state) };
+    // Many wrong PINs kiosk-wide (from many sources): one check per spacing, for everyone — the
+    // total guess rate stays bounded while the real operator still gets a turn.
+    this.recent = this.recent.filter((t) => now - t < this.globalWindowMs);
+    const wait = this.lastCheckAt + this.globalSpacingMs - now;
+    if (this.recent.length >= this.globalFreeFailures && wait > 0) return { ok: false, reason: "locked", retryAfterMs: Math.ceil(wait), attemptsLeft: this.view(state).attemptsLeft };
     // Count the attempt as wrong before checking it: a crash mid-check has spent the guess.
-    const before = { failures: this.failures, lockedUntil: this.lockedUntil };
-    this.failures++;
-    const over = this.failures - this.freeAttempts;
-    if (over >= 0) this.lockedUntil = this.now() + Math.min(this.maxLockoutMs, this.lockoutMs * 2 ** over);
+    const before = { sources: new Map(this.sources), recent: this.recent, lastCheckAt: this.lastCheckAt };
+    state.failures++;
+    const over = state.failures - this.freeAttempts;
+    if (over >= 0) state.lockedUntil = now + Math.min(this.maxLockoutMs, this.lockoutMs * 2 ** over);
+    this.setState(source, state);
+    this.recent = [...this.recent, now].slice(-this.globalFreeFailures);
+    this.lastCheckAt = now;
     if (!this.save()) {
       // A guess that cannot be counted is not checked.
       Object.assign(this, before);
       return { ok: false, reason: "locked", retryAfterMs: this.lockoutMs, attemptsLeft: 0 };
     }
     if (await verifyPin(pin, hash)) {
-      this.failures = 0;
-      this.lockedUntil = 0;
+      // The right PIN: this source starts afresh, and a damaged file's caution has served its turn.
+      this.sources.delete(source);
+      this.sources.delete(ANY_SOURCE);
+      this.recent = this.recent.slice(0, -1);
       this.save();
       return { ok: true };
     }
-    return { ok: false, reason: over >= 0 ? "locked" : "wrong_pin", ...this.state() };
+    return { ok: false, reason: over >= 0 ? "locked" : "wrong_pin", ...this.view(state) };
   }
 }
