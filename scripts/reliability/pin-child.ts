@@ -4,7 +4,7 @@
 //
 //   node --import tsx scripts/reliability/pin-child.ts <pin hash> <pin> <lockout state file | -> <free attempts>
 import { existsSync, readFileSync, writeSync } from "node:fs";
-import { PinGate } from "../../runtime/operator/pin.ts";
+import { LOCAL_PIN_SOURCE, PinGate } from "../../runtime/operator/pin.ts";
 
 const [hash, pin, stateFile, free] = process.argv.slice(2);
 if (!hash || !pin || !stateFile || !free) {
@@ -12,7 +12,7 @@ if (!hash || !pin || !stateFile || !free) {
   process.exit(2);
 }
 const file = stateFile === "-" ? undefined : stateFile;
-const failures = (): number => (file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { failures: number }).failures : -1);
+const failures = (): number => (file && existsSync(file) ? ((JSON.parse(readFileSync(file, "utf8")) as { sources?: Record<string, { failures: number }> }).sources?.[LOCAL_PIN_SOURCE]?.failures ?? 0) : -1);
 const gate = new PinGate({ hash, freeAttempts: Number(free), lockoutMs: 3_600_000, maxLockoutMs: 3_600_000, ...(file ? { stateFile: file } : {}) });
 writeSync(1, "READY\n");
 const before = failures();

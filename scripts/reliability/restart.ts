@@ -19,7 +19,7 @@ import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 import { SimulatedPaymentTerminal } from "../../runtime/kiosk/payment.ts";
 import { existsSync, readFileSync } from "node:fs";
-import { hashPin, PinGate } from "../../runtime/operator/pin.ts";
+import { hashPin, LOCAL_PIN_SOURCE, PinGate } from "../../runtime/operator/pin.ts";
 import { Examples, figure, info, Rng, type RunOptions, type SectionResult } from "./common.ts";
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), "pin-child.ts");
@@ -56,7 +56,7 @@ function guess(hash: string, pin: string, stateFile: string | null, killAfterMs:
  */
 async function pinAttackInProcess(rng: Rng, hash: string, dir: string, trial: string, stored: boolean): Promise<number> {
   const stateFile = stored ? path.join(dir, `lockout-${trial}.json`) : undefined;
-  const failures = (): number => (stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, "utf8")) as { failures: number }).failures : 0);
+  const failures = (): number => (stateFile && existsSync(stateFile) ? ((JSON.parse(readFileSync(stateFile, "utf8")) as { sources?: Record<string, { failures: number }> }).sources?.[LOCAL_PIN_SOURCE]?.failures ?? 0) : 0);
   let checked = 0;
   const pending: Promise<unknown>[] = [];
   for (let g = 0; g <= 10; g++) {
