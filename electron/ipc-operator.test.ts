@@ -58,6 +58,7 @@ describe("operator IPC (main side)", () => {
       ["login", [{ operator: "A", pin: "12x4" }], /pin/],
       ["login", ["1234"], /\(request\)/],
       ["logout", [{}], /token/],
+      ["clearPinLockout", [{ token, source: "" }], /source/],
       ["framebookStatus", [{ token, system: "gotham" }], /system/],
       ["checkFramebook", [{ token, system: "marta", text: 7 }], /text/],
       ["applyFramebook", [{ token, system: "marta" }], /text/],
