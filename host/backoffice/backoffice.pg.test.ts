@@ -118,6 +118,24 @@ describe("back office store (PostgreSQL)", () => {
     }
   });
 
+  it("pages the fleet: counts and stale kiosks over the whole fleet, kiosks a page at a time with only their own sales", async () => {
+    const store = await BackOfficeStore.open(await cluster.createDatabase("paging"));
+    const now = new Date("2026-03-09T15:00:00.000Z");
+    for (let i = 0; i < 120; i++) {
+      const kioskId = `k-${String(i).padStart(3, "0")}`;
+      // Every tenth kiosk went silent ten minutes ago.
+      const at = new Date(now.getTime() - (i % 10 === 0 ? 600_000 : 30_000));
+      await store.recordHeartbeat({ kioskId, sentAt: at.toISOString(), softwareVersion: "1", systems: [], model: { assistant: "rule", state: null }, replication: { pending: 0, oldestPendingAt: null }, bench: null }, at);
+      await store.pool.query("UPDATE kiosks SET last_seen = $2 WHERE kiosk_id = $1", [kioskId, at]);
+    }
+    await store.ingest({ kioskId: "k-051", records: [saleRecord("k-051", 1)], lag });
+    expect(await store.fleetCounts(now, 120)).toEqual({ kiosks: 120, stale: 12 });
+    const second = await store.fleetOverview(now, "UTC", { offset: 50, limit: 50 });
+    expect(second.map((k) => k.kioskId)).toEqual(Array.from({ length: 50 }, (_, i) => `k-${String(50 + i).padStart(3, "0")}`));
+    expect(second.find((k) => k.kioskId === "k-051")?.salesToday).toEqual([{ currency: "USD", sales: 1, voided: 0, totalMinor: 250 }]);
+    await store.close();
+  });
+
   it("a kiosk's replicator delivers its ledger over HTTP, and resumes after the back office restarts", async () => {
     const url = await cluster.createDatabase("replicate");
     const dir = mkdtempSync(path.join(tmpdir(), "kiosk-bo-"));

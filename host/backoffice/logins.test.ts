@@ -24,7 +24,7 @@ async function start(extra: { host?: string; allowedHosts?: string[]; secureCook
     store: { ingest: async () => ({ acknowledged: [], inserted: 0 }), schemaVersion: async () => 2 },
     token: "t".repeat(32),
     pages: {
-      store: { fleetOverview: async () => [], userPasswordHash: async (user) => (user === "ops" ? HASH : null) },
+      store: { fleetOverview: async () => [], fleetCounts: async () => ({ kiosks: 0, stale: 0 }), userPasswordHash: async (user) => (user === "ops" ? HASH : null) },
       logins: { baseDelayMs: 1, maxDelayMs: 4 },
       ...(extra.secureCookies ? { secureCookies: true } : {}),
     },

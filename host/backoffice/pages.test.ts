@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, kioskViews, renderFleetPage } from "./pages.ts";
+import { escapeHtml, kioskViews, KIOSKS_PER_PAGE, renderFleetPage } from "./pages.ts";
 import type { KioskOverview } from "./store.ts";
 
 const now = new Date("2026-12-01T12:00:00Z");
@@ -58,5 +58,27 @@ describe("fleet page", () => {
     expect(html).toContain("2 · 5.00 USD");
     expect(html).toContain("4 pending since <time>2026-12-01T11:58:00.000Z</time>");
     expect(html).toContain("sales today in Europe/Paris");
+  });
+
+  it("keeps to a size budget: long values cut, at most ten alerts per system shown with how many more, a page of kiosks with links to the others", () => {
+    const heartbeat = {
+      kioskId: "k1",
+      sentAt: "2026-12-01T11:59:30Z",
+      softwareVersion: "v".repeat(64),
+      systems: [{ system: "marta", framebookVersion: "f".repeat(200), alerts: Array.from({ length: 500 }, (_, i) => ({ id: `${"a".repeat(190)}${i}`, updatedAt: "2026-12-01T11:00:00Z" })) }],
+      model: { assistant: "rule" as const, state: null },
+      replication: { pending: 0, oldestPendingAt: null },
+      bench: null,
+    };
+    const views = kioskViews(Array.from({ length: KIOSKS_PER_PAGE }, (_, i) => kiosk({ kioskId: `k${i}`, heartbeat })), now, 120);
+    expect(views[0]!.systems[0]!.alerts).toHaveLength(10);
+    expect(views[0]!.alertsNotShown).toBe(490);
+    expect(views[0]!.systems[0]!.framebookVersion).toHaveLength(80);
+    const html = renderFleetPage(views, { user: "ops", now, timeZone: "UTC", staleAfterS: 120, paging: { page: 2, pages: 3, kiosks: 120, stale: 7 } });
+    // Fifty kiosks each reporting 500 alerts of 200 characters (100 kB each) still make a page of a few hundred kB.
+    expect(Buffer.byteLength(html)).toBeLessThan(400_000);
+    expect(html).toContain("and 490 more");
+    expect(html).toContain("<strong>7 stale</strong>");
+    expect(html).toContain('<a href="/?page=1">← previous</a> page 2 of 3 <a href="/?page=3">next →</a>');
   });
 });

@@ -10,6 +10,14 @@ import { DUMMY_PASSWORD_HASH, LoginLimiter, Sessions, verifyPassword } from "./a
 import type { BackOfficeStore, KioskOverview } from "./store.ts";
 
 export const DEFAULT_STALE_AFTER_S = 120;
+/**
+ * The page's size budget: kiosks per page, systems and alerts shown per kiosk, characters per value.
+ * A heartbeat is the kiosk's own words, so what it reports is cut to these before it is rendered.
+ */
+export const KIOSKS_PER_PAGE = 50;
+const MAX_SYSTEMS_SHOWN = 16;
+const MAX_ALERTS_SHOWN = 10;
+const MAX_VALUE_CHARS = 80;
 const COOKIE = "bo_session";
 const CSP = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -24,9 +32,27 @@ export interface KioskView {
   oldestPendingAt: string | null;
   salesToday: KioskOverview["salesToday"];
   softwareVersion: string | null;
+  /** Cut to the page's budget (MAX_SYSTEMS_SHOWN, MAX_ALERTS_SHOWN per system, MAX_VALUE_CHARS per value). */
   systems: Heartbeat["systems"];
+  /** Alerts in force the heartbeat listed beyond those shown. */
+  alertsNotShown: number;
   model: Heartbeat["model"] | null;
   bench: Heartbeat["bench"];
+}
+
+/** A value cut to `max` characters (an ellipsis says so). */
+export function clip(value: string, max = MAX_VALUE_CHARS): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+function shownSystems(systems: Heartbeat["systems"]): { systems: Heartbeat["systems"]; alertsNotShown: number } {
+  const total = systems.reduce((n, s) => n + s.alerts.length, 0);
+  const shown = systems.slice(0, MAX_SYSTEMS_SHOWN).map((s) => ({
+    system: clip(s.system),
+    framebookVersion: s.framebookVersion === null ? null : clip(s.framebookVersion),
+    alerts: s.alerts.slice(0, MAX_ALERTS_SHOWN).map((a) => ({ id: clip(a.id), updatedAt: clip(a.updatedAt) })),
+  }));
+  return { systems: shown, alertsNotShown: total - shown.reduce((n, s) => n + s.alerts.length, 0) };
 }
 
 /** Stale: no heartbeat (nor batch) for more than `staleAfterS` seconds at `now`. */
@@ -43,10 +69,10 @@ export function kioskViews(overview: readonly KioskOverview[], now: Date, staleA
       pending: k.pending,
       oldestPendingAt: k.oldestPendingAt?.toISOString() ?? null,
       salesToday: k.salesToday,
-      softwareVersion: k.heartbeat?.softwareVersion ?? null,
-      systems: k.heartbeat?.systems ?? [],
-      model: k.heartbeat?.model ?? null,
-      bench: k.heartbeat?.bench ?? null,
+      softwareVersion: k.heartbeat ? clip(k.heartbeat.softwareVersion) : null,
+      ...shownSystems(k.heartbeat?.systems ?? []),
+      model: k.heartbeat ? { assistant: k.heartbeat.model.assistant, state: k.heartbeat.model.state === null ? null : clip(k.heartbeat.model.state) } : null,
+      bench: k.heartbeat?.bench ? { ...k.heartbeat.bench, policy: clip(k.heartbeat.bench.policy), finishedAt: k.heartbeat.bench.finishedAt === null ? null : clip(k.heartbeat.bench.finishedAt) } : null,
     };
   });
 }
@@ -72,11 +98,23 @@ const page = (title: string, body: string, refresh: boolean): string =>
   `${refresh ? '<meta http-equiv="refresh" content="30">' : ""}<meta name="viewport" content="width=device-width, initial-scale=1">` +
   `<link rel="stylesheet" href="/style.css"></head><body>${body}</body></html>`;
 
-export function renderFleetPage(kiosks: readonly KioskView[], context: { user: string; now: Date; timeZone: string; staleAfterS: number }): string {
+/** Which page of the fleet is shown, of how many, and the fleet-wide counts. */
+export interface FleetPaging {
+  page: number;
+  pages: number;
+  kiosks: number;
+  stale: number;
+}
+
+export function renderFleetPage(kiosks: readonly KioskView[], context: { user: string; now: Date; timeZone: string; staleAfterS: number; paging?: FleetPaging }): string {
   const rows = kiosks.map((k) => {
     const sales = k.salesToday.length === 0 ? "0" : k.salesToday.map((s) => `${s.sales} · ${escapeHtml(money(s.totalMinor, s.currency))}${s.voided > 0 ? ` <span class="muted">(${s.voided} voided)</span>` : ""}`).join("<br>");
     const framebooks = k.systems.map((s) => `${escapeHtml(s.system)}: ${escapeHtml(s.framebookVersion ?? "—")}`).join("<br>") || "—";
-    const alerts = k.systems.flatMap((s) => s.alerts.map((a) => `${escapeHtml(s.system)}/${escapeHtml(a.id)} <span class="muted">${escapeHtml(a.updatedAt)}</span>`)).join("<br>") || "none";
+    const alerts =
+      [
+        ...k.systems.flatMap((s) => s.alerts.map((a) => `${escapeHtml(s.system)}/${escapeHtml(a.id)} <span class="muted">${escapeHtml(a.updatedAt)}</span>`)),
+        ...(k.alertsNotShown > 0 ? [`<span class="muted">and ${escapeHtml(k.alertsNotShown)} more</span>`] : []),
+      ].join("<br>") || "none";
     const bench = k.bench ? `${k.bench.tier1Pct === null ? "—" : `${escapeHtml(k.bench.tier1Pct.toFixed(1))} %`} <span class="muted">run ${escapeHtml(k.bench.runId)}, ${escapeHtml(k.bench.policy)}</span>` : "none";
     const model = k.model ? `${escapeHtml(k.model.assistant)}${k.model.state ? ` <span class="muted">(${escapeHtml(k.model.state)})</span>` : ""}` : "—";
     const lag = k.pending === 0 ? "up to date" : `${escapeHtml(k.pending)} pending${k.oldestPendingAt ? ` since <time>${escapeHtml(k.oldestPendingAt)}</time>` : ""}`;
@@ -87,13 +125,17 @@ export function renderFleetPage(kiosks: readonly KioskView[], context: { user: s
       `<td class="num">${sales}</td><td>${lag}</td><td>${framebooks}</td><td>${alerts}</td><td>${bench}</td><td>${model}</td></tr>`
     );
   });
-  const stale = kiosks.filter((k) => k.stale).length;
+  const paging = context.paging ?? { page: 1, pages: 1, kiosks: kiosks.length, stale: kiosks.filter((k) => k.stale).length };
+  const nav =
+    paging.pages <= 1
+      ? ""
+      : `<nav class="pages">${paging.page > 1 ? `<a href="/?page=${paging.page - 1}">← previous</a> ` : ""}page ${escapeHtml(paging.page)} of ${escapeHtml(paging.pages)}${paging.page < paging.pages ? ` <a href="/?page=${paging.page + 1}">next →</a>` : ""}</nav>`;
   const body =
     `<header><h1>Fleet</h1><form method="post" action="/logout"><span class="muted">${escapeHtml(context.user)}</span> <button>Log out</button></form></header>` +
-    `<p>${escapeHtml(kiosks.length)} kiosk(s), <strong>${escapeHtml(stale)} stale</strong> (silent over ${escapeHtml(context.staleAfterS)} s) · sales today in ${escapeHtml(context.timeZone)} · as of <time>${escapeHtml(context.now.toISOString())}</time></p>` +
+    `<p>${escapeHtml(paging.kiosks)} kiosk(s), <strong>${escapeHtml(paging.stale)} stale</strong> (silent over ${escapeHtml(context.staleAfterS)} s) · sales today in ${escapeHtml(context.timeZone)} · as of <time>${escapeHtml(context.now.toISOString())}</time></p>` +
     (kiosks.length === 0
       ? "<p>No kiosk has reported yet.</p>"
-      : `<table><thead><tr><th>Kiosk</th><th>State</th><th>Last heartbeat</th><th>Sales today (not voided)</th><th>Replication lag</th><th>Framebooks</th><th>Service alerts</th><th>Bench Tier 1</th><th>Model</th></tr></thead><tbody>${rows.join("")}</tbody></table>`);
+      : `<table><thead><tr><th>Kiosk</th><th>State</th><th>Last heartbeat</th><th>Sales today (not voided)</th><th>Replication lag</th><th>Framebooks</th><th>Service alerts</th><th>Bench Tier 1</th><th>Model</th></tr></thead><tbody>${rows.join("")}</tbody></table>${nav}`);
   return page("Fleet — back office", body, true);
 }
 
@@ -113,10 +155,10 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{border:1px solid
 thead th{background:#e9ecf0}th[scope=row],time{white-space:nowrap}tr.stale{background:#fff3f0}.num{text-align:right}.muted{color:#66707a;font-size:.85em}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;font-weight:600;font-size:.8em}.badge.ok{background:#d8f3dc;color:#1b5e20}.badge.stale{background:#c62828;color:#fff}
 .login{max-width:22rem;margin:4rem auto;background:#fff;padding:1.5rem;border:1px solid #d5d9de}.login label{display:block;margin:.6rem 0}.login input{width:100%;box-sizing:border-box;padding:.4rem}
-.error{color:#b71c1c;font-weight:600}button{padding:.35rem .9rem}`;
+.error{color:#b71c1c;font-weight:600}button{padding:.35rem .9rem}.pages{margin:.8rem 0}`;
 
 export interface FleetPagesOptions {
-  store: Pick<BackOfficeStore, "fleetOverview" | "userPasswordHash">;
+  store: Pick<BackOfficeStore, "fleetOverview" | "fleetCounts" | "userPasswordHash">;
   staleAfterS?: number;
   timeZone?: string;
   clock?: () => Date;
@@ -231,9 +273,15 @@ export function fleetPages(options: FleetPagesOptions): { handle(req: IncomingMe
         return true;
       }
       const at = clock();
-      const kiosks = kioskViews(await options.store.fleetOverview(at, timeZone), at, staleAfterS);
-      if (isPage) send(res, 200, "text/html; charset=utf-8", renderFleetPage(kiosks, { user, now: at, timeZone, staleAfterS }));
-      else send(res, 200, "application/json; charset=utf-8", JSON.stringify({ now: at.toISOString(), staleAfterS, timeZone, kiosks }));
+      const counts = await options.store.fleetCounts(at, staleAfterS);
+      const pages = Math.max(1, Math.ceil(counts.kiosks / KIOSKS_PER_PAGE));
+      const asked = Number(new URL(req.url ?? "/", "http://backoffice").searchParams.get("page") ?? "1");
+      const page = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
+      const overview = await options.store.fleetOverview(at, timeZone, { offset: (page - 1) * KIOSKS_PER_PAGE, limit: KIOSKS_PER_PAGE });
+      const kiosks = kioskViews(overview, at, staleAfterS);
+      const paging: FleetPaging = { page, pages, ...counts };
+      if (isPage) send(res, 200, "text/html; charset=utf-8", renderFleetPage(kiosks, { user, now: at, timeZone, staleAfterS, paging }));
+      else send(res, 200, "application/json; charset=utf-8", JSON.stringify({ now: at.toISOString(), staleAfterS, timeZone, ...paging, kiosks }));
       return true;
     },
   };

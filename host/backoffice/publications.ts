@@ -13,6 +13,7 @@ import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { publicationContentIssues } from "../../runtime/fleet/content.ts";
 import {
   envelopeFor,
+  MAX_POLL_CONTENT_BYTES,
   PUBLICATIONS_PATH,
   PUBLICATIONS_POLL_PATH,
   PublicationPollSchema,
@@ -126,6 +127,16 @@ export class PublicationStore {
    * own, in version order. What it holds is remembered as a floor for the next version.
    */
   async pending(have: PublicationPoll["have"], limit = 50): Promise<SignedPublication[]> {
+    const sent = await this.pendingRows(have, limit);
+    // Bounded by content too: the rest comes with the next poll (the kiosk's place has moved on).
+    let bytes = 0;
+    return sent.filter((p, i) => {
+      bytes += Buffer.byteLength(p.envelope.content);
+      return i === 0 || bytes <= MAX_POLL_CONTENT_BYTES;
+    });
+  }
+
+  private async pendingRows(have: PublicationPoll["have"], limit: number): Promise<SignedPublication[]> {
     const kinds = have.map((h) => h.kind);
     const systems = have.map((h) => h.system);
     const versions = have.map((h) => h.version);

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
-import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, RecordBatchEnvelopeSchema, describeIssues, type RecordRefusal } from "../../runtime/fleet/protocol.ts";
+import { HEARTBEAT_PATH, HeartbeatSchema, INGEST_PATH, MAX_BATCH_BYTES, MAX_HEARTBEAT_BYTES, RecordBatchEnvelopeSchema, describeIssues, type RecordRefusal } from "../../runtime/fleet/protocol.ts";
 import { fleetPages, isPagePath, type FleetPagesOptions } from "./pages.ts";
 import { RecordsRefusedError, type BackOfficeStore } from "./store.ts";
 import { screenRecords, type FleetSaleBounds } from "./plausible.ts";
@@ -103,7 +103,7 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
   const heartbeat = async (req: IncomingMessage): Promise<unknown> => {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? null;
     if (bearer === null) throw new HttpFailure(401, "missing Authorization: Bearer <token>");
-    const parsed = HeartbeatSchema.safeParse(await readBody(req));
+    const parsed = HeartbeatSchema.safeParse(await readJsonBody(req, MAX_HEARTBEAT_BYTES));
     if (!parsed.success) throw new HttpFailure(400, `invalid heartbeat: ${describeIssues(parsed.error).slice(0, 20).join("; ")}`, parsed.error.issues.slice(0, 20).map((i) => i.path.join(".") || "(body)"));
     if (!(await authorized(parsed.data.kioskId, bearer))) throw new HttpFailure(403, `kiosk ${parsed.data.kioskId}: wrong token`);
     await options.heartbeats!.recordHeartbeat(parsed.data, (options.pages?.clock ?? (() => new Date()))());
@@ -135,7 +135,9 @@ export async function startBackOfficeServer(options: BackOfficeServerOptions): P
       answer(res, 503, { error: "the back office cannot store records right now; retry later" });
     });
   });
+  // A request (headers and body) that trickles in is cut off: one slow client cannot hold a socket for long.
   server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 8790, options.host ?? "127.0.0.1", () => resolve());

@@ -283,18 +283,19 @@ export class BackOfficeStore {
    * Every kiosk with its latest heartbeat, last batch and sales today ("today" is the calendar day of
    * `now` in `timeZone`; voided sales are counted apart and not in the takings).
    */
-  async fleetOverview(now: Date, timeZone: string): Promise<KioskOverview[]> {
+  async fleetOverview(now: Date, timeZone: string, page: { offset: number; limit: number } = { offset: 0, limit: 10_000 }): Promise<KioskOverview[]> {
     const kiosks = await this.pool.query<{ kiosk_id: string; last_seen: Date; pending: number; oldest_pending_at: Date | null; received_at: Date | null; heartbeat: Heartbeat | null }>(
       `SELECT k.kiosk_id, k.last_seen, k.pending, k.oldest_pending_at, h.received_at, h.heartbeat
-         FROM kiosks k LEFT JOIN kiosk_heartbeats h ON h.kiosk_id = k.kiosk_id ORDER BY k.kiosk_id`,
+         FROM kiosks k LEFT JOIN kiosk_heartbeats h ON h.kiosk_id = k.kiosk_id ORDER BY k.kiosk_id OFFSET $1 LIMIT $2`,
+      [page.offset, page.limit],
     );
     const sales = await this.pool.query<{ kiosk_id: string; currency: string; sales: string; voided: string; total_minor: string }>(
       `SELECT kiosk_id, currency, count(*) FILTER (WHERE voided_at IS NULL) AS sales, count(voided_at) AS voided,
               coalesce(sum(total_minor) FILTER (WHERE voided_at IS NULL), 0) AS total_minor
          FROM fleet_sales
-        WHERE (issued_at AT TIME ZONE $2)::date = ($1::timestamptz AT TIME ZONE $2)::date
+        WHERE (issued_at AT TIME ZONE $2)::date = ($1::timestamptz AT TIME ZONE $2)::date AND kiosk_id = ANY($3::text[])
         GROUP BY kiosk_id, currency ORDER BY kiosk_id, currency`,
-      [now, timeZone],
+      [now, timeZone, kiosks.rows.map((k) => k.kiosk_id)],
     );
     return kiosks.rows.map((k) => ({
       kioskId: k.kiosk_id,
@@ -307,6 +308,17 @@ export class BackOfficeStore {
         .filter((s) => s.kiosk_id === k.kiosk_id)
         .map((s) => ({ currency: s.currency, sales: Number(s.sales), voided: Number(s.voided), totalMinor: Number(s.total_minor) })),
     }));
+  }
+
+  /** How many kiosks the fleet has and how many are stale (silent over `staleAfterS` at `now`): the page's summary over every page. */
+  async fleetCounts(now: Date, staleAfterS: number): Promise<{ kiosks: number; stale: number }> {
+    const r = await this.pool.query<{ kiosks: number; stale: number }>(
+      `SELECT count(*)::int AS kiosks,
+              count(*) FILTER (WHERE greatest(k.last_seen, coalesce(h.received_at, k.last_seen)) < $1::timestamptz - make_interval(secs => $2))::int AS stale
+         FROM kiosks k LEFT JOIN kiosk_heartbeats h ON h.kiosk_id = k.kiosk_id`,
+      [now, staleAfterS],
+    );
+    return r.rows[0] ?? { kiosks: 0, stale: 0 };
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
 // cannot be mapped is reported and keeps whatever alert it gave before. Only a good, fresh,
 // full-dataset feed ends the alerts it no longer lists.
 import type { SystemData } from "../../tools/data/system.ts";
+import { BodyTooLargeError, readCappedBytes } from "../../tools/util/capped-body.ts";
 import { checkFresh, decodeFeed, GtfsFeedError, mapFeedAlerts, type FeedProblem } from "./gtfs-rt.ts";
 import type { GtfsIdIndex } from "./gtfs-ids.ts";
 import type { AlertStore, FeedSyncResult } from "./store.ts";
@@ -42,6 +43,9 @@ export function ingestFeed(store: AlertStore, bytes: Uint8Array, options: Ingest
   return { ...sync, feed: options.feed, feedTimestamp: mapped.timestamp, alertEntities: mapped.alertEntities, problems: mapped.problems };
 }
 
+/** The largest GTFS-realtime feed read (large agencies' alert feeds are a few MB). */
+export const MAX_FEED_BYTES = 16 * 1024 * 1024;
+
 export type FetchBytes = (url: string, signal: AbortSignal) => Promise<Uint8Array>;
 
 /** fetch() the URL: a non-2xx answer, a network error or a timeout is "unreachable". */
@@ -53,7 +57,11 @@ export const fetchFeedBytes: FetchBytes = async (url, signal) => {
     throw new GtfsFeedError("unreachable", `cannot fetch ${url}: ${(err as Error).message}`);
   }
   if (!response.ok) throw new GtfsFeedError("unreachable", `cannot fetch ${url}: HTTP ${response.status} ${response.statusText}`.trim());
-  return new Uint8Array(await response.arrayBuffer());
+  try {
+    return await readCappedBytes(response, MAX_FEED_BYTES, `the feed at ${url}`);
+  } catch (err) {
+    throw new GtfsFeedError(err instanceof BodyTooLargeError ? "malformed" : "unreachable", (err as Error).message);
+  }
 };
 
 export interface FeedPollerOptions extends Omit<IngestOptions, "now" | "feed"> {

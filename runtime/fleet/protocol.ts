@@ -9,6 +9,12 @@ export const INGEST_PATH = "/v1/records";
 /** The largest request body the back office reads (a full batch of sales is far below it). */
 export const MAX_BATCH_BYTES = 1024 * 1024;
 export const MAX_BATCH_RECORDS = 500;
+/** The largest answer a kiosk reads from the back office to a batch (the keys of a full batch fit). */
+export const MAX_ACK_BYTES = 256 * 1024;
+/** The largest heartbeat the back office accepts (a kiosk's systems and alerts in force fit many times). */
+export const MAX_HEARTBEAT_BYTES = 256 * 1024;
+/** The largest answer a kiosk reads to a heartbeat or a report (a short acknowledgement). */
+export const MAX_SMALL_ANSWER_BYTES = 64 * 1024;
 
 export const KioskIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a kiosk id is 1–64 letters, digits, '.', '_' or '-'");
 
@@ -106,3 +112,15 @@ export const HeartbeatSchema = z.object({
     .nullable(),
 });
 export type Heartbeat = z.infer<typeof HeartbeatSchema>;
+
+/**
+ * The heartbeat as JSON within MAX_HEARTBEAT_BYTES: should a kiosk have very many alerts in force,
+ * each system's list is shortened (newest kept) until it fits, rather than the back office refusing it.
+ */
+export function fitHeartbeat(heartbeat: Heartbeat): string {
+  let text = JSON.stringify(heartbeat);
+  for (let keep = 256; new TextEncoder().encode(text).byteLength > MAX_HEARTBEAT_BYTES && keep >= 1; keep = Math.floor(keep / 2)) {
+    text = JSON.stringify({ ...heartbeat, systems: heartbeat.systems.map((s) => ({ ...s, alerts: s.alerts.slice(-keep) })) });
+  }
+  return text;
+}

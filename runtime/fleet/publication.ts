@@ -47,6 +47,12 @@ export type SignedPublication = z.infer<typeof SignedPublicationSchema>;
 
 /** Where a kiosk asks for what is new (POST, a PublicationPoll; answered with a PublicationList). */
 export const PUBLICATIONS_POLL_PATH = `${PUBLICATIONS_PATH}/poll`;
+/**
+ * The most content one poll's answer carries (the back office stops adding publications there,
+ * always sending at least one), and the most a kiosk reads of that answer (JSON escaping included).
+ */
+export const MAX_POLL_CONTENT_BYTES = 4 * MAX_CONTENT_BYTES;
+export const MAX_POLL_ANSWER_BYTES = 4 * MAX_POLL_CONTENT_BYTES;
 /** The highest version a kiosk may claim to hold (versions count up by one per publication). */
 export const MAX_PUBLICATION_VERSION = 1_000_000;
 

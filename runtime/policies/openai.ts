@@ -10,6 +10,10 @@
 import type { ChatMessage, Policy, PolicyInput, PolicyRun, PolicyStep, RoundUsage, SessionSetup } from "../session/policy.ts";
 import { CONNECTION_ERROR_CODES, errorCode } from "../../tools/util/errors.ts";
 import { neutraliseMessages, type SpecialTexts } from "../model/specials.ts";
+import { readCappedText } from "../../tools/util/capped-body.ts";
+
+/** The largest answer read from an endpoint (one completion of a few thousand tokens is far below). */
+const MAX_COMPLETION_BYTES = 8 * 1024 * 1024;
 
 export interface OpenAiPolicyOptions {
   /** Base URL ending before /chat/completions, e.g. http://localhost:8080/v1 (Azure: the deployment URL with ?api-version=…). */
@@ -195,7 +199,7 @@ export class OpenAiPolicy implements Policy {
   private async next(setup: SessionSetup, input: PolicyInput): Promise<PolicyStep> {
     const t0 = now();
     const { response, headersMs } = await this.post(JSON.stringify(this.requestBody(setup, input)), input.signal);
-    const text = await response.text();
+    const text = await readCappedText(response, MAX_COMPLETION_BYTES, "the endpoint's answer");
     if (response.status >= 400) throw new ChatCompletionsError(`${response.status}: ${text.slice(0, 500)}`, response.status);
     let data: ChatCompletionResponse;
     try {

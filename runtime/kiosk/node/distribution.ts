@@ -10,15 +10,15 @@
 // can change), so nothing unsigned can make it skip a real publication. What it applied, the versions
 // it handled and the reports not yet delivered are kept in a small SQLite file, so a restart neither
 // re-applies nor goes back to an older version.
-import type { KeyObject } from "node:crypto";
 import type Database from "better-sqlite3";
 import { SYSTEM_IDS, type SystemId } from "../../../tools/data/schemas.ts";
 import { AlertStoreError, type AlertStore } from "../../alerts/store.ts";
 import { backofficeAlertId } from "../../alerts/model.ts";
 import { FramebookRejectedError, type FramebookStore } from "../../framebook/store.ts";
 import { formatPublicationIssues, publicationContentIssues, validateAlertsContent } from "../../fleet/content.ts";
-import { createHash } from "node:crypto";
+import { createHash, type KeyObject } from "node:crypto";
 import {
+  MAX_POLL_ANSWER_BYTES,
   PUBLICATIONS_POLL_PATH,
   PublicationListSchema,
   SignedPublicationSchema,
@@ -33,6 +33,8 @@ import {
   type RejectionReason,
 } from "../../fleet/publication.ts";
 import { openMigrated } from "../../storage/sqlite.ts";
+import { MAX_SMALL_ANSWER_BYTES } from "../../fleet/protocol.ts";
+import { readCappedText } from "../../../tools/util/capped-body.ts";
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE applied (
@@ -280,7 +282,7 @@ export class Distribution {
     return JSON.parse(response.text) as unknown;
   }
 
-  private async send(path: string, init: RequestInit = {}): Promise<{ ok: boolean; status: number; text: string }> {
+  private async send(path: string, init: RequestInit = {}, limit = MAX_POLL_ANSWER_BYTES): Promise<{ ok: boolean; status: number; text: string }> {
     const controller = new AbortController();
     this.controller = controller;
     const timeout = setTimeout(() => controller.abort(new Error("timed out")), this.options.timeoutMs ?? 10_000);
@@ -290,7 +292,7 @@ export class Distribution {
         headers: { ...(init.body ? { "content-type": "application/json" } : {}), authorization: `Bearer ${this.options.token}` },
         signal: controller.signal,
       });
-      return { ok: response.ok, status: response.status, text: await response.text() };
+      return { ok: response.ok, status: response.status, text: await readCappedText(response, limit, "the back office's answer") };
     } finally {
       clearTimeout(timeout);
       this.controller = null;
@@ -305,7 +307,7 @@ export class Distribution {
   private async deliverReports(): Promise<void> {
     const rows = this.db.prepare("SELECT publication_id, body FROM reports WHERE delivered_at IS NULL AND refused IS NULL ORDER BY publication_id LIMIT 100").all() as { publication_id: number; body: string }[];
     for (const row of rows) {
-      const response = await this.send(resultPath(row.publication_id), { method: "POST", body: row.body });
+      const response = await this.send(resultPath(row.publication_id), { method: "POST", body: row.body }, MAX_SMALL_ANSWER_BYTES);
       if (response.ok) {
         this.db.prepare("UPDATE reports SET delivered_at = ? WHERE publication_id = ?").run(this.clock().toISOString(), row.publication_id);
       } else if (response.status >= 400 && response.status < 500) {

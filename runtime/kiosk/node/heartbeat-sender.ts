@@ -1,7 +1,8 @@
 // The kiosk's heartbeat (issue 18): every N seconds, also when nothing is waiting to replicate, it
 // POSTs what `collect` returns to the back office. A failure is logged once (until it recovers)
 // and simply retried at the next tick; it never touches the ledger, so selling is never disturbed.
-import { HEARTBEAT_PATH, type Heartbeat } from "../../fleet/protocol.ts";
+import { fitHeartbeat, HEARTBEAT_PATH, MAX_SMALL_ANSWER_BYTES, type Heartbeat } from "../../fleet/protocol.ts";
+import { readCappedText } from "../../../tools/util/capped-body.ts";
 
 export const DEFAULT_HEARTBEAT_SECONDS = 30;
 
@@ -42,14 +43,14 @@ export class HeartbeatSender {
   async send(): Promise<boolean> {
     const fetcher = this.options.fetch ?? globalThis.fetch;
     try {
-      const body = JSON.stringify(this.options.collect());
+      const body = fitHeartbeat(this.options.collect());
       const response = await fetcher(new URL(HEARTBEAT_PATH, this.options.url), {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${this.options.token}` },
         body,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
       });
-      const text = await response.text();
+      const text = await readCappedText(response, MAX_SMALL_ANSWER_BYTES, "the back office's answer");
       if (!response.ok) throw new Error(`the back office answered ${response.status}: ${text.slice(0, 300)}`);
       this.sent++;
       if (this.failing) this.options.log?.(`heartbeat to ${this.options.url} resumed`);

@@ -3,7 +3,8 @@
 // A failure (network down, timeout, back office restarting, a bad answer) is retried with
 // exponential backoff and jitter; nothing is dropped, so a restart simply resumes from the outbox.
 // Selling never waits for it: the ledger commits offline, this catches up when it can.
-import { BatchAckSchema, BatchRefusedSchema, INGEST_PATH, describeIssues, type RecordBatch } from "../../fleet/protocol.ts";
+import { BatchAckSchema, BatchRefusedSchema, INGEST_PATH, MAX_ACK_BYTES, describeIssues, type RecordBatch } from "../../fleet/protocol.ts";
+import { readCappedText } from "../../../tools/util/capped-body.ts";
 import type { ReplicationView } from "../bridge.ts";
 import type { Outbox } from "./outbox.ts";
 
@@ -108,7 +109,7 @@ export class Replicator {
         body: JSON.stringify(batch),
         signal: controller.signal,
       });
-      const text = await response.text();
+      const text = await readCappedText(response, MAX_ACK_BYTES, "the back office's answer");
       if (response.status === 400) {
         const parked = this.parkRefused(text, new Set(records.map((r) => r.key)));
         if (parked > 0) return parked;
