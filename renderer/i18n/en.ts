@@ -383,6 +383,14 @@ export const en = {
       missing: "In headset mode, passengers who choose {{languages}} hear nothing; the screen tells them so.",
       unknown: "This kiosk has not reported its speech engines.",
     },
+    pinLockout: {
+      heading: "Operator PIN lockouts",
+      intro: "Wrong PINs lock out only the screen or address that typed them. If someone locked out a colleague's screen, clear the lockouts here (logged with your name).",
+      clear: "Clear every PIN lockout",
+      cleared_one: "Cleared the lockout of {{sources}}.",
+      cleared_other: "Cleared the lockouts of {{sources}}.",
+      none: "No screen or address was locked out.",
+    },
     technician: {
       heading: "On-device bench",
       intro: "Replays benchmark cases on this kiosk and scores them. The kiosk refuses passengers while a test runs.",

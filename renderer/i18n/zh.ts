@@ -384,6 +384,14 @@ export const zh: Catalog = {
       missing: "在耳机模式下，选择{{languages}}的乘客听不到任何朗读；屏幕会告知他们。",
       unknown: "本机尚未报告其语音引擎。",
     },
+    pinLockout: {
+      heading: "操作员 PIN 锁定",
+      intro: "输错 PIN 只会锁定输入它的那个屏幕或地址。如果有人锁住了同事的屏幕，可在此解除锁定（会记录您的姓名）。",
+      clear: "解除所有 PIN 锁定",
+      cleared_one: "已解除 {{sources}} 的锁定。",
+      cleared_other: "已解除 {{sources}} 的锁定。",
+      none: "没有被锁定的屏幕或地址。",
+    },
     technician: {
       heading: "本机基准测试",
       intro: "在本机重放基准测试用例并评分。测试进行期间本机暂停为乘客服务。",

@@ -386,6 +386,14 @@ export const zhHant: Catalog = {
       missing: "在耳機模式下，選擇{{languages}}的乘客聽不到任何朗讀；螢幕會告知他們。",
       unknown: "本機尚未回報其語音引擎。",
     },
+    pinLockout: {
+      heading: "操作員 PIN 鎖定",
+      intro: "輸錯 PIN 只會鎖定輸入它的那個螢幕或位址。如果有人鎖住了同事的螢幕，可在此解除鎖定（會記錄您的姓名）。",
+      clear: "解除所有 PIN 鎖定",
+      cleared_one: "已解除 {{sources}} 的鎖定。",
+      cleared_other: "已解除 {{sources}} 的鎖定。",
+      none: "沒有被鎖定的螢幕或位址。",
+    },
     technician: {
       heading: "本機基準測試",
       intro: "在本機重放基準測試用例並評分。測試進行期間本機暫停為乘客服務。",

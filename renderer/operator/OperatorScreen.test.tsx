@@ -173,6 +173,20 @@ describe("framebook tab", () => {
 });
 
 describe("technician tab", () => {
+  it("clears the PIN lockouts someone else's wrong PINs caused, and says when there were none", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    renderScreen(bridge);
+    await logIn();
+    // Three wrong PINs typed at another screen.
+    for (const pin of ["000000", "111111", "222222"]) await bridge.login({ operator: "Mallory", pin });
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    fireEvent.click(await screen.findByRole("button", { name: en.operator.pinLockout.clear }));
+    expect(await screen.findByText("Cleared the lockout of screen.")).toBeTruthy();
+    expect(bridge.calls.filter((c) => c === "clearPinLockout")).toHaveLength(1);
+    fireEvent.click(screen.getByRole("button", { name: en.operator.pinLockout.clear }));
+    expect(await screen.findByText(en.operator.pinLockout.none)).toBeTruthy();
+  });
+
   it("starts a run, follows per-category progress, and shows the report sandboxed", async () => {
     const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 2 });
     renderScreen(bridge, { pollMs: 5 });

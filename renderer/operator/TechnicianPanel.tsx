@@ -22,6 +22,7 @@ import { toOperatorError } from "../bridge/operatorBridge.ts";
 import { Icon } from "../components/Icon.tsx";
 import { downloadText, formatDuration, formatScore } from "./format.ts";
 import { SpeechStatusCard } from "./SpeechStatusCard.tsx";
+import { PinLockoutCard } from "./PinLockoutCard.tsx";
 import { useOperator } from "./session.ts";
 
 type SelectionKind = BenchSelection["kind"];
@@ -379,6 +380,7 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
       </div>
 
       <SpeechStatusCard speech={props.speech} />
+      <PinLockoutCard />
     </section>
   );
 }

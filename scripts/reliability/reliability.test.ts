@@ -65,6 +65,14 @@ describe("reliability figures (quick run)", () => {
         "growth.errors",
         "restart.extra_pin_guesses",
         "restart.sales_on_corrupt",
+        "trust.alert_collisions",
+        "trust.implausible_records_accepted",
+        "trust.kiosks_frozen",
+        "trust.memory_growth_mb",
+        "trust.heartbeat_p99_ms",
+        "trust.passengers_turned_away",
+        "trust.operator_locked_out",
+        "trust.implausible_fares_accepted",
       ].sort(),
     );
     // …and met (the message names every miss, with the table for context).

@@ -15,10 +15,11 @@ import { interlockAudit } from "./interlock-audit.ts";
 import { ledgerCrash } from "./ledger-crash.ts";
 import { modelFaults } from "./model-faults.ts";
 import { sessionFuzz } from "./session-fuzz.ts";
+import { trustBoundaries } from "./trust-boundaries.ts";
 
 export const DEFAULT_SEED = "issue-8";
 
-export const SECTIONS = ["fuzz", "interlock", "adversarial", "ledger", "model", "electron", "framebook", "failclosed", "http", "farepolicy", "growth", "restart"] as const;
+export const SECTIONS = ["fuzz", "interlock", "adversarial", "ledger", "model", "electron", "framebook", "failclosed", "http", "farepolicy", "growth", "restart", "trust"] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface ReliabilityOptions extends RunOptions {
@@ -54,6 +55,7 @@ const RUNNERS: Record<SectionId, (pack: DataPack, o: ReliabilityOptions) => Prom
   farepolicy: farePolicyFuzz,
   growth: sessionGrowth,
   restart: restartCycles,
+  trust: trustBoundaries,
 };
 
 export async function runReliability(pack: DataPack, options: ReliabilityOptions): Promise<ReliabilityResults> {
