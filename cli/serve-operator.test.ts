@@ -94,6 +94,7 @@ describe("operator API: validation and sessions", () => {
       ["login", { operator: "A", pin: "12ab" }, "pin"],
       ["login", { operator: "A", pin: "1234", admin: true }, "(body)"],
       ["logout", { token: "short" }, "token"],
+      ["clearPinLockout", { token, source: "" }, "source"],
       ["framebookStatus", { token, system: "atlantis" }, "system"],
       ["checkFramebook", { token, system: "marta" }, "text"],
       ["applyFramebook", { token, system: "marta", text: "x", expectedVersion: "" }, "expectedVersion"],

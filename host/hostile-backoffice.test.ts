@@ -102,7 +102,7 @@ describe("a kiosk reading endless answers", () => {
 describe("a service-alert feed that never ends", () => {
   it("is refused at the feed cap as unusable (the alerts in force stay)", async () => {
     await expect(fetchFeedBytes(`${url}/feed.pb`, AbortSignal.timeout(30_000))).rejects.toSatisfy(
-      (err: unknown) => err instanceof GtfsFeedError && err.kind === "malformed" && /larger than the limit of 16777216 bytes/.test(err.message),
+      (err: unknown) => err instanceof GtfsFeedError && err.kind === "malformed" && /larger than the limit of 8388608 bytes/.test(err.message),
     );
     expect(written.get("/feed.pb")).toBeLessThan(96 * 1024 * 1024);
   });

@@ -60,7 +60,7 @@ describe("fleet page", () => {
     expect(html).toContain("sales today in Europe/Paris");
   });
 
-  it("keeps to a size budget: long values cut, at most ten alerts per system shown with how many more, a page of kiosks with links to the others", () => {
+  it("keeps to a size budget: long values cut, at most ten alerts per kiosk shown with how many more, a page of kiosks with links to the others", () => {
     const heartbeat = {
       kioskId: "k1",
       sentAt: "2026-12-01T11:59:30Z",

@@ -11,7 +11,7 @@ import type { BackOfficeStore, KioskOverview } from "./store.ts";
 
 export const DEFAULT_STALE_AFTER_S = 120;
 /**
- * The page's size budget: kiosks per page, systems and alerts shown per kiosk, characters per value.
+ * The page's size budget: kiosks per page, systems and alerts (over all its systems) shown per kiosk, characters per value.
  * A heartbeat is the kiosk's own words, so what it reports is cut to these before it is rendered.
  */
 export const KIOSKS_PER_PAGE = 50;
@@ -32,7 +32,7 @@ export interface KioskView {
   oldestPendingAt: string | null;
   salesToday: KioskOverview["salesToday"];
   softwareVersion: string | null;
-  /** Cut to the page's budget (MAX_SYSTEMS_SHOWN, MAX_ALERTS_SHOWN per system, MAX_VALUE_CHARS per value). */
+  /** Cut to the page's budget (MAX_SYSTEMS_SHOWN, MAX_ALERTS_SHOWN in all, MAX_VALUE_CHARS per value). */
   systems: Heartbeat["systems"];
   /** Alerts in force the heartbeat listed beyond those shown. */
   alertsNotShown: number;
@@ -47,11 +47,12 @@ export function clip(value: string, max = MAX_VALUE_CHARS): string {
 
 function shownSystems(systems: Heartbeat["systems"]): { systems: Heartbeat["systems"]; alertsNotShown: number } {
   const total = systems.reduce((n, s) => n + s.alerts.length, 0);
-  const shown = systems.slice(0, MAX_SYSTEMS_SHOWN).map((s) => ({
-    system: clip(s.system),
-    framebookVersion: s.framebookVersion === null ? null : clip(s.framebookVersion),
-    alerts: s.alerts.slice(0, MAX_ALERTS_SHOWN).map((a) => ({ id: clip(a.id), updatedAt: clip(a.updatedAt) })),
-  }));
+  let room = MAX_ALERTS_SHOWN;
+  const shown = systems.slice(0, MAX_SYSTEMS_SHOWN).map((s) => {
+    const alerts = s.alerts.slice(0, room).map((a) => ({ id: clip(a.id), updatedAt: clip(a.updatedAt) }));
+    room -= alerts.length;
+    return { system: clip(s.system), framebookVersion: s.framebookVersion === null ? null : clip(s.framebookVersion), alerts };
+  });
   return { systems: shown, alertsNotShown: total - shown.reduce((n, s) => n + s.alerts.length, 0) };
 }
 

@@ -43,8 +43,8 @@ export function ingestFeed(store: AlertStore, bytes: Uint8Array, options: Ingest
   return { ...sync, feed: options.feed, feedTimestamp: mapped.timestamp, alertEntities: mapped.alertEntities, problems: mapped.problems };
 }
 
-/** The largest GTFS-realtime feed read (large agencies' alert feeds are a few MB). */
-export const MAX_FEED_BYTES = 16 * 1024 * 1024;
+/** The largest GTFS-realtime feed read (large agencies' alert feeds are 1–3 MB). */
+export const MAX_FEED_BYTES = 8 * 1024 * 1024;
 
 export type FetchBytes = (url: string, signal: AbortSignal) => Promise<Uint8Array>;
 

@@ -26,11 +26,13 @@ import { fetchFeedBytes, ingestFeed } from "../../runtime/alerts/ingest.ts";
 import { backofficeAlertId, validateAlert } from "../../runtime/alerts/model.ts";
 import { FramebookStore } from "../../runtime/framebook/store.ts";
 import { validateFramebook } from "../../runtime/framebook/validate.ts";
+import { fitHeartbeat, type Heartbeat } from "../../runtime/fleet/protocol.ts";
 import { Distribution } from "../../runtime/kiosk/node/distribution.ts";
 import { HeartbeatSender } from "../../runtime/kiosk/node/heartbeat-sender.ts";
 import { Ledger } from "../../runtime/kiosk/node/ledger.ts";
 import { Replicator } from "../../runtime/kiosk/node/replicator.ts";
-import { hashPassword } from "../../host/backoffice/auth.ts";
+import { hashKioskToken, hashPassword, kioskAuthorizer } from "../../host/backoffice/auth.ts";
+import { kioskViews, renderFleetPage } from "../../host/backoffice/pages.ts";
 import { saleBoundsFromPack } from "../../host/backoffice/plausible.ts";
 import { PublicationStore } from "../../host/backoffice/publications.ts";
 import { startBackOfficeServer, type RunningBackOffice } from "../../host/backoffice/server.ts";
@@ -124,6 +126,57 @@ async function implausibleRecords(pack: DataPack, cluster: TestPostgres): Promis
     await office.close();
     await store.close();
   }
+}
+
+/**
+ * Tokens used where they must not work, over HTTP against the PostgreSQL store: the shared fleet
+ * token for a kiosk with its own token and for a revoked one, one kiosk's token for another kiosk,
+ * and a kiosk's token reading another kiosk's publication results. How many were accepted.
+ */
+async function tokenMisuse(pack: DataPack, cluster: TestPostgres): Promise<{ accepted: number; tried: number }> {
+  const store = await BackOfficeStore.open(await cluster.createDatabase("trust_tokens"));
+  const ownA = "kiosk-a-own-token-0123456789abcdef";
+  const ownB = "kiosk-b-own-token-0123456789abcdef";
+  await store.setKioskToken("kiosk-a", hashKioskToken(ownA));
+  await store.setKioskToken("kiosk-b", hashKioskToken(ownB));
+  await store.revokeKioskToken("kiosk-b");
+  const office = await startBackOfficeServer({ saleBounds: saleBoundsFromPack(pack), store, heartbeats: store, publications: new PublicationStore(store.pool), token: kioskAuthorizer(store, TOKEN), port: 0, log: () => undefined });
+  const beat = (kioskId: string, token: string) =>
+    fetch(`${office.url}/v1/heartbeat`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ kioskId, sentAt: NOW.toISOString(), softwareVersion: "1", systems: [], model: { assistant: "rule", state: null }, replication: { pending: 0, oldestPendingAt: null }, bench: null }),
+    });
+  try {
+    if ((await beat("kiosk-a", ownA)).status !== 200) throw new Error("a kiosk's own token was refused");
+    const attempts = [
+      await beat("kiosk-a", TOKEN),
+      await beat("kiosk-b", TOKEN),
+      await beat("kiosk-b", ownB),
+      await beat("kiosk-c", ownA),
+      await fetch(`${office.url}/v1/publications/report?kiosk=kiosk-c`, { headers: { authorization: `Bearer ${ownA}` } }),
+    ];
+    return { accepted: attempts.filter((r) => r.ok).length, tried: attempts.length };
+  } finally {
+    await office.close();
+    await store.close();
+  }
+}
+
+/** The fleet page's size for a full page of kiosks each sending the largest heartbeat the back office takes. */
+function fleetPageBytes(): number {
+  const heartbeat: Heartbeat = {
+    kioskId: "k",
+    sentAt: NOW.toISOString(),
+    softwareVersion: "v".repeat(64),
+    systems: Array.from({ length: 64 }, (_, s) => ({ system: `system-${s}`, framebookVersion: "f".repeat(200), alerts: Array.from({ length: 500 }, (_, i) => ({ id: `${"a".repeat(190)}-${i}`, updatedAt: NOW.toISOString() })) })),
+    model: { assistant: "model", state: "s".repeat(64) },
+    replication: { pending: 0, oldestPendingAt: null },
+    bench: null,
+  };
+  const largest = JSON.parse(fitHeartbeat(heartbeat)) as Heartbeat;
+  const overview = Array.from({ length: 50 }, (_, i) => ({ kioskId: `kiosk-${i}`, lastBatchAt: NOW, lastHeartbeatAt: NOW, pending: 0, oldestPendingAt: null, heartbeat: largest, salesToday: [] }));
+  return Buffer.byteLength(renderFleetPage(kioskViews(overview, NOW, 120), { user: "ops", now: NOW, timeZone: "UTC", staleAfterS: 120, paging: { page: 1, pages: 1, kiosks: 50, stale: 0 } }));
 }
 
 /** A proxy in front of the back office that adds `injected` items to every poll's answer and may answer a report path itself. */
@@ -256,7 +309,7 @@ async function memoryUnderHugeAnswers(dir: string): Promise<{ growthMb: number; 
 }
 
 /** Heartbeat round trips to the back office while 40 failed logins from 40 addresses arrive at once. */
-async function heartbeatsDuringLogins(): Promise<{ p99Ms: number; heartbeats: number; loginsAnswered: number }> {
+async function heartbeatsDuringLogins(): Promise<{ p99Ms: number; heartbeats: number; loginsAnswered: number; passwordsChecked: number }> {
   const hash = hashPassword("the real password of ops");
   const office: RunningBackOffice = await startBackOfficeServer({
     saleBounds: () => null,
@@ -294,8 +347,9 @@ async function heartbeatsDuringLogins(): Promise<{ p99Ms: number; heartbeats: nu
       latencies.push(performance.now() - t0);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const answered = (await logins).filter((s) => s > 0).length;
-    return { p99Ms: Math.round(percentile(latencies, 99) * 10) / 10, heartbeats: latencies.length, loginsAnswered: answered };
+    const statuses = await logins;
+    // 401: the password was checked and wrong; 429: refused by the limit before any check.
+    return { p99Ms: Math.round(percentile(latencies, 99) * 10) / 10, heartbeats: latencies.length, loginsAnswered: statuses.filter((s) => s > 0).length, passwordsChecked: statuses.filter((s) => s === 401).length };
   } finally {
     await office.close();
   }
@@ -323,6 +377,8 @@ export async function trustBoundaries(pack: DataPack, options: RunOptions): Prom
     const alerts = alertCollisions(pack);
     options.log("  trust: replicated records");
     const records = await implausibleRecords(pack, cluster);
+    options.log("  trust: tokens");
+    const tokens = await tokenMisuse(pack, cluster);
     options.log("  trust: publication stream attacks");
     const stream = await frozenKiosks(pack, cluster, dir);
     options.log("  trust: 400 MB answers");
@@ -338,9 +394,12 @@ export async function trustBoundaries(pack: DataPack, options: RunOptions): Prom
       figures: [
         figure("trust.alert_collisions", "alerts of one system changed by another's feed or set", alerts.collisions, { op: "eq", value: 0 }, { of: `of ${alerts.pairs} system pairs (${alerts.imported} feed alerts imported)` }),
         figure("trust.implausible_records_accepted", "records no kiosk could make, stored", records.accepted, { op: "eq", value: 0 }, { of: `of ${records.tried} (good sale and void stored: ${records.goodStored})` }),
+        figure("trust.tokens_misused", "tokens accepted where they must not work", tokens.accepted, { op: "eq", value: 0 }, { of: `of ${tokens.tried} (shared token for bound and revoked kiosks, one kiosk's token for another, another's results)` }),
         figure("trust.kiosks_frozen", "kiosks frozen by a publication id, a 404 report or a restore", stream.frozen, { op: "eq", value: 0 }, { of: `of ${stream.scenarios} attacks` }),
         figure("trust.memory_growth_mb", "peak memory growth under 400 MB answers", memory.growthMb, { op: "le", value: 64 }, { unit: "MB", of: `${memory.failedAsExpected} of 3 reads refused at their cap` }),
         figure("trust.heartbeat_p99_ms", "heartbeat p99 during 40 failed logins", logins.p99Ms, { op: "le", value: 50 }, { unit: "ms", of: `${logins.heartbeats} heartbeats, ${logins.loginsAnswered} of 40 logins answered` }),
+        figure("trust.passwords_checked", "passwords checked of 40 failed logins from 40 addresses for one user", logins.passwordsChecked, { op: "le", value: 5 }, { of: "the per-user limit is 5 a minute" }),
+        figure("trust.fleet_page_kb", "fleet page with 50 kiosks at the largest heartbeat", Math.round(fleetPageBytes() / 1024), { op: "le", value: 512 }, { unit: "kB" }),
         figure("trust.passengers_turned_away", "passengers turned away by one client's unpaid asks", clients.passengersTurnedAway, { op: "eq", value: 0 }, { of: "of 20 after 200 unpaid asks" }),
         info("trust.flooder_sessions_held", "unpaid sessions the flooding client still holds", clients.flooderSessionsHeld),
         figure("trust.operator_locked_out", "operator locked out by others' wrong PINs", clients.operatorLockedOutByOthers, { op: "eq", value: 0 }, { of: "after 10 wrong PINs from another source" }),

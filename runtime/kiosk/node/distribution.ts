@@ -177,20 +177,16 @@ export class Distribution {
     const claimed = SignedPublicationSchema.safeParse(value);
     const outcome = this.decide(value);
     const envelope = outcome.envelope;
-    if (outcome.reason !== null) {
-      // A rejected item is handled (and reported) once, however often it comes back (a replay, garbage).
-      const digest = createHash("sha256").update(JSON.stringify(value)).digest("hex");
-      const fresh = this.db.prepare("INSERT OR IGNORE INTO rejected_items (digest, first_seen) VALUES (?, ?)").run(digest, this.clock().toISOString()).changes > 0;
-      if (!fresh) return null;
+    // A rejected item is handled (and reported) once, however often it comes back (a replay, garbage).
+    const digest = outcome.reason === null ? null : createHash("sha256").update(JSON.stringify(value)).digest("hex");
+    if (digest !== null && this.db.prepare("SELECT 1 FROM rejected_items WHERE digest = ?").get(digest) !== undefined) return null;
+    // Unverified, it cannot move the kiosk's place, and is reported only as the publication it claims to be.
+    const identity: PublicationIdentity | null = envelope ?? (claimed.success ? claimed.data.envelope : null);
+    if (identity === null) {
+      if (digest !== null) this.db.prepare("INSERT OR IGNORE INTO rejected_items (digest, first_seen) VALUES (?, ?)").run(digest, this.clock().toISOString());
+      this.options.log?.(`distribution: rejected publication ${id}: ${outcome.reason} — ${outcome.message} (not reported: it names no publication)`);
+      return null;
     }
-    if (!envelope) {
-      // Not verified: it cannot move the kiosk's place, and is reported only as the publication it claims to be.
-      if (!claimed.success) {
-        this.options.log?.(`distribution: rejected publication ${id}: ${outcome.reason} — ${outcome.message} (not reported: it names no publication)`);
-        return null;
-      }
-    }
-    const identity: PublicationIdentity = envelope ?? claimed.data!.envelope;
     const active = this.appliedRow(identity.kind, identity.system)?.version ?? null;
     const result: PublicationResult = {
       kioskId: this.options.kioskId,
@@ -211,6 +207,7 @@ export class Distribution {
             )
             .run(envelope.kind, envelope.system, envelope.version, id, envelope.sha256, result.at, outcome.applied.alertIds ? JSON.stringify(outcome.applied.alertIds) : null);
         }
+        if (digest !== null) this.db.prepare("INSERT OR IGNORE INTO rejected_items (digest, first_seen) VALUES (?, ?)").run(digest, result.at);
         if (envelope) {
           this.db
             .prepare("INSERT INTO handled (kind, system, version) VALUES (?, ?, ?) ON CONFLICT (kind, system) DO UPDATE SET version = max(version, excluded.version)")
