@@ -261,6 +261,29 @@ describe("technician screen (kiosk serve, Chromium)", () => {
     expect(problems).toEqual([]);
   });
 
+  it("wrong PINs at one page lock out that page only; the technician clears the lockout from another", async () => {
+    const other = watch(await context.newPage());
+    await other.goto(`${serve.server.url}?system=marta#operator`);
+    await other.getByRole("heading", { name: "Operator login" }).waitFor();
+    await other.getByLabel("Your name").fill("Mallory");
+    for (const pin of ["000000", "111111", "222222"]) {
+      const keypad = other.getByRole("group", { name: "PIN keypad" });
+      for (const digit of pin) await keypad.getByRole("button", { name: digit, exact: true }).click();
+      await other.getByRole("button", { name: "Log in" }).click();
+    }
+    await other.getByText(/^Too many wrong PINs\. Try again in \d+ seconds\.$/).waitFor();
+    // The real operator's page is not locked out by them.
+    await openOperator();
+    await login("Tess Technician");
+    await page.getByRole("tab", { name: "Technician" }).click();
+    await page.getByRole("button", { name: "Clear every PIN lockout" }).click();
+    await page.getByText(/^Cleared the lockout of 127\.0\.0\.1 [A-Za-z0-9_-]{16,64}\.$/).waitFor();
+    await page.locator(".op-pin-lockout").scrollIntoViewIfNeeded();
+    await shot("tech-06-pin-lockout-cleared");
+    await other.close();
+    expect(problems).toEqual([]);
+  });
+
   it("follows a held-out run category by category, then reopens it from the stored runs", async () => {
     await openOperator();
     await login("Tess Technician");

@@ -172,6 +172,9 @@ describe("createBrowserBridge: progress WebSocket", () => {
     const id = new URL(urls[0]!).searchParams.get("client");
     expect(id).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
     expect(headers[0]?.["x-kiosk-client"]).toBe(id);
+    // Operator calls carry it too: wrong PINs typed at this page lock out this page only.
+    await bridge.operator!.login({ operator: "Ada", pin: "1234" }).catch(() => undefined);
+    expect(headers[1]?.["x-kiosk-client"]).toBe(id);
   });
 
   it("opens one socket for its listeners, validates messages, reconnects, closes with the last listener", () => {

@@ -216,6 +216,6 @@ export function createBrowserBridge(baseUrl: string, options: BrowserBridgeOptio
   return {
     ...(calls as unknown as KioskBridge),
     ...(pushes as unknown as KioskBridge),
-    operator: createHttpOperatorBridge(root, { fetch: doFetch }),
+    operator: createHttpOperatorBridge(root, { fetch: doFetch, clientId }),
   };
 }

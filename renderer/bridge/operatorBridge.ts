@@ -51,6 +51,11 @@ export interface HttpOperatorBridgeOptions {
   fetch?: typeof fetch;
   /** Per-call limit (ms); the report and exports may be large. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * This page's client id (x-kiosk-client): on the kiosk's own machine every page shares one
+   * address, so wrong PINs typed at one page lock out that page only.
+   */
+  clientId?: string;
 }
 
 /** Operator calls over `kiosk serve`: POST api/operator/<method> with the request as JSON. */
@@ -65,7 +70,7 @@ export function createHttpOperatorBridge(baseUrl: string, options: HttpOperatorB
     try {
       response = await doFetch(new URL(`api/operator/${method}`, root).toString(), {
         method: "POST",
-        headers: { accept: "application/json", "content-type": "application/json" },
+        headers: { accept: "application/json", "content-type": "application/json", ...(options.clientId ? { "x-kiosk-client": options.clientId } : {}) },
         body: JSON.stringify(request),
         signal: controller.signal,
       });

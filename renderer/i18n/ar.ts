@@ -411,6 +411,7 @@ export const ar: Catalog = {
       actionApply: "تطبيق",
       actionRollback: "تراجع",
       versionColumn: "الإصدار",
+      fareOverride: "أسعار خارج النطاق المعقول، أكّدها {{who}}: {{reason}}",
       tooLarge: "هذا الملف أكبر من أن يكون دفتر تشغيل.",
     },
     speech: {

@@ -370,6 +370,7 @@ export const en = {
       actionApply: "applied",
       actionRollback: "rolled back",
       versionColumn: "Version",
+      fareOverride: "Fares outside the plausible range, confirmed by {{who}}: {{reason}}",
       tooLarge: "This file is too large to be a framebook.",
     },
     speech: {

@@ -371,6 +371,7 @@ export const zh: Catalog = {
       actionApply: "应用",
       actionRollback: "回滚",
       versionColumn: "版本",
+      fareOverride: "超出合理范围的票价，由 {{who}} 确认：{{reason}}",
       tooLarge: "此文件过大，不是有效的运营手册。",
     },
     speech: {

@@ -373,6 +373,7 @@ export const zhHant: Catalog = {
       actionApply: "應用",
       actionRollback: "回滾",
       versionColumn: "版本",
+      fareOverride: "超出合理範圍的票價，由 {{who}} 確認：{{reason}}",
       tooLarge: "此檔案過大，不是有效的營運手冊。",
     },
     speech: {

@@ -353,7 +353,12 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
                 <tr key={`${entry.at}-${i}`}>
                   <td>{formatWhen(entry.at, language)}</td>
                   <td>{entry.who}</td>
-                  <td>{entry.action === "apply" ? t("operator.framebook.actionApply") : t("operator.framebook.actionRollback")}</td>
+                  <td>
+                    {entry.action === "apply" ? t("operator.framebook.actionApply") : t("operator.framebook.actionRollback")}
+                    {entry.fare_override ? (
+                      <div className="op-notice op-notice-warning">{t("operator.framebook.fareOverride", { who: entry.fare_override.confirmed_by, reason: entry.fare_override.reason })}</div>
+                    ) : null}
+                  </td>
                   <td className="op-mono">
                     {entry.previous ? `${entry.previous} → ` : ""}
                     {entry.version}

@@ -161,6 +161,14 @@ describe("framebook tab", () => {
     expect(bridge.audit.map((a) => `${a.who} ${a.action}`)).toEqual(["Grace apply", "Grace rollback"]);
   });
 
+  it("shows in the audit who confirmed implausible fares of an applied framebook, and why", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN });
+    bridge.audit.push({ at: "2026-03-09T10:00:00.000Z", who: "Grace", system: "marta", action: "apply", version: "abc123", previous: null, fare_override: { reason: "Staff day: 95% off", confirmed_by: "Dana Reyes, fares manager" } });
+    renderScreen(bridge);
+    await logIn();
+    expect(await screen.findByText("Fares outside the plausible range, confirmed by Dana Reyes, fares manager: Staff day: 95% off")).toBeTruthy();
+  });
+
   it("switches systems", async () => {
     const bridge = createFakeOperatorBridge({ pin: PIN, framebooks: { doha: DEMO_FRAMEBOOK.replace("Demo Transit", "Doha Demo") } });
     renderScreen(bridge);
