@@ -1,18 +1,32 @@
 // One counter per rider type the system supports.
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
+import { qualifierText, type RiderRules } from "../lib/format.ts";
 import type { RiderType, SystemView } from "../../runtime/kiosk/bridge.ts";
 import { MAX_PASSENGERS_PER_TYPE } from "../lib/askDraft.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 
-function Counter({ rider }: { rider: RiderType }) {
+/**
+ * Who a rider type is and what it pays, from the fare table ("under 5, free · older children pay the
+ * adult fare"): a parent sees at the button whether an 8-year-old is a child here.
+ */
+function riderNote(rider: RiderType, rule: RiderRules[string] | undefined, t: TFunction): string {
+  if (!rule || rider === "adults") return "";
+  const qualifier = qualifierText(rule.qualifier, t);
+  const band = rule.free ? (qualifier ? t("riders.freeNote", { qualifier }) : t("riders.freeNoteNoQualifier")) : qualifier;
+  return rider === "children" && rule.qualifier ? `${band} · ${t("counter.childrenOtherwise")}` : band;
+}
+
+function Counter({ rider, note }: { rider: RiderType; note: string }) {
   const { t } = useTranslation();
   const count = useView((s) => s.journey.passengers[rider]);
   const setPassengers = useView((s) => s.setPassengers);
   const label = t(`riderType.${rider}`);
   return (
-    <div className="counter" role="group" aria-label={label}>
+    <div className="counter" role="group" aria-label={note ? `${label} (${note})` : label}>
       <span className="counter-label" id={`counter-${rider}`}>
         {label}
+        {note ? <span className="counter-note">{note}</span> : null}
       </span>
       <button
         type="button"
@@ -61,7 +75,7 @@ export function PassengerCounter({ system }: { system: SystemView }) {
     <fieldset className="passengers panel" id={PASSENGERS_ID} tabIndex={-1}>
       <legend>{t("journey.passengers")}</legend>
       {system.riderTypes.map((rider) => (
-        <Counter key={rider} rider={rider} />
+        <Counter key={rider} rider={rider} note={riderNote(rider, system.riderRules?.[rider], t)} />
       ))}
     </fieldset>
   );

@@ -121,6 +121,7 @@ export const ar: Catalog = {
     value: "{{rider}}: {{count}}",
     atMax: "الحد الأقصى {{count}} من كل فئة في كل عملية شراء.",
     atZero: "لا يوجد ما يمكن إزالته.",
+    childrenOtherwise: "الأطفال الأكبر يدفعون أجرة البالغ",
   },
   chat: {
     title: "اسأل المساعد",

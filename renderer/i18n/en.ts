@@ -92,6 +92,7 @@ export const en = {
     value: "{{rider}}: {{count}}",
     atMax: "At most {{count}} of each type per purchase.",
     atZero: "There are none to remove.",
+    childrenOtherwise: "older children pay the adult fare",
   },
   chat: {
     title: "Ask the assistant",

@@ -93,6 +93,7 @@ export const es: PassengerCatalog = {
     value: "{{rider}}: {{count}}",
     atMax: "Como máximo {{count}} de cada tipo por compra.",
     atZero: "No hay ninguno que quitar.",
+    childrenOtherwise: "los niños mayores pagan la tarifa de adulto",
   },
   chat: {
     title: "Pregunte al asistente",

@@ -93,6 +93,7 @@ export const zh: Catalog = {
     value: "{{rider}}：{{count}}",
     atMax: "每类乘客每次最多 {{count}} 名。",
     atZero: "已经没有可减少的乘客。",
+    childrenOtherwise: "超出者按成人票价",
   },
   chat: {
     title: "向助手提问",

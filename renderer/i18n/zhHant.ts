@@ -95,6 +95,7 @@ export const zhHant: Catalog = {
     value: "{{rider}}：{{count}}",
     atMax: "每類乘客每次最多 {{count}} 名。",
     atZero: "已經沒有可減少的乘客。",
+    childrenOtherwise: "超出者按成人票價",
   },
   chat: {
     title: "向助手提問",

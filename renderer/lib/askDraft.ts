@@ -8,6 +8,8 @@ export interface JourneyDraft {
   origin: string | null;
   destination: string | null;
   passengers: Record<RiderType, number>;
+  /** The passenger set the counter (tapped it, or chose riders from a question): it states who travels. */
+  passengersSet: boolean;
   paymentMethod: string | null;
   freetext: string;
   stepFree: boolean;
@@ -21,6 +23,7 @@ export function emptyJourney(): JourneyDraft {
     origin: null,
     destination: null,
     passengers: { adults: 1, children: 0, seniors: 0, disabled: 0 },
+    passengersSet: false,
     paymentMethod: null,
     freetext: "",
     stepFree: false,
@@ -42,16 +45,19 @@ export function journeyEvents(system: SystemView, journey: JourneyDraft, previou
     if (id && id !== previous?.[field]) events.push(stationEvent(field, byId(id), id));
   }
   const counts: Partial<Record<RiderType, number>> = {};
+  // The counter's untouched default (1 adult) says nothing beside typed words ("me, my wife and our
+  // son"): sent, it would make the kiosk ask about a counter the passenger never used.
+  const text = journey.freetext.trim();
+  const counterSpeaks = journey.passengersSet || !text;
   for (const rider of system.riderTypes) {
     const count = journey.passengers[rider];
-    const changed = previous ? count !== previous.passengers[rider] : count > 0;
+    const changed = previous ? count !== previous.passengers[rider] : counterSpeaks && count > 0;
     if (changed) counts[rider] = count;
   }
   if (Object.keys(counts).length > 0) events.push({ type: "passenger_count_changed", ...counts });
   if (journey.paymentMethod && journey.paymentMethod !== previous?.paymentMethod) {
     events.push({ type: "payment_method_selected", method: journey.paymentMethod });
   }
-  const text = journey.freetext.trim();
   if (text) events.push({ type: "freetext_input", text });
   return events;
 }
@@ -80,6 +86,7 @@ export function journeyWithChoice(journey: JourneyDraft, events: Events): Journe
   for (const event of events) {
     if (event.type === "station_selected" && event.station_id) next = { ...next, [event.field]: event.station_id };
     if (event.type === "passenger_count_changed") {
+      next.passengersSet = true;
       for (const rider of RIDER_TYPES) {
         const count = event[rider];
         if (typeof count === "number") next.passengers[rider] = Math.max(0, Math.min(MAX_PASSENGERS_PER_TYPE, count));

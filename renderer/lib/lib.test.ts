@@ -93,7 +93,7 @@ describe("station search", () => {
 
 describe("journey events", () => {
   it("states the whole journey on the first ask, in the benchmark's vocabulary", () => {
-    const journey = { ...emptyJourney(), origin: "M-AP", destination: "M-MT", paymentMethod: "breeze_card", freetext: "  step free please " };
+    const journey = { ...emptyJourney(), origin: "M-AP", destination: "M-MT", paymentMethod: "breeze_card", freetext: "  step free please ", passengersSet: true };
     journey.passengers.children = 2;
     expect(journeyEvents(DEMO_MARTA, journey, null)).toEqual([
       { type: "station_selected", field: "origin", value: "Airport", station_id: "M-AP" },
@@ -106,6 +106,14 @@ describe("journey events", () => {
     expect(askDraft(DEMO_MARTA, journey, null).accessibilityMode).toBeUndefined();
     expect(askDraft(DEMO_MARTA, journey, null, "ar").language).toBe("ar");
     expect(askDraft(DEMO_MARTA, journey, null).language).toBeUndefined();
+  });
+
+  it("leaves the counter's untouched default out beside typed words, so the kiosk reads who travels from them", () => {
+    const typed = { ...emptyJourney(), origin: "M-AP", destination: "M-FP", freetext: "me, my wife and our 8 year old son" };
+    expect(journeyEvents(DEMO_MARTA, typed, null).map((e) => e.type)).toEqual(["station_selected", "station_selected", "freetext_input"]);
+    // Set by the passenger (or a tapped journey without words), the counter is sent.
+    expect(journeyEvents(DEMO_MARTA, { ...typed, passengersSet: true }, null)).toContainEqual({ type: "passenger_count_changed", adults: 1 });
+    expect(journeyEvents(DEMO_MARTA, { ...typed, freetext: "" }, null)).toContainEqual({ type: "passenger_count_changed", adults: 1 });
   });
 
   it("sends only what changed in a follow-up (including a count back to zero)", () => {

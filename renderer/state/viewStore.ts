@@ -119,6 +119,7 @@ export function createViewStore(initial: Partial<Pick<ViewState, "language" | "h
         journey: {
           ...s.journey,
           passengers: { ...s.journey.passengers, [rider]: Math.max(0, Math.min(MAX_PASSENGERS_PER_TYPE, Math.round(count))) },
+          passengersSet: true,
         },
       })),
     setPaymentMethod: (paymentMethod) => set((s) => ({ journey: { ...s.journey, paymentMethod } })),

@@ -46,6 +46,17 @@ describe("language rider reader: how it reads", () => {
     expect(readParty("two adults and one child", type)).toBeUndefined();
   });
 
+  it("prices a child by the fare table's own child rule: past its age the adult fare, by a height rule asked", () => {
+    // MARTA and BART: children under 5 ride free; an 8-year-old pays the adult fare.
+    expect(readRiders("airport to five points, me my wife and our 8 year old son", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 3, children: 0 }, confidence: 0.8 });
+    expect(riders("me and my kids aged 3 and 9")).toEqual({ adults: 2, children: 1, seniors: 0, disabled: 0 });
+    // CTA: under 7.
+    expect(readRiders("me and my 6 year old", 7)?.riders).toMatchObject({ adults: 1, children: 1 });
+    // Beijing: under 120 cm — no age says it; from 5 on the kiosk asks, a toddler is a child.
+    expect(readRiders("me and my 8 year old daughter", 0)?.confidence ?? 1).toBeLessThan(0.6);
+    expect(readRiders("me and my 3 year old", 0)).toMatchObject({ riders: { adults: 1, children: 1 }, confidence: 0.8 });
+  });
+
   it("reads relatives in the plural, what is said of a companion, and ages told of a group", () => {
     expect(riders("me + my two little ones")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
     expect(riders("my kids are 2 and 4, plus me")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });

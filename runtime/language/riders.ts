@@ -113,6 +113,9 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
   // Only children read, in words that also speak of grown-ups ("both of us parents plus twins aged
   // 2", "my twin daughters (age 5) and I"): those went unread, so the kiosk asks rather than quote
   // the children alone. ("two children, Five Points to Airport" are children travelling alone.)
+  // An age the child rule cannot place: not sure enough to quote from.
+  const ages = [...toDigits(whole.toLowerCase()).matchAll(AGE_WORDS)].flatMap((m) => (m[1] ?? m[2] ?? "").match(/\d+/g)?.map(Number) ?? []);
+  if (reading && ages.some((age) => ageUnsure(age, childAge))) reading = { ...reading, confidence: Math.min(reading.confidence, 0.5) };
   const only = reading as RiderReading | undefined;
   if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0 && GROWN_UPS_SPOKEN_OF.test(whole.toLowerCase())) {
     return { ...only, confidence: Math.min(only.confidence, 0.5) };
@@ -126,10 +129,25 @@ export function mentionsTravellers(text: string): boolean {
 }
 
 /** The age → rider type mapping of the framebook's rider rules. */
+/**
+ * What a rider of this age pays as: 65 and over a senior; under the fare table's free-child age a
+ * child; any other age the adult fare (on MARTA, "children under 5 ride free": an 8-year-old pays).
+ * Where the child rule is not an age (Beijing's "under 120cm"), a child under 12 is read as a child
+ * but only from 5 on unsurely (ageUnsure): the kiosk asks instead of pricing a guess.
+ */
 function ageType(age: number, childAge: number): keyof RiderCounts {
   if (age >= SENIOR_AGE) return "seniors";
-  return age < Math.max(childAge, 5) || age < 12 ? "children" : "adults";
+  if (childAge > 0) return age < childAge ? "children" : "adults";
+  return age < 12 ? "children" : "adults";
 }
+
+/** An age the fare table's child rule cannot place (a height rule, a child of 5 to 11). */
+function ageUnsure(age: number, childAge: number): boolean {
+  return childAge === 0 && age >= 5 && age < 12;
+}
+
+/** Ages a message gives for people ("my 8 year old", "aged 6", "kids aged 6 and 9"). */
+const AGE_WORDS = /\b(\d+)[- ]?(?:years?|yrs?)[- ]?old\b|\b(?:aged?|ages)\s+(\d+(?:\s*(?:,|and|&)\s*\d+)*)/giu;
 
 /** Rider nouns a count may be followed by, for mending typos ("3 adluts", "2 chidren"). */
 const RIDER_NOUNS = ["adult", "adults", "child", "children", "kids", "senior", "seniors", "ticket", "tickets", "people", "toddler", "toddlers", "babies"];
