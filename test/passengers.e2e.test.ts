@@ -289,7 +289,8 @@ describe("who travels, asked when the words say it unsurely", () => {
     const { page, errors } = await newPage();
     await typeRequest(page, "marta", "Airport to Five Points, me and my mum");
     await page.locator(".screen.result .clarify[data-kind='riders']").waitFor({ timeout: 30_000 });
-    expect(await page.locator(".clarify-choice").allTextContents()).toEqual(["1 adult", "Set passengers"]);
+    // The counter was never touched, so its default (1 adult) is no answer to offer.
+    expect(await page.locator(".clarify-choice").allTextContents()).toEqual(["Set passengers"]);
     await check(page, "riders-1-question", ".clarify-choice");
 
     await page.getByRole("button", { name: "Set passengers" }).click();
@@ -305,6 +306,29 @@ describe("who travels, asked when the words say it unsurely", () => {
     await sellable.waitFor({ timeout: 30_000 });
     await check(page, "riders-3-result", ".action-purchase .button-hero");
     expect(await page.locator(".screen.result").textContent()).toMatch(/1 adult.*1 senior|1 senior.*1 adult/is);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("a child's fare by the fare table's own rule", () => {
+  it("MARTA \"airport to five points, me my wife and our 8 year old son\": three paying riders ($7.50; children ride free only under 5), never asked about the untouched counter; the counter names the band", async () => {
+    const { page, errors } = await newPage();
+    await typeRequest(page, "marta", "airport to five points, me my wife and our 8 year old son");
+    const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
+    expect(await page.locator(".screen.result .clarify[data-kind='riders']").count()).toBe(0);
+    if (await confirm.count()) await confirm.first().click();
+    await sellable.waitFor({ timeout: 30_000 });
+    expect(await page.locator(".fare-card").textContent()).toMatch(/3 adults/);
+    expect(await sellable.textContent()).toMatch(/\$7\.50/);
+    await check(page, "child-fare-1-result", ".action-purchase .button-hero");
+    // Back on the journey, the counter says who is a child here.
+    await page.goto(`${serve.server.url}?system=marta`);
+    await page.locator(".attract-start").click();
+    await page.getByRole("group", { name: "Children (under 5, free · older children pay the adult fare)" }).waitFor();
+    await page.locator("#passengers").scrollIntoViewIfNeeded();
+    await check(page, "child-fare-2-counter", "#passengers");
     expect(errors).toEqual([]);
   });
 });

@@ -49,9 +49,11 @@ export function journeyEvents(system: SystemView, journey: JourneyDraft, previou
   // son"): sent, it would make the kiosk ask about a counter the passenger never used.
   const text = journey.freetext.trim();
   const counterSpeaks = journey.passengersSet || !text;
+  // Set for the first time after an ask that did not send it: the whole counter, not what changed.
+  const firstSet = previous !== null && journey.passengersSet && !previous.passengersSet;
   for (const rider of system.riderTypes) {
     const count = journey.passengers[rider];
-    const changed = previous ? count !== previous.passengers[rider] : counterSpeaks && count > 0;
+    const changed = previous && !firstSet ? count !== previous.passengers[rider] : firstSet || (counterSpeaks && count > 0);
     if (changed) counts[rider] = count;
   }
   if (Object.keys(counts).length > 0) events.push({ type: "passenger_count_changed", ...counts });

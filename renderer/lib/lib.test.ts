@@ -114,6 +114,10 @@ describe("journey events", () => {
     // Set by the passenger (or a tapped journey without words), the counter is sent.
     expect(journeyEvents(DEMO_MARTA, { ...typed, passengersSet: true }, null)).toContainEqual({ type: "passenger_count_changed", adults: 1 });
     expect(journeyEvents(DEMO_MARTA, { ...typed, freetext: "" }, null)).toContainEqual({ type: "passenger_count_changed", adults: 1 });
+    // Set after that ask ("Set passengers", one senior added): the whole counter goes, not only the senior.
+    const asked = { ...typed, freetext: "" };
+    const set = { ...asked, passengersSet: true, passengers: { ...asked.passengers, seniors: 1 } };
+    expect(journeyEvents(DEMO_MARTA, set, asked)).toEqual([{ type: "passenger_count_changed", adults: 1, children: 0, seniors: 1, disabled: 0 }]);
   });
 
   it("sends only what changed in a follow-up (including a count back to zero)", () => {
