@@ -27,6 +27,36 @@ describe("KioskApp: clarifying questions reach the screen", () => {
     expect(final.clarification).toBeUndefined();
   });
 
+  it("asks about a child past the free age with the band in the question, in the passenger's language; a tap on the words' reading sells at the adult fare", async () => {
+    const { app } = testApp();
+    const first = AskResultSchema.parse(
+      await app.ask({
+        system: "marta",
+        events: [
+          { type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" },
+          { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" },
+          { type: "passenger_count_changed", adults: 2, children: 1 },
+          { type: "freetext_input", text: "me my wife and our 8 year old son" },
+        ],
+      }),
+    );
+    expect(first.purchasable).toBe(false);
+    expect(first.clarification).toMatchObject({ kind: "riders", question: "Who is travelling? Please set the passengers on the counter. Children under 5 ride free; older children pay the adult fare." });
+    // The parent counts the boy as a paying rider on the counter: sold at the adult fare, not asked again.
+    const next = AskResultSchema.parse(await app.ask({ system: "marta", sessionId: first.sessionId, events: [{ type: "passenger_count_changed", adults: 3, children: 0 }] }));
+    expect(next.clarification).toBeUndefined();
+    expect(next.state.fare_quote?.total).toBe(7.5);
+    // Words that say it surely and disagree with the counter: the disagreement is asked, with the band.
+    const sure = AskResultSchema.parse(
+      await app.ask({ system: "marta", events: [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }, { type: "passenger_count_changed", adults: 2, children: 1 }, { type: "freetext_input", text: "me, my wife and our 8 year old son" }] }),
+    );
+    expect(sure.clarification?.question).toBe("The passenger counter shows 2 adults, 1 child, but you wrote 3 adults. Who is travelling? Children under 5 ride free; older children pay the adult fare.");
+    // Beijing's rule is a height: an 8-year-old is asked about, with that rule, in Chinese when typed in Chinese.
+    const beijing = AskResultSchema.parse(await app.ask({ system: "beijing", events: [{ type: "freetext_input", text: "西直门到东直门，我和我的8岁女儿, me and my 8 year old daughter" }] }));
+    expect(beijing.clarification?.kind).toBe("riders");
+    expect(beijing.clarification?.question).toMatch(/身高120厘米以下儿童免费乘车|Children under 120 cm ride free/);
+  });
+
   it("asks who travels when the counter and the words disagree, and either tap settles it (it does not ask again)", async () => {
     const trip = [
       { type: "station_selected", field: "origin", value: "Doraville", station_id: "MARTA-DO" },

@@ -10,9 +10,9 @@ import type { PassengerLanguage, StationMatch } from "./types.ts";
 
 export { lexiconFor, registerLanguageData, hasLanguageData, StationLexicon } from "./lexicon.ts";
 export { detectLanguage, fold } from "./text.ts";
-export { readRiders, freeChildAge, mentionsTravellers } from "./riders.ts";
+export { readRiders, freeChildAge, mentionsTravellers, statedAges } from "./riders.ts";
 export { readTrip } from "./trip.ts";
-export { messages, type Messages } from "./messages.ts";
+export { childLimitOf, messages, type ChildLimit, type Messages } from "./messages.ts";
 export type { LanguageData, PassengerLanguage, RiderCounts, StationMatch } from "./types.ts";
 
 /** A station reading the kiosk may act on without asking: one candidate, confident enough. */

@@ -11,6 +11,19 @@ export interface Messages {
   whoTravelsUnsure(): string;
   notFound(place: string, org: string): string;
   dontKnow(org: string): string;
+  /** Who rides free as a child, and that the others pay the adult fare (from the fare table's rule). */
+  childBand(limit: ChildLimit): string;
+}
+
+/** The fare table's free-child rule: under an age, or under a height. */
+export type ChildLimit = { age: number } | { cm: number };
+
+/** "under 5" → { age: 5 }, "under 120cm" → { cm: 120 }; anything else is no rule a sentence can state. */
+export function childLimitOf(qualifier: string | undefined): ChildLimit | undefined {
+  const height = /^under\s+(\d+)\s*cm$/i.exec(qualifier?.trim() ?? "");
+  if (height) return { cm: Number(height[1]) };
+  const age = /^under\s+(\d+)(?:\s*years?)?$/i.exec(qualifier?.trim() ?? "");
+  return age ? { age: Number(age[1]) } : undefined;
 }
 
 const en: Messages = {
@@ -19,6 +32,7 @@ const en: Messages = {
   confirmTrip: (o, d, r) => `Please confirm: ${o} to ${d} for ${r}.`,
   whoTravels: (s, t) => `The passenger counter shows ${s}, but you wrote ${t}. Who is travelling?`,
   whoTravelsUnsure: () => "Who is travelling? Please set the passengers on the counter.",
+  childBand: (l) => ("age" in l ? `Children under ${l.age} ride free; older children pay the adult fare.` : `Children under ${l.cm} cm ride free; taller children pay the adult fare.`),
   notFound: (p, org) => `I could not find "${p}" on the ${org} network. Please pick a station from the list.`,
   dontKnow: (org) => `I don't know that — please ask a member of ${org} staff.`,
 };
@@ -29,6 +43,7 @@ const es: Messages = {
   confirmTrip: (o, d, r) => `Confirme, por favor: de ${o} a ${d} para ${r}.`,
   whoTravels: (s, t) => `El contador indica ${s}, pero usted escribió ${t}. ¿Quién viaja?`,
   whoTravelsUnsure: () => "¿Quién viaja? Indique los pasajeros en el contador.",
+  childBand: (l) => ("age" in l ? `Los niños menores de ${l.age} años viajan gratis; los mayores pagan la tarifa de adulto.` : `Los niños de menos de ${l.cm} cm viajan gratis; los más altos pagan la tarifa de adulto.`),
   notFound: (p, org) => `No encontré "${p}" en la red de ${org}. Elija una estación de la lista.`,
   dontKnow: (org) => `No lo sé; por favor pregunte al personal de ${org}.`,
 };
@@ -39,6 +54,7 @@ const zhHans: Messages = {
   confirmTrip: (o, d, r) => `请确认：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客计数显示${s}，但您写的是${t}。请问几位乘车？`,
   whoTravelsUnsure: () => "请问几位乘车？请在乘客计数中设置。",
+  childBand: (l) => ("age" in l ? `${l.age}岁以下儿童免费乘车，年龄更大的儿童按成人票价。` : `身高${l.cm}厘米以下儿童免费乘车，更高的儿童按成人票价。`),
   notFound: (p, org) => `在${org}线网中找不到"${p}"。请从列表中选择车站。`,
   dontKnow: (org) => `这个我不清楚，请询问${org}工作人员。`,
 };
@@ -49,6 +65,7 @@ const zhHant: Messages = {
   confirmTrip: (o, d, r) => `請確認：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客計數顯示${s}，但您寫的是${t}。請問幾位搭乘？`,
   whoTravelsUnsure: () => "請問幾位搭乘？請在乘客計數中設定。",
+  childBand: (l) => ("age" in l ? `${l.age}歲以下兒童免費搭乘，年齡較大的兒童按成人票價。` : `身高${l.cm}公分以下兒童免費搭乘，較高的兒童按成人票價。`),
   notFound: (p, org) => `在${org}路網中找不到「${p}」。請從清單中選擇車站。`,
   dontKnow: (org) => `這個我不清楚，請詢問${org}站務人員。`,
 };
@@ -59,6 +76,7 @@ const ar: Messages = {
   confirmTrip: (o, d, r) => `يرجى التأكيد: من ${o} إلى ${d} لـ ${r}.`,
   whoTravels: (s, t) => `يظهر العداد ${s}، لكنك كتبت ${t}. من سيسافر؟`,
   whoTravelsUnsure: () => "من سيسافر؟ يرجى تحديد عدد الركاب في العداد.",
+  childBand: (l) => ("age" in l ? `الأطفال دون ${l.age} سنوات يركبون مجانًا، ويدفع الأكبر سنًا أجرة البالغ.` : `الأطفال الأقصر من ${l.cm} سم يركبون مجانًا، ويدفع الأطول أجرة البالغ.`),
   notFound: (p, org) => `لم أجد "${p}" في شبكة ${org}. يرجى اختيار محطة من القائمة.`,
   dontKnow: (org) => `لا أعرف ذلك — يرجى سؤال موظفي ${org}.`,
 };

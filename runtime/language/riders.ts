@@ -114,8 +114,7 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
   // 2", "my twin daughters (age 5) and I"): those went unread, so the kiosk asks rather than quote
   // the children alone. ("two children, Five Points to Airport" are children travelling alone.)
   // An age the child rule cannot place: not sure enough to quote from.
-  const ages = [...toDigits(whole.toLowerCase()).matchAll(AGE_WORDS)].flatMap((m) => (m[1] ?? m[2] ?? "").match(/\d+/g)?.map(Number) ?? []);
-  if (reading && ages.some((age) => ageUnsure(age, childAge))) reading = { ...reading, confidence: Math.min(reading.confidence, 0.5) };
+  if (reading && statedAges(whole).some((age) => ageUnsure(age, childAge))) reading = { ...reading, confidence: Math.min(reading.confidence, 0.5) };
   const only = reading as RiderReading | undefined;
   if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0 && GROWN_UPS_SPOKEN_OF.test(whole.toLowerCase())) {
     return { ...only, confidence: Math.min(only.confidence, 0.5) };
@@ -146,7 +145,11 @@ function ageUnsure(age: number, childAge: number): boolean {
   return childAge === 0 && age >= 5 && age < 12;
 }
 
-/** Ages a message gives for people ("my 8 year old", "aged 6", "kids aged 6 and 9"). */
+/** Ages a message gives for people ("my 8 year old", "aged 6", "kids aged six and 9"). */
+export function statedAges(text: string): number[] {
+  return [...toDigits(text.slice(0, MAX_READ_CHARS).toLowerCase()).matchAll(AGE_WORDS)].flatMap((m) => (m[1] ?? m[2] ?? "").match(/\d+/g)?.map(Number) ?? []);
+}
+
 const AGE_WORDS = /\b(\d+)[- ]?(?:years?|yrs?)[- ]?old\b|\b(?:aged?|ages)\s+(\d+(?:\s*(?:,|and|&)\s*\d+)*)/giu;
 
 /** Rider nouns a count may be followed by, for mending typos ("3 adluts", "2 chidren"). */

@@ -5,7 +5,7 @@ import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import type { Clarification } from "../../contract/clarification.ts";
 import { answers } from "../../language/answers.ts";
-import { freeChildAge, mentionsTravellers, messages, readRiders, understand, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
+import { childLimitOf, freeChildAge, mentionsTravellers, messages, readRiders, understand, type ChildLimit, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
 import type { TripInText } from "./freetext.ts";
 import type { Intent } from "./freetext.ts";
 
@@ -116,7 +116,18 @@ const riderWords = (r: RiderCounts, language: PassengerLanguage | undefined = un
  * Who travels could not be read for sure: buttons for the unsure reading and what the counter
  * shows (each once, if any), and the counter itself.
  */
-export function ridersQuestion(reading: RiderCounts | undefined, counter: RiderCounts | undefined, language: PassengerLanguage | undefined): Clarification {
+/** The fare table's free-child rule as a sentence can state it (none where children pay a fare). */
+export function freeChildLimit(system: SystemData): ChildLimit | undefined {
+  const children = system.fares.discounts?.children;
+  return children && children.fare === 0 ? childLimitOf(children.qualifier) : undefined;
+}
+
+/** The question, with who rides free as a child where children are in it (a parent cannot know the band otherwise). */
+function withChildBand(question: string, children: boolean, childLimit: ChildLimit | undefined, language: PassengerLanguage | undefined): string {
+  return children && childLimit ? `${question} ${messages(language).childBand(childLimit)}` : question;
+}
+
+export function ridersQuestion(reading: RiderCounts | undefined, counter: RiderCounts | undefined, language: PassengerLanguage | undefined, childLimit?: ChildLimit): Clarification {
   const say = messages(language);
   const keys = ["adults", "children", "seniors", "disabled"] as const;
   const offered: Clarification["choices"] = [];
@@ -125,11 +136,12 @@ export function ridersQuestion(reading: RiderCounts | undefined, counter: RiderC
     if (offered.some((c) => c.events.some((e) => e.type === "passenger_count_changed" && keys.every((k) => (e[k] ?? 0) === r[k])))) continue;
     offered.push({ label: riderWords(r, language), events: [{ type: "passenger_count_changed", ...r }] });
   }
-  return { kind: "riders", question: say.whoTravelsUnsure(), choices: offered, select: "riders" };
+  const children = (reading?.children ?? 0) > 0 || (counter?.children ?? 0) > 0;
+  return { kind: "riders", question: withChildBand(say.whoTravelsUnsure(), children, childLimit, language), choices: offered, select: "riders" };
 }
 
 /** The counter and the typed words disagree about who travels: ask which is right. */
-export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined): Clarification | undefined {
+export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined, childLimit?: ChildLimit): Clarification | undefined {
   const keys = ["adults", "children", "seniors", "disabled"] as const;
   const total = (r: RiderCounts): number => keys.reduce((n, k) => n + r[k], 0);
   if (total(typed) === 0) return undefined;
@@ -139,7 +151,7 @@ export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusiv
   const say = messages(language);
   return {
     kind: "riders",
-    question: say.whoTravels(riderWords(screen, language), riderWords(typed, language)),
+    question: withChildBand(say.whoTravels(riderWords(screen, language), riderWords(typed, language)), screen.children + typed.children > 0, childLimit, language),
     choices: [
       { label: riderWords(screen, language), events: [{ type: "passenger_count_changed", ...screen }] },
       { label: riderWords(typed, language), events: [{ type: "passenger_count_changed", ...typed }] },

@@ -21,8 +21,8 @@ import { accessibilityNeed, classify, findStations, type Intent } from "./freete
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
-import { readTextRequest, ridersConflict, ridersQuestion, type Clarification, type TextRequest } from "./clarify.ts";
-import { messages } from "../../language/index.ts";
+import { freeChildLimit, readTextRequest, ridersConflict, ridersQuestion, type Clarification, type TextRequest } from "./clarify.ts";
+import { messages, statedAges } from "../../language/index.ts";
 import { answeringArticle, topicWords } from "../../language/topic.ts";
 import { voiceFor, type Voice } from "./voice.ts";
 import type { RouteFacts } from "../../language/answers.ts";
@@ -297,14 +297,25 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // shows one rider (the screen's default) before the words: ask.
   const counterSaysLittle = !req.ridersGiven || (!req.countedAfterText && totalRiders(req.riders) < 2);
   if (!understood.riders && understood.ridersUnsure && counterSaysLittle && origin && destination && !infoIntent) {
-    const question = ridersQuestion(understood.ridersUnsure.reading, req.ridersGiven ? req.riders : undefined, understood.language);
+    const question = ridersQuestion(understood.ridersUnsure.reading, req.ridersGiven ? req.riders : undefined, understood.language, freeChildLimit(system));
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: "Who travels is not sure from the words.", clarification: question });
     return;
   }
   if (req.ridersGiven && !req.countedAfterText && understood.riders && origin && destination && !infoIntent) {
-    const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language);
+    const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language, freeChildLimit(system));
     if (conflict) {
       yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: conflict.question, reasoning: "The passenger counter and the typed request disagree.", clarification: conflict });
+      return;
+    }
+  }
+  // The counter has a child riding free, the words a child past the free age ("our 8 year old son"
+  // where children under 5 ride free): the counter may be wrong about the fare, so ask.
+  const childLimit = freeChildLimit(system);
+  if (req.ridersGiven && req.riders.children > 0 && childLimit && "age" in childLimit && origin && destination && !infoIntent) {
+    const limit = childLimit.age;
+    if (statedAges(text).some((age) => age >= limit && age < 18)) {
+      const question = ridersQuestion(understood.riders ?? understood.ridersUnsure?.reading, req.riders, understood.language, childLimit);
+      yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: "The counter has a free child; the words a child past the free age.", clarification: question });
       return;
     }
   }
