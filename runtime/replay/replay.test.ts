@@ -51,6 +51,9 @@ describe("replay before apply", () => {
     expect(text).toMatch(/^Replay of the last 4 passenger session\(s\) \(4 answers\) against the draft framebook: 4 answer\(s\) in 4 session\(s\) would change\.\nBy field: fare 2, banners 4\n/);
     expect(text).toContain("  fare: 3.75 USD  →  2.50 USD");
     expect(text).toContain("m2 (marta, ");
+    // Each difference says whose trip it was and what it means for them, not only the changed text.
+    expect(report.first.find((d) => d.sessionId === "m2")).toMatchObject({ trip: { origin: "MARTA-AP", destination: "MARTA-FP", riders: { adults: 1, children: 0, seniors: 1, disabled: 0 } }, effect: "fare" });
+    expect(report.first.find((d) => d.sessionId === "m1")).toMatchObject({ effect: "notice" });
   });
 
   it("the same framebook changes nothing", async () => {
@@ -71,9 +74,9 @@ describe("replay before apply", () => {
     const report = await replayBeforeApply({ pack, sessions: bart, ...alertDraft((s) => pack.system(s), [], [{ alert: v.alert, ended_at: null }], NOW) });
     expect(report).toMatchObject({ sessions: 2, changedSessions: 2, byField: { outcome: 1, action: 1, route: 0, fare: 0, banners: 2 } });
     const [across, elsewhere] = report.first;
-    expect(across).toMatchObject({ sessionId: "b1", changes: [{ field: "outcome", before: "route_and_fare_ready", after: "advisory_only" }, { field: "action", before: "prompt_purchase (ok)", after: "display_info (ok)" }, { field: "banners", before: "(none)" }] });
+    expect(across).toMatchObject({ sessionId: "b1", trip: { origin: "BART-WOAK", destination: "BART-EMBR", riders: { adults: 1 } }, effect: "not_sold", changes: [{ field: "outcome", before: "route_and_fare_ready", after: "advisory_only" }, { field: "action", before: "prompt_purchase (ok)", after: "display_info (ok)" }, { field: "banners", before: "(none)" }] });
     // A trip elsewhere still sells; it only hears about the closure.
-    expect(elsewhere).toMatchObject({ sessionId: "b2", changes: [{ field: "banners", before: "(none)", after: "critical: Planned Maintenance" }] });
+    expect(elsewhere).toMatchObject({ sessionId: "b2", effect: "notice", changes: [{ field: "banners", before: "(none)", after: "critical: Planned Maintenance" }] });
   });
 
   it("an empty audit says so", async () => {

@@ -33,6 +33,20 @@ export interface AnswerChange {
   after: string;
 }
 
+/** What a changed answer means for the passenger, most serious first (the operator reads one). */
+export const REPLAY_EFFECTS = ["not_sold", "now_sold", "route", "fare", "notice", "answer"] as const;
+export type ReplayEffect = (typeof REPLAY_EFFECTS)[number];
+
+export const RIDER_KINDS = ["adults", "children", "seniors", "disabled"] as const;
+export type Riders = Record<(typeof RIDER_KINDS)[number], number>;
+
+/** The trip a turn was about: station ids (or names as typed), and who travels (null: not said). */
+export interface ReplayTrip {
+  origin: string | null;
+  destination: string | null;
+  riders: Riders | null;
+}
+
 export interface ReplayDifference {
   sessionId: string;
   system: SystemId;
@@ -41,6 +55,8 @@ export interface ReplayDifference {
   turn: number;
   /** What the passenger asked in that turn, briefly. */
   asked: string;
+  trip: ReplayTrip;
+  effect: ReplayEffect;
   changes: AnswerChange[];
 }
 
@@ -82,6 +98,44 @@ export function answerFields(state: AssistantState): Record<AnswerField, string>
         .map((b) => `${b.severity}: ${b.title}`)
         .sort()
         .join("; ") || "(none)",
+  };
+}
+
+const offersTicket = (state: AssistantState): boolean => state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
+
+/** The effect of a changed answer: a sale lost or gained first, else the first changed part. */
+export function effectOf(before: AssistantState, after: AssistantState, changes: readonly AnswerChange[]): ReplayEffect {
+  if (offersTicket(before) && !offersTicket(after)) return "not_sold";
+  if (!offersTicket(before) && offersTicket(after)) return "now_sold";
+  const fields = new Set(changes.map((c) => c.field));
+  if (fields.has("route")) return "route";
+  if (fields.has("fare")) return "fare";
+  if (fields.has("banners")) return "notice";
+  return "answer";
+}
+
+/**
+ * The trip of a session up to a turn: what the passenger chose on the screen so far (a later choice
+ * replaces an earlier one), else the answer's route (which may give names) and riders.
+ */
+export function tripOf(turns: readonly (readonly KioskEvent[])[], state: AssistantState): ReplayTrip {
+  let origin: string | null = null;
+  let destination: string | null = null;
+  let riders: Riders | null = null;
+  for (const e of turns.flat()) {
+    if (e.type === "station_selected") {
+      if (e.field === "origin") origin = e.station_id ?? e.value;
+      else destination = e.station_id ?? e.value;
+    } else if (e.type === "passenger_count_changed") {
+      const counts = riders ?? { adults: 0, children: 0, seniors: 0, disabled: 0 };
+      riders = Object.fromEntries(RIDER_KINDS.map((k) => [k, e[k] ?? counts[k]])) as Riders;
+    }
+  }
+  const summary = state.fare_quote?.passenger_summary;
+  return {
+    origin: origin ?? state.route?.origin ?? null,
+    destination: destination ?? state.route?.destination ?? null,
+    riders: riders ?? (summary ? { adults: summary.adults, children: summary.children, seniors: summary.seniors, disabled: summary.disabled } : null),
   };
 }
 
@@ -159,7 +213,9 @@ export async function replayBeforeApply(options: ReplayOptions): Promise<ReplayR
         report.changedTurns++;
         for (const c of changes) report.byField[c.field]++;
         if (report.first.length < firstN) {
-          report.first.push({ sessionId: session.sessionId, system: session.system, startedAt: session.startedAt, turn: i + 1, asked: asked(session.turns[i]!.events), changes });
+          const turns = session.turns.slice(0, i + 1).map((t) => t.events);
+          const trip = tripOf(turns, state.route ? state : after[i]!);
+          report.first.push({ sessionId: session.sessionId, system: session.system, startedAt: session.startedAt, turn: i + 1, asked: asked(session.turns[i]!.events), trip, effect: effectOf(state, after[i]!, changes), changes });
         }
       });
       if (changed) report.changedSessions++;
