@@ -100,6 +100,10 @@ describe("service alerts from the operator console", () => {
     if (!preview.ok) return;
     expect(preview.report).toMatchObject({ sessions: 1, changedSessions: 1 });
     expect(preview.report.first[0]!.changes.map((c) => c.field)).toEqual(expect.arrayContaining(["action", "banners"]));
+    // In words for the operator: whose trip, by station name, what it means, and the alert by name.
+    expect(preview.report.first[0]).toMatchObject({ trip: { from: { id: "BART-WOAK", name: "West Oakland" }, to: { id: "BART-EMBR", name: "Embarcadero" }, riders: { adults: 1 } }, effect: "not_sold" });
+    expect(preview.cause).toMatchObject({ type: tube.type, segment: { from: { name: "West Oakland" }, to: { name: "Embarcadero" } } });
+    expect(OPERATOR_METHODS.previewAlert.result.safeParse(preview).success).toBe(true);
     // Previewing adds nothing.
     expect(runtime.operator.listAlerts({ token }).alerts).toEqual([]);
     expect(await runtime.operator.previewAlert({ token, alert: { ...tube, lines: ["purple"] } })).toMatchObject({ ok: false, reason: "invalid", issues: [{ path: "lines[0]" }] });
@@ -157,6 +161,8 @@ describe("service alerts: text per language, editing, names", () => {
     expect(runtime.operator.listAlerts({ token, system: "beijing" }).places!.languages).toEqual(["en", "zh-Hans"]);
     expect(runtime.operator.listAlerts({ token, system: "doha" }).places!.languages).toEqual(["en", "ar"]);
     expect(runtime.operator.listAlerts({ token }).places).toBeNull();
+    // The names the passenger screen shows in other languages come along (Beijing's in Chinese).
+    expect(runtime.operator.listAlerts({ token, system: "beijing" }).places!.stations.some((s) => s.localized?.["zh-Hans"])).toBe(true);
     expect(OPERATOR_METHODS.listAlerts.result.safeParse(runtime.operator.listAlerts({ token, system: "bart" })).success).toBe(true);
   });
 });

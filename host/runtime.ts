@@ -272,7 +272,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const pinFile = "hash" in config.pin ? undefined : (config.pin.file ?? config.pin.defaultFile);
     const stateFile = config.pinStateFile ?? (pinFile !== undefined ? pinStateFileFor(pinFile) : undefined);
     const pin = new PinGate({ hash: pinHash, ...(stateFile ? { stateFile } : {}), log });
-    const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
+    const live = alerts || audit ? new OperatorLive({ pack, systemData: (s) => framebooks.systemData(s), names: (s) => app.systemView(s), alerts: alerts?.store ?? null, audit: audit?.store ?? null, ...(config.clock ? { clock: config.clock } : {}) }) : null;
     const distribution =
       config.distribution && config.replication
         ? Distribution.open({

@@ -5,9 +5,11 @@ import {
   alertLanguages,
   DISRUPTION_TYPES,
   type AlertAuditView,
+  type AlertCause,
   type AlertPlaces,
   type AlertView,
   type OperatorBridge,
+  type PlaceName,
   type SessionSummaryView,
   type TimelineView,
 } from "../../runtime/kiosk/bridge.ts";
@@ -183,8 +185,20 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
       const issues = check(request.alert);
       if (issues.length > 0) return { ok: false, reason: "invalid", issues };
       const changed = options.previewChanges ?? 2;
-      const first = timelines.slice(0, changed).map((t) => ({ sessionId: t.sessionId, system: t.system, startedAt: t.startedAt, turn: 1, asked: "BART-WOAK → BART-EMBR, 1 adult", changes: [{ field: "action", before: "prompt_purchase", after: "display_info" }] }));
-      return { ok: true, report: { sessions: timelines.length, turns: timelines.length, changedSessions: first.length, changedTurns: first.length, byField: { outcome: first.length, action: first.length, route: 0, fare: 0, banners: first.length }, first, errors: [] } };
+      const input = request.alert;
+      const places = demoPlaces(input["system"] as AlertPlaces["system"]);
+      const place = (list: readonly PlaceName[], value: string): PlaceName => list.find((p) => p.id === idOf(list, value)) ?? { id: value, name: value };
+      const segment = input["segment"] as { from_station: string; to_station: string } | undefined;
+      const cause: AlertCause = {
+        type: input["type"] as AlertCause["type"],
+        stations: ((input["stations"] as string[] | undefined) ?? []).map((s) => place(places.stations, s)),
+        lines: ((input["lines"] as string[] | undefined) ?? []).map((l) => place(places.lines, l)),
+        segment: segment ? { from: place(places.stations, segment.from_station), to: place(places.stations, segment.to_station) } : null,
+      };
+      // Every replayed trip is West Oakland → Embarcadero for one adult, and loses its ticket.
+      const trip = { from: place(places.stations, "BART-WOAK"), to: place(places.stations, "BART-EMBR"), riders: { adults: 1, children: 0, seniors: 0, disabled: 0 } };
+      const first = timelines.slice(0, changed).map((t) => ({ sessionId: t.sessionId, system: t.system, startedAt: t.startedAt, turn: 1, asked: "BART-WOAK → BART-EMBR, 1 adult", trip, effect: "not_sold" as const, changes: [{ field: "action", before: "prompt_purchase", after: "display_info" }] }));
+      return { ok: true, report: { sessions: timelines.length, turns: timelines.length, changedSessions: first.length, changedTurns: first.length, byField: { outcome: first.length, action: first.length, route: 0, fare: 0, banners: first.length }, first, errors: [] }, cause };
     },
     async auditSessions(request) {
       context.operatorOf(request.token);

@@ -5,9 +5,13 @@
 import { z } from "zod";
 import { SystemIdSchema } from "../../tools/data/schemas.ts";
 import { AlertSchema } from "../alerts/model.ts";
+import { DisruptionTypeSchema } from "../alerts/vocabulary.ts";
+import { REPLAY_EFFECTS, RIDER_KINDS } from "../replay/effects.ts";
 
 /** The disruption vocabulary the operator screen offers (the data pack's). */
 export { DISRUPTION_SEVERITIES, DISRUPTION_TYPES, STATION_TYPES as STATION_DISRUPTION_TYPES } from "../alerts/vocabulary.ts";
+/** What a changed answer means for a passenger, and who travels. */
+export { REPLAY_EFFECTS, RIDER_KINDS, type ReplayEffect, type Riders } from "../replay/effects.ts";
 /** The languages of an alert's passenger text per system (English, then the local one). */
 export { alertLanguages } from "../alerts/languages.ts";
 
@@ -43,12 +47,16 @@ export type AlertAuditView = z.infer<typeof AlertAuditViewSchema>;
 
 export const AlertsListRequestSchema = z.strictObject({ token: Token, system: SystemIdSchema.optional() });
 
+/** A station or line: its id, its name in the system's data, and its name by language where the kiosk has one ("zh-Hans": "西直门"). */
+export const PlaceNameSchema = z.object({ id: z.string(), name: z.string(), localized: z.record(z.string(), z.string()).optional() });
+export type PlaceName = z.infer<typeof PlaceNameSchema>;
+
 /** What the alerts form needs of a system: the languages of the passenger text (English first), station and line names. */
 export const AlertPlacesSchema = z.object({
   system: SystemIdSchema,
   languages: z.array(z.string()).min(1),
-  stations: z.array(z.object({ id: z.string(), name: z.string() })),
-  lines: z.array(z.object({ id: z.string(), name: z.string() })),
+  stations: z.array(PlaceNameSchema),
+  lines: z.array(PlaceNameSchema),
 });
 export type AlertPlaces = z.infer<typeof AlertPlacesSchema>;
 
@@ -111,6 +119,14 @@ export const ReplayReportViewSchema = z.object({
       startedAt: z.string(),
       turn: z.number().int().positive(),
       asked: z.string(),
+      /** The passenger's trip by name (a station typed but not found: its text as the name), and who travelled (null: not said). */
+      trip: z.object({
+        from: PlaceNameSchema.nullable(),
+        to: PlaceNameSchema.nullable(),
+        riders: z.record(z.enum(RIDER_KINDS), z.number().int().nonnegative()).nullable(),
+      }),
+      /** What the change means for the passenger. */
+      effect: z.enum(REPLAY_EFFECTS),
       changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string() })),
     }),
   ),
@@ -118,8 +134,17 @@ export const ReplayReportViewSchema = z.object({
 });
 export type ReplayReportView = z.infer<typeof ReplayReportViewSchema>;
 
+/** The previewed alert as the kiosk understood it, by name: its type and where it applies. */
+export const AlertCauseSchema = z.object({
+  type: DisruptionTypeSchema,
+  stations: z.array(PlaceNameSchema),
+  lines: z.array(PlaceNameSchema),
+  segment: z.object({ from: PlaceNameSchema, to: PlaceNameSchema }).nullable(),
+});
+export type AlertCause = z.infer<typeof AlertCauseSchema>;
+
 export const AlertPreviewResultSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), report: ReplayReportViewSchema }),
+  z.object({ ok: z.literal(true), report: ReplayReportViewSchema, cause: AlertCauseSchema }),
   z.object({ ok: z.literal(false), reason: z.literal("invalid"), issues: z.array(AlertIssueViewSchema) }),
 ]);
 export type AlertPreviewResult = z.infer<typeof AlertPreviewResultSchema>;

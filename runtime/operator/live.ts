@@ -11,7 +11,7 @@ import { localIso, validateAlert, type Alert } from "../alerts/model.ts";
 import { AlertStoreError, type AlertRecord, type AlertStore } from "../alerts/store.ts";
 import type { SessionAuditStore } from "../audit/store.ts";
 import { buildTimeline } from "../audit/timeline.ts";
-import type { AlertPlaces, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, TimelineView } from "../kiosk/operator-live.ts";
+import type { AlertCause, AlertPlaces, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, PlaceName, TimelineView } from "../kiosk/operator-live.ts";
 import { alertDraft } from "../replay/drafts.ts";
 import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply } from "../replay/replay.ts";
 import { OperatorError } from "./console.ts";
@@ -25,6 +25,14 @@ export interface OperatorLiveOptions {
   /** Null: this kiosk keeps no session audit. */
   audit: SessionAuditStore | null;
   clock?: () => Date;
+  /** Station and line names by language, as the passenger screen shows them (default: the system data's names only). */
+  names?: (system: SystemId) => { stations: readonly PlaceName[]; lines: readonly PlaceName[] };
+}
+
+/** Places by id, or by name as typed (a route may give names); unknown ones keep their text as the name. */
+function placeFinder(places: readonly PlaceName[]): (idOrName: string) => PlaceName {
+  const byId = new Map(places.map((p) => [p.id, p]));
+  return (key) => byId.get(key) ?? places.find((p) => p.name === key) ?? { id: key, name: key };
 }
 
 function alertView(record: AlertRecord, now: string): AlertView {
@@ -80,12 +88,27 @@ export class OperatorLive {
 
   /** What the alerts form shows of a system: its text languages, station and line names (the active framebook's data). */
   private places(id: SystemId): AlertPlaces {
+    return { system: id, languages: alertLanguages(id), ...this.names(id) };
+  }
+
+  private names(id: SystemId): { stations: PlaceName[]; lines: PlaceName[] } {
+    const named = this.options.names?.(id);
+    const pick = ({ id, name, localized }: PlaceName): PlaceName => ({ id, name, ...(localized ? { localized } : {}) });
+    if (named) return { stations: named.stations.map(pick), lines: named.lines.map(pick) };
     const system = this.options.systemData(id);
+    return { stations: system.stations.map(pick), lines: system.lines.map(pick) };
+  }
+
+  /** The alert by name: its type and where it applies. */
+  private cause(alert: Alert): AlertCause {
+    const names = this.names(alert.system);
+    const station = placeFinder(names.stations);
+    const line = placeFinder(names.lines);
     return {
-      system: id,
-      languages: alertLanguages(id),
-      stations: system.stations.map((s) => ({ id: s.id, name: s.name })),
-      lines: system.lines.map((l) => ({ id: l.id, name: l.name })),
+      type: alert.type,
+      stations: alert.stations.map(station),
+      lines: alert.lines.map(line),
+      segment: alert.segment ? { from: station(alert.segment.from_station), to: station(alert.segment.to_station) } : null,
     };
   }
 
@@ -127,7 +150,12 @@ export class OperatorLive {
       sessions: this.audit().recent(sessions, alert.system),
       ...alertDraft(this.options.systemData, current, draft, at),
     });
-    return { ok: true, report: { ...report, byField: { ...report.byField } } };
+    const station = placeFinder(this.names(alert.system).stations);
+    const first = report.first.map(({ trip, ...d }) => ({
+      ...d,
+      trip: { from: trip.origin === null ? null : station(trip.origin), to: trip.destination === null ? null : station(trip.destination), riders: trip.riders },
+    }));
+    return { ok: true, report: { ...report, byField: { ...report.byField }, first }, cause: this.cause(alert) };
   }
 
   auditSessions(filter: AuditFilter): AuditSessions {

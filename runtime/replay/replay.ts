@@ -13,6 +13,7 @@ import { KioskService } from "../kiosk/service.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
 import { AnswerPipeline } from "../answer/pipeline.ts";
+import { RIDER_KINDS, type ReplayEffect, type Riders } from "./effects.ts";
 
 export const DEFAULT_REPLAY_SESSIONS = 200;
 export const ANSWER_FIELDS = ["outcome", "action", "route", "fare", "banners"] as const;
@@ -32,13 +33,6 @@ export interface AnswerChange {
   before: string;
   after: string;
 }
-
-/** What a changed answer means for the passenger, most serious first (the operator reads one). */
-export const REPLAY_EFFECTS = ["not_sold", "now_sold", "route", "fare", "notice", "answer"] as const;
-export type ReplayEffect = (typeof REPLAY_EFFECTS)[number];
-
-export const RIDER_KINDS = ["adults", "children", "seniors", "disabled"] as const;
-export type Riders = Record<(typeof RIDER_KINDS)[number], number>;
 
 /** The trip a turn was about: station ids (or names as typed), and who travels (null: not said). */
 export interface ReplayTrip {
