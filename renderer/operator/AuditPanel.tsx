@@ -1,7 +1,7 @@
 // The session audit: today's passenger sessions with filter chips (fallback, blocked, refused, an
 // outcome, a language), and one session opened as a readable timeline — what the passenger asked,
 // what each tool returned, what was shown, why the buy button was on or off, what happened at the till.
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PASSENGER_LANGUAGES, type AuditFilter, type AuditSessions, type TimelineView } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
@@ -21,7 +21,7 @@ export function AuditPanel() {
   const [timeline, setTimeline] = useState<TimelineView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const headingId = useId();
-  const timelineId = useId();
+  const timelineHeading = useRef<HTMLHeadingElement>(null);
 
   const refresh = useCallback(async () => {
     try {
@@ -36,11 +36,19 @@ export function AuditPanel() {
     void refresh();
   }, [refresh]);
 
+  // The timeline is drawn below the list, often off screen: bring it into view, and move the focus
+  // to its heading so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    const heading = timelineHeading.current;
+    if (!timeline || !heading) return;
+    heading.closest(".op-timeline")?.scrollIntoView({ block: "start" });
+    heading.focus({ preventScroll: true });
+  }, [timeline]);
+
   async function open(sessionId: string): Promise<void> {
     try {
       setTimeline(await call("auditTimeline", { sessionId }));
       setProblem(null);
-      document.getElementById(timelineId)?.focus();
     } catch (error) {
       setProblem(t(`operator.error.${toOperatorError(error).code}`));
     }
@@ -137,9 +145,11 @@ export function AuditPanel() {
       </div>
 
       {timeline ? (
-        <div className="op-card op-timeline" id={timelineId} tabIndex={-1} aria-label={t("operator.audit.timelineOf", { id: timeline.sessionId })}>
+        <div className="op-card op-timeline" aria-label={t("operator.audit.timelineOf", { id: timeline.sessionId })}>
           <div className="op-card-head">
-            <h3>{t("operator.audit.timelineOf", { id: timeline.sessionId })}</h3>
+            <h3 ref={timelineHeading} tabIndex={-1}>
+              {t("operator.audit.timelineOf", { id: timeline.sessionId })}
+            </h3>
             <button type="button" className="op-button op-button-secondary" onClick={() => setTimeline(null)}>
               {t("operator.audit.closeTimeline")}
             </button>
