@@ -16,6 +16,11 @@ function localizedOf(item: Named, language: Language): string | undefined {
   return other ? item.localized?.[other] : undefined;
 }
 
+/** A place's name in `language` where it has one (the other Chinese script for Chinese), else its own name. */
+export function nameIn(item: Named & { name: string }, language: Language): string {
+  return localizedOf(item, language) ?? item.name;
+}
+
 /** A station's name on a screen in `language`. */
 export function stationName(system: SystemView, station: StationView, language: Language): string {
   const localized = localizedOf(station, language);

@@ -2,20 +2,28 @@
 // button, a form to add one in the data pack's vocabulary (type, severity, lines, stations or a
 // segment, valid until, passenger text), a preview that replays the stored passenger sessions with
 // it in force, and the log of who changed what. The kiosk checks every field and names the wrong one.
+// Types, places and the preview are in words and names in the operator's language, not codes.
+import type { TFunction } from "i18next";
 import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
   DISRUPTION_SEVERITIES,
   DISRUPTION_TYPES,
+  RIDER_KINDS,
   STATION_DISRUPTION_TYPES,
+  type AlertCause,
   type AlertIssueView,
   type AlertsList,
   type AlertView,
+  type PlaceName,
   type ReplayReportView,
   type SystemSummary,
 } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
+import type { Language } from "../i18n/catalog.ts";
+import { isolate, nameIn } from "../lib/names.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
+import { ConfirmBox } from "./ConfirmBox.tsx";
 import { formatWhen } from "./format.ts";
 import { useOperator } from "./session.ts";
 import { SystemChooser } from "./SystemChooser.tsx";
@@ -23,6 +31,8 @@ import { SystemChooser } from "./SystemChooser.tsx";
 type Notice = { tone: "positive" | "warning" | "critical"; text: string } | null;
 type Alert = AlertView["alert"];
 type Places = NonNullable<AlertsList["places"]>;
+type Preview = { report: ReplayReportView; cause: AlertCause };
+type Difference = ReplayReportView["first"][number];
 
 interface Draft {
   type: string;
@@ -73,12 +83,12 @@ export function draftAlert(system: string, d: Draft): Record<string, unknown> {
 }
 
 /** A station's or line's name from the system's data (the id when it is not there). */
-function nameOf(names: readonly { id: string; name: string }[] | undefined, id: string): string {
+function nameOf(names: readonly PlaceName[] | undefined, id: string): string {
   return names?.find((n) => n.id === id)?.name ?? id;
 }
 
 /** What the edit form shows for an id: the name when no other station (line) has it, else the id. */
-function formName(names: readonly { id: string; name: string }[] | undefined, id: string): string {
+function formName(names: readonly PlaceName[] | undefined, id: string): string {
   const name = nameOf(names, id);
   return name !== id && names?.filter((n) => n.name === name).length === 1 ? name : id;
 }
@@ -120,12 +130,40 @@ export function editable(alert: Alert): boolean {
   return alert.source.kind === "operator";
 }
 
-/** Where an alert applies, by the names of the system's data. */
-export function where(alert: Alert, places: Places | null): string {
-  const station = (id: string): string => nameOf(places?.stations, id);
-  const lines = alert.lines.map((id) => nameOf(places?.lines, id));
-  if (alert.segment) return `${station(alert.segment.from_station)} – ${station(alert.segment.to_station)}${lines.length ? ` (${lines.join(", ")})` : ""}`;
-  return [...lines, ...alert.stations.map(station)].join(", ") || "–";
+/** An alert by the places of the system's data (an id the data does not have stands for itself). */
+export function causeOf(alert: Alert, places: Places | null): AlertCause {
+  const place = (names: readonly PlaceName[] | undefined, id: string): PlaceName => names?.find((n) => n.id === id) ?? { id, name: id };
+  const station = (id: string): PlaceName => place(places?.stations, id);
+  return {
+    type: alert.type,
+    stations: alert.stations.map(station),
+    lines: alert.lines.map((id) => place(places?.lines, id)),
+    segment: alert.segment ? { from: station(alert.segment.from_station), to: station(alert.segment.to_station) } : null,
+  };
+}
+
+/** Where an alert applies, by name in `language` ("–" for an alert of the whole system). */
+export function where(cause: AlertCause, language: Language = "en"): string {
+  const name = (p: PlaceName): string => nameIn(p, language);
+  const lines = cause.lines.map(name);
+  if (cause.segment) return `${name(cause.segment.from)} – ${name(cause.segment.to)}${lines.length ? ` (${lines.join(", ")})` : ""}`;
+  return [...lines, ...cause.stations.map(name)].join(", ") || "–";
+}
+
+/** "Station closed: Five Points" (the type alone for an alert of the whole system). */
+export function causeText(t: TFunction, cause: AlertCause, language: Language): string {
+  const type = t(`operator.alerts.type_${cause.type}`);
+  const place = where(cause, language);
+  return place === "–" ? type : t("operator.alerts.cause", { type, where: place });
+}
+
+/** One changed answer in words: "West Oakland → Embarcadero, 1 adult: would no longer be sold — Station closed: Embarcadero". */
+export function differenceText(t: TFunction, d: Difference, cause: AlertCause, language: Language): string {
+  const { from, to, riders } = d.trip;
+  const trip = from || to ? t("operator.alerts.previewTrip", { from: from ? isolate(nameIn(from, language)) : "?", to: to ? isolate(nameIn(to, language)) : "?" }) : t("operator.alerts.previewNoTrip");
+  const who = riders ? RIDER_KINDS.filter((k) => (riders[k] ?? 0) > 0).map((k) => t(`riders.${k}`, { count: riders[k] })) : [];
+  const words = { trip, effect: t(`operator.alerts.effect_${d.effect}`), cause: causeText(t, cause, language) };
+  return who.length > 0 ? t("operator.alerts.previewLine", { ...words, riders: who.join(", ") }) : t("operator.alerts.previewLineNoRiders", words);
 }
 
 export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialSystem?: SystemSummary["id"] | undefined }) {
@@ -136,7 +174,8 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   const [alerts, setAlerts] = useState<AlertsList | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [issues, setIssues] = useState<AlertIssueView[]>([]);
-  const [preview, setPreview] = useState<ReplayReportView | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [ending, setEnding] = useState<AlertView | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
   const headingId = useId();
@@ -198,7 +237,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
       const result = await call("previewAlert", { alert: draftAlert(system, draft) });
       if (result.ok) {
         setIssues([]);
-        setPreview(result.report);
+        setPreview({ report: result.report, cause: result.cause });
       } else setIssues(result.issues);
     } catch (error) {
       fail(error);
@@ -229,6 +268,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   }
 
   async function end(id: string): Promise<void> {
+    setEnding(null);
     setBusy(true);
     setNotice(null);
     try {
@@ -285,10 +325,10 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
               {alerts.alerts.map((a) => (
                 <tr key={a.alert.id} data-alert={a.alert.id}>
                   <td>
-                    <strong>{a.alert.type}</strong> · {a.alert.severity}
+                    <strong title={a.alert.type}>{t(`operator.alerts.type_${a.alert.type}`)}</strong> · {t(`operator.alerts.severity_${a.alert.severity}`)}
                     <div className="op-muted">{a.alert.text["en"] ?? Object.values(a.alert.text)[0]}</div>
                   </td>
-                  <td>{where(a.alert, places)}</td>
+                  <td>{where(causeOf(a.alert, places), language)}</td>
                   <td>{a.alert.valid_until?.replace("T", " ").slice(0, 16) ?? t("operator.alerts.untilEnded")}</td>
                   <td>
                     <span className={`op-badge op-badge-alert-${a.status}`}>{t(`operator.alerts.status_${a.status}`)}</span>
@@ -302,7 +342,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
                             {t("operator.alerts.edit")}
                           </button>
                         ) : null}
-                        <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void end(a.alert.id)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
+                        <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => setEnding(a)} aria-label={t("operator.alerts.endNamed", { id: a.alert.id })}>
                           {t("operator.alerts.end")}
                         </button>
                       </div>
@@ -312,6 +352,15 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
               ))}
             </tbody>
           </table>
+        ) : null}
+        {ending ? (
+          <ConfirmBox
+            label={t("operator.alerts.endNamed", { id: ending.alert.id })}
+            question={t("operator.alerts.endConfirm", { what: causeText(t, causeOf(ending.alert, places), language) })}
+            danger
+            onConfirm={() => void end(ending.alert.id)}
+            onCancel={() => setEnding(null)}
+          />
         ) : null}
       </div>
 
@@ -332,7 +381,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
             <select className="op-input" aria-label={t("operator.alerts.type")} value={draft.type} onChange={set("type")} aria-invalid={invalid.has("type")}>
               {DISRUPTION_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {type}
+                  {t(`operator.alerts.type_${type}`)}
                 </option>
               ))}
             </select>,
@@ -344,7 +393,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
               <option value="">{t("operator.alerts.severityDefault")}</option>
               {DISRUPTION_SEVERITIES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {t(`operator.alerts.severity_${s}`)}
                 </option>
               ))}
             </select>,
@@ -378,12 +427,16 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
         ) : null}
         {preview ? (
           <div className="op-notice op-notice-info op-preview" role="status" aria-label={t("operator.alerts.previewHeading")}>
-            <p>{preview.sessions === 0 ? t("operator.alerts.previewEmpty") : t("operator.alerts.previewSummary", { changed: preview.changedTurns, turns: preview.turns, sessions: preview.sessions })}</p>
-            {preview.first.length > 0 ? (
+            <p>{preview.report.sessions === 0 ? t("operator.alerts.previewEmpty") : t("operator.alerts.previewSummary", { changed: preview.report.changedTurns, turns: preview.report.turns, sessions: preview.report.sessions })}</p>
+            {preview.report.first.length > 0 ? (
               <ul>
-                {preview.first.map((d) => (
+                {preview.report.first.map((d) => (
                   <li key={`${d.sessionId}:${d.turn}`}>
-                    <span className="op-mono">{d.sessionId}</span> · {d.asked}: {d.changes.map((c) => `${c.field} ${c.before} → ${c.after}`).join("; ")}
+                    {differenceText(t, d, preview.cause, language)}
+                    <details className="op-muted">
+                      <summary>{t("operator.alerts.previewDetails")}</summary>
+                      <span className="op-mono">{d.sessionId}</span> · {d.asked}: {d.changes.map((c) => `${c.field} ${c.before} → ${c.after}`).join("; ")}
+                    </details>
                   </li>
                 ))}
               </ul>

@@ -10,6 +10,7 @@ import {
   type SystemSummary,
 } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
+import { ConfirmBox } from "./ConfirmBox.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import { formatWhen, offsetOf } from "./format.ts";
@@ -372,23 +373,5 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
         )}
       </div>
     </section>
-  );
-}
-
-/** "Are you sure?" under an action: confirm or cancel. */
-function ConfirmBox(props: { label: string; question: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <div className="op-confirm" role="alertdialog" aria-label={props.label}>
-      <p>{props.question}</p>
-      <div className="op-actions">
-        <button type="button" className={`op-button ${props.danger ? "op-button-danger" : "op-button-primary"}`} onClick={props.onConfirm}>
-          {t("operator.confirm")}
-        </button>
-        <button type="button" className="op-button op-button-secondary" onClick={props.onCancel}>
-          {t("operator.cancel")}
-        </button>
-      </div>
-    </div>
   );
 }

@@ -9,7 +9,7 @@ import { en } from "../i18n/en.ts";
 import { createKioskI18n } from "../i18n/index.ts";
 import { ViewStoreProvider } from "../state/ViewStoreProvider.tsx";
 import { createViewStore } from "../state/viewStore.ts";
-import { draftAlert, draftOf, editable, where } from "./AlertsPanel.tsx";
+import { causeOf, draftAlert, draftOf, editable, where } from "./AlertsPanel.tsx";
 import { OperatorScreen, type OperatorTab } from "./OperatorScreen.tsx";
 
 const SYSTEMS: SystemSummary[] = [{ id: "bart", orgName: "BART", fullName: "Bay Area Rapid Transit" }];
@@ -54,7 +54,12 @@ describe("the Service alerts tab", () => {
     fireEvent.click(screen.getByRole("button", { name: A.preview }));
     const preview = await screen.findByRole("status", { name: A.previewHeading });
     expect(preview.textContent).toMatch(/With this alert, 2 of 2 stored answers would change \(sessions replayed: 2\)\./);
-    expect(preview.textContent).toContain("action prompt_purchase → display_info");
+    // Each changed answer in words: the trip by station name, who travelled, what changes, and why.
+    const first = within(preview).getAllByRole("listitem")[0]!;
+    expect(first.textContent).toMatch(/^\u2068West Oakland\u2069 → \u2068Embarcadero\u2069, 1 adult: would no longer be sold — Station closed: Embarcadero, Montgomery St/);
+    expect(first.firstChild!.textContent).not.toMatch(/BART-|_/);
+    // The codes stay for technicians, folded away.
+    expect(within(first).getByText(A.previewDetails).closest("details")!.textContent).toContain("action prompt_purchase → display_info");
 
     fireEvent.click(screen.getByRole("button", { name: A.add }));
     expect(await screen.findByText(/Alert bart-station-closure-1 added/)).toBeTruthy();
@@ -63,15 +68,35 @@ describe("the Service alerts tab", () => {
     expect(row.textContent).toContain("Embarcadero, Montgomery St");
     expect(row.textContent).not.toContain("BART-EMBR");
     expect(row.textContent).toContain("2099-03-09 18:00");
+    // The type in words, not its code.
+    expect(row.textContent).toContain("Station closed · warning");
+    expect(row.textContent).not.toContain("station_closure");
     expect(row.textContent).toContain(A.status_active);
     expect(row.textContent).toContain("Ada");
     expect(screen.getByText(A.log)).toBeTruthy();
 
+    // Ending asks first: cancelled, nothing ends; confirmed, it ends.
     fireEvent.click(within(row).getByRole("button", { name: "End alert bart-station-closure-1" }));
+    const confirm = screen.getByRole("alertdialog", { name: "End alert bart-station-closure-1" });
+    expect(confirm.textContent).toContain("End “Station closed: Embarcadero, Montgomery St”?");
+    fireEvent.click(within(confirm).getByRole("button", { name: en.operator.cancel }));
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(bridge.calls).not.toContain("endAlert bart-station-closure-1");
+    fireEvent.click(within(row).getByRole("button", { name: "End alert bart-station-closure-1" }));
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: en.operator.confirm }));
     expect(await screen.findByText(/Alert bart-station-closure-1 ended/)).toBeTruthy();
     await waitFor(() => expect(document.querySelector('[data-alert="bart-station-closure-1"]')!.textContent).toContain("ended by Ada"));
     expect(within(document.querySelector<HTMLElement>('[data-alert="bart-station-closure-1"]')!).queryByRole("button")).toBeNull();
     expect(bridge.calls).toEqual(expect.arrayContaining(["previewAlert", "endAlert bart-station-closure-1"]));
+  });
+
+  it("offers the alert types in words, keeping the code as the value the kiosk checks", async () => {
+    await openTab("alerts");
+    await screen.findByText(A.none);
+    const options = [...(screen.getByLabelText(A.type) as HTMLSelectElement).options];
+    expect(options.find((o) => o.value === "station_closure")!.textContent).toBe("Station closed");
+    expect(options.find((o) => o.value === "line_suspension")!.textContent).toBe("Line suspended");
+    expect(options.every((o) => !o.textContent!.includes("_"))).toBe(true);
   });
 
   it("turns the form into the alert file format the kiosk validates", () => {
@@ -150,7 +175,10 @@ describe("the Service alerts tab", () => {
   it("shows station and line names for ids, and fills the edit form with names only where they are unambiguous", () => {
     const places = { system: "bart" as const, languages: ["en", "es"], stations: [{ id: "A", name: "Alpha" }, { id: "B", name: "Twin" }, { id: "C", name: "Twin" }], lines: [{ id: "y", name: "Yellow Line" }] };
     const alert = { id: "x", system: "bart" as const, type: "station_closure" as const, severity: "critical" as const, lines: ["y"], stations: ["A", "B", "Z"], segment: null, valid_from: "2099-01-01T00:00:00", valid_until: null, text: { en: "Closed", zh: "关闭" }, alternative: "Bus 12", eta_resolution: null, source: { kind: "operator" as const } };
-    expect(where(alert, places)).toBe("Yellow Line, Alpha, Twin, Z");
+    expect(where(causeOf(alert, places))).toBe("Yellow Line, Alpha, Twin, Z");
+    // In the operator's language where the kiosk has the name in it.
+    const local = { ...places, stations: [{ id: "A", name: "Alpha", localized: { "zh-Hans": "阿尔法" } }, ...places.stations.slice(1)] };
+    expect(where(causeOf(alert, local), "zh-Hans")).toBe("Yellow Line, 阿尔法, Twin, Z");
     const draft = draftOf(alert, places);
     expect(draft).toMatchObject({ lines: "Yellow Line", stations: "Alpha, B, Z", text: { en: "Closed", zh: "关闭" } });
     // What the form does not show is kept on save: the id, the start, the alternative, other languages.
@@ -180,8 +208,16 @@ describe("the Session audit tab", () => {
     expect(await screen.findByText(U.none)).toBeTruthy();
     fireEvent.click(chip);
 
+    // Opened, the timeline (drawn below the list) is scrolled to and its heading takes the focus.
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.spyOn(Element.prototype, "scrollIntoView").mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
     fireEvent.click(await screen.findByRole("button", { name: "Open session s-demo-closed" }));
     const timeline = await screen.findByLabelText("Session s-demo-closed");
+    await waitFor(() => expect(scrolled).toContain(timeline));
+    expect(document.activeElement).toBe(within(timeline).getByRole("heading", { name: "Session s-demo-closed" }));
+    scrollIntoView.mockRestore();
     const entries = [...timeline.querySelectorAll<HTMLElement>("[data-kind]")];
     expect(entries.map((e) => e.dataset.kind)).toEqual(["asked", "tool", "tool", "shown", "buy"]);
     expect(entries[0]!.textContent).toContain("From: West Oakland (BART-WOAK)");
