@@ -115,12 +115,16 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await page.getByLabel("Closed segment: to station", { exact: true }).fill("Embarcadero");
     await page.getByRole("button", { name: "Preview against stored sessions" }).click();
     await expect.poll(() => page.getByRole("status", { name: "Preview" }).textContent()).toMatch(/With this alert, 1 of 1 stored answers would change \(sessions replayed: 1\)\./);
+    // The changed answer in words: the passenger's trip by station name, who travelled, what changes and why.
+    expect(await page.getByRole("status", { name: "Preview" }).getByRole("listitem").first().innerText()).toMatch(
+      /^\u2068West Oakland\u2069 → \u2068Embarcadero\u2069, 1 adult: would no longer be sold — Planned maintenance: West Oakland – Embarcadero\n/,
+    );
     await shot("alerts-02-preview");
     await page.getByRole("button", { name: "Add alert" }).click();
     await page.getByText(/^Alert bart-planned-maintenance-\w+ added/).waitFor();
     const row = page.locator("tr[data-alert]");
     // The table names the stations, not their ids.
-    expect(await row.textContent()).toMatch(/planned_maintenance · critical.*West Oakland – Embarcadero.*2026-03-10 04:00.*In force.*Ada Operator/);
+    expect(await row.textContent()).toMatch(/Planned maintenance · critical.*West Oakland – Embarcadero.*2026-03-10 04:00.*In force.*Ada Operator/);
     expect(await row.textContent()).not.toContain("BART-WOAK");
     await shot("alerts-03-added");
 
@@ -160,7 +164,13 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
 
     // The operator ends it: sales resume.
     await openOperator("Service alerts");
+    // Ending asks first, naming what ends.
     await page.getByRole("button", { name: /^End alert / }).click();
+    const confirm = page.getByRole("alertdialog", { name: /^End alert bart-planned-maintenance-\w+$/ });
+    expect(await confirm.textContent()).toContain("End “Planned maintenance: West Oakland – Embarcadero”?");
+    expect(await confirm.isVisible()).toBe(true);
+    await shot("alerts-10-end-confirm");
+    await confirm.getByRole("button", { name: "Yes, continue" }).click();
     await page.getByText(/^Alert bart-planned-maintenance-\w+ ended/).waitFor();
     await expect.poll(() => row.textContent()).toMatch(/Ended.*ended by Ada Operator/);
     await page.getByRole("button", { name: "Close operator tools" }).click();
@@ -182,6 +192,9 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await blocked.first().getByRole("button", { name: /^Open session / }).click();
     const timeline = page.locator(".op-timeline");
     await timeline.waitFor();
+    // It is scrolled into view, its heading focused.
+    await expect.poll(() => timeline.getByRole("heading").evaluate((h) => h === document.activeElement && h.getBoundingClientRect().top >= 0 && h.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    await shot("alerts-11-audit-opened");
     const kinds = await timeline.locator("[data-kind]").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.kind));
     expect(kinds[0]).toBe("asked");
     expect(kinds).toEqual(expect.arrayContaining(["tool", "shown", "buy"]));
