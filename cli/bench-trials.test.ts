@@ -91,7 +91,7 @@ describe("kiosk bench run --trials", () => {
     expect(r.error).toBeUndefined();
     expect(r.stdout).toMatch(/Repeated trials: 3 of 3 trial\(s\) stored \(runs 1, 2, 3\); \d+ case\(s\) scored in every trial\./);
     expect(r.stdout).toMatch(/\s+n\s+pass\^1\s+pass\^2\s+pass\^3\n/);
-    expect(r.stdout).toMatch(/\nC\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\n/);
+    expect(r.stdout).toMatch(/\nC · Disruption\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\n/);
     expect(r.stdout).toMatch(/\noverall\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\n/);
 
     const store = BenchStore.open(db);

@@ -122,6 +122,10 @@ describe("buildReport", () => {
     expect(text).toMatch(/^overall +\d+ +\d+\.\d\d +\[\d+\.\d, \d+\.\d\] /m);
     expect(text).toMatch(/^rejected submissions +0/m);
     expect(text).toContain(`Run ${ruleRun} vs run ${ruleRefRun} (rule-ref, rule-based): paired over`);
+    // Categories by letter and the benchmark's name, in the score and the Δ tables.
+    expect(text.match(/^C · Disruption +\d+ +\d+\.\d\d /gm)).toHaveLength(2);
+    expect(text.match(/^K · Compound Stress +\d+ +[\d.]+ +[\d.]+ +[+−-]?[\d.]+ /gm)).toHaveLength(2);
+    expect(text).not.toMatch(/^[A-K] +\d/m);
     // Every row of a block lines up: the "%" column ends at the same offset.
     const block = text.split("\n\n")[1]!.split("\n");
     const header = block[1]!;
@@ -142,6 +146,10 @@ describe("the HTML report", () => {
     // Per partition: a per-system and a per-category chart, and two delta charts.
     expect(html.match(/<svg /g)).toHaveLength(3 * 4);
     expect(html).toContain('id="tab-holdout" checked');
+    for (const label of ["C · Disruption", "I · Temporal", "K · Compound Stress"]) {
+      expect(html).toContain(`<th scope="row">${label}</th>`);
+      expect(html).toContain(`class="label">${label}</text>`); // the run-vs-run chart's rows
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 // The report as one self-contained HTML page: inline CSS and SVG, no scripts, no external
 // resources (works offline, prints). Partition tabs are CSS-only radio buttons.
 import { createHash } from "node:crypto";
-import type { SystemId } from "../../tools/data/schemas.ts";
+import { categoryLabel, type SystemId } from "../../tools/data/schemas.ts";
 import type { PartitionName } from "../stats/index.ts";
 import { HYBRID_PATHS, PARTITION_LABELS, PARTITION_NAMES, type BenchReport, type HybridReport, type CI, type ComparisonPartition, type DeltaRow, type PartitionReport, type RunInfo } from "./build.ts";
 import { barChart, deltaChart, esc, PALETTE, type Series } from "./svg.ts";
@@ -87,9 +87,9 @@ function categoryTable(part: PartitionReport): string {
   const rows = part.categories.map((c) => {
     const cells = systems.map((s) => {
       const v = c.bySystem[s as SystemId];
-      return v ? `<td class="heat ${heat(v.tier1)}" title="${esc(`${c.category} · ${s}: Tier 1 ${f1(v.tier1)}, composite ${f1(v.composite)}`)}">${f1(v.tier1)}</td>` : `<td class="heat">–</td>`;
+      return v ? `<td class="heat ${heat(v.tier1)}" title="${esc(`${categoryLabel(c.category)} · ${s}: Tier 1 ${f1(v.tier1)}, composite ${f1(v.composite)}`)}">${f1(v.tier1)}</td>` : `<td class="heat">–</td>`;
     });
-    return `<tr><th scope="row">${esc(c.category)}</th><td>${c.n}</td><td>${f2(c.tier1)}</td><td class="ci">${ciText(c.tier1Ci)}</td><td>${f2(c.composite)}</td><td class="ci">${ciText(c.compositeCi)}</td>${cells.join("")}</tr>`;
+    return `<tr><th scope="row">${esc(categoryLabel(c.category))}</th><td>${c.n}</td><td>${f2(c.tier1)}</td><td class="ci">${ciText(c.tier1Ci)}</td><td>${f2(c.composite)}</td><td class="ci">${ciText(c.compositeCi)}</td>${cells.join("")}</tr>`;
   });
   return `<table class="data wide"><thead><tr><th colspan="6"></th>${systems.length > 0 ? `<th colspan="${systems.length}" class="group">Tier 1 by system (Σ scored / Σ max)</th>` : ""}</tr>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -118,8 +118,8 @@ function partitionCharts(report: BenchReport, part: PartitionReport): string {
     groups: part.categories.map((c) => ({
       label: c.category,
       values: [
-        { value: c.tier1, lo: c.tier1Ci.lo, hi: c.tier1Ci.hi, title: `category ${c.category} Tier 1 ${f2(c.tier1)} (95% CI ${ciText(c.tier1Ci)}, n=${c.n})` },
-        { value: c.composite, lo: c.compositeCi.lo, hi: c.compositeCi.hi, title: `category ${c.category} composite ${f2(c.composite)} (95% CI ${ciText(c.compositeCi)}, n=${c.n})` },
+        { value: c.tier1, lo: c.tier1Ci.lo, hi: c.tier1Ci.hi, title: `category ${categoryLabel(c.category)} Tier 1 ${f2(c.tier1)} (95% CI ${ciText(c.tier1Ci)}, n=${c.n})` },
+        { value: c.composite, lo: c.compositeCi.lo, hi: c.compositeCi.hi, title: `category ${categoryLabel(c.category)} composite ${f2(c.composite)} (95% CI ${ciText(c.compositeCi)}, n=${c.n})` },
       ],
     })),
     height: 280,
@@ -133,7 +133,7 @@ function deltaTable(rows: readonly DeltaRow[], a: number, b: number): string {
   const body = rows
     .map(
       (r) =>
-        `<tr${r.key === "overall" ? ' class="total"' : ""}><th scope="row">${esc(r.key)}</th><td>${r.n}</td><td>${f1(r.run.tier1)}</td><td>${f1(r.base.tier1)}</td><td class="${r.tier1Ci.lo > 0 ? "up" : r.tier1Ci.hi < 0 ? "down" : ""}">${signed(r.delta.tier1)}</td><td class="ci">${signedCi(r.tier1Ci)}</td><td>${f1(r.run.composite)}</td><td>${f1(r.base.composite)}</td><td class="${r.compositeCi.lo > 0 ? "up" : r.compositeCi.hi < 0 ? "down" : ""}">${signed(r.delta.composite)}</td><td class="ci">${signedCi(r.compositeCi)}</td></tr>`,
+        `<tr${r.key === "overall" ? ' class="total"' : ""}><th scope="row">${esc(categoryLabel(r.key))}</th><td>${r.n}</td><td>${f1(r.run.tier1)}</td><td>${f1(r.base.tier1)}</td><td class="${r.tier1Ci.lo > 0 ? "up" : r.tier1Ci.hi < 0 ? "down" : ""}">${signed(r.delta.tier1)}</td><td class="ci">${signedCi(r.tier1Ci)}</td><td>${f1(r.run.composite)}</td><td>${f1(r.base.composite)}</td><td class="${r.compositeCi.lo > 0 ? "up" : r.compositeCi.hi < 0 ? "down" : ""}">${signed(r.delta.composite)}</td><td class="ci">${signedCi(r.compositeCi)}</td></tr>`,
     )
     .join("");
   return `<table class="data wide"><thead><tr><th colspan="2"></th><th colspan="4" class="group">Tier 1</th><th colspan="4" class="group">Composite</th></tr><tr><th></th><th>n</th><th>run ${a}</th><th>run ${b}</th><th>Δ</th><th>95% CI</th><th>run ${a}</th><th>run ${b}</th><th>Δ</th><th>95% CI</th></tr></thead><tbody>${body}</tbody></table>`;
@@ -145,11 +145,11 @@ function comparisonSection(report: BenchReport, cmp: ComparisonPartition): strin
   if (cmp.n === 0) return `<h3>Run ${a} vs run ${base.id}</h3><p class="empty">No scored case in common in this partition.</p>`;
   const caption = `Δ points (run ${a} − run ${base.id})`;
   const row = (r: DeltaRow): { label: string; emphasis: boolean; values: { delta: number; lo: number; hi: number; title: string }[] } => ({
-    label: r.key,
+    label: categoryLabel(r.key),
     emphasis: r.key === "overall",
     values: [
-      { delta: r.delta.tier1, lo: r.tier1Ci.lo, hi: r.tier1Ci.hi, title: `${r.key} Tier 1 Δ ${signed(r.delta.tier1)} (95% CI ${signedCi(r.tier1Ci)}, n=${r.n})` },
-      { delta: r.delta.composite, lo: r.compositeCi.lo, hi: r.compositeCi.hi, title: `${r.key} composite Δ ${signed(r.delta.composite)} (95% CI ${signedCi(r.compositeCi)}, n=${r.n})` },
+      { delta: r.delta.tier1, lo: r.tier1Ci.lo, hi: r.tier1Ci.hi, title: `${categoryLabel(r.key)} Tier 1 Δ ${signed(r.delta.tier1)} (95% CI ${signedCi(r.tier1Ci)}, n=${r.n})` },
+      { delta: r.delta.composite, lo: r.compositeCi.lo, hi: r.compositeCi.hi, title: `${categoryLabel(r.key)} composite Δ ${signed(r.delta.composite)} (95% CI ${signedCi(r.compositeCi)}, n=${r.n})` },
     ],
   });
   const systems = deltaChart({ title: `Run ${a} vs run ${base.id}, ${PARTITION_LABELS[cmp.partition]}: per system`, series: SERIES, rows: [cmp.overall, ...cmp.systems].map(row), caption });

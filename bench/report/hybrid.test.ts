@@ -129,6 +129,7 @@ describe("hybrid routing in the bench report", () => {
       else expect(kiosk.overall.decidedBy["rule-fallback"]).toBe(failed.size);
       expect(renderReportTable(report)).toMatch(/^At the kiosk +answered by$/m);
       expect(renderReportHtml(report)).toContain('<h2 id="kiosk">At the kiosk</h2>');
+      expect(renderReportTable(report)).toMatch(/^F · Policy +\d+ +\d+ \(/m);
     }
   });
 
@@ -139,6 +140,7 @@ describe("hybrid routing in the bench report", () => {
     expect(text).toMatch(/Hybrid routing · full/);
     expect(text).toMatch(/^ +n +share +Tier 1 +p50 +p95 +share +Tier 1 +p50 +p95 +fell back$/m);
     expect(text).toMatch(/^overall +\d+ +[\d.]+ % /m);
+    expect(text).toMatch(/^H · Adversarial +\d+ +[\d.]+ % /m);
     expect(text).toMatch(/full: \d+ of \d+ cases \([\d.]+ %\) answered deterministically \(rule path \d+, model fallback \d+\), Tier 1 [\d.]+/);
     expect(text).toContain("fallback ×");
     const html = renderReportHtml(report);

@@ -2,6 +2,7 @@
 // kiosk's verdict every bench run records per case (SessionRecord.kiosk.verdict): how many answers
 // the passenger could have bought, what the purchase interlock refused and why, who answered, and
 // how many answers were the safe fallback. Per category and overall.
+import { categoryLabel } from "../../tools/data/schemas.ts";
 import { pyRound } from "../../tools/py/index.ts";
 import type { KioskVerdict } from "../../runtime/session/record.ts";
 import type { StoredCase } from "../store/store.ts";
@@ -66,7 +67,7 @@ export const KIOSK_VERDICT_HEADER = ["", "n", "purchasable", "blocked", "fallbac
 /** One line per row: n, purchasable (count and share), blocked by the interlock, fallback states, who answered. */
 export function kioskVerdictRows(report: KioskVerdictReport): string[][] {
   const cells = (r: KioskVerdictRow): string[] => [
-    r.key,
+    categoryLabel(r.key),
     String(r.n),
     `${r.purchasable} (${r.purchasablePct.toFixed(1)} %)`,
     String(r.blocked),

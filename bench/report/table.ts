@@ -1,4 +1,5 @@
 // The report as aligned terminal tables.
+import { categoryLabel } from "../../tools/data/schemas.ts";
 import { pyRound } from "../../tools/py/index.ts";
 import type { PartitionName } from "../stats/index.ts";
 import {
@@ -144,7 +145,7 @@ function scoreBlocks(report: BenchReport): string[] {
         report,
         `${metric === "tier1" ? "Tier 1" : "Composite"} by category`,
         categories.map((category) => ({
-          label: category,
+          label: categoryLabel(category),
           cell: (p: PartitionName) => {
             const row = report.partitions[p].categories.find((c) => c.category === category);
             return row ? { n: row.n, value: f2(row[metric]), ci: row[ciKey] } : undefined;
@@ -212,7 +213,7 @@ function deltaBlock(report: BenchReport, metric: "tier1" | "composite", pick: (p
   const keys = [...new Set(parts.flatMap((p) => pick(cmp, p).map((r) => r.key)))];
   const ciKey = metric === "tier1" ? "tier1Ci" : "compositeCi";
   const rows = keys.map((key) => {
-    const cells = [key];
+    const cells = [categoryLabel(key)];
     for (const p of parts) {
       const r = pick(cmp, p).find((x) => x.key === key);
       if (!r) cells.push("", "–", "–", "", "");
@@ -245,7 +246,7 @@ const t1OrDash = (s: PathStats): string => (s.tier1 === null ? "–" : f2(s.tier
 /** One line per hybrid row: n, then per path share, Tier 1, p50 and p95 of the per-case latency. */
 export function hybridTableRows(part: HybridPartition): string[][] {
   const row = (r: HybridRow): string[] => [
-    r.key,
+    categoryLabel(r.key),
     String(r.n),
     ...HYBRID_PATHS.flatMap((p) => {
       const s = r.paths[p];

@@ -5,6 +5,7 @@
 // checkbox, so the page works offline and under the technician screen's CSP (no script at all;
 // its one extra style element is allowed by hash, runtime/kiosk/csp.ts).
 import { createHash } from "node:crypto";
+import { categoryLabel } from "../../tools/data/schemas.ts";
 import type { BenchReport } from "./build.ts";
 import { componentChangeText } from "./case-diff-text.ts";
 import { esc } from "./svg.ts";
@@ -85,12 +86,12 @@ function caseHtml(t: CaseTrace): string {
     .map((c) => `<tr${c.score < c.max ? ' class="short"' : ""}><td>${esc(c.name)}</td><td>${c.tier}</td><td class="num">${c.score} / ${c.max}</td><td>${esc(c.reason)}</td></tr>`)
     .join("");
   const body = [
-    `<p class="caption">${esc(t.system)} · category ${esc(t.category)} · ${esc(t.partition === "holdout" ? "held-out" : t.partition)} · ended: ${esc(t.termination)}${t.fallback ? " (safe fallback state)" : ""} · ${Math.round(t.e2eMs)} ms${t.error ? ` · error: ${esc(t.error)}` : ""} · system prompt ${t.systemPromptChars.toLocaleString("en-US")} characters (not shown)</p>`,
+    `<p class="caption">${esc(t.system)} · category ${esc(categoryLabel(t.category))} · ${esc(t.partition === "holdout" ? "held-out" : t.partition)} · ended: ${esc(t.termination)}${t.fallback ? " (safe fallback state)" : ""} · ${Math.round(t.e2eMs)} ms${t.error ? ` · error: ${esc(t.error)}` : ""} · system prompt ${t.systemPromptChars.toLocaleString("en-US")} characters (not shown)</p>`,
     `<h4>Conversation</h4>${t.conversation.map((m) => messageHtml(m, finalSubmission)).join("") || '<p class="empty">No messages.</p>'}`,
     `<h4>Submission</h4><pre>${escText(JSON.stringify(t.submission, null, 1) ?? "null")}</pre>`,
     `<h4>Scores</h4>${components ? `<table class="components"><thead><tr><th>component</th><th>tier</th><th>score</th><th>reason</th></tr></thead><tbody>${components}</tbody></table>` : `<p class="empty">${esc(t.scoreNote ?? "Not scored.")}</p>`}`,
   ].join("");
-  return `<details class="case ${t.passed ? "pass" : "fail"}" id="case-${esc(t.caseId)}"><summary><span class="case-id">${esc(t.caseId)}</span><span>${esc(t.category)}</span><span>${esc(t.system)}</span><span>Tier 1 ${pct(t.tier1Pct)}</span><span>${verdict}</span><span class="lost" title="${esc(lostPoints(t))}">${esc(lostPoints(t))}</span></summary><div class="trace">${body}</div></details>`;
+  return `<details class="case ${t.passed ? "pass" : "fail"}" id="case-${esc(t.caseId)}"><summary><span class="case-id">${esc(t.caseId)}</span><span>${esc(categoryLabel(t.category))}</span><span>${esc(t.system)}</span><span>Tier 1 ${pct(t.tier1Pct)}</span><span>${verdict}</span><span class="lost" title="${esc(lostPoints(t))}">${esc(lostPoints(t))}</span></summary><div class="trace">${body}</div></details>`;
 }
 
 /** The "Cases" section: every case in run order, with the failed-only filter. */
@@ -107,7 +108,7 @@ export function trialsHtml(t: TrialsReport | undefined): string {
   if (!t) return "";
   const k = t.counted;
   const head = `<tr><th></th><th>n</th>${Array.from({ length: k }, (_, i) => `<th>pass^${i + 1}</th>`).join("")}</tr>`;
-  const row = (r: TrialsReport["overall"], total = false): string => `<tr${total ? ' class="total"' : ""}><th scope="row">${esc(r.key)}</th><td>${r.n}</td>${r.passAt.map((p) => `<td>${p.toFixed(1)}</td>`).join("")}</tr>`;
+  const row = (r: TrialsReport["overall"], total = false): string => `<tr${total ? ' class="total"' : ""}><th scope="row">${esc(categoryLabel(r.key))}</th><td>${r.n}</td>${r.passAt.map((p) => `<td>${p.toFixed(1)}</td>`).join("")}</tr>`;
   return `<h2 id="trials">Repeated trials</h2>
 <p class="caption">${k} of ${t.trials} trial(s) of this selection (runs ${t.runs.map((r) => r.id).join(", ")}); ${t.cases} case(s) scored in every trial${t.leftOut > 0 ? `, ${t.leftOut} left out` : ""}. pass^k is the chance that k trials of a case all pass (τ-bench's consistency measure, C(c,k)/C(n,k) averaged over cases); ${esc(t.passDefinition)}.</p>
 <table class="data"><thead>${head}</thead><tbody>${t.categories.map((r) => row(r)).join("")}${row(t.overall, true)}</tbody></table>`;

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
 import { ClarificationSchema } from "../contract/clarification.ts";
-import { CATEGORIES, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
+import { CATEGORIES, categoryLabel, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
 import { OPERATOR_LIVE_METHODS } from "./operator-live.ts";
 
 export * from "./operator-live.ts";
@@ -583,6 +583,8 @@ export type FramebookRollbackResult = z.infer<typeof FramebookRollbackResultSche
 /** The benchmark's case categories, A–K. */
 export const BENCH_CATEGORIES = CATEGORIES;
 export type BenchCategory = (typeof CATEGORIES)[number];
+/** "C · Disruption": the letter and the benchmark's name for it. */
+export const benchCategoryLabel = categoryLabel;
 
 export const BenchPolicyNameSchema = z.enum(["rule", "rule-ref", "llm", "hybrid"]);
 export type BenchPolicyName = z.infer<typeof BenchPolicyNameSchema>;

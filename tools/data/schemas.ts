@@ -222,6 +222,34 @@ export const SystemContextSchema = z.looseObject({
 export type SystemContext = z.infer<typeof SystemContextSchema>;
 
 export const CATEGORIES = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * The benchmark's own names for its categories (MetroLLM-Bench's README: "A Routing, B Fare, …";
+ * the data pack only has the letters). Reports keep the letter the paper uses and add the name.
+ */
+export const CATEGORY_NAMES: Readonly<Record<Category, string>> = {
+  A: "Routing",
+  B: "Fare",
+  C: "Disruption",
+  D: "Accessibility",
+  E: "Cultural",
+  F: "Policy",
+  G: "Multi-turn",
+  H: "Adversarial",
+  I: "Temporal",
+  J: "Tool-Hallucination",
+  K: "Compound Stress",
+};
+
+/** "C · Disruption" for a known category; anything else (a row key like "overall") as given. */
+export function categoryLabel(key: string): string {
+  return isCategory(key) ? `${key} · ${CATEGORY_NAMES[key]}` : key;
+}
+
+function isCategory(key: string): key is Category {
+  return (CATEGORIES as readonly string[]).includes(key);
+}
 
 export const CaseSchema = z.looseObject({
   id: nonEmpty,
