@@ -475,6 +475,8 @@ export const ar: Catalog = {
       noScore: "–",
       report: "التقرير",
       reportTitle: "تقرير الاختبار المعياري للتشغيل {{id}}",
+      reportLoading: "جارٍ تحميل تقرير التشغيل {{id}}…",
+      reportFailed: "تعذّر تحميل تقرير التشغيل {{id}}. {{reason}}",
       exportSummary: "تنزيل النتائج (JSON)",
       exportReferenceGroup: "النتائج بالصيغة المرجعية (JSON) لكل نظام:",
       exportReference: "النتائج بالصيغة المرجعية · {{system}}",

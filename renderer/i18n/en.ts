@@ -430,6 +430,8 @@ export const en = {
       noScore: "–",
       report: "Report",
       reportTitle: "Bench report of run {{id}}",
+      reportLoading: "Loading the report of run {{id}}…",
+      reportFailed: "The report of run {{id}} could not be loaded. {{reason}}",
       exportSummary: "Download results (JSON)",
       exportReferenceGroup: "Reference-format results (JSON), per system:",
       exportReference: "Reference results · {{system}}",

@@ -431,6 +431,8 @@ export const zh: Catalog = {
       noScore: "–",
       report: "报告",
       reportTitle: "运行 {{id}} 的基准测试报告",
+      reportLoading: "正在加载运行 {{id}} 的报告…",
+      reportFailed: "无法加载运行 {{id}} 的报告。{{reason}}",
       exportSummary: "下载结果（JSON）",
       exportReferenceGroup: "参考格式结果（JSON），按系统：",
       exportReference: "参考格式结果 · {{system}}",

@@ -433,6 +433,8 @@ export const zhHant: Catalog = {
       noScore: "–",
       report: "報告",
       reportTitle: "運行 {{id}} 的基準測試報告",
+      reportLoading: "正在載入運行 {{id}} 的報告…",
+      reportFailed: "無法載入運行 {{id}} 的報告。{{reason}}",
       exportSummary: "下載結果（JSON）",
       exportReferenceGroup: "參考格式結果（JSON），按系統：",
       exportReference: "參考格式結果 · {{system}}",

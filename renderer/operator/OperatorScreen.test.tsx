@@ -205,19 +205,52 @@ describe("technician tab", () => {
     expect(llm.disabled).toBe(true);
     expect(llm.textContent).toContain(en.operator.technician.needsModel);
     fireEvent.click(screen.getByRole("radio", { name: en.operator.technician.category }));
-    fireEvent.click(screen.getByRole("radio", { name: "C · 2" }));
+    fireEvent.click(screen.getByRole("radio", { name: "C · Disruption · 2" }));
     fireEvent.click(screen.getByRole("button", { name: en.operator.technician.start }));
     await screen.findByRole("button", { name: en.operator.technician.stop });
     expect(bridge.calls).toContain("startBench rule category");
     act(() => bridge.tick());
     await waitFor(() => expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("1"));
-    expect(document.querySelector('tr[data-category="C"]')!.textContent).toMatch(/^C1\/2/);
+    expect(document.querySelector('tr[data-category="C"]')!.textContent).toMatch(/^C · Disruption1\/2/);
     act(() => bridge.tick());
     const frame = (await screen.findByTitle("Bench report of run 1")) as HTMLIFrameElement;
     expect(frame.getAttribute("sandbox")).toBe("");
     expect(frame.getAttribute("srcdoc")).toContain("MetroLLM-Bench · run 1");
     expect(screen.getByText(en.operator.technician.finished)).toBeTruthy();
     expect(screen.getByRole("button", { name: en.operator.technician.start })).toBeTruthy();
+  });
+
+  it("says the report is loading while it is fetched, then shows it", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 1 });
+    let release = (): void => {};
+    const fetchReport = bridge.benchReport.bind(bridge);
+    bridge.benchReport = (request) => new Promise((resolve) => (release = () => resolve(fetchReport(request))));
+    renderScreen(bridge, { pollMs: 5 });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    fireEvent.click(await findEnabledStart());
+    await screen.findByRole("button", { name: en.operator.technician.stop });
+    for (let i = 0; i < 11; i++) act(() => bridge.tick());
+    const loading = await screen.findByText("Loading the report of run 1…");
+    expect(loading.closest("[aria-busy]")!.getAttribute("aria-busy")).toBe("true");
+    expect(screen.queryByTitle("Bench report of run 1")).toBeNull();
+    act(() => release());
+    expect(await screen.findByTitle("Bench report of run 1")).toBeTruthy();
+    expect(screen.queryByText("Loading the report of run 1…")).toBeNull();
+  });
+
+  it("says clearly when the report could not be loaded", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 1 });
+    bridge.benchReport = () => Promise.reject(new OperatorBridgeError("unavailable", "fake: report server down"));
+    renderScreen(bridge, { pollMs: 5 });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    fireEvent.click(await findEnabledStart());
+    await screen.findByRole("button", { name: en.operator.technician.stop });
+    for (let i = 0; i < 11; i++) act(() => bridge.tick());
+    const alert = await screen.findByText(`The report of run 1 could not be loaded. ${en.operator.error.unavailable}`);
+    expect(alert.closest('[role="alert"]')).toBeTruthy();
+    expect(screen.queryByText("Loading the report of run 1…")).toBeNull();
   });
 
   it("stops a run on request", async () => {

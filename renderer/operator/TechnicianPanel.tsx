@@ -3,10 +3,11 @@
 // follow live progress with per-category running scores, stop it, then read the bench's own HTML
 // report in a sandboxed iframe (no scripts) and export the results. Stored runs — from this screen
 // or `kiosk bench run` — can be reopened. The latency probe needs a configured model.
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   BENCH_CATEGORIES,
+  benchCategoryLabel,
   type BenchCategory,
   type BenchJob,
   type BenchPolicyName,
@@ -53,6 +54,9 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
   const [kind, setKind] = useState<SelectionKind>("probe");
   const [category, setCategory] = useState<BenchCategory>("A");
   const [report, setReport] = useState<BenchReport | null>(null);
+  // Building a report takes seconds: say so while it loads, and say when it could not be loaded.
+  const [reportLoad, setReportLoad] = useState<{ runId: number; error: string | null } | null>(null);
+  const wantedReport = useRef<number | null>(null);
   const [probe, setProbe] = useState<LatencyProbeResult | null>(null);
   const [message, setMessage] = useState<{ tone: "positive" | "critical"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -64,13 +68,19 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
 
   const showReport = useCallback(
     async (runId: number) => {
+      wantedReport.current = runId;
+      setReport(null);
+      setReportLoad({ runId, error: null });
       try {
-        setReport(await call("benchReport", { runId }));
+        const next = await call("benchReport", { runId });
+        if (wantedReport.current !== runId) return; // another report was asked for meanwhile
+        setReport(next);
+        setReportLoad(null);
       } catch (error) {
-        fail(error);
+        if (wantedReport.current === runId) setReportLoad({ runId, error: t(`operator.error.${toOperatorError(error).code}`) });
       }
     },
-    [call, fail],
+    [call, t],
   );
 
   useEffect(() => {
@@ -114,6 +124,8 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
     setBusy(true);
     setMessage(null);
     setReport(null);
+    setReportLoad(null);
+    wantedReport.current = null;
     try {
       const started = await call("startBench", { policy, selection });
       setStatus((s) => ({ job: started, runs: s?.runs ?? [] }));
@@ -206,9 +218,9 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
                 className="op-option op-option-compact"
                 disabled={running}
                 onClick={() => setCategory(c)}
-                aria-label={t("operator.technician.categoryOption", { category: c, count: info?.counts.categories.find((x) => x.category === c)?.cases ?? 0 })}
+                aria-label={t("operator.technician.categoryOption", { category: benchCategoryLabel(c), count: info?.counts.categories.find((x) => x.category === c)?.cases ?? 0 })}
               >
-                {c}
+                {benchCategoryLabel(c)}
               </button>
             ))}
           </div>
@@ -242,7 +254,7 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
             <span className={`op-badge op-badge-${job.state}`}>{t(STATE_LABEL[job.state])}</span>
           </div>
           <p className="op-muted">
-            {t(POLICY_LABEL[job.policy])} · {job.selection.kind === "category" ? `${t("operator.technician.categoryPick")} ${job.selection.category}` : t(`operator.technician.${job.selection.kind}`, { count: job.total })}
+            {t(POLICY_LABEL[job.policy])} · {job.selection.kind === "category" ? `${t("operator.technician.categoryPick")} ${benchCategoryLabel(job.selection.category)}` : t(`operator.technician.${job.selection.kind}`, { count: job.total })}
           </p>
           <div className="op-bar" role="progressbar" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.done} aria-label={t("operator.technician.done", { done: job.done, total: job.total })}>
             <div className="op-bar-fill" style={{ inlineSize: `${percent}%` }} />
@@ -275,7 +287,7 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
             <tbody>
               {job.categories.map((c) => (
                 <tr key={c.category} data-category={c.category}>
-                  <th scope="row">{c.category}</th>
+                  <th scope="row">{benchCategoryLabel(c.category)}</th>
                   <td className="op-num">
                     {c.done}/{c.total}
                   </td>
@@ -300,6 +312,18 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
             </tbody>
           </table>
         </div>
+      ) : null}
+
+      {reportLoad && reportLoad.error === null ? (
+        <div className="op-card op-report op-report-loading" aria-busy="true" role="status">
+          <span className="op-spinner" aria-hidden="true" />
+          <span>{t("operator.technician.reportLoading", { id: reportLoad.runId })}</span>
+        </div>
+      ) : null}
+      {reportLoad?.error ? (
+        <p className="op-notice op-notice-critical" role="alert">
+          <Icon name="critical" /> <span>{t("operator.technician.reportFailed", { id: reportLoad.runId, reason: reportLoad.error })}</span>
+        </p>
       ) : null}
 
       {report ? (
