@@ -7,15 +7,17 @@ import type { Command } from "commander";
 import { BenchError } from "../bench/errors.ts";
 import { ModelError } from "../models/errors.ts";
 import type { LocalModelOptions } from "../models/local.ts";
-import type { ProbeOptions } from "../bench/probe/probe.ts";
+import type { ProbeOptions, ProbeProgress } from "../bench/probe/probe.ts";
 import { probeJson, renderProbeTable } from "../bench/probe/format.ts";
 import { runProbe, type ProbePolicy } from "../bench/probe/probe.ts";
 import { PROBE_SET_SIZE } from "../bench/probe/set.ts";
 import type { GpuSetting } from "../models/llama.ts";
 import { dataPackCorpus, ensureSynthetic4b, SYNTHETIC_4B_SPEC } from "../models/synthetic-gguf.ts";
+import { formatBytes, formatMs } from "../bench/report/table.ts";
 import { positiveInt } from "./bench-run.ts";
 import { dataPack, UsageError, type GlobalOptions } from "./context.ts";
 import { commandDescription } from "./commands.ts";
+import { probeStepText, ProgressLine, writingText, type ProgressStream } from "./progress.ts";
 
 interface ProbeCliOptions {
   model: string;
@@ -34,6 +36,9 @@ export interface ProbeCommandDeps {
   engine?: LocalModelOptions["engine"];
   llm?: ProbeOptions["llm"];
   hybrid?: ProbeOptions["hybrid"];
+  /** Where progress goes (default process.stderr) and the synthetic model's writer (tests: a small one). */
+  stderr?: ProgressStream;
+  ensureSynthetic?: typeof ensureSynthetic4b;
 }
 
 const GPU_VALUES: Readonly<Record<string, GpuSetting>> = { auto: "auto", off: false, cpu: false, metal: "metal", cuda: "cuda", vulkan: "vulkan" };
@@ -59,10 +64,21 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
       if (cases > PROBE_SET_SIZE) throw new UsageError(`--cases must be 1..${PROBE_SET_SIZE}, got ${cases}`);
       const sustained = opts.sustained !== undefined ? positiveInt(opts.sustained, "--sustained") : 0;
       const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
-      const progress = !opts.json && process.stderr.isTTY === true;
+      const progress = opts.json ? null : new ProgressLine(deps.stderr ?? process.stderr);
       if (opts.model === SYNTHETIC_4B_SPEC) {
-        if (!opts.json) process.stderr.write(`${SYNTHETIC_4B_SPEC}: generating (or reusing) the 4B-shaped random-weight model in the cache …\n`);
-        opts.model = ensureSynthetic4b({ chatTemplate: pack.chatTemplate(), corpus: dataPackCorpus(pack) }).file;
+        let startedAt = 0;
+        const made = (deps.ensureSynthetic ?? ensureSynthetic4b)({
+          chatTemplate: pack.chatTemplate(),
+          corpus: dataPackCorpus(pack),
+          onStart: ({ file, bytes }) => {
+            startedAt = performance.now();
+            progress?.line(`${SYNTHETIC_4B_SPEC}: writing a ${formatBytes(bytes)} model with random weights (once; reused later) to ${file}`);
+          },
+          onProgress: (written, total) => progress?.update(writingText(SYNTHETIC_4B_SPEC, written, total, performance.now() - startedAt), `${Math.floor((10 * written) / total)}`),
+        });
+        if (made.generated) progress?.line(`${SYNTHETIC_4B_SPEC}: written in ${formatMs(performance.now() - startedAt)}`);
+        else progress?.line(`${SYNTHETIC_4B_SPEC}: reusing ${made.file}`);
+        opts.model = made.file;
       }
       let result;
       try {
@@ -78,13 +94,13 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
           ...(deps.engine ? { engine: deps.engine } : {}),
           ...(deps.hybrid ? { hybrid: deps.hybrid } : {}),
           ...(deps.llm ? { llm: deps.llm } : {}),
-          ...(progress ? { onProgress: (m: string) => process.stderr.write(`\r\x1b[K${m}`) } : {}),
+          ...(progress ? { onProgress: (p: ProbeProgress) => progress.update(probeStepText(p), String(p.step)) } : {}),
         });
       } catch (err) {
         if (err instanceof BenchError || err instanceof ModelError) throw new UsageError(err.message);
         throw err;
       } finally {
-        if (progress) process.stderr.write("\r\x1b[K");
+        progress?.clear();
       }
       const json = probeJson(result);
       if (opts.out) {

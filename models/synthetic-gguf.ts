@@ -111,7 +111,10 @@ export interface SyntheticGgufOptions {
   vocabularySize?: number;
   /** Seed of the F32 tensors (the quantized blocks are random bytes). */
   seed?: number;
-  onProgress?: (fraction: number) => void;
+  /** Before the first byte: where the model goes and how large it will be. */
+  onStart?: (target: { file: string; bytes: number }) => void;
+  /** Bytes written so far, every 32 MiB or so, and once when complete. */
+  onProgress?: (written: number, total: number) => void;
 }
 
 export interface SyntheticGguf {
@@ -149,11 +152,18 @@ export function writeSyntheticQwen35(file: string, options: SyntheticGgufOptions
   const total = header.length + (offsets.at(-1) ?? 0) + (tensors.at(-1)?.bytes ?? 0);
   const partial = `${file}.partial`;
   mkdirSync(path.dirname(file), { recursive: true });
+  options.onStart?.({ file, bytes: total });
   const fd = openSync(partial, "w");
   try {
     writeSync(fd, header);
     let pos = header.length;
     let reported = 0;
+    // Checked per chunk: one tensor (the embedding) alone is hundreds of MB.
+    const report = (): void => {
+      if (pos - reported < 32 * 1024 * 1024) return;
+      reported = pos;
+      options.onProgress?.(pos, total);
+    };
     for (const [i, t] of tensors.entries()) {
       const start = header.length + (offsets[i] as number);
       if (start > pos) pos += writeSync(fd, Buffer.alloc(start - pos));
@@ -164,18 +174,16 @@ export function writeSyntheticQwen35(file: string, options: SyntheticGgufOptions
           const n = writeSync(fd, chunk, 0, Math.min(left, chunk.length));
           left -= n;
           pos += n;
+          report();
         }
       }
-      if (pos - reported > 64 * 1024 * 1024) {
-        reported = pos;
-        options.onProgress?.(pos / total);
-      }
+      report();
     }
   } finally {
     closeSync(fd);
   }
   renameSync(partial, file);
-  options.onProgress?.(1);
+  options.onProgress?.(total, total);
   return { file, bytes: statSync(file).size, parameters: shapes.reduce((n, s) => n + s.ne.reduce((a, b) => a * b, 1), 0), tensors: tensors.length };
 }
 

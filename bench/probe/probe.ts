@@ -42,12 +42,21 @@ export interface ProbeOptions extends LocalModelOptions {
   sustainedSeconds?: number;
   /** Interval of the memory sampler (default 50 ms). */
   memorySampleMs?: number;
-  /** Progress messages (for a terminal). */
-  onProgress?: (message: string) => void;
+  /** Progress (for a terminal): which step of how many, and an estimate of the time left. */
+  onProgress?: (progress: ProbeProgress) => void;
   /** Hybrid options for `policy: "hybrid"` (tests: a shorter model deadline). */
   hybrid?: { modelDeadlineMs?: number };
   /** Options of the sessions' llm policy (tests: a small token budget per round). */
   llm?: Partial<Omit<LlmPolicyOptions, "backend">>;
+}
+
+export interface ProbeProgress {
+  /** 1-based; steps: threads, load, time to first token, decode, each case, the sustained load. */
+  step: number;
+  steps: number;
+  what: string;
+  /** Estimated time left (known once a case has run: the cases' mean, plus the sustained load). */
+  leftMs?: number;
 }
 
 export interface ProbeCaseResult {
@@ -205,7 +214,7 @@ function textOfTokens(engine: LlamaEngine, tokens: number, seed: string): string
   return text.slice(0, lo);
 }
 
-async function sustainedLoad(engine: LlamaEngine, systemTurn: string, seconds: number, onProgress?: (m: string) => void): Promise<SustainedResult> {
+async function sustainedLoad(engine: LlamaEngine, systemTurn: string, seconds: number, onProgress?: (what: string, leftMs: number) => void): Promise<SustainedResult> {
   const userText = textOfTokens(engine, 256, "");
   const samples: SustainedSample[] = [];
   const t0 = now();
@@ -221,7 +230,7 @@ async function sustainedLoad(engine: LlamaEngine, systemTurn: string, seconds: n
       decodeTokens: r.usage.completionTokens,
       decodeTokS: r.usage.completionTokens > 1 && r.usage.decodeMs > 0 ? round1((r.usage.completionTokens - 1) / (r.usage.decodeMs / 1000)) : null,
     });
-    if (i % 10 === 0) onProgress?.(`sustained load: ${Math.round((now() - t0) / 1000)} of ${seconds} s`);
+    if (i % 10 === 0) onProgress?.(`sustained load: ${Math.round((now() - t0) / 1000)} of ${seconds} s`, Math.max(0, seconds * 1000 - (now() - t0)));
   }
   const third = Math.max(1, Math.floor(samples.length / 3));
   const first = samples.slice(0, third);
@@ -241,17 +250,21 @@ async function sustainedLoad(engine: LlamaEngine, systemTurn: string, seconds: n
 }
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
-  const { pack, onProgress } = options;
+  const { pack } = options;
   const policyName = options.policy ?? "llm";
   const cases = probeCases(pack, options.cases);
+  const sustainedMs = (options.sustainedSeconds ?? 0) * 1000;
+  const steps = 4 + cases.length + (sustainedMs > 0 ? 1 : 0);
+  const progress = (step: number, what: string, leftMs?: number): void => options.onProgress?.({ step, steps, what, ...(leftMs !== undefined ? { leftMs } : {}) });
   const startedAt = new Date().toISOString();
   const t0 = now();
   const memory = new RssSampler(options.memorySampleMs ?? 50);
   // The thread table is part of the probe (measured once per machine and model, then cached).
   const { file } = await locateLocalModel(options.model, options.modelsDir);
   const { chooseThreads } = await import("../../models/threads.ts");
-  const threadChoice = await chooseThreads(file, { gpu: options.gpu ?? "auto", ...(onProgress ? { onProgress } : {}) });
-  onProgress?.(`loading ${options.model ?? "4b"} …`);
+  progress(1, "choosing the thread count …");
+  const threadChoice = await chooseThreads(file, { gpu: options.gpu ?? "auto", onProgress: (m) => progress(1, m) });
+  progress(2, `loading ${options.model ?? "4b"} …`);
   const loaded = await loadLocalModel({ ...options, threads: options.threads ?? threadChoice.threads });
   const { engine, info } = loaded;
   try {
@@ -262,7 +275,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     // Cold, then warm: the next probe case of the same system shares the prompt's prefix.
     const coldCase = cases[0] as Case;
     const warmCase = PROBE_SET_IDS.map((id) => pack.caseById(id) as Case).find((c) => c.id !== coldCase.id && c.system === coldCase.system) ?? coldCase;
-    onProgress?.(`time to first token: ${coldCase.id} (cold), ${warmCase.id} (warm) …`);
+    progress(3, `time to first token: ${coldCase.id} (cold), ${warmCase.id} (warm) …`);
     const coldPrompt = roundOnePrompt(pack, coldCase, renderer);
     const cold = await engine.complete({ prompt: coldPrompt, maxTokens: 1, sharedPrefixChars: sharedPrefixLength(coldPrompt) });
     const warmPrompt = roundOnePrompt(pack, warmCase, renderer);
@@ -272,7 +285,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 
     // Decode: the warm prompt is cached now, so this is (almost) pure generation.
     const decodeTokens = options.decodeTokens ?? 64;
-    onProgress?.(`decode: ${decodeTokens} tokens …`);
+    progress(4, `decode: ${decodeTokens} tokens …`);
     const decode = await engine.complete({ prompt: warmPrompt, maxTokens: decodeTokens });
     const decodeTokS = decode.usage.completionTokens > 1 && decode.usage.decodeMs > 0 ? (decode.usage.completionTokens - 1) / (decode.usage.decodeMs / 1000) : null;
 
@@ -287,7 +300,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     let decodeTokensSum = 0;
     let decodeMsSum = 0;
     for (const [i, kase] of cases.entries()) {
-      onProgress?.(`case ${i + 1}/${cases.length}: ${kase.id} …`);
+      const caseMs = results.reduce((n, r) => n + r.e2eMs, 0);
+      progress(5 + i, `case ${i + 1}/${cases.length}: ${kase.id} …`, i > 0 ? (caseMs / i) * (cases.length - i) + sustainedMs : undefined);
       const record = pipeline ? await answerCase(pipeline, pack, kase) : await runCase(pack, kase, llm);
       const usages = record.kiosk.rounds.flatMap((r) => (r.usage ? [r.usage] : []));
       for (const u of usages) {
@@ -315,7 +329,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
 
     const sustained =
       options.sustainedSeconds && options.sustainedSeconds > 0
-        ? await sustainedLoad(engine, warmPrompt.slice(0, sharedPrefixLength(warmPrompt) ?? 0), options.sustainedSeconds, onProgress)
+        ? await sustainedLoad(engine, warmPrompt.slice(0, sharedPrefixLength(warmPrompt) ?? 0), options.sustainedSeconds, (what, leftMs) => progress(steps, what, leftMs))
         : undefined;
 
     const result: ProbeResult = {
