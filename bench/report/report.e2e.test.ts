@@ -89,6 +89,11 @@ describe("bench report HTML in Chromium", () => {
 
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    // Categories by letter and the benchmark's name.
+    const categoryTable = panel("holdout").locator("table.data.wide").first();
+    expect(await categoryTable.locator("tbody th").allInnerTexts()).toEqual(["A · Routing", "B · Fare", "C · Disruption", "D · Accessibility", "E · Cultural", "F · Policy", "G · Multi-turn", "H · Adversarial", "I · Temporal", "J · Tool-Hallucination", "K · Compound Stress"]);
+    await categoryTable.screenshot({ path: SCREENSHOT.replace(/\.png$/, "-categories.png") });
+    await panel("holdout").locator("svg.chart").nth(3).screenshot({ path: SCREENSHOT.replace(/\.png$/, "-category-delta.png") });
 
     await page.click("label[for=tab-full]");
     expect(await panel("full").isVisible()).toBe(true);

@@ -142,7 +142,7 @@ function niceStep(span: number): number {
 export function deltaChart(o: DeltaChartOptions): string {
   const width = o.width ?? 960;
   const rowH = 18 * Math.max(1, o.series.length) + 12;
-  const m = { top: 34, right: 70, bottom: 40, left: 150 }; // room for "J · Tool-Hallucination"
+  const m = { top: 34, right: 70, bottom: 40, left: 190 }; // room for "J · Tool-Hallucination"
   const height = m.top + m.bottom + rowH * o.rows.length;
   const plotW = width - m.left - m.right;
   // The domain spans zero and every interval, on round ticks (not symmetric: all-positive deltas
