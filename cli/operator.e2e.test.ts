@@ -217,14 +217,14 @@ describe("technician screen (kiosk serve, Chromium)", () => {
     expect(await page.getByRole("radio", { name: /llm — local model/ }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByText(/No model configured\. The latency probe needs a local model/).isVisible()).toBe(true);
     await page.getByRole("radio", { name: "One category" }).click();
-    await page.getByRole("radio", { name: /^A · \d+$/ }).click();
+    await page.getByRole("radio", { name: /^A · Routing · \d+$/ }).click();
     await page.getByRole("button", { name: "Start test" }).click();
 
     // Live progress with per-category running scores.
     const bar = page.getByRole("progressbar");
     await expect.poll(async () => Number(await bar.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(15);
     const row = page.locator('tr[data-category="A"]');
-    expect(await row.textContent()).toMatch(/A\d+\/\d+\d+\.\d/);
+    expect(await row.textContent()).toMatch(/A · Routing\d+\/\d+\d+\.\d/);
     expect(await page.getByRole("button", { name: "Stop test" }).isVisible()).toBe(true);
     await shot("tech-01-category-progress");
 
@@ -247,7 +247,7 @@ describe("technician screen (kiosk serve, Chromium)", () => {
     // The report's one style sheet applies (the kiosk CSP allows it by hash): cards are laid out as a grid.
     expect(await frame.locator(".cards").evaluate((el) => getComputedStyle(el).display)).toBe("grid");
     expect(await frame.locator("svg.chart").count()).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('tr[data-category="A"]').textContent()).toMatch(/A(\d+)\/\1/);
+    await expect.poll(() => page.locator('tr[data-category="A"]').textContent()).toMatch(/A · Routing(\d+)\/\1/);
     await page.locator(".op-report").scrollIntoViewIfNeeded();
     await shot("tech-03-report");
 
