@@ -220,17 +220,22 @@ describe("technician tab", () => {
     expect(screen.getByRole("button", { name: en.operator.technician.start })).toBeTruthy();
   });
 
-  it("says the report is loading while it is fetched, then shows it", async () => {
-    const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 1 });
-    let release = (): void => {};
-    const fetchReport = bridge.benchReport.bind(bridge);
-    bridge.benchReport = (request) => new Promise((resolve) => (release = () => resolve(fetchReport(request))));
+  /** Log in, run a one-case-per-category bench to its end: the screen then fetches the report. */
+  async function runToReport(bridge: FakeOperator): Promise<void> {
     renderScreen(bridge, { pollMs: 5 });
     await logIn();
     fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
     fireEvent.click(await findEnabledStart());
     await screen.findByRole("button", { name: en.operator.technician.stop });
     for (let i = 0; i < 11; i++) act(() => bridge.tick());
+  }
+
+  it("says the report is loading while it is fetched, then shows it", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 1 });
+    let release = (): void => {};
+    const fetchReport = bridge.benchReport.bind(bridge);
+    bridge.benchReport = (request) => new Promise((resolve) => (release = () => resolve(fetchReport(request))));
+    await runToReport(bridge);
     const loading = await screen.findByText("Loading the report of run 1…");
     expect(loading.closest("[aria-busy]")!.getAttribute("aria-busy")).toBe("true");
     expect(screen.queryByTitle("Bench report of run 1")).toBeNull();
@@ -242,12 +247,7 @@ describe("technician tab", () => {
   it("says clearly when the report could not be loaded", async () => {
     const bridge = createFakeOperatorBridge({ pin: PIN, casesPerCategory: 1 });
     bridge.benchReport = () => Promise.reject(new OperatorBridgeError("unavailable", "fake: report server down"));
-    renderScreen(bridge, { pollMs: 5 });
-    await logIn();
-    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
-    fireEvent.click(await findEnabledStart());
-    await screen.findByRole("button", { name: en.operator.technician.stop });
-    for (let i = 0; i < 11; i++) act(() => bridge.tick());
+    await runToReport(bridge);
     const alert = await screen.findByText(`The report of run 1 could not be loaded. ${en.operator.error.unavailable}`);
     expect(alert.closest('[role="alert"]')).toBeTruthy();
     expect(screen.queryByText("Loading the report of run 1…")).toBeNull();
