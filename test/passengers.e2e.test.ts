@@ -270,10 +270,10 @@ describe("a question with tappable choices (issue 12)", () => {
     await page.locator(".clarify-choice").first().click();
     // The answer continues the session: either sellable at once, or one more "is this right?" tap.
     const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
-    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice, .screen.result .action-confirm .button-hero");
     await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
     if (await confirm.count()) {
-      await check(page, "clarify-2-confirm", ".clarify-choice");
+      await check(page, "clarify-2-confirm", ".clarify-choice, .action-confirm .button-hero");
       await confirm.first().click();
     }
     await sellable.waitFor({ timeout: 30_000 });
@@ -300,7 +300,7 @@ describe("who travels, asked when the words say it unsurely", () => {
     await check(page, "riders-2-counter", ".button-hero");
     await page.locator(".primary-action .button-hero").click();
     const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
-    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice, .screen.result .action-confirm .button-hero");
     await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
     if (await confirm.count()) await confirm.first().click();
     await sellable.waitFor({ timeout: 30_000 });
@@ -315,10 +315,15 @@ describe("a child's fare by the fare table's own rule", () => {
     const { page, errors } = await newPage();
     await typeRequest(page, "marta", "airport to five points, me my wife and our 8 year old son");
     const sellable = page.locator(".screen.result[data-action='prompt_purchase'] .action-purchase .button-hero:not([disabled])");
-    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice");
+    const confirm = page.locator(".screen.result .clarify[data-kind='confirm'] .clarify-choice, .screen.result .action-confirm .button-hero");
     await sellable.or(confirm).first().waitFor({ timeout: 30_000 });
     expect(await page.locator(".screen.result .clarify[data-kind='riders']").count()).toBe(0);
-    if (await confirm.count()) await confirm.first().click();
+    if (await confirm.count()) {
+      // A trip read from words is confirmed first: that step is the primary button, no greyed Buy beside it.
+      expect(await page.locator(".action-purchase .button-hero[disabled]").count()).toBe(0);
+      await check(page, "child-fare-0-confirm", ".clarify-choice, .action-confirm .button-hero");
+      await confirm.first().click();
+    }
     await sellable.waitFor({ timeout: 30_000 });
     expect(await page.locator(".fare-card").textContent()).toMatch(/3 adults/);
     expect(await sellable.textContent()).toMatch(/\$7\.50/);

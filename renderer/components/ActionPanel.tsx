@@ -21,6 +21,13 @@ export function ActionPanel(props: {
   onEdit: () => void;
   onFinish: () => void;
   onFollowUp: () => void;
+  /**
+   * The step that makes a shown trip sellable ("Please confirm: Airport to Five Points for 1 adult"):
+   * it takes the buy button's place instead of a greyed one the passenger cannot get past.
+   */
+  confirm?: { label: string; onConfirm: () => void };
+  /** The kiosk asked the passenger a question: its answers are above; this is only the way out. */
+  asking?: boolean;
 }) {
   const { t } = useTranslation();
   const { state, purchasable } = props.result;
@@ -36,6 +43,20 @@ export function ActionPanel(props: {
       </button>
     </div>
   );
+
+  if (action === "prompt_purchase" && !purchasable && props.confirm) {
+    return (
+      <section className="action action-purchase action-confirm" data-action={action}>
+        <button type="button" className="button button-primary button-hero" dir="auto" onClick={props.confirm.onConfirm}>
+          <Icon name="check" /> {props.confirm.label}
+        </button>
+        <p className="action-note" data-announce>
+          {t("result.confirmToBuy")}
+        </p>
+        {secondary}
+      </section>
+    );
+  }
 
   if (action === "prompt_purchase") {
     const total = state.fare_quote ? formatFare(state.fare_quote.total, props.system.fareDisplayFormat, props.system.currencySymbol) : "";
@@ -58,6 +79,18 @@ export function ActionPanel(props: {
         <BlockReasons result={props.result} />
         {reasonText}
         {secondary}
+      </section>
+    );
+  }
+
+  if (props.asking) {
+    // Not "information only": the answers to the question above are the way on; this is the way out.
+    return (
+      <section className="action action-asking" data-action={action}>
+        {secondary}
+        <button type="button" className="button button-secondary" onClick={props.onFinish}>
+          {t("result.done")}
+        </button>
       </section>
     );
   }

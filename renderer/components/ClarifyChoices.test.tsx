@@ -8,7 +8,7 @@ import { es } from "../i18n/es.ts";
 import { emptyJourney, journeyEvents, journeyWithChoice } from "../lib/askDraft.ts";
 import { choiceAsk, ResultView } from "../screens/ResultScreen.tsx";
 import { createViewStore } from "../state/viewStore.ts";
-import { askResult } from "../test/fixtures.ts";
+import { askResult, readyState } from "../test/fixtures.ts";
 import { renderWithProviders } from "../test/render.tsx";
 
 afterEach(cleanup);
@@ -72,6 +72,24 @@ describe("the assistant's question with tappable choices", () => {
     renderWithProviders(<ResultView system={DEMO_MARTA} result={question()} checking {...handlers} />);
     const button = screen.getByRole("button", { name: FIRST!.name }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
+  });
+
+  it("a question is not 'information only': no info screen, and 'Finish' is only the way out", () => {
+    show(question());
+    expect(screen.queryByText(en.result.infoTitle)).toBeNull();
+    expect(screen.getByRole("button", { name: en.result.done }).className).toContain("button-secondary");
+  });
+
+  it("a shown trip sold once confirmed: the confirmation takes the buy button's place, never a greyed Buy", () => {
+    const confirm = { label: "Please confirm: Airport to Midtown for 1 adult.", events: [{ type: "station_selected" as const, field: "origin" as const, value: FIRST!.name, station_id: FIRST!.id }] };
+    const handlers = show(askResult(readyState(), { purchasable: false, clarification: { kind: "confirm", question: confirm.label, choices: [confirm] } }));
+    expect(screen.queryByRole("button", { name: /^Buy tickets/ })).toBeNull();
+    expect(screen.queryByText(en.result.notPurchasable)).toBeNull();
+    // Once, as the primary action (not also as a choice above).
+    expect(screen.getAllByRole("button", { name: confirm.label })).toHaveLength(1);
+    expect(screen.getByText(en.result.confirmToBuy)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: confirm.label }));
+    expect(handlers.onChoose).toHaveBeenCalledWith(confirm);
   });
 
   it("shows no choices when the assistant asked nothing", () => {

@@ -150,6 +150,7 @@ export const en = {
     message: "Assistant's answer",
     buy: "Buy tickets · {{total}}",
     notPurchasable: "Tickets for this answer can't be bought at this machine.",
+    confirmToBuy: "Confirm the trip above to buy its tickets.",
     assistantUnavailable: "The assistant is unavailable right now. This answer comes from the machine's standard rules.",
     fallback: "We could not complete your request automatically, so no ticket can be sold for it.",
     change: "Change journey",

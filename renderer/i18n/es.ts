@@ -151,6 +151,7 @@ export const es: PassengerCatalog = {
     message: "Respuesta del asistente",
     buy: "Comprar boletos · {{total}}",
     notPurchasable: "Los boletos de esta respuesta no se pueden comprar en esta máquina.",
+    confirmToBuy: "Confirme el viaje para comprar los boletos.",
     assistantUnavailable: "El asistente no está disponible ahora. Esta respuesta viene de las reglas estándar de la máquina.",
     fallback: "No pudimos completar su solicitud automáticamente, así que no se puede vender un boleto para ella.",
     change: "Cambiar el viaje",

@@ -151,6 +151,7 @@ export const zh: Catalog = {
     message: "助手的答复",
     buy: "购票 · {{total}}",
     notPurchasable: "此答复对应的车票无法在本机购买。",
+    confirmToBuy: "请确认行程后购票。",
     assistantUnavailable: "助手暂时不可用。此答复来自本机的标准规则。",
     fallback: "我们无法自动完成您的请求，因此无法为其售票。",
     change: "修改行程",

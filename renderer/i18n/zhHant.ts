@@ -153,6 +153,7 @@ export const zhHant: Catalog = {
     message: "助手的答覆",
     buy: "購票 · {{total}}",
     notPurchasable: "此答覆對應的車票無法在本機購買。",
+    confirmToBuy: "請確認行程後購票。",
     assistantUnavailable: "助手暫時不可用。此答覆來自本機的標準規則。",
     fallback: "我們無法自動完成您的請求，因此無法為其售票。",
     change: "修改行程",

@@ -45,6 +45,9 @@ export function ResultView(props: {
   // A question for the passenger: the question and its answers come first, the way out after.
   const asking = !!result.clarification && !!props.onChoose && !purchaseFlow;
   const actionLast = purchaseFlow || asking;
+  // A shown trip the kiosk sells once it is confirmed: the confirmation is the buy button's step.
+  const onChoose = props.onChoose;
+  const confirmChoice = purchaseFlow && !result.purchasable && result.clarification?.kind === "confirm" && onChoose ? result.clarification.choices[0] : undefined;
   const action = (
     <ActionPanel
       system={system}
@@ -53,6 +56,8 @@ export function ResultView(props: {
       onEdit={props.onEdit}
       onFinish={props.onFinish}
       onFollowUp={props.onFollowUp}
+      asking={asking}
+      {...(confirmChoice && onChoose ? { confirm: { label: confirmChoice.label, onConfirm: () => onChoose(confirmChoice) } } : {})}
     />
   );
   const spoken = [state.assistant_message, ...banners.map((b) => `${b.title}. ${b.body}`)].filter(Boolean).join(" ");
@@ -107,7 +112,7 @@ export function ResultView(props: {
           {state.assistant_message}
         </blockquote>
         <SpeechControls text={spoken} lang={scriptLanguage(spoken, language)} />
-        {result.clarification && props.onChoose && props.onChooseOnScreen ? (
+        {result.clarification && props.onChoose && props.onChooseOnScreen && !confirmChoice ? (
           <ClarifyChoices clarification={result.clarification} onChoose={props.onChoose} onChooseOnScreen={props.onChooseOnScreen} disabled={props.checking ?? false} />
         ) : null}
       </figure>
