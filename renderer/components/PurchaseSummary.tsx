@@ -3,12 +3,15 @@
 import { useTranslation } from "react-i18next";
 import type { PurchaseConfirmation, SystemView } from "../../runtime/kiosk/bridge.ts";
 import { formatFare, passengersInWords } from "../lib/format.ts";
+import { stationNameById } from "../lib/names.ts";
+import { useView } from "../state/ViewStoreProvider.tsx";
 
 export function PurchaseSummary({ system, confirmation }: { system: SystemView; confirmation: PurchaseConfirmation }) {
   const { t, i18n } = useTranslation();
+  const language = useView((s) => s.language);
   const rows: [string, string, string][] = [
-    ["from", t("safety.confirmFrom"), confirmation.from],
-    ["to", t("safety.confirmTo"), confirmation.to],
+    ["from", t("safety.confirmFrom"), stationNameById(system, confirmation.fromId, language, confirmation.from)],
+    ["to", t("safety.confirmTo"), stationNameById(system, confirmation.toId, language, confirmation.to)],
     ["riders", t("safety.confirmRiders"), passengersInWords(confirmation.riders, t, i18n.language)],
     ["total", t("safety.confirmTotal"), formatFare(confirmation.total, system.fareDisplayFormat, system.currencySymbol)],
   ];

@@ -4,7 +4,7 @@
 import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERLOCK_CODES, type InterlockCode } from "../../runtime/kiosk/bridge.ts";
-import { DEMO_MARTA } from "../bridge/demoSystems.ts";
+import { DEMO_BEIJING, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { LANGUAGES, type Catalog } from "../i18n/catalog.ts";
 import { en } from "../i18n/en.ts";
 import { CATALOGS } from "../i18n/index.ts";
@@ -72,11 +72,20 @@ describe("block reasons", () => {
 describe("purchase confirmation summary", () => {
   it("shows from, to, travellers and total as the kiosk confirmed them", () => {
     const { container } = renderWithProviders(
-      <PurchaseSummary system={DEMO_MARTA} confirmation={{ id: "c1", from: "Airport", to: "Five Points", riders: { adults: 3, children: 2, seniors: 0, disabled: 0 }, total: 7.5, currency: "USD" }} />,
+      <PurchaseSummary system={DEMO_MARTA} confirmation={{ id: "c1", from: "Airport", to: "Five Points", fromId: "M-AP", toId: "M-FP", riders: { adults: 3, children: 2, seniors: 0, disabled: 0 }, total: 7.5, currency: "USD" }} />,
     );
     const row = (field: string): string | null | undefined => container.querySelector(`[data-field="${field}"] dd`)?.textContent;
     expect([row("from"), row("to"), row("riders"), row("total")]).toEqual(["Airport", "Five Points", "3 adults and 2 children", "$7.50"]);
     expect(screen.getByRole("heading", { name: en.safety.confirmTitle })).toBeTruthy();
+  });
+
+  it("names the stations in the screen's language (a Chinese screen: Chinese names, not the pack's Latin ones)", () => {
+    const { container } = renderWithProviders(
+      <PurchaseSummary system={DEMO_BEIJING} confirmation={{ id: "c2", from: "Xizhimen", to: "Dongzhimen", fromId: "B-XZM", toId: "B-DZM", riders: { adults: 1, children: 0, seniors: 0, disabled: 0 }, total: 4, currency: "CNY" }} />,
+      { language: "zh-Hans" },
+    );
+    const row = (field: string): string | null | undefined => container.querySelector(`[data-field="${field}"] dd`)?.textContent;
+    expect([row("from"), row("to")]).toEqual(["西直门", "东直门"]);
   });
 });
 

@@ -11,7 +11,7 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
   const { t, i18n } = useTranslation();
   const send = useKioskSend();
   const language = useView((s) => s.language);
-  const name = (id: string): string => stationNameById(system, id, language);
+  const name = (id: string, fallback: string): string => stationNameById(system, id, language, fallback);
   const method = paymentLabel(system, ticket.paymentMethod, language);
   const issued = new Date(ticket.issuedAt);
   const issuedText = Number.isNaN(issued.getTime())
@@ -34,8 +34,8 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
           </dd>
           <dt>{t("ticket.journey")}</dt>
           <dd>
-            <bdi>{name(ticket.origin)}</bdi> <span aria-hidden="true">{t("common.arrow")}</span>
-            <span className="visually-hidden">{t("journey.to")}</span> <bdi>{name(ticket.destination)}</bdi>
+            <bdi>{name(ticket.originId, ticket.origin)}</bdi> <span aria-hidden="true">{t("common.arrow")}</span>
+            <span className="visually-hidden">{t("journey.to")}</span> <bdi>{name(ticket.destinationId, ticket.destination)}</bdi>
           </dd>
           <dt>{t("ticket.riders")}</dt>
           <dd>{passengersInWords(ticket.riders, t, i18n.language, system.riderRules)}</dd>

@@ -780,6 +780,8 @@ export class KioskApp {
         issuedAt,
         origin: system.stationById(originId)?.name ?? originId,
         destination: system.stationById(destinationId)?.name ?? destinationId,
+        originId,
+        destinationId,
         riders: { ...riders },
         total: quote.total,
         currency: quote.currency,

@@ -155,6 +155,9 @@ export const PurchaseConfirmationSchema = z.object({
   id: z.string(),
   from: z.string(),
   to: z.string(),
+  /** The stations' ids: the screen names them in its own language. */
+  fromId: z.string(),
+  toId: z.string(),
   riders: z.object({ adults: z.number().int(), children: z.number().int(), seniors: z.number().int(), disabled: z.number().int() }),
   total: z.number(),
   currency: z.string(),
@@ -237,6 +240,9 @@ export const TicketSchema = z.object({
   issuedAt: z.string(),
   origin: z.string(),
   destination: z.string(),
+  /** The stations' ids (the ticket names them in the screen's language). */
+  originId: z.string(),
+  destinationId: z.string(),
   riders: z.record(z.string(), z.number().int()),
   total: z.number(),
   currency: z.string(),

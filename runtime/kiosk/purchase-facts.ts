@@ -23,7 +23,7 @@ export function confirmationOf(system: SystemData, sessionId: string, turn: numb
     total: state.fare_quote?.total ?? 0,
     currency: state.fare_quote?.currency ?? "",
   };
-  return { id: sha256hex12(JSON.stringify([sessionId, turn, stops.map((s) => s.station_id), summary])), ...summary };
+  return { id: sha256hex12(JSON.stringify([sessionId, turn, stops.map((s) => s.station_id), summary])), ...summary, fromId: first, toId: last };
 }
 
 /** The ticket a ledger row records. */
@@ -40,6 +40,8 @@ export function ticketOfSale(row: SaleRow): Ticket {
     issuedAt: row.issued_at,
     origin: row.origin_name ?? row.origin_id,
     destination: row.destination_name ?? row.destination_id,
+    originId: row.origin_id,
+    destinationId: row.destination_id,
     riders,
     total: row.total,
     currency: row.currency,
