@@ -46,6 +46,9 @@ describe("KioskApp: clarifying questions reach the screen", () => {
     const next = AskResultSchema.parse(await app.ask({ system: "marta", sessionId: first.sessionId, events: [{ type: "passenger_count_changed", adults: 3, children: 0 }] }));
     expect(next.clarification).toBeUndefined();
     expect(next.state.fare_quote?.total).toBe(7.5);
+    // Keeping the free child on the counter after the question (a toddler travels too) is the answer: not asked again.
+    const kept = AskResultSchema.parse(await app.ask({ system: "marta", sessionId: first.sessionId, events: [{ type: "passenger_count_changed", adults: 3, children: 1 }] }));
+    expect(kept.clarification).toBeUndefined();
     // Words that say it surely and disagree with the counter: the disagreement is asked, with the band.
     const sure = AskResultSchema.parse(
       await app.ask({ system: "marta", events: [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }, { type: "passenger_count_changed", adults: 2, children: 1 }, { type: "freetext_input", text: "me, my wife and our 8 year old son" }] }),

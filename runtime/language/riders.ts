@@ -110,11 +110,11 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
     for (const k of KEYS) if (r.riders[k] > 0) riders[k] = r.riders[k];
     reading = { riders, confidence: Math.min(reading.confidence, r.confidence) };
   });
+  // An age the child rule cannot place: not sure enough to quote from.
+  if (reading && statedAges(whole).some((age) => ageUnsure(age, childAge))) reading = { ...reading, confidence: Math.min(reading.confidence, 0.5) };
   // Only children read, in words that also speak of grown-ups ("both of us parents plus twins aged
   // 2", "my twin daughters (age 5) and I"): those went unread, so the kiosk asks rather than quote
   // the children alone. ("two children, Five Points to Airport" are children travelling alone.)
-  // An age the child rule cannot place: not sure enough to quote from.
-  if (reading && statedAges(whole).some((age) => ageUnsure(age, childAge))) reading = { ...reading, confidence: Math.min(reading.confidence, 0.5) };
   const only = reading as RiderReading | undefined;
   if (only && only.riders.children > 0 && only.riders.adults + only.riders.seniors + only.riders.disabled === 0 && GROWN_UPS_SPOKEN_OF.test(whole.toLowerCase())) {
     return { ...only, confidence: Math.min(only.confidence, 0.5) };
@@ -127,7 +127,6 @@ export function mentionsTravellers(text: string): boolean {
   return namesTravellers(mendTypos(toDigits(text.slice(0, MAX_READ_CHARS).toLowerCase())));
 }
 
-/** The age → rider type mapping of the framebook's rider rules. */
 /**
  * What a rider of this age pays as: 65 and over a senior; under the fare table's free-child age a
  * child; any other age the adult fare (on MARTA, "children under 5 ride free": an 8-year-old pays).

@@ -309,9 +309,10 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     }
   }
   // The counter has a child riding free, the words a child past the free age ("our 8 year old son"
-  // where children under 5 ride free): the counter may be wrong about the fare, so ask.
+  // where children under 5 ride free): the counter may be wrong about the fare, so ask — once: a
+  // counter set after the words is the passenger's answer.
   const childLimit = freeChildLimit(system);
-  if (req.ridersGiven && req.riders.children > 0 && childLimit && "age" in childLimit && origin && destination && !infoIntent) {
+  if (req.ridersGiven && !req.countedAfterText && req.riders.children > 0 && childLimit && "age" in childLimit && origin && destination && !infoIntent) {
     const limit = childLimit.age;
     if (statedAges(text).some((age) => age >= limit && age < 18)) {
       const question = ridersQuestion(understood.riders ?? understood.ridersUnsure?.reading, req.riders, understood.language, childLimit);
