@@ -46,7 +46,7 @@ describe("createBrowserBridge: HTTP", () => {
   it("implements every call on the agreed paths and validates the answers", async () => {
     const result = askResult(readyState());
     const ticket = {
-      ticketId: "T-1", system: "marta", issuedAt: "2026-03-09T14:00:00Z", origin: "M-AP", destination: "M-MT",
+      ticketId: "T-1", system: "marta", issuedAt: "2026-03-09T14:00:00Z", origin: "M-AP", destination: "M-MT", originId: "M-AP", destinationId: "M-MT",
       riders: { adults: 1 }, total: 2.5, currency: "USD", paymentMethod: "contactless",
     };
     const { fetch, calls } = fakeFetch({
