@@ -55,6 +55,11 @@ describe("language rider reader: how it reads", () => {
     // Beijing: under 120 cm — no age says it; from 5 on the kiosk asks, a toddler is a child.
     expect(readRiders("me and my 8 year old daughter", 0)?.confidence ?? 1).toBeLessThan(0.6);
     expect(readRiders("me and my 3 year old", 0)).toMatchObject({ riders: { adults: 1, children: 1 }, confidence: 0.8 });
+    // A parent's own words (exploredreamdiscoveries.wordpress.com, "Riding the NYC Subways with Kids",
+    // 2014): only children, one past the free age — not sold as one adult and a child, asked.
+    expect(readRiders("four days of trekking around the subway system with a three year old and a five year old", BART_CHILD_AGE)?.confidence ?? 1).toBeLessThan(0.6);
+    expect(readRiders("two kids aged 8 and 10", BART_CHILD_AGE)?.confidence ?? 1).toBeLessThan(0.6);
+    expect(riders("me and my 8 year old")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
   });
 
   it("reads relatives in the plural, what is said of a companion, and ages told of a group", () => {

@@ -201,6 +201,8 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   const r: RiderCounts = { adults: 0, children: 0, seniors: 0, disabled: 0 };
   let said = false;
   let confidence = 0.9;
+  // Children past the free age pay the adult fare, but they are no grown-up travelling with the others.
+  let minorsAsAdults = 0;
   const count = (re: RegExp): number => {
     let n = 0;
     for (const m of t.matchAll(re)) n += num(m[1]?.replace(/ of$/, "").trim()) ?? 1;
@@ -232,8 +234,11 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
     if (/twins/.test(m[0]) && ages.length === 1) addAge(ages[0]!);
   }
   function addAge(age: number): void {
-    add(ageType(age, childAge), 1);
+    const type = ageType(age, childAge);
+    if (type === "adults" && age < 18) minorsAsAdults++;
+    add(type, 1);
   }
+  const grownUps = (): number => r.adults - minorsAsAdults + r.seniors + r.disabled;
   if (!agesSeen) {
     add("children", count(new RegExp(String.raw`\b${COUNT}\s+(?:small |little |young )?${CHILD}`, "giu")));
     // "my 3 year old" (not "I'm 71 yrs old": the speaker's age is read below).
@@ -265,16 +270,19 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   // "me and my son", "me plus 2 kids": the speaker is a rider too.
   const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t) || /我带|我帶|我和|我跟/u.test(text);
   const total = r.adults + r.children + r.seniors + r.disabled;
-  if (said && speaker && !both && r.adults === 0 && r.seniors === 0 && r.disabled === 0) add("adults", 1);
-  else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && r.adults + r.seniors + r.disabled === 0) add("adults", 1);
+  if (said && speaker && !both && grownUps() === 0) add("adults", 1);
+  else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && grownUps() === 0) add("adults", 1);
   // "me and a disabled friend": the speaker is a rider of their own, an adult unless they say otherwise.
-  else if (said && !both && !ageOfSpeaker && r.adults === 0 && /\b(?:me and|and me|me plus|me \+)\s/iu.test(t) && !/\b(?:i'?m|i am)\b/iu.test(t)) add("adults", 1);
+  else if (said && !both && !ageOfSpeaker && r.adults - minorsAsAdults === 0 && /\b(?:me and|and me|me plus|me \+)\s/iu.test(t) && !/\b(?:i'?m|i am)\b/iu.test(t)) add("adults", 1);
   if (!said) {
     if (/\b(?:just me|only me|me alone|by myself|for me|solo|just one|only one|just 1|only 1)\b|只有我|一个人/iu.test(t)) return { riders: { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.8 };
     if (/\bme and my (?:son|daughter|friend|brother|sister|nephew|niece|colleague)\b|\bwith my (?:adult|grown[- ]up) (?:son|daughter)\b/iu.test(t)) return { riders: { adults: 2, children: 0, seniors: 0, disabled: 0 }, confidence: 0.6 };
     return undefined;
   }
   if (total === 0) confidence = 0.5;
+  // Only children, some of them paying ("with a three year old and a five year old"): the grown-ups
+  // with them went unread, so the kiosk asks rather than sell the five-year-old as the adult.
+  if (minorsAsAdults > 0 && grownUps() === 0) confidence = Math.min(confidence, 0.5);
   if (heads > 0) {
     if (heads === 2 && BOTH_SENIORS.test(t)) r.seniors = Math.max(r.seniors, 2);
     // The head count holds the typed riders; only the rest are adults ("4 people, 2 kids": 2 + 2).
