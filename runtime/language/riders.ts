@@ -271,7 +271,6 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t) || /我带|我帶|我和|我跟/u.test(text);
   const total = r.adults + r.children + r.seniors + r.disabled;
   if (said && speaker && !both && grownUps() === 0) add("adults", 1);
-  else if (said && speaker && !both && !ageOfSpeaker && /\b(?:me and my|me with|i'?m travell?ing with|mom with|mum with)\b/iu.test(t) && grownUps() === 0) add("adults", 1);
   // "me and a disabled friend": the speaker is a rider of their own, an adult unless they say otherwise.
   else if (said && !both && !ageOfSpeaker && r.adults - minorsAsAdults === 0 && /\b(?:me and|and me|me plus|me \+)\s/iu.test(t) && !/\b(?:i'?m|i am)\b/iu.test(t)) add("adults", 1);
   if (!said) {
