@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import {
   DISRUPTION_SEVERITIES,
   DISRUPTION_TYPES,
-  RIDER_KINDS,
+  RiderTypeSchema,
   STATION_DISRUPTION_TYPES,
   type AlertCause,
   type AlertIssueView,
@@ -161,7 +161,7 @@ export function causeText(t: TFunction, cause: AlertCause, language: Language): 
 export function differenceText(t: TFunction, d: Difference, cause: AlertCause, language: Language): string {
   const { from, to, riders } = d.trip;
   const trip = from || to ? t("operator.alerts.previewTrip", { from: from ? isolate(nameIn(from, language)) : "?", to: to ? isolate(nameIn(to, language)) : "?" }) : t("operator.alerts.previewNoTrip");
-  const who = riders ? RIDER_KINDS.filter((k) => (riders[k] ?? 0) > 0).map((k) => t(`riders.${k}`, { count: riders[k] })) : [];
+  const who = riders ? RiderTypeSchema.options.filter((k) => (riders[k] ?? 0) > 0).map((k) => t(`riders.${k}`, { count: riders[k] })) : [];
   const words = { trip, effect: t(`operator.alerts.effect_${d.effect}`), cause: causeText(t, cause, language) };
   return who.length > 0 ? t("operator.alerts.previewLine", { ...words, riders: who.join(", ") }) : t("operator.alerts.previewLineNoRiders", words);
 }

@@ -4,12 +4,12 @@
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
 import { ClarificationSchema } from "../contract/clarification.ts";
-import { CATEGORIES, categoryLabel, EventSchema, SystemIdSchema } from "../../tools/data/schemas.ts";
+import { CATEGORIES, categoryLabel, EventSchema, RIDER_TYPES, SystemIdSchema } from "../../tools/data/schemas.ts";
 import { OPERATOR_LIVE_METHODS } from "./operator-live.ts";
 
 export * from "./operator-live.ts";
 
-export const RiderTypeSchema = z.enum(["adults", "children", "seniors", "disabled"]);
+export const RiderTypeSchema = z.enum(RIDER_TYPES);
 export type RiderType = z.infer<typeof RiderTypeSchema>;
 
 export const StationViewSchema = z.object({

@@ -3,15 +3,15 @@
 // session's timeline). Pure zod schemas, joined to OPERATOR_METHODS in bridge.ts (the renderer
 // imports them from there).
 import { z } from "zod";
-import { SystemIdSchema } from "../../tools/data/schemas.ts";
+import { RIDER_TYPES, SystemIdSchema } from "../../tools/data/schemas.ts";
 import { AlertSchema } from "../alerts/model.ts";
 import { DisruptionTypeSchema } from "../alerts/vocabulary.ts";
-import { REPLAY_EFFECTS, RIDER_KINDS } from "../replay/effects.ts";
+import { REPLAY_EFFECTS } from "../replay/effects.ts";
 
 /** The disruption vocabulary the operator screen offers (the data pack's). */
 export { DISRUPTION_SEVERITIES, DISRUPTION_TYPES, STATION_TYPES as STATION_DISRUPTION_TYPES } from "../alerts/vocabulary.ts";
 /** What a changed answer means for a passenger, and who travels. */
-export { REPLAY_EFFECTS, RIDER_KINDS, type ReplayEffect, type Riders } from "../replay/effects.ts";
+export { REPLAY_EFFECTS, type ReplayEffect, type Riders } from "../replay/effects.ts";
 /** The languages of an alert's passenger text per system (English, then the local one). */
 export { alertLanguages } from "../alerts/languages.ts";
 
@@ -123,7 +123,7 @@ export const ReplayReportViewSchema = z.object({
       trip: z.object({
         from: PlaceNameSchema.nullable(),
         to: PlaceNameSchema.nullable(),
-        riders: z.record(z.enum(RIDER_KINDS), z.number().int().nonnegative()).nullable(),
+        riders: z.record(z.enum(RIDER_TYPES), z.number().int().nonnegative()).nullable(),
       }),
       /** What the change means for the passenger. */
       effect: z.enum(REPLAY_EFFECTS),

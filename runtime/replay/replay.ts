@@ -4,7 +4,7 @@
 // the first differences. Both sides run the same policy through the same live-session path, so every
 // difference comes from the draft, not from which policy happened to answer at the time.
 import type { DataPack } from "../../tools/data/datapack.ts";
-import type { Disruption, KioskEvent, SystemId } from "../../tools/data/schemas.ts";
+import { RIDER_TYPES, type Disruption, type KioskEvent, type SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import type { AssistantState } from "../contract/index.ts";
 import { localIso } from "../alerts/model.ts";
@@ -13,7 +13,7 @@ import { KioskService } from "../kiosk/service.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import type { Policy } from "../session/policy.ts";
 import { AnswerPipeline } from "../answer/pipeline.ts";
-import { RIDER_KINDS, type ReplayEffect, type Riders } from "./effects.ts";
+import type { ReplayEffect, Riders } from "./effects.ts";
 
 export const DEFAULT_REPLAY_SESSIONS = 200;
 export const ANSWER_FIELDS = ["outcome", "action", "route", "fare", "banners"] as const;
@@ -122,7 +122,7 @@ export function tripOf(turns: readonly (readonly KioskEvent[])[], state: Assista
       else destination = e.station_id ?? e.value;
     } else if (e.type === "passenger_count_changed") {
       const counts = riders ?? { adults: 0, children: 0, seniors: 0, disabled: 0 };
-      riders = Object.fromEntries(RIDER_KINDS.map((k) => [k, e[k] ?? counts[k]])) as Riders;
+      riders = Object.fromEntries(RIDER_TYPES.map((k) => [k, e[k] ?? counts[k]])) as Riders;
     }
   }
   const summary = state.fare_quote?.passenger_summary;

@@ -221,6 +221,9 @@ export const SystemContextSchema = z.looseObject({
 });
 export type SystemContext = z.infer<typeof SystemContextSchema>;
 
+/** The rider types a passenger count names (passenger_count_changed, fare quotes, the screen's counter). */
+export const RIDER_TYPES = ["adults", "children", "seniors", "disabled"] as const;
+
 export const CATEGORIES = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"] as const;
 export type Category = (typeof CATEGORIES)[number];
 

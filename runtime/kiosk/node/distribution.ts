@@ -116,6 +116,12 @@ export interface HandledPublication {
   message: string;
 }
 
+/** What an item that failed verification claims to be (null: not even the shape of a publication). */
+function claimedEnvelope(value: unknown): PublicationEnvelope | null {
+  const claimed = SignedPublicationSchema.safeParse(value);
+  return claimed.success ? claimed.data.envelope : null;
+}
+
 export class Distribution {
   private readonly fetch: typeof fetch;
   private readonly clock: () => Date;
@@ -173,15 +179,13 @@ export class Distribution {
       this.options.log?.("distribution: skipped a publication without an id");
       return null;
     }
-    // What the item claims to be; trusted only once its signature verified (outcome.envelope).
-    const claimed = SignedPublicationSchema.safeParse(value);
     const outcome = this.decide(value);
     const envelope = outcome.envelope;
     // A rejected item is handled (and reported) once, however often it comes back (a replay, garbage).
     const digest = outcome.reason === null ? null : createHash("sha256").update(JSON.stringify(value)).digest("hex");
     if (digest !== null && this.db.prepare("SELECT 1 FROM rejected_items WHERE digest = ?").get(digest) !== undefined) return null;
     // Unverified, it cannot move the kiosk's place, and is reported only as the publication it claims to be.
-    const identity: PublicationIdentity | null = envelope ?? (claimed.success ? claimed.data.envelope : null);
+    const identity: PublicationIdentity | null = envelope ?? claimedEnvelope(value);
     if (identity === null) {
       if (digest !== null) this.db.prepare("INSERT OR IGNORE INTO rejected_items (digest, first_seen) VALUES (?, ?)").run(digest, this.clock().toISOString());
       this.options.log?.(`distribution: rejected publication ${id}: ${outcome.reason} — ${outcome.message} (not reported: it names no publication)`);

@@ -296,13 +296,14 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // The words speak of companions but say who travels unsurely, and the counter was not used or
   // shows one rider (the screen's default) before the words: ask.
   const counterSaysLittle = !req.ridersGiven || (!req.countedAfterText && totalRiders(req.riders) < 2);
+  const childLimit = freeChildLimit(system);
   if (!understood.riders && understood.ridersUnsure && counterSaysLittle && origin && destination && !infoIntent) {
-    const question = ridersQuestion(understood.ridersUnsure.reading, req.ridersGiven ? req.riders : undefined, understood.language, freeChildLimit(system));
+    const question = ridersQuestion(understood.ridersUnsure.reading, req.ridersGiven ? req.riders : undefined, understood.language, childLimit);
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: "Who travels is not sure from the words.", clarification: question });
     return;
   }
   if (req.ridersGiven && !req.countedAfterText && understood.riders && origin && destination && !infoIntent) {
-    const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language, freeChildLimit(system));
+    const conflict = ridersConflict(req.riders, understood.riders, understood.ridersExclusive ?? false, understood.language, childLimit);
     if (conflict) {
       yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: conflict.question, reasoning: "The passenger counter and the typed request disagree.", clarification: conflict });
       return;
@@ -311,7 +312,6 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // The counter has a child riding free, the words a child past the free age ("our 8 year old son"
   // where children under 5 ride free): the counter may be wrong about the fare, so ask — once: a
   // counter set after the words is the passenger's answer.
-  const childLimit = freeChildLimit(system);
   if (req.ridersGiven && !req.countedAfterText && req.riders.children > 0 && childLimit && "age" in childLimit && origin && destination && !infoIntent) {
     const limit = childLimit.age;
     if (statedAges(text).some((age) => age >= limit && age < 18)) {
