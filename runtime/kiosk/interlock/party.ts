@@ -24,11 +24,20 @@ export const RELATIONS = new Set(
 );
 /** Relations that are children whatever the fare table's age limit. */
 const ALWAYS_CHILD = new Set(["baby", "toddler", "infant", "bebe"]);
+/** Relations that are never a child's ticket, whatever the age limit: spouses, parents, grandparents. */
+const NEVER_CHILD = new Set(
+  (
+    "wife husband spouse fiance fiancee boyfriend girlfriend mum mom mother mommy dad father daddy grandpa grandma grandfather grandmother granddad granny " +
+    "colleague coworker workmate parents grandparents madre padre esposa esposo marido abuelo abuela padres abuelos novio novia colega"
+  ).split(" "),
+);
 const POSSESSIVE = new Set(["my", "our", "their", "his", "her", "both", "mi", "mis", "nuestro", "nuestra", "nuestros", "nuestras", "sus"]);
 const ARTICLES = new Set(["a", "an", "un", "una"]);
 /** The speaker named as one of the travellers ("me and", "and I", "plus me", "yo y"). */
 const SPEAKER =
   /\b(?:me|i|myself) (?:and|plus|with|y)\b|\b(?:and|plus|with|y|\+) (?:me|i|myself|yo)\b|\byo (?:y|con)\b|\bme \+|\b(?:one )?for me and\b|\b(?:im|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\bvoy con\b/;
+/** A list that starts with the speaker, in the raw text: "…, me, my wife and our son", "me my wife and I". */
+const SPEAKER_LISTED = /(?:^|[,;:.!?]\s*)me,?\s+(?:my|our)\s/iu;
 const ZH_RELATIONS = /(妈妈|媽媽|爸爸|爷爷|爺爺|奶奶|外婆|外公|姥姥|姥爷|姥爺|儿子|兒子|女儿|女兒|丈夫|老公|妻子|老婆|孩子|朋友)/gu;
 const ZH_AGE = /[他她]\s*([0-9一二两兩三四五六七八九十]{1,3})\s*[岁歲]/gu;
 
@@ -51,6 +60,10 @@ export interface PartyReading {
   grownUp: number;
   /** Companions said to be elderly ("my elderly mother"). */
   elderly: number;
+  /** The speaker is one of the travellers ("me and my son", "my wife and I"). */
+  speakerTravels: boolean;
+  /** Companions who are never a child's ticket: spouses, parents, grandparents, colleagues. */
+  neverChildren: number;
   /**
    * Where (word index) an age told of a whole group stands ("twins aged 2", "the triplets are 4"):
    * read here once per member, so riders.ts's word loop must not read it again as one person's.
@@ -170,12 +183,12 @@ interface Mention {
 }
 
 /** Companions the speaker names: relatives and friends with a determiner, plural relatives, "my 3 year old". */
-function mentions(w: readonly string[], norm: string): Mention[] {
+function mentions(w: readonly string[], norm: string, text: string): Mention[] {
   const out: Mention[] = [];
   const determinerBefore = (i: number): boolean => w.slice(Math.max(0, i - 4), i).some((x) => POSSESSIVE.has(x) || ARTICLES.has(x) || x === "the");
   // "my kids" are riders only where the text says they travel ("me and my kids", "for my kids"),
   // not in "I pick up my kids at 3".
-  const speakerTravels = SPEAKER.test(norm);
+  const speakerTravels = SPEAKER.test(norm) || SPEAKER_LISTED.test(text);
   const travelsWith = (i: number): boolean => speakerTravels || w.slice(Math.max(0, i - 4), i).some((x) => ["for", "with", "and", "plus", "con", "y", "para"].includes(x));
   for (let i = 0; i < w.length; i++) {
     const t = w[i]!;
@@ -204,8 +217,11 @@ function mentions(w: readonly string[], norm: string): Mention[] {
     }
     // "my 3 year old", "our 2 yr old".
     if (numberWord(t) !== undefined && ["year", "yr"].includes(w[i + 1] ?? "") && w[i + 2] === "old" && POSSESSIVE.has(w[i - 1] ?? "")) {
-      out.push({ start: i, end: i + 2, size: 1, known: true, word: `${t} year old` });
-      i += 2;
+      // "our 8 year old son" is one person: the relative named after the age is the same child.
+      const relative = RELATIONS.has(w[i + 3] ?? "") || ["boy", "girl"].includes(w[i + 3] ?? "");
+      const end = relative ? i + 3 : i + 2;
+      out.push({ start: i, end, size: 1, known: true, word: w.slice(i, end + 1).join(" ") });
+      i = end;
       continue;
     }
     if (RELATIONS.has(t) && determinerBefore(i)) out.push({ start: i, end: i, size: 1, known: true, word: t });
@@ -217,16 +233,18 @@ export function readParty(text: string): PartyReading {
   const norm = normalize(text);
   const w = words(norm);
   const evidence: string[] = [];
-  const named = mentions(w, norm);
+  const named = mentions(w, norm, text);
   let companions = 0;
   let babies = 0;
   let disabled = 0;
   let grownUp = 0;
   let elderly = 0;
+  let neverChildren = 0;
   named.forEach((m, k) => {
     companions += m.size;
     evidence.push(m.word);
     if (ALWAYS_CHILD.has(m.word)) babies += m.size;
+    if (NEVER_CHILD.has(m.word)) neverChildren += m.size;
     // The adjectives said of this companion: those right before it ("my disabled brother") and
     // between its number and noun ("my two grown sons") — not any word near it ("one adult with two kids").
     const before = w.slice(m.start + 1, m.end);
@@ -245,7 +263,7 @@ export function readParty(text: string): PartyReading {
     companions++;
     evidence.push(m[0]);
   }
-  const speaker = SPEAKER.test(norm) || /^(?:me|i) /.test(norm) || /我和|和我|我跟|跟我|我带|我帶/u.test(text);
+  const speaker = SPEAKER.test(norm) || SPEAKER_LISTED.test(text) || /^(?:me|i) /.test(norm) || /我和|和我|我跟|跟我|我带|我帶/u.test(text);
   // The size of the group a "they're 5" or "(4)" is said of: the last plural companion named before it.
   const groupBefore = (wordIndex: number): number => {
     const last = [...named].reverse().find((m) => m.end < wordIndex);
@@ -303,5 +321,5 @@ export function readParty(text: string): PartyReading {
   const complete = speaker && named.length > 0 && named.every((m) => m.known) && !unexplained && !/\b(?:us|we|family|group|party|others|people|tickets?|adults|seniors)\b/.test(norm);
   // "2 children" alone is a count riders.ts reads; a party needs the speaker or two companions.
   const people = speaker && companions > 0 ? 1 + companions : named.length > 1 || named.some((m) => !PLURAL_RELATIONS.has(m.word.split(" ").pop() ?? "")) ? companions : 0;
-  return { people, complete: complete && people > 1, ages, bothSenior, babies, disabled, grownUp, elderly, groupAgeWords, evidence };
+  return { people, complete: complete && people > 1, ages, bothSenior, babies, disabled, grownUp, elderly, speakerTravels: speaker && companions > 0, neverChildren, groupAgeWords, evidence };
 }

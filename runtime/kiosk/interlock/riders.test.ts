@@ -90,13 +90,36 @@ describe("interlock rider reader: how it reads", () => {
     expect(readRiderText(bart, "3 adluts").exact).toEqual({ adults: 3 });
     expect(readRiderText(bart, "3 ppl").exact).toEqual({ total: 3 });
     expect(readRiderText(bart, "mi esposa y yo, las dos personas mayores de 65").atLeast).toMatchObject({ seniors: 2 });
-    expect(readRiderText(bart, "I'm seventy two").atLeast).toEqual({ seniors: 1 });
+    expect(readRiderText(bart, "I'm seventy two").atLeast).toEqual({ seniors: 1, notChildren: 1 });
     expect(readRiderText(bart, "I'm 20 minutes away")).toMatchObject({ exact: {}, atLeast: {} });
     expect(readRiderText(bart, "platform 2 at 16th St Mission")).toMatchObject({ exact: {}, atLeast: {} });
   });
 
   it("maps a senior to an adult where the fare table has no senior fare (Doha)", () => {
     expect(readRiderText(pack.system("doha"), "my mum and I, she's 70")).toMatchObject({ atLeast: { adults: 1 }, exact: { total: 2 } });
+  });
+
+  it("a child told to be past the free age is no free child, and the speaker and a spouse are no children", () => {
+    const marta = pack.system("marta");
+    const family = textRiderClaims(marta, [[{ type: "freetext_input", text: "airport to five points, me my wife and our 8 year old son" }]]);
+    // MARTA: children under 5 ride free; the 8-year-old pays the adult fare — three adult tickets.
+    expect(riderDisagreements(family, { adults: 2, children: 1, seniors: 0, disabled: 0 })).not.toEqual([]);
+    expect(riderDisagreements(family, { adults: 3, children: 0, seniors: 0, disabled: 0 })).toEqual([]);
+    // Under the free age the same boy is a free child.
+    const young = textRiderClaims(marta, [[{ type: "freetext_input", text: "airport to five points, me my wife and our 3 year old son" }]]);
+    expect(riderDisagreements(young, { adults: 2, children: 1, seniors: 0, disabled: 0 })).toEqual([]);
+    // CTA's free age is 7: a 6-year-old rides free there.
+    const cta = textRiderClaims(pack.system("cta"), [[{ type: "freetext_input", text: "me and my 6 year old" }]]);
+    expect(riderDisagreements(cta, { adults: 1, children: 1, seniors: 0, disabled: 0 })).toEqual([]);
+    expect(riderDisagreements(textRiderClaims(marta, [[{ type: "freetext_input", text: "me and my 6 year old" }]]), { adults: 1, children: 1, seniors: 0, disabled: 0 })).not.toEqual([]);
+    // A height rule (Beijing) says nothing by age: the 8-year-old may ride free.
+    const beijing = textRiderClaims(pack.system("beijing"), [[{ type: "freetext_input", text: "me and my 8 year old" }]]);
+    expect(riderDisagreements(beijing, { adults: 1, children: 1, seniors: 0, disabled: 0 })).toEqual([]);
+    // The speaker's own age is not a second rider's.
+    const alone = textRiderClaims(marta, [[{ type: "freetext_input", text: "I am 12 years old, one ticket please" }]]);
+    expect(riderDisagreements(alone, { adults: 1, children: 0, seniors: 0, disabled: 0 })).toEqual([]);
+    // "our 8 year old son" is one person, not two.
+    expect(readParty("me my wife and our 8 year old son")).toMatchObject({ people: 3 });
   });
 
   it("a later turn's correction replaces an earlier turn's count", () => {

@@ -22,19 +22,21 @@ import { chineseNumber, normalize, numberWord, words } from "./text.ts";
 export type RiderKey = "adults" | "children" | "seniors" | "disabled";
 export const RIDER_KEYS: readonly RiderKey[] = ["adults", "children", "seniors", "disabled"];
 export type RiderMix = Record<RiderKey, number>;
+/** A rider type, the whole group, or the riders who cannot travel on a child's ticket. */
+type ClaimKey = RiderKey | "total" | "notChildren";
 
 /** What the text says: exact counts, lower bounds, per rider type and for the whole group. */
 export interface RiderClaims {
-  exact: Partial<Record<RiderKey | "total", number>>;
-  atLeast: Partial<Record<RiderKey | "total", number>>;
+  exact: Partial<Record<ClaimKey, number>>;
+  atLeast: Partial<Record<ClaimKey, number>>;
   /** The phrases the claims came from (for the operator log and tests). */
   evidence: string[];
   /** A correction in the text names the whole party anew ("sorry, just me"): earlier texts no longer count. */
   restart?: boolean;
 }
 
-const NOUNS: Record<string, RiderKey | "total"> = {};
-const addNouns = (key: RiderKey | "total", list: string): void => {
+const NOUNS: Record<string, ClaimKey> = {};
+const addNouns = (key: ClaimKey, list: string): void => {
   for (const w of list.split(" ")) NOUNS[w] = key;
 };
 addNouns("adults", "adult adults grown grownup grownups adulto adultos adulta adultas mayores");
@@ -49,7 +51,7 @@ addNouns("seniors", "مسن مسنين");
 addNouns("total", "اشخاص شخص شخصين ركاب راكب تذاكر تذكرة");
 
 /** Arabic dual nouns carry their own count ("طفلين": two children). */
-const DUALS: Record<string, RiderKey | "total"> = { طفلين: "children", طفلان: "children", شخصين: "total", بالغين: "adults", بالغان: "adults" };
+const DUALS: Record<string, ClaimKey> = { طفلين: "children", طفلان: "children", شخصين: "total", بالغين: "adults", بالغان: "adults" };
 
 /** Words that may stand between a number and its noun ("3 more adults", "two small children"). */
 const FILLERS = new Set(["more", "other", "additional", "extra", "small", "little", "young", "older", "de", "mas", "otros", "otras", "pequenos"]);
@@ -68,7 +70,7 @@ const COMPANIONS = /\b(?:with|and|y|con) (?:my|our|mi|mis) (wife|husband|partner
 const PLURAL_CHILDREN = new Set(["kids", "children", "hijos", "hijas"]);
 const SINGLE_CHILD = new Set(["kid", "child"]);
 
-const ZH_NOUNS: [RegExp, RiderKey | "total"][] = [
+const ZH_NOUNS: [RegExp, ClaimKey][] = [
   [/(成人|大人|成年人)/u, "adults"],
   [/(儿童|兒童|小孩|孩子|小朋友)/u, "children"],
   [/(老人|长者|長者|老年人|长辈)/u, "seniors"],
@@ -78,16 +80,16 @@ const ZH_NOUNS: [RegExp, RiderKey | "total"][] = [
 const ZH_COUNTED = /([0-9一二两兩三四五六七八九十]{1,3})\s*(?:个|個|位|名|张|張)?\s*(成人|大人|成年人|儿童|兒童|小孩|孩子|小朋友|老人|长者|長者|老年人|长辈|残疾人|殘疾人|残障|殘障|张票|張票|位乘客|人)/gu;
 
 /** Fuzzy lookups already made: a long text repeats its words, and each lookup tries every noun. */
-const nearNouns = new Map<string, RiderKey | "total" | undefined>();
+const nearNouns = new Map<string, ClaimKey | undefined>();
 const MAX_REMEMBERED = 10_000;
 
 /** The rider noun a word is, allowing one wrong letter or two swapped in longer words ("adluts"). */
-function nounOf(word: string | undefined): RiderKey | "total" | undefined {
+function nounOf(word: string | undefined): ClaimKey | undefined {
   if (word === undefined) return undefined;
   const exact = NOUNS[word];
   if (exact !== undefined || word.length < 5 || !/^[a-z]+$/.test(word)) return exact;
   if (nearNouns.has(word)) return nearNouns.get(word);
-  let found: RiderKey | "total" | undefined;
+  let found: ClaimKey | undefined;
   for (const [noun, key] of Object.entries(NOUNS)) {
     if (noun.length < 5 || Math.abs(noun.length - word.length) > 1) continue;
     if (distance(noun, word) <= 1 || swapped(noun, word)) {
@@ -119,33 +121,33 @@ function hasDiscount(system: SystemData, key: "senior_65_plus" | "disabled"): bo
 }
 
 class ClaimSet {
-  readonly exact: Partial<Record<RiderKey | "total", number>> = {};
-  readonly atLeast: Partial<Record<RiderKey | "total", number>> = {};
+  readonly exact: Partial<Record<ClaimKey, number>> = {};
+  readonly atLeast: Partial<Record<ClaimKey, number>> = {};
   readonly evidence: string[] = [];
-  private readonly counted: Partial<Record<RiderKey | "total", { sum: number; explicit: boolean }>> = {};
+  private readonly counted: Partial<Record<ClaimKey, { sum: number; explicit: boolean }>> = {};
 
-  count(key: RiderKey | "total", n: number, explicit: boolean, phrase: string): void {
+  count(key: ClaimKey, n: number, explicit: boolean, phrase: string): void {
     const c = (this.counted[key] ??= { sum: 0, explicit: false });
     c.sum += n;
     c.explicit ||= explicit;
     this.evidence.push(phrase);
   }
 
-  least(key: RiderKey | "total", n: number, phrase: string): void {
+  least(key: ClaimKey, n: number, phrase: string): void {
     this.atLeast[key] = Math.max(this.atLeast[key] ?? 0, n);
     this.evidence.push(phrase);
   }
 
   /** The speaker travels alone: exactly one rider; only claims about one person stay. */
   alone(): void {
-    for (const key of Object.keys(this.counted) as (RiderKey | "total")[]) delete this.counted[key];
-    for (const [key, n] of Object.entries(this.atLeast) as [RiderKey | "total", number][]) this.atLeast[key] = Math.min(n, 1);
+    for (const key of Object.keys(this.counted) as (ClaimKey)[]) delete this.counted[key];
+    for (const [key, n] of Object.entries(this.atLeast) as [ClaimKey, number][]) this.atLeast[key] = Math.min(n, 1);
     delete this.atLeast.total;
     this.count("total", 1, true, "just me");
   }
 
   finish(): void {
-    for (const [key, c] of Object.entries(this.counted) as [RiderKey | "total", { sum: number; explicit: boolean }][]) {
+    for (const [key, c] of Object.entries(this.counted) as [ClaimKey, { sum: number; explicit: boolean }][]) {
       if (c.explicit) this.exact[key] = c.sum;
       else this.least(key, c.sum, "");
     }
@@ -178,14 +180,14 @@ export function readRiderText(system: SystemData, text: string): RiderClaims {
 /** Merge a later statement into earlier claims: its counts replace theirs; a restart replaces all. */
 function mergeClaims(into: RiderClaims, later: RiderClaims, restart: boolean): void {
   if (restart) {
-    for (const k of Object.keys(into.exact) as (RiderKey | "total")[]) delete into.exact[k];
-    for (const k of Object.keys(into.atLeast) as (RiderKey | "total")[]) delete into.atLeast[k];
+    for (const k of Object.keys(into.exact) as (ClaimKey)[]) delete into.exact[k];
+    for (const k of Object.keys(into.atLeast) as (ClaimKey)[]) delete into.atLeast[k];
   }
-  for (const [k, v] of Object.entries(later.exact) as [RiderKey | "total", number][]) {
+  for (const [k, v] of Object.entries(later.exact) as [ClaimKey, number][]) {
     into.exact[k] = v;
     delete into.atLeast[k];
   }
-  for (const [k, v] of Object.entries(later.atLeast) as [RiderKey | "total", number][]) {
+  for (const [k, v] of Object.entries(later.atLeast) as [ClaimKey, number][]) {
     if (later.exact[k] === undefined) into.atLeast[k] = Math.max(into.atLeast[k] ?? 0, v);
   }
   into.evidence.push(...later.evidence);
@@ -201,11 +203,14 @@ function readStatement(system: SystemData, text: string): RiderClaims {
   const seniorKey: RiderKey = hasDiscount(system, "senior_65_plus") ? "seniors" : "adults";
   const disabledKey: RiderKey = hasDiscount(system, "disabled") ? "disabled" : "adults";
 
-  const typed = (key: RiderKey | "total"): RiderKey | "total" => (key === "seniors" ? seniorKey : key === "disabled" ? disabledKey : key);
+  const typed = (key: ClaimKey): ClaimKey => (key === "seniors" ? seniorKey : key === "disabled" ? disabledKey : key);
   // People named one by one, ages told after them or in brackets (interlock/party.ts).
   const party = readParty(text);
   const groupAgeWords = new Set(party.groupAgeWords);
   const ages: number[] = [];
+  // Ages told of someone other than the speaker, past the child ticket's age and under 18: children
+  // who pay ("our 8 year old son" on MARTA, where children under 5 ride free).
+  let pastChildAge = 0;
   for (let i = 0; i < w.length; i++) {
     const token = w[i]!;
     // Arabic duals: the noun is its own count ("طفلين": two children).
@@ -246,10 +251,15 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     const aged = w[i - 1] === "aged" || w[i - 1] === "age";
     const personIs = w[i - 1] === "is" && PERSONS.has(w[i - 2] ?? "");
     const iAm = (w[i - 1] === "am" && w[i - 2] === "i") || w[i - 1] === "im";
-    if (yearsAfter || aged || personIs || (iAm && n >= 18 && (next === undefined || !NOT_AFTER_AGE.has(next)))) ages.push(n);
+    if (yearsAfter || aged || personIs || (iAm && n >= 18 && (next === undefined || !NOT_AFTER_AGE.has(next)))) {
+      ages.push(n);
+      const ofSpeaker = iAm || (w[i - 1] === "am" && w[i - 2] === "i");
+      if (!ofSpeaker && childLimit !== undefined && n >= childLimit && n < 18) pastChildAge++;
+    }
     i = end;
   }
   ages.push(...party.ages);
+  for (const n of party.ages) if (childLimit !== undefined && n >= childLimit && n < 18) pastChildAge++;
   const byAge: Partial<Record<RiderKey, number>> = {};
   for (const n of ages) {
     const type: RiderKey | undefined = n >= 65 ? seniorKey : n >= 18 ? "adults" : childLimit !== undefined && n < childLimit ? "children" : undefined;
@@ -262,6 +272,10 @@ function readStatement(system: SystemData, text: string): RiderClaims {
   if (party.grownUp > 0) byAge.adults = Math.max(byAge.adults ?? 0, party.grownUp);
   if (party.bothSenior) byAge[seniorKey] = Math.max(byAge[seniorKey] ?? 0, 2);
   for (const [type, n] of Object.entries(byAge) as [RiderKey, number][]) claims.least(type, n, `${n} ${type} by age`);
+  // No child's ticket for grown-ups (told by age, or the speaker, a spouse, a parent named) nor for
+  // children past its age; the two groups are different people, so they add up.
+  const grownUps = Math.max(ages.filter((n) => n >= 18).length, (party.speakerTravels ? 1 : 0) + party.neverChildren);
+  if (grownUps + pastChildAge > 0) claims.least("notChildren", grownUps + pastChildAge, `${grownUps + pastChildAge} not on a child's ticket`);
   const typedByAge = Object.values(byAge).reduce((a, b) => a + b, 0);
   if (Math.max(party.people, typedByAge, ages.length) > 1) claims.least("total", Math.max(party.people, typedByAge, ages.length), party.evidence.join(", "));
   // Everyone named one by one and nothing else counted: that many, not more ("me and a friend").
@@ -330,11 +344,11 @@ export function textRiderClaims(system: SystemData, turns: readonly (readonly Ki
 export function riderDisagreements(claims: RiderClaims, riders: RiderMix): string[] {
   const out: string[] = [];
   const total = RIDER_KEYS.reduce((s, k) => s + riders[k], 0);
-  const value = (k: RiderKey | "total"): number => (k === "total" ? total : riders[k]);
-  for (const [k, n] of Object.entries(claims.exact) as [RiderKey | "total", number][]) {
+  const value = (k: ClaimKey): number => (k === "total" ? total : k === "notChildren" ? total - riders.children : riders[k]);
+  for (const [k, n] of Object.entries(claims.exact) as [ClaimKey, number][]) {
     if (value(k) !== n) out.push(`${k}: the passenger wrote ${n}, quoted ${value(k)}`);
   }
-  for (const [k, n] of Object.entries(claims.atLeast) as [RiderKey | "total", number][]) {
+  for (const [k, n] of Object.entries(claims.atLeast) as [ClaimKey, number][]) {
     if (value(k) < n) out.push(`${k}: the passenger wrote at least ${n}, quoted ${value(k)}`);
   }
   return out;
