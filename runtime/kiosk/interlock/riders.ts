@@ -5,6 +5,8 @@
 //   - group sizes: "5 of us", "a family of four", "we are 3", "4 people", "3 tickets", "三个人";
 //   - lower bounds: "with my wife" (≥ 2 riders), "me and my kids" (≥ 2 children), "I'm a senior",
 //     "a 4-year-old" (a child where the fare table names a child age), "I am 70" (a senior);
+//   - who cannot travel on a child's ticket: a child told to be past its age ("our 8 year old" where
+//     children under 5 ride free), grown-ups by age, the speaker and a spouse or parent named;
 //   - "just me", "alone" (exactly 1), "no children" (exactly 0);
 //   - people named one by one with an age told afterwards or in brackets ("my mum and I, she's 70",
 //     "my husband (72) and I": at least 2 riders, at least 1 senior) — interlock/party.ts;
