@@ -102,6 +102,10 @@ export const LocalNamesFileSchema = z.object({
   source: z.string().optional(),
   /** Station names in that language, by station id. Optional: parseYamlText returns the input itself, so no zod default. */
   names: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
+  /** The public sources the names were taken from, by a short key that `name_sources` cites (URL or repository and path). */
+  references: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** Which references give a station's names, by station id: for auditors checking each name, not for passengers. */
+  name_sources: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
   /** Line names in that language, by line id (e.g. "1": "1号线"). */
   lines: z.record(z.string().min(1), z.string().min(1)).optional(),
   /** Payment method names in that language, by the fares' method key (e.g. "easycard": "悠遊卡"). */
@@ -118,6 +122,8 @@ export interface OperatorLocalNames {
   language: string;
   source: string | undefined;
   byStation: Map<string, string[]>;
+  /** The references (the text of `references`) each station's names come from, where the file says. */
+  nameSources: Map<string, string[]>;
   byLine: Map<string, string>;
   byPaymentMethod: Map<string, string>;
   aliases: Map<string, string[]>;

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { passengerLanguageOf, SystemViewSchema } from "./bridge.ts";
-import { packExtras } from "./node/pack-extras.ts";
+import type { SystemId } from "../../tools/data/schemas.ts";
+import { DEFAULT_OPERATOR_DIR, loadLanguageData } from "../framebook/local-names.ts";
+import { passengerLanguageOf, SystemViewSchema, type PassengerLanguage } from "./bridge.ts";
+import { loadOperatorLocalNames, packExtras } from "./node/pack-extras.ts";
 import { testApp, testPack } from "./testing.ts";
 
 describe("SystemView: names in the passenger's language", () => {
@@ -49,6 +51,51 @@ describe("SystemView: names in the passenger's language", () => {
   });
 });
 
+describe("every station has a name on every non-Latin screen its system offers", () => {
+  const pack = testPack();
+  const { app } = testApp({ extras: packExtras(pack.root, DEFAULT_OPERATOR_DIR) });
+  /** CLDR's likely script of a language ("ar" → Arab, "zh-Hant" → Hant, "es" → Latn). */
+  const scriptOf = (language: string): string | undefined => new Intl.Locale(language).maximize().script;
+  /** The screen languages a system offers beyond English: its framebook's and its operator file's. */
+  const nonLatinScreens = (id: SystemId): PassengerLanguage[] => {
+    const tags = [app.systemView(id).primaryLanguage, loadOperatorLocalNames(DEFAULT_OPERATOR_DIR, pack.system(id))?.language];
+    const languages = tags.map((tag) => (tag ? passengerLanguageOf(tag) : null)).filter((l): l is PassengerLanguage => l !== null);
+    return [...new Set(languages)].filter((l) => scriptOf(l) !== "Latn");
+  };
+
+  it("finds such screens on the pack's Arabic and Chinese systems", () => {
+    const offered = pack.systemIds.map((id) => [id, nonLatinScreens(id)] as const);
+    expect(Object.fromEntries(offered.filter(([, languages]) => languages.length > 0))).toEqual({
+      beijing: ["zh-Hans"],
+      doha: ["ar"],
+      taipei: ["zh-Hant"],
+    });
+  });
+
+  for (const id of pack.systemIds) {
+    it(`${id}: a name in the screen's script for every station, on the screen and in the language layer`, () => {
+      const languages = nonLatinScreens(id);
+      const view = app.systemView(id);
+      const layer = loadLanguageData(pack.root, pack.system(id));
+      for (const language of languages) {
+        // A name written in some script other than Latin (digits and punctuation are in both).
+        const missing = view.stations.filter((s) => !/[^\p{Script=Latin}\p{Script=Common}]/u.test(s.localized?.[language] ?? ""));
+        expect(missing.map((s) => `${s.id} ${s.name}`), `${id} ${language}`).toEqual([]);
+      }
+      if (languages.length > 0) expect(view.stations.filter((s) => !layer.localNames.get(s.id)?.length).map((s) => s.id)).toEqual([]);
+    });
+  }
+
+  it("an operator file that cites sources cites them for every station it names", () => {
+    for (const id of pack.systemIds) {
+      const operator = loadOperatorLocalNames(DEFAULT_OPERATOR_DIR, pack.system(id));
+      if (!operator || operator.nameSources.size === 0) continue;
+      expect([...operator.byStation.keys()].filter((station) => !operator.nameSources.get(station)?.length), id).toEqual([]);
+    }
+    expect(loadOperatorLocalNames(DEFAULT_OPERATOR_DIR, pack.system("doha"))?.nameSources.get("DOHA-MSH")?.join(" ")).toMatch(/wikipedia\.org/);
+  });
+});
+
 describe("local-names.yaml: operator typos are errors naming the file and key", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "kiosk-local-names-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,5 +108,15 @@ describe("local-names.yaml: operator typos are errors naming the file and key", 
     );
     const { app } = testApp({ extras: packExtras(testPack().root, dir) });
     expect(() => app.systemView("doha")).toThrow(/local-names\.yaml at lines\.purple: unknown line id 'purple'[\s\S]*payment_methods\.bitcoin: unknown payment method 'bitcoin'/);
+  });
+
+  it("rejects a name source citing an unknown reference or station", () => {
+    mkdirSync(path.join(dir, "doha"), { recursive: true });
+    writeFileSync(
+      path.join(dir, "doha", "local-names.yaml"),
+      "language: ar\nnames:\n  DOHA-MSH: مشيرب\nreferences:\n  wiki: https://example.org\nname_sources:\n  DOHA-MSH: [wiki, blog]\n  DOHA-NOWHERE: [wiki]\n",
+    );
+    const { app } = testApp({ extras: packExtras(testPack().root, dir) });
+    expect(() => app.systemView("doha")).toThrow(/name_sources\.DOHA-MSH: unknown reference 'blog'[\s\S]*name_sources\.DOHA-NOWHERE: unknown station id 'DOHA-NOWHERE'/);
   });
 });

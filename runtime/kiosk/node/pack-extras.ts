@@ -53,6 +53,10 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     ...Object.keys(parsed.names ?? {})
       .filter((id) => !system.hasStationId(id))
       .map((id) => ({ path: ["names", id], message: unknownStation(id) })),
+    ...Object.entries(parsed.name_sources ?? {}).flatMap(([id, keys]) => [
+      ...(system.hasStationId(id) ? [] : [{ path: ["name_sources", id], message: unknownStation(id) }]),
+      ...keys.filter((key) => parsed.references?.[key] === undefined).map((key) => ({ path: ["name_sources", id], message: `unknown reference '${key}' (not in references)` })),
+    ]),
     ...Object.keys(parsed.aliases ?? {})
       .filter((id) => !system.hasStationId(id))
       .map((id) => ({ path: ["aliases", id], message: unknownStation(id) })),
@@ -74,6 +78,7 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     language: parsed.language,
     source: parsed.source,
     byStation,
+    nameSources: new Map(Object.entries(parsed.name_sources ?? {}).map(([id, keys]) => [id, keys.map((key) => parsed.references?.[key] ?? key)])),
     byLine: new Map(Object.entries(parsed.lines ?? {})),
     byPaymentMethod: new Map(Object.entries(parsed.payment_methods ?? {})),
     aliases: new Map(Object.entries(parsed.aliases ?? {})),
