@@ -2,7 +2,7 @@
 // same machine: both whole processes, storage and results files included.
 //
 //   npm run perf:bench -- [--reps 3] [--policies rule-ref,rule]
-//                         [--reference DIR --python PY | --reference-s SECONDS] [--in-process]
+//                         [--reference DIR --python PY | --reference-s SECONDS] [--in-process] [--record]
 //
 // Ours: `node bin/kiosk.js bench run --policy P --db <fresh file> --out <dir> --json` over all 955
 // cases (the compiled CLI: start-up, data-pack loading and validation, replay, scoring, SQLite
@@ -19,6 +19,10 @@
 // When it is set, the figures also show a bare Node start with and without it, and our runs
 // again without it (alternating), so that the environment's share is visible; the main rows stay
 // as the caller's environment runs them.
+//
+// It also times `kiosk --help` against a bare `node -e 0` (best of 8 each, alternating): the CLI's
+// own start-up cost. With --record (and a measured reference, not one given with --reference-s) the
+// figures go to docs/figures/perf-bench.json, which the README is written from (scripts/figures.ts).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { hardwareInfo } from "../bench/run/environment.ts";
+import { recordFigures } from "./figures.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const KIOSK = path.join(ROOT, "bin", "kiosk.js");
@@ -39,6 +44,7 @@ const { values } = parseArgs({
     "reference-s": { type: "string" },
     "in-process": { type: "boolean", default: false },
     data: { type: "string" },
+    record: { type: "boolean", default: false },
   },
 });
 const REPS = Number(values.reps);
@@ -182,6 +188,22 @@ if (extraCaFile !== undefined) {
       `${(start.withoutCa * 1000).toFixed(0)} ms without (Node reads the file and builds its CA store at start-up; the reference's Python does not read it).`,
   );
 }
+/** Best wall seconds of each command over `runs` alternating runs. */
+function bestStarts(runs: number, commands: readonly (readonly string[])[]): number[] {
+  const best = commands.map(() => Infinity);
+  for (let i = 0; i < runs; i++) {
+    commands.forEach((args, c) => {
+      const t0 = performance.now();
+      const run = spawnSync(process.execPath, args, { encoding: "utf8" });
+      if (run.status !== 0) throw new Error(`node ${args.join(" ")} failed (${run.status}): ${run.stderr}`);
+      best[c] = Math.min(best[c] as number, (performance.now() - t0) / 1000);
+    });
+  }
+  return best;
+}
+const [helpS, nodeS] = bestStarts(8, [[KIOSK, "--help"], ["-e", "0"]]) as [number, number];
+console.log(`\nkiosk --help ${sec(helpS)} against a bare node -e 0 ${sec(nodeS)} (best of 8 each, alternating)`);
+
 if (referenceS === undefined) {
   console.log("\nNo reference figure: pass --reference DIR (a checkout of github:continker/metrollm-bench; docs/PERFORMANCE.md) or --reference-s SECONDS.");
 }
@@ -210,4 +232,27 @@ if (values["in-process"]) {
     }
     console.log(`  ${policy}: replay + score first ${sec(totals[0] as number)}, best ${sec(Math.min(...totals))}, median ${sec(median(totals))}`);
   }
+}
+
+if (values.record) {
+  const [policy, runs] = [...ours][0] ?? [];
+  if (reference.length === 0 || policy === undefined || runs === undefined) {
+    throw new Error("--record needs a measured reference (--reference DIR): a figure given with --reference-s is no run of this machine");
+  }
+  const oursS = median(runs.map((r) => r.seconds));
+  const referenceMedian = referenceS as number;
+  const file = await recordFigures("perf-bench", `npm run perf:bench -- --reference DIR --python PY --reps ${REPS} --policies ${policy} --record`, {
+    policy,
+    reps: REPS,
+    ours_s: Math.round(oursS * 100) / 100,
+    ours_best_s: Math.round(Math.min(...runs.map((r) => r.seconds)) * 100) / 100,
+    reference_s: Math.round(referenceMedian * 100) / 100,
+    reference_best_s: Math.round(Math.min(...reference.map((r) => r.seconds)) * 100) / 100,
+    ratio: Math.round((referenceMedian / oursS) * 10) / 10,
+    tier1_ours: Math.round((runs[0]?.tier1 ?? 0) * 100) / 100,
+    tier1_reference: Math.round((reference[0]?.tier1 ?? 0) * 100) / 100,
+    help_s: Math.round(helpS * 1000) / 1000,
+    node_start_s: Math.round(nodeS * 1000) / 1000,
+  });
+  console.log(`recorded in ${file}`);
 }

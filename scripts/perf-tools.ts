@@ -1,19 +1,23 @@
 // Latency of the in-process tools: random route_planner calls on Beijing (414 stations, the largest
 // system) and fare_calculator calls, each through ToolSession.call (validation, routing, ids).
 //
-//   npx tsx scripts/perf-tools.ts [--calls N] [--seed S] [--strict]
+//   npx tsx scripts/perf-tools.ts [--calls N] [--seed S] [--strict] [--record]
 //
-// Budget: route_planner p99 < 1 ms. With --strict the exit code is 1 when it is exceeded.
+// Budget: route_planner p99 < 1 ms. With --strict the exit code is 1 when it is exceeded. With
+// --record the figures go to docs/figures/perf-tools.json, which the README's performance section
+// is written from (scripts/figures.ts).
 import { parseArgs } from "node:util";
 import { DataPack } from "../tools/data/datapack.ts";
 import { ToolSession, type ToolOutcome } from "../tools/tools/index.ts";
 import { mulberry32 } from "../tools/util/random.ts";
+import { recordFigures } from "./figures.ts";
 
 const { values } = parseArgs({
   options: {
     calls: { type: "string", default: "10000" },
     seed: { type: "string", default: "42" },
     strict: { type: "boolean", default: false },
+    record: { type: "boolean", default: false },
   },
 });
 const CALLS = Number(values.calls);
@@ -51,7 +55,7 @@ function fmt(us: number): string {
   return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(1)} µs`;
 }
 
-function report(s: Stats): { p99Ms: number } {
+function report(s: Stats): { p50Us: number; p99Us: number; p99Ms: number } {
   const sorted = Float64Array.from(s.samplesUs).sort();
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
   const p99 = quantile(sorted, 0.99);
@@ -61,7 +65,7 @@ function report(s: Stats): { p99Ms: number } {
       `${Math.round((sorted.length / s.wallMs) * 1000).toLocaleString("en-US")} calls/s` +
       (s.errors ? `  (${s.errors} answered with an error, e.g. no path)` : ""),
   );
-  return { p99Ms: p99 / 1000 };
+  return { p50Us: quantile(sorted, 0.5), p99Us: p99, p99Ms: p99 / 1000 };
 }
 
 const pack = DataPack.locate();
@@ -122,7 +126,7 @@ measure("warm-up", Math.min(2000, CALLS), (i) => {
   const { s, args } = fareArgs[i % fareArgs.length] as (typeof fareArgs)[number];
   return s.session.call("fare_calculator", args);
 });
-report(
+const fare = report(
   measure("fare_calculator (4 fare models)", CALLS, (i) => {
     const { s, args } = fareArgs[i] as (typeof fareArgs)[number];
     return s.session.call("fare_calculator", args);
@@ -132,3 +136,16 @@ report(
 const ok = route.p99Ms < ROUTE_P99_BUDGET_MS;
 console.log(`budget: route_planner p99 < ${ROUTE_P99_BUDGET_MS} ms on Beijing: ${ok ? "ok" : "EXCEEDED"} (${route.p99Ms.toFixed(3)} ms)`);
 if (values.strict && !ok) process.exitCode = 1;
+if (values.record) {
+  const round = (us: number): number => Math.round(us * 10) / 10;
+  const file = await recordFigures("perf-tools", `npm run perf:tools -- --calls ${CALLS} --record`, {
+    stations: stations.length,
+    calls: CALLS,
+    route_p50_us: round(route.p50Us),
+    route_p99_us: round(route.p99Us),
+    fare_p50_us: round(fare.p50Us),
+    fare_p99_us: round(fare.p99Us),
+    route_p99_budget_ms: ROUTE_P99_BUDGET_MS,
+  });
+  console.log(`recorded in ${file}`);
+}

@@ -1,17 +1,58 @@
-// The README's score table is what a fresh run of both policies gives: it fails as soon as a change
-// moves a score and the README (npm run readme:facts) was not brought along.
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { BEGIN, END, freshReports, README, scoreTable } from "./readme-facts.ts";
+// The README's figures are what the runs give: the score table and the robustness table equal fresh
+// runs, the performance text equals what the stored runs in docs/figures/ say. Each fails as soon as
+// a change moves a figure and the README (npm run readme:facts) was not brought along.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { FIGURE_NAMES, figureFile, readFigures, recordFigures } from "./figures.ts";
+import { blockOf, freshReports, PERFORMANCE, performanceText, README, robustnessReport, robustnessTable, ROBUSTNESS, SCORES, scoreTable } from "./readme-facts.ts";
+
+const readme = readFileSync(README, "utf8");
 
 describe("README facts", () => {
   it("the score table equals a fresh run of rule and rule-ref over all cases", { timeout: 300_000 }, () => {
-    const readme = readFileSync(README, "utf8");
-    const block = readme.slice(readme.indexOf(BEGIN), readme.indexOf(END) + END.length);
+    const block = blockOf(readme, SCORES);
     const { rule, ruleRef } = freshReports();
     expect(block, "README.md's scores differ from a fresh run: run npm run readme:facts").toBe(scoreTable(rule, ruleRef));
     // What `npm run main` prints for the held-out and full Tier 1 is in the table.
     expect(block).toContain(`**${rule.partitions.holdout.overall.tier1.toFixed(2)}**`);
     expect(block).toContain(`| ${rule.partitions.full.overall.tier1.toFixed(2)} |`);
+  });
+
+  it("the robustness table equals a fresh run of both halves", { timeout: 300_000 }, () => {
+    const fresh = robustnessReport();
+    const block = blockOf(readme, ROBUSTNESS);
+    expect(block, "README.md's robustness table differs from a fresh run: run npm run readme:facts").toBe(robustnessTable(fresh));
+    const report = fresh.halves.find((h) => h.half === "report");
+    expect(block).toContain(`**${report?.overall.variantStrict.toFixed(1)} %**`);
+  });
+
+  it("the performance text is what the stored runs say, and every stored run is valid", () => {
+    for (const name of FIGURE_NAMES) readFigures(name);
+    expect(blockOf(readme, PERFORMANCE), "README.md's performance figures differ from docs/figures/: run npm run readme:facts").toBe(performanceText());
+  });
+});
+
+describe("stored runs", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "figures-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a script's recorded figures appear in the text with the machine they ran on; a missing one says how to record it", async () => {
+    expect(performanceText(dir)).toContain("*not recorded yet*: run `npm run perf:tools -- --record`");
+    await recordFigures("perf-tools", "npm run perf:tools -- --record", { stations: 414, calls: 10000, route_p50_us: 35.2, route_p99_us: 170.4, fare_p50_us: 17, fare_p99_us: 1234, route_p99_budget_ms: 1 }, dir);
+    const text = performanceText(dir);
+    expect(text).toContain("p50 35 µs, p99 170 µs over 10,000 random calls");
+    expect(text).toContain("p99 1.23 ms");
+    expect(text).toMatch(/\d{4}-\d\d-\d\d, .+ ×\d+, \d+ GB, Node \d+/);
+    expect(text).toContain("*not recorded yet*: run `npm run perf:latency -- --record`");
+  });
+
+  it("a broken stored run is an error naming the file and the field", () => {
+    const file = figureFile("latency", dir);
+    writeFileSync(file, JSON.stringify({ command: "x", recorded_at: "yesterday" }));
+    expect(() => readFigures("latency", dir)).toThrow(`${file}: recorded_at`);
+    writeFileSync(file, "{");
+    expect(() => readFigures("latency", dir)).toThrow(`${file}: not JSON`);
   });
 });

@@ -1,15 +1,17 @@
-// The README's score table, written from fresh bench runs so it cannot drift from what
-// `npm run main` prints: both policies (`rule`, `rule-ref`) are run over all 955 cases into a
-// throw-away database through the CLI, their JSON reports read, and the block between the markers
-// rewritten. scripts/readme-facts.test.ts fails when the README's block differs from a fresh run.
+// The README's figures, written by a script so they cannot drift: the score table and the
+// robustness table from fresh runs through the CLI (both policies over all 955 cases; the
+// robustness suite's two halves), the performance figures from the stored runs in docs/figures/
+// (each perf script's --record run, machine and date named: scripts/figures.ts). Each block sits
+// between markers; scripts/readme-facts.test.ts fails when a block differs from what this writes.
 //
-//   npm run readme:facts            rewrite the block
-//   npm run readme:facts -- --check exit 1 (with both versions) when the README differs
+//   npm run readme:facts            rewrite the blocks
+//   npm run readme:facts -- --check exit 1 (with the expected blocks) when the README differs
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { figure, FIGURES_DIR, readFigures, type FigureRecord } from "./figures.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const README = path.join(REPO_ROOT, "README.md");
@@ -57,12 +59,86 @@ export function scoreTable(rule: ReportJson, ruleRef: ReportJson): string {
   ].join("\n");
 }
 
-/** The README with its score block replaced; an error when the markers are missing. */
-export function withScores(readme: string, block: string): string {
-  const from = readme.indexOf(BEGIN);
-  const to = readme.indexOf(END);
-  if (from < 0 || to < from) throw new Error(`${README}: the score block's markers are missing (${BEGIN} … ${END})`);
-  return readme.slice(0, from) + block + readme.slice(to + END.length);
+/** A block of the README between its two markers. */
+export interface Block {
+  begin: string;
+  end: string;
+}
+
+export const SCORES: Block = { begin: BEGIN, end: END };
+export const ROBUSTNESS: Block = {
+  begin: "<!-- robustness: written by `npm run readme:facts` from a fresh `kiosk bench robustness` run; edit scripts/readme-facts.ts, not this table -->",
+  end: "<!-- end of robustness -->",
+};
+export const PERFORMANCE: Block = {
+  begin: "<!-- performance: written by `npm run readme:facts` from the stored runs in docs/figures/ (each perf script's --record); edit scripts/readme-facts.ts, not this text -->",
+  end: "<!-- end of performance -->",
+};
+
+/** The block as the README has it (markers included); an error when the markers are missing. */
+export function blockOf(readme: string, block: Block): string {
+  const from = readme.indexOf(block.begin);
+  const to = readme.indexOf(block.end);
+  if (from < 0 || to < from) throw new Error(`${README}: a block's markers are missing (${block.begin} … ${block.end})`);
+  return readme.slice(from, to + block.end.length);
+}
+
+/** The README with one block replaced by `text` (markers included). */
+export function withBlock(readme: string, block: Block, text: string): string {
+  const current = blockOf(readme, block);
+  const from = readme.indexOf(current);
+  return readme.slice(0, from) + text + readme.slice(from + current.length);
+}
+
+/** The parts of `kiosk bench robustness --json` the table uses. */
+interface SideBySide {
+  n: number;
+  originalTier1: number;
+  variantTier1: number;
+  originalStrict: number;
+  variantStrict: number;
+  wrongOffers: number;
+}
+export interface RobustnessJson {
+  halves: { half: "report" | "tune"; overall: SideBySide; passengers: SideBySide; operators: SideBySide; ambiguous: { n: number; asked: number }; disputed: unknown[] }[];
+}
+
+/** Both halves of the robustness suite under `rule`, through the CLI. */
+export function robustnessReport(): RobustnessJson {
+  const cli = path.join(REPO_ROOT, "bin", "kiosk.js");
+  return JSON.parse(execFileSync(process.execPath, [cli, "bench", "robustness", "--half", "all", "--json"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 })) as RobustnessJson;
+}
+
+const one = (v: number): string => v.toFixed(1);
+const delta = (v: number): string => `${v < 0 ? "−" : "+"}${Math.abs(v).toFixed(1)}`;
+
+/** The robustness table as the README shows it (markers included). */
+export function robustnessTable(r: RobustnessJson): string {
+  const half = (name: "report" | "tune") => {
+    const h = r.halves.find((x) => x.half === name);
+    if (!h) throw new Error(`kiosk bench robustness --json has no '${name}' half`);
+    return h;
+  };
+  const report = half("report");
+  const tune = half("tune");
+  const row = (label: string, x: SideBySide, bold = false): string => {
+    const strict = bold ? `**${one(x.variantStrict)} %**` : `${one(x.variantStrict)} %`;
+    const tier1 = `${one(x.originalTier1)} → ${one(x.variantTier1)}${bold ? ` (Δ ${delta(x.variantTier1 - x.originalTier1)})` : ""}`;
+    const disputed = bold && report.disputed.length > 0 ? ` (+${report.disputed.length} on a disputed key)` : "";
+    return `| ${label} | ${x.n} | ${tier1} | ${one(x.originalStrict)} % → ${strict} | ${bold ? `**${x.wrongOffers}**` : x.wrongOffers}${disputed} |`;
+  };
+  return [
+    ROBUSTNESS.begin,
+    "| half | n | Tier 1 original → variant | strict original → variant | wrong offers |",
+    "|---|---|---|---|---|",
+    row("report (never tuned on) — passenger texts", report.passengers),
+    row("report — operator and disruption texts", report.operators),
+    row("report — overall", report.overall, true),
+    row("tune — overall", tune.overall),
+    "",
+    `Clarifying question on the ambiguous requests: ${report.ambiguous.asked}/${report.ambiguous.n} (report), ${tune.ambiguous.asked}/${tune.ambiguous.n} (tune).`,
+    ROBUSTNESS.end,
+  ].join("\n");
 }
 
 /** Both policies' reports from fresh runs (a temporary database, removed afterwards). */
@@ -76,18 +152,61 @@ export function freshReports(): { rule: ReportJson; ruleRef: ReportJson } {
   }
 }
 
+/** Where and when a stored run was measured, in words. */
+function measuredOn(r: FigureRecord): string {
+  const m = r.machine;
+  const commit = r.commit === null ? "" : `, commit ${r.commit}${r.dirty ? " with changes" : ""}`;
+  return `${r.recorded_at.slice(0, 10)}, ${m.cpu_model} ×${m.cpu_cores}, ${m.memory_gb} GB, Node ${m.node.replace(/^v/, "")}, load ${m.load_1m.toFixed(1)}${commit}`;
+}
+
+const micro = (us: number): string => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${Math.round(us)} µs`);
+const notRecorded = (command: string): string => `*not recorded yet*: run \`${command}\``;
+
+/** The performance figures as the README shows them (markers included), from the stored runs. */
+export function performanceText(dir = FIGURES_DIR): string {
+  const lines = [PERFORMANCE.begin, "Each figure is its script's last `--record` run, stored in `docs/figures/` with the machine, date and commit it ran on; they swing with the machine and its load.", ""];
+  const tools = readFigures("perf-tools", dir);
+  lines.push(
+    tools
+      ? `- **Tools** (\`npm run perf:tools\`; ${measuredOn(tools)}): \`route_planner\` on Beijing (${figure(tools, "perf-tools", "stations")} stations) p50 ${micro(figure(tools, "perf-tools", "route_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "route_p99_us"))} over ${figure(tools, "perf-tools", "calls").toLocaleString("en-US")} random calls (budget: p99 under ${figure(tools, "perf-tools", "route_p99_budget_ms")} ms); \`fare_calculator\` p50 ${micro(figure(tools, "perf-tools", "fare_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "fare_p99_us"))}.`
+      : `- **Tools**: ${notRecorded("npm run perf:tools -- --record")}.`,
+  );
+  const bench = readFigures("perf-bench", dir);
+  const b = (key: string): number => figure(bench as FigureRecord, "perf-bench", key);
+  lines.push(
+    bench
+      ? `- **The whole 955-case bench** as a technician runs it — one \`kiosk bench run --policy ${String(bench.figures["policy"])}\` process: start-up, data-pack validation, replay, scoring, SQLite storage, results files — beside the reference pipeline (its mock tool server, rule agent over HTTP and scorer, per system), alternating on the same machine (\`npm run perf:bench\`, the reference's commands in \`docs/PERFORMANCE.md\`; ${measuredOn(bench)}): ours ${b("ours_s").toFixed(2)} s, the reference ${b("reference_s").toFixed(2)} s — **${b("ratio").toFixed(1)}×** (medians of ${b("reps")}; Tier 1 ${b("tier1_ours").toFixed(2)} and ${b("tier1_reference").toFixed(2)}). \`kiosk --help\` takes ${b("help_s").toFixed(2)} s where a bare \`node -e 0\` takes ${b("node_start_s").toFixed(2)} s (best of 8 each).`
+      : `- **The whole 955-case bench**: ${notRecorded("npm run perf:bench -- --reference DIR --python PY --record")}.`,
+  );
+  const latency = readFigures("latency", dir);
+  const l = (key: string): number => figure(latency as FigureRecord, "latency", key);
+  lines.push(
+    latency
+      ? `- **Tap latency** — last tap → result on screen in Chromium, structured MARTA and Beijing journeys under the deterministic policy (\`npm run perf:latency\`; ${measuredOn(latency)}): p50 ${l("p50_ms")} ms, p95 ${l("p95_ms")} ms, max ${l("max_ms")} ms over ${l("taps")} taps (budget ${l("budget_ms")} ms).`
+      : `- **Tap latency**: ${notRecorded("npm run perf:latency -- --record")}.`,
+  );
+  lines.push(PERFORMANCE.end);
+  return lines.join("\n");
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { rule, ruleRef } = freshReports();
+  const blocks: [Block, string][] = [
+    [SCORES, scoreTable(rule, ruleRef)],
+    [ROBUSTNESS, robustnessTable(robustnessReport())],
+    [PERFORMANCE, performanceText()],
+  ];
   const readme = readFileSync(README, "utf8");
-  const next = withScores(readme, scoreTable(rule, ruleRef));
+  const next = blocks.reduce((text, [block, fresh]) => withBlock(text, block, fresh), readme);
   if (process.argv.includes("--check")) {
-    if (next !== readme) {
-      process.stderr.write(`README.md's scores differ from a fresh run; run npm run readme:facts\n\n${scoreTable(rule, ruleRef)}\n`);
+    const differing = blocks.filter(([block, fresh]) => blockOf(readme, block) !== fresh);
+    if (differing.length > 0) {
+      process.stderr.write(`README.md's figures differ from fresh runs and the stored runs; run npm run readme:facts\n\n${differing.map(([, fresh]) => fresh).join("\n\n")}\n`);
       process.exit(1);
     }
-    process.stdout.write("README.md's scores match a fresh run\n");
+    process.stdout.write("README.md's figures match fresh runs and the stored runs\n");
   } else {
     writeFileSync(README, next);
-    process.stdout.write(`${next === readme ? "unchanged" : "rewrote"} the score table in README.md\n`);
+    process.stdout.write(`${next === readme ? "unchanged" : "rewrote"} the figures in README.md\n`);
   }
 }
