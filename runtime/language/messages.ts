@@ -1,5 +1,6 @@
 // The deterministic policy's passenger messages in the kiosk's five languages. English is the
 // benchmark's wording; the others are used when the passenger typed in (or chose) that language.
+import type { ChildLimit } from "../../tools/fares/child-rule.ts";
 import type { PassengerLanguage } from "./types.ts";
 
 export interface Messages {
@@ -15,16 +16,7 @@ export interface Messages {
   childBand(limit: ChildLimit): string;
 }
 
-/** The fare table's free-child rule: under an age, or under a height. */
-export type ChildLimit = { age: number } | { cm: number };
-
-/** "under 5" → { age: 5 }, "under 120cm" → { cm: 120 }; anything else is no rule a sentence can state. */
-export function childLimitOf(qualifier: string | undefined): ChildLimit | undefined {
-  const height = /^under\s+(\d+)\s*cm$/i.exec(qualifier?.trim() ?? "");
-  if (height) return { cm: Number(height[1]) };
-  const age = /^under\s+(\d+)(?:\s*years?)?$/i.exec(qualifier?.trim() ?? "");
-  return age ? { age: Number(age[1]) } : undefined;
-}
+export { childLimitOf, type ChildLimit } from "../../tools/fares/child-rule.ts";
 
 const en: Messages = {
   whichStation: (field, names) => `Which ${field === "origin" ? "station are you starting from" : "station do you want to go to"}: ${names.join(" or ")}?`,

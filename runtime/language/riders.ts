@@ -10,6 +10,7 @@
 // 70") are read by party.ts.
 import { distance } from "fastest-levenshtein";
 import type * as WordsToNumbers from "words-to-numbers";
+import { childAgeLimit } from "../../tools/fares/child-rule.ts";
 import { lazyPackage } from "./lazy-package.ts";
 import { namesTravellers, readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
@@ -63,10 +64,9 @@ function num(word: string | undefined): number | undefined {
   return NUMBER_WORDS[word.toLowerCase()];
 }
 
-/** The free-child age limit from the fare table's qualifier ("under 5" → 5; none → 0). */
+/** The free-child age limit from the fare table's qualifier ("under 5" → 5; none, or by height → 0). */
 export function freeChildAge(qualifier: string | undefined): number {
-  const m = /under\s+(\d+)\s*(?:years?)?$/i.exec(qualifier ?? "");
-  return m ? Number(m[1]) : 0;
+  return childAgeLimit(qualifier) ?? 0;
 }
 
 const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;

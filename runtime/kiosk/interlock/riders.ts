@@ -17,6 +17,7 @@
 // correction), and a later on-screen count change supersedes what was typed before it.
 import type { KioskEvent } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
+import { childAgeLimit } from "../../../tools/fares/child-rule.ts";
 import { distance } from "fastest-levenshtein";
 import { inNumberList, readParty, RELATIONS } from "./party.ts";
 import { chineseNumber, normalize, numberWord, words } from "./text.ts";
@@ -110,12 +111,6 @@ function swapped(a: string, b: string): boolean {
   return diff.length === 2 && diff[1] === diff[0]! + 1 && a[diff[0]!] === b[diff[1]!] && a[diff[1]!] === b[diff[0]!];
 }
 
-/** The age up to which a child rides as a child, when the fare table says so ("under 5"). */
-function childAgeLimit(system: SystemData): number | undefined {
-  const qualifier = (system.fares.discounts as { children?: { qualifier?: unknown } } | undefined)?.children?.qualifier;
-  const m = typeof qualifier === "string" ? /under (\d{1,2})\b(?!\s*cm)/i.exec(qualifier) : null;
-  return m ? Number(m[1]) : undefined;
-}
 
 function hasDiscount(system: SystemData, key: "senior_65_plus" | "disabled"): boolean {
   const discounts = system.fares.discounts as Record<string, unknown> | undefined;
@@ -200,7 +195,7 @@ function readStatement(system: SystemData, text: string): RiderClaims {
   const claims = new ClaimSet();
   const norm = normalize(text);
   const w = words(norm);
-  const childLimit = childAgeLimit(system);
+  const childLimit = childAgeLimit(system.fares.discounts?.children?.qualifier);
   // Where the fare table has no senior (or disabled) fare, those riders buy adult tickets.
   const seniorKey: RiderKey = hasDiscount(system, "senior_65_plus") ? "seniors" : "adults";
   const disabledKey: RiderKey = hasDiscount(system, "disabled") ? "disabled" : "adults";
