@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Command } from "commander";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { writeTinyGguf } from "../models/testing/tiny-gguf.ts";
 import { makeTinyModel, type TinyModelFixture } from "../models/testing/tiny-model.ts";
 import { UsageError } from "./context.ts";
 import { registerModelCommands } from "./model.ts";
@@ -56,6 +57,21 @@ describe("kiosk model inspect", () => {
     expect(stdout).toMatch(/quantisation: +F32/);
     expect(stdout).toMatch(/chat template: +embedded/);
     expect(stdout).toMatch(/→ fits/);
+  });
+  it("reports the GGUF's block_count as its layers, not one more (node-llama-cpp counts the output layer too)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "kiosk-layers-"));
+    try {
+      const qwen35 = { embeddingLength: 64, headCount: 4, headCountKv: 2, headDim: 16, feedForwardLength: 128 };
+      for (const [architecture, layers] of [["llama", 3], ["qwen35", 8]] as const) {
+        const file = path.join(dir, `layers-${architecture}.gguf`);
+        writeTinyGguf(file, { chatTemplate: tiny.pack.chatTemplate(), merges: 50, architecture, layers, ...(architecture === "qwen35" ? qwen35 : {}) });
+        const { stdout } = await run("inspect", file, "--json", "--estimate", "formula");
+        expect((JSON.parse(stdout) as { inspection: { layers: number } }).inspection.layers, architecture).toBe(layers);
+        expect((await run("inspect", file, "--estimate", "formula")).stdout).toMatch(new RegExp(`^layers: +${layers}$`, "m"));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it("recognises the student's qwen35 hybrid layout", async () => {
     const q = makeTinyModel({ architecture: "qwen35" });

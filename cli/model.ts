@@ -153,6 +153,7 @@ export function registerModelCommands(program: Command): void {
         `file:           ${i.path} (${fmtGb(i.fileSize)}, GGUF v${i.ggufVersion})`,
         `model:          ${i.name ?? "?"} (${i.architecture ?? "?"}${i.recurrent ? ", hybrid/recurrent" : ""})`,
         `parameters:     ${fmtParams(i.parameters)}`,
+        `layers:         ${i.layers}`,
         `quantisation:   ${i.quantization ?? "?"}`,
         `context length: ${i.contextLength ?? "?"} (trained)`,
         `chat template:  ${i.hasChatTemplate ? "embedded" : "missing (pass one explicitly)"}`,

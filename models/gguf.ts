@@ -19,6 +19,7 @@ export interface GgufInspection {
   quantization: string | undefined;
   /** Context length the model was trained with. */
   contextLength: number | undefined;
+  /** Repeating blocks, `<arch>.block_count` (node-llama-cpp's totalLayers adds 1 for the output layer it offloads). */
   layers: number;
   embeddingLength: number | undefined;
   vocabularySize: number | undefined;
@@ -62,7 +63,7 @@ export async function inspectGgufFile(path: string): Promise<{ inspection: GgufI
   }
   const general = fileInfo.metadata.general as { architecture?: string; name?: string; file_type?: number } | undefined;
   const fileType = general?.file_type !== undefined ? GgufFileType[general.file_type] : undefined;
-  const arch = fileInfo.architectureMetadata as { embedding_length?: number; vocab_size?: number } | undefined;
+  const arch = fileInfo.architectureMetadata as { block_count?: number; embedding_length?: number; vocab_size?: number } | undefined;
   const tokens = (fileInfo.metadata.tokenizer as unknown as { ggml?: { tokens?: readonly unknown[] }; chat_template?: unknown } | undefined) ?? {};
   return {
     fileInfo,
@@ -77,7 +78,7 @@ export async function inspectGgufFile(path: string): Promise<{ inspection: GgufI
       fileType,
       quantization: fileType?.replace(/^(MOSTLY|ALL)_/, ""),
       contextLength: insights.trainContextSize,
-      layers: insights.totalLayers,
+      layers: arch?.block_count ?? insights.totalLayers - 1,
       embeddingLength: insights.embeddingVectorSize ?? arch?.embedding_length,
       vocabularySize: Array.isArray(tokens.ggml?.tokens) ? tokens.ggml.tokens.length : arch?.vocab_size,
       hasChatTemplate: typeof tokens.chat_template === "string" && tokens.chat_template.length > 0,
