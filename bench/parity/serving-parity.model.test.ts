@@ -53,8 +53,8 @@ describe.skipIf(!serverBinary)(
       // A real comparison: calls on both sides in at least 20 cases, several tools, submissions among
       // them. (A case may still differ — seen: MARTA-G-001, the engine loops on text where the server
       // opens a call; likely a near-tie in the random tiny model's greedy argmax, as
-      // node-llama-cpp's prebuilt binary and the GGML_NATIVE llama-server are two compilations of
-      // the same llama.cpp.)
+      // node-llama-cpp's prebuilt binary and the anchors' llama-server are two compilations of
+      // the same llama.cpp, by different compilers, even when their options match.)
       expect(results).toHaveLength(SERVING_PARITY_SEEDS.length * CASES_PER_MODEL);
       expect(results.filter((r) => r.engine.calls.length > 0 && r.server.calls.length > 0).length).toBeGreaterThanOrEqual(20);
       expect(tools.size).toBeGreaterThanOrEqual(4);
