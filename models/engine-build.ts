@@ -16,6 +16,21 @@ export type EngineBuild = "prebuilt" | "source";
 /** CMake options of the source build (the folder name node-llama-cpp gives it depends on them). */
 export const SOURCE_BUILD_CMAKE_OPTIONS: Readonly<Record<string, string>> = { GGML_NATIVE: "ON" };
 
+/**
+ * How each build is compiled. The prebuilt is node-llama-cpp's CI build (its compileLLamaCpp.js:
+ * GGML_NATIVE=OFF, GGML_OPENMP=OFF, every CPU variant built and the best one loaded at run time);
+ * the source build sets GGML_NATIVE=ON and leaves OpenMP at llama.cpp's default, on.
+ */
+export const ENGINE_BUILD_COMPILATION: Readonly<Record<EngineBuild, { native: boolean; openmp: boolean; text: string }>> = {
+  prebuilt: { native: false, openmp: false, text: "portable build (GGML_NATIVE=OFF), OpenMP off, CPU variant picked at run time" },
+  source: { native: true, openmp: true, text: "native build (GGML_NATIVE=ON, for this CPU), OpenMP on" },
+};
+
+/** The engine build in words, e.g. "node-llama-cpp 3.21.1 prebuilt binary: portable build (GGML_NATIVE=OFF), OpenMP off, …". */
+export function describeEngineBuild(build: EngineBuild, nodeLlamaCppVersion: string): string {
+  return `node-llama-cpp ${nodeLlamaCppVersion} ${build === "prebuilt" ? "prebuilt binary" : "source build"}: ${ENGINE_BUILD_COMPILATION[build].text}`;
+}
+
 export interface EngineBuildChoice {
   choice: EngineBuild;
   measuredAt: string;

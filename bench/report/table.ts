@@ -1,5 +1,6 @@
 // The report as aligned terminal tables.
 import { categoryLabel } from "../../tools/data/schemas.ts";
+import type { Hardware } from "../store/schema.ts";
 import { pyRound } from "../../tools/py/index.ts";
 import type { PartitionName } from "../stats/index.ts";
 import {
@@ -77,6 +78,11 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
 
+/** The machine in one line, as a run's headline and the perf scripts name it. */
+export function describeMachine(h: Hardware): string {
+  return `${h.cpuModel} ×${h.cpuCores}, ${formatBytes(h.memoryBytes)}, ${h.platform} ${h.arch}, node ${h.node}`;
+}
+
 export function runHeadline(run: RunInfo): string[] {
   const lines = [
     `Run ${run.id} · policy ${run.policy}${run.model !== run.policy ? ` (model ${run.model})` : ""} · ${run.status} · judge ${run.judge}`,
@@ -86,7 +92,7 @@ export function runHeadline(run: RunInfo): string[] {
       (run.e2eMs.median !== undefined ? ` · per case median ${formatMs(run.e2eMs.median)}, p95 ${formatMs(run.e2eMs.p95 ?? 0)}` : "") +
       (run.tokens.input + run.tokens.output > 0 ? ` · tokens ${run.tokens.input} in / ${run.tokens.output} out` : ""),
     `started ${run.startedAt}${run.finishedAt ? ` · finished ${run.finishedAt}` : ""} · commit ${run.gitCommit?.slice(0, 10) ?? "unknown"}${run.gitDirty ? " (modified)" : ""} · pack ${run.upstreamCommit?.slice(0, 10) ?? "unknown"}`,
-    `machine: ${run.hardware.cpuModel} ×${run.hardware.cpuCores}, ${formatBytes(run.hardware.memoryBytes)}, ${run.hardware.platform} ${run.hardware.arch}, node ${run.hardware.node}`,
+    `machine: ${describeMachine(run.hardware)}`,
   ];
   if (run.selection.casesFile) lines.push(`cases from ${run.selection.casesFile}`);
   return lines;
