@@ -23,7 +23,8 @@ const MB = 1024 * 1024;
 const GB = 1024 ** 3;
 const fmtGb = (bytes: number): string =>
   bytes >= GB ? `${(bytes / GB).toFixed(2)} GB` : bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${(bytes / 1024).toFixed(0)} KB`;
-const fmtParams = (n: number): string => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} B` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : `${n}`);
+/** A parameter count as `kiosk model inspect` prints it (also perf:llm). */
+export const fmtParams = (n: number): string => (n >= 1e9 ? `${(n / 1e9).toFixed(2)} B` : n >= 1e6 ? `${(n / 1e6).toFixed(1)} M` : `${n}`);
 
 /** Model-layer errors are the operator's to fix (missing file, offline, bad spec): no stack trace. */
 async function asUsage<T>(fn: () => Promise<T>): Promise<T> {

@@ -1,20 +1,27 @@
-// Speed of the in-process model path on this machine, with a 4B-shaped random-weight GGUF
-// (Qwen3-4B dimensions, Q4_K; gibberish output but realistic compute and memory traffic).
+// Speed of the in-process model path on this machine, by default with the product's architecture:
+// the synthetic 4B (`synthetic-4b`: Qwen3.5-4B's qwen35 hybrid layout and Q4_K_M mix with random
+// weights, models/synthetic-gguf.ts; gibberish output but realistic compute and memory traffic).
 //
 //   npx tsx scripts/perf-llm.ts [model.gguf] [--threads 1,2] [--gpu auto|off] [--prefill N] [--decode N]
 //                               [--shared N] [--session N]
 //
-// Without a model path it writes one with ../shared/tools/make-bench-gguf.mjs into a temporary
-// directory (2.3 GB, ~10 s) and deletes it afterwards. Prints: load time; prefill and decode
-// tokens/s per thread count; time to first token of a second session that shares the first one's
-// prefix (KV prefix reuse) against the first; and the runtime's own per-round overhead (render,
-// grammar, parse) against a round's time.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Without a model path it uses the synthetic 4B, generated once into ~/.cache/metro-kiosk/models
+// (2.6 GB, tens of seconds) and reused. Prints the machine, the model it measured (architecture,
+// layers, quantisation) and the engine build; load time; prefill and decode tokens/s per thread
+// count; time to first token of a second session that shares the first one's prefix (KV prefix
+// reuse) against the first; and the runtime's own per-round overhead (render, grammar, parse)
+// against a round's time; then all of it as one JSON object.
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { describeMachine } from "../bench/report/table.ts";
+import { hardwareInfo } from "../bench/run/environment.ts";
+import { fmtParams } from "../cli/model.ts";
+import { llamaCppSource } from "../models/anchors/llama-cpp.ts";
+import { describeEngineBuild } from "../models/engine-build.ts";
 import { LlamaEngine } from "../models/engine.ts";
+import { inspectGgufFile, type GgufInspection } from "../models/gguf.ts";
+import { dataPackCorpus, ensureSynthetic4b, SYNTHETIC_4B_SPEC } from "../models/synthetic-gguf.ts";
 import { LazyToolCallGrammar } from "../runtime/model/grammar.ts";
 import { parseModelOutputOrThrow } from "../runtime/model/parse.ts";
 import { ChatTemplateRenderer } from "../runtime/model/render.ts";
@@ -22,44 +29,35 @@ import { sharedPrefixLength } from "../runtime/policies/llm.ts";
 import { caseSetup } from "../runtime/session/case.ts";
 import type { ChatMessage } from "../runtime/session/policy.ts";
 import { eventsToUserMessage } from "../runtime/prompt/index.ts";
-import { SHARED_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { pyJsonDumps } from "../tools/py/index.ts";
-
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    threads: { type: "string", default: "1,2" },
-    gpu: { type: "string", default: "off" },
-    prefill: { type: "string", default: "128" },
-    decode: { type: "string", default: "16" },
-    shared: { type: "string", default: "256" },
-    session: { type: "string", default: "32" },
-  },
-});
-const threadCounts = values.threads.split(",").map(Number);
-const gpu = values.gpu === "auto" ? "auto" : false;
-const PREFILL = Number(values.prefill);
-const DECODE = Number(values.decode);
-const SHARED = Number(values.shared);
-const SESSION = Number(values.session);
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
-// ---------------------------------------------------------------------------------------------
-// Model file
+interface Settings {
+  gpu: "auto" | false;
+  prefill: number;
+  decode: number;
+  shared: number;
+  session: number;
+}
 
-let modelPath = positionals[0];
-let tempDir: string | undefined;
-if (!modelPath) {
-  tempDir = mkdtempSync(path.join(tmpdir(), "perf-llm-"));
-  modelPath = path.join(tempDir, "bench-4b-q4k.gguf");
-  const generator = path.join(SHARED_DIR, "tools", "make-bench-gguf.mjs");
-  log(`generating a 4B-shaped random GGUF with ${generator} …`);
-  const t0 = performance.now();
-  execFileSync(process.execPath, [generator, modelPath], { stdio: ["ignore", "ignore", "inherit"] });
-  log(`  done in ${ms(performance.now() - t0)}`);
+// ---------------------------------------------------------------------------------------------
+// Model file, and what it is (exported for scripts/perf-llm.test.ts)
+
+/** The file to measure: the one given, else the product's architecture, the synthetic 4B (generated once). */
+export function perfModel(given: string | undefined, deps: { pack?: () => DataPack; ensureSynthetic?: typeof ensureSynthetic4b } = {}): { file: string; synthetic: boolean; generated: boolean } {
+  if (given) return { file: given, synthetic: false, generated: false };
+  const pack = (deps.pack ?? (() => DataPack.locate()))();
+  const made = (deps.ensureSynthetic ?? ensureSynthetic4b)({ chatTemplate: pack.chatTemplate(), corpus: dataPackCorpus(pack) });
+  return { file: made.file, synthetic: true, generated: made.generated };
+}
+
+/** "model: FILE (qwen35 hybrid, 32 layers, Q4_K_M, 4.21 B parameters; synthetic-4b, random weights)". */
+export function modelLine(file: string, i: GgufInspection, synthetic: boolean): string {
+  const arch = `${i.architecture ?? "unknown architecture"}${i.recurrent ? " hybrid" : ""}`;
+  return `model: ${file} (${arch}, ${i.layers} layers, ${i.quantization ?? "?"}, ${fmtParams(i.parameters)} parameters${synthetic ? `; ${SYNTHETIC_4B_SPEC}, random weights` : ""})`;
 }
 
 /** Text of about `tokens` tokens for this model's tokenizer (prompts are sized in tokens). */
@@ -86,18 +84,19 @@ interface ThreadResult {
   decodeTokens: number;
 }
 
-async function measureThreads(threads: number): Promise<ThreadResult> {
-  const engine = new LlamaEngine({ modelPath: modelPath as string, threads, gpu, contextSize: 2048 });
+async function measureThreads(modelPath: string, threads: number, s: Settings): Promise<ThreadResult & { engineBuild: LlamaEngine["info"]["engineBuild"] }> {
+  const engine = new LlamaEngine({ modelPath, threads, gpu: s.gpu, contextSize: 2048 });
   const t0 = performance.now();
   await engine.load();
   const loadMs = performance.now() - t0;
   try {
-    const prefillPrompt = textOfTokens(engine, PREFILL, `prefill-${threads}`);
+    const prefillPrompt = textOfTokens(engine, s.prefill, `prefill-${threads}`);
     const p = await engine.complete({ prompt: prefillPrompt, maxTokens: 1 });
     const evaluated = p.usage.promptTokens - p.usage.cachedPromptTokens;
     const decodePrompt = textOfTokens(engine, 8, `decode-${threads}`);
-    const d = await engine.complete({ prompt: decodePrompt, maxTokens: DECODE });
+    const d = await engine.complete({ prompt: decodePrompt, maxTokens: s.decode });
     return {
+      engineBuild: engine.info.engineBuild,
       threads,
       loadMs,
       prefillTokens: evaluated,
@@ -110,16 +109,16 @@ async function measureThreads(threads: number): Promise<ThreadResult> {
   }
 }
 
-async function measurePrefixReuse(threads: number) {
-  const engine = new LlamaEngine({ modelPath: modelPath as string, threads, gpu, contextSize: 2048 });
+async function measurePrefixReuse(modelPath: string, threads: number, s: Settings) {
+  const engine = new LlamaEngine({ modelPath, threads, gpu: s.gpu, contextSize: 2048 });
   await engine.load();
   try {
     // Ends at a line break, like the real shared prefix (a turn boundary), so that it tokenizes alike alone and in the prompt.
-    const shared = `${textOfTokens(engine, SHARED, "framebook system prompt")}\n`;
+    const shared = `${textOfTokens(engine, s.shared, "framebook system prompt")}\n`;
     // The shared prefix is marked as the policy marks the tools block: a hybrid (recurrent) model can
     // only resume from a checkpoint taken there, not from an arbitrary common prefix.
-    const first = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session one user"), maxTokens: 1, sharedPrefixChars: shared.length });
-    const second = await engine.complete({ prompt: shared + textOfTokens(engine, SESSION, "session two user"), maxTokens: 1, sharedPrefixChars: shared.length });
+    const first = await engine.complete({ prompt: shared + textOfTokens(engine, s.session, "session one user"), maxTokens: 1, sharedPrefixChars: shared.length });
+    const second = await engine.complete({ prompt: shared + textOfTokens(engine, s.session, "session two user"), maxTokens: 1, sharedPrefixChars: shared.length });
     return { first: first.usage, second: second.usage };
   } finally {
     await engine.unload();
@@ -166,18 +165,41 @@ function measureOverhead() {
   return { renderMs: render / N, grammarBuildMs: grammarBuild / N, grammarContinueMs: grammarContinue / N, parseMs: parse / N, promptChars: prompt.length, sharedPrefixChars: sharedPrefixLength(prompt) ?? 0 };
 }
 
-try {
-  log(`model: ${modelPath}`);
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      threads: { type: "string", default: "1,2" },
+      gpu: { type: "string", default: "off" },
+      prefill: { type: "string", default: "128" },
+      decode: { type: "string", default: "16" },
+      shared: { type: "string", default: "256" },
+      session: { type: "string", default: "32" },
+    },
+  });
+  const threadCounts = values.threads.split(",").map(Number);
+  const s: Settings = { gpu: values.gpu === "auto" ? "auto" : false, prefill: Number(values.prefill), decode: Number(values.decode), shared: Number(values.shared), session: Number(values.session) };
+
+  if (!positionals[0]) log(`no model file given: the product's architecture, ${SYNTHETIC_4B_SPEC} (written once if missing, ~2.6 GB) …`);
+  const model = perfModel(positionals[0]);
+  if (model.generated) log(`  generated ${model.file}`);
+  const { inspection } = await inspectGgufFile(model.file);
+  const machine = hardwareInfo();
+  log(`machine: ${describeMachine(machine)}`);
+  log(modelLine(model.file, inspection, model.synthetic));
   const results: ThreadResult[] = [];
+  let engineBuild: LlamaEngine["info"]["engineBuild"] = "prebuilt";
   for (const threads of threadCounts) {
-    log(`measuring threads=${threads} (prefill ${PREFILL} tokens, decode ${DECODE} tokens) …`);
-    const r = await measureThreads(threads);
+    log(`measuring threads=${threads} (prefill ${s.prefill} tokens, decode ${s.decode} tokens) …`);
+    const { engineBuild: build, ...r } = await measureThreads(model.file, threads, s);
+    if (results.length === 0) log(`engine: ${describeEngineBuild(build, llamaCppSource().nodeLlamaCppVersion)}`);
+    engineBuild = build;
     results.push(r);
     log(`  load ${ms(r.loadMs)}, prefill ${r.prefillTokPerS.toFixed(2)} tok/s, decode ${r.decodeTokPerS.toFixed(2)} tok/s`);
   }
   const best = results.reduce((a, b) => (b.decodeTokPerS > a.decodeTokPerS ? b : a));
-  log(`measuring prefix reuse at threads=${best.threads} (shared ${SHARED} tokens + ${SESSION} per session) …`);
-  const reuse = await measurePrefixReuse(best.threads);
+  log(`measuring prefix reuse at threads=${best.threads} (shared ${s.shared} tokens + ${s.session} per session) …`);
+  const reuse = await measurePrefixReuse(model.file, best.threads, s);
   log(`  session 1: prompt ${reuse.first.promptTokens} tokens, cached ${reuse.first.cachedPromptTokens}, TTFT ${ms(reuse.first.ttftMs)}`);
   log(`  session 2: prompt ${reuse.second.promptTokens} tokens, cached ${reuse.second.cachedPromptTokens}, TTFT ${ms(reuse.second.ttftMs)}`);
   const overhead = measureOverhead();
@@ -188,7 +210,8 @@ try {
   log(`  render ${overhead.renderMs.toFixed(2)} ms (${overhead.promptChars} chars), grammar continue ${overhead.grammarContinueMs.toFixed(2)} ms, parse ${overhead.parseMs.toFixed(3)} ms → ${perRound.toFixed(2)} ms`);
   log(`  grammar build (once per tool set) ${overhead.grammarBuildMs.toFixed(2)} ms`);
   log(`  vs a typical round on this machine (250 prompt + 150 generated tokens at threads=${best.threads}): ${(typicalRoundMs / 1000).toFixed(1)} s → ${((100 * perRound) / typicalRoundMs).toFixed(4)} %`);
-  process.stdout.write(`${JSON.stringify({ model: modelPath, gpu, threads: results, prefixReuse: reuse, overhead, typicalRoundMs }, null, 2)}\n`);
-} finally {
-  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  const modelFacts = { file: model.file, synthetic: model.synthetic, architecture: inspection.architecture ?? null, recurrent: inspection.recurrent, layers: inspection.layers, quantization: inspection.quantization ?? null, parameters: inspection.parameters };
+  process.stdout.write(`${JSON.stringify({ machine, model: modelFacts, engineBuild, gpu: s.gpu, threads: results, prefixReuse: reuse, overhead, typicalRoundMs }, null, 2)}\n`);
 }
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
