@@ -5,6 +5,9 @@
 //
 //   npm run perf:anchor -- [--arch qwen35,llama] [--threads 1,2] [--prefill 128] [--decode 32] [--reps 3] [--native] [--openmp] [--json]
 //
+// Prints the header (machine, ours, llama-bench, a note when they are not compiled alike), then the
+// table; --json prints one JSON object on stdout instead (comparisonJson) and the table on stderr.
+//
 // The llama-bench is by default the portable one, compiled like node-llama-cpp's prebuilt binary
 // (GGML_NATIVE=OFF, no OpenMP, CPU variant picked at run time: models/anchors/llama-cpp.ts), and
 // built here first when it is missing; --native / --openmp compare with those builds instead. The
@@ -225,11 +228,13 @@ async function main(): Promise<void> {
   };
   const pct = (a: number, b: number): string => `${((100 * a) / b).toFixed(0)} %`;
   const f = (x: number): string => x.toFixed(2);
-  for (const line of comparisonHeader(comparison)) process.stdout.write(`${line}\n`);
-  process.stdout.write(`median of ${settings.reps}, pp${settings.prefill} / tg${settings.decode}\n`);
-  process.stdout.write("arch    threads  prefill ours  llama-bench  share  paired   decode ours  llama-bench  share  paired   load avg\n");
+  // --json: stdout is the JSON object alone (for a README generator); the table goes to stderr.
+  const table = values.json ? process.stderr : process.stdout;
+  for (const line of comparisonHeader(comparison)) table.write(`${line}\n`);
+  table.write(`median of ${settings.reps}, pp${settings.prefill} / tg${settings.decode}\n`);
+  table.write("arch    threads  prefill ours  llama-bench  share  paired   decode ours  llama-bench  share  paired   load avg\n");
   for (const r of rows) {
-    process.stdout.write(
+    table.write(
       `${r.arch.padEnd(7)} ${String(r.threads).padStart(7)}  ${f(r.oursPrefill).padStart(12)}  ${f(r.benchPrefill).padStart(11)}  ${pct(r.oursPrefill, r.benchPrefill).padStart(5)}  ${pct(r.pairedPrefillShare, 1).padStart(6)}  ${f(r.oursDecode).padStart(11)}  ${f(r.benchDecode).padStart(11)}  ${pct(r.oursDecode, r.benchDecode).padStart(5)}  ${pct(r.pairedDecodeShare, 1).padStart(6)}  ${r.loadAverage.toFixed(1).padStart(8)}\n`,
     );
   }

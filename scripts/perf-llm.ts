@@ -3,14 +3,15 @@
 // weights, models/synthetic-gguf.ts; gibberish output but realistic compute and memory traffic).
 //
 //   npx tsx scripts/perf-llm.ts [model.gguf] [--threads 1,2] [--gpu auto|off] [--prefill N] [--decode N]
-//                               [--shared N] [--session N]
+//                               [--shared N] [--session N] [--json]
 //
 // Without a model path it uses the synthetic 4B, generated once into ~/.cache/metro-kiosk/models
 // (2.6 GB, tens of seconds) and reused. Prints the machine, the model it measured (architecture,
 // layers, quantisation) and the engine build; load time; prefill and decode tokens/s per thread
 // count; time to first token of a second session that shares the first one's prefix (KV prefix
 // reuse) against the first; and the runtime's own per-round overhead (render, grammar, parse)
-// against a round's time; then all of it as one JSON object.
+// against a round's time; then all of it as one JSON object. With --json the JSON object is all of
+// stdout (for a README generator) and the lines go to stderr.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,7 +33,8 @@ import { eventsToUserMessage } from "../runtime/prompt/index.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { pyJsonDumps } from "../tools/py/index.ts";
 
-const log = (line: string) => process.stdout.write(`${line}\n`);
+let out: NodeJS.WriteStream = process.stdout;
+const log = (line: string) => void out.write(`${line}\n`);
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
 interface Settings {
@@ -175,8 +177,10 @@ async function main(): Promise<void> {
       decode: { type: "string", default: "16" },
       shared: { type: "string", default: "256" },
       session: { type: "string", default: "32" },
+      json: { type: "boolean", default: false },
     },
   });
+  if (values.json) out = process.stderr;
   const threadCounts = values.threads.split(",").map(Number);
   const s: Settings = { gpu: values.gpu === "auto" ? "auto" : false, prefill: Number(values.prefill), decode: Number(values.decode), shared: Number(values.shared), session: Number(values.session) };
 
