@@ -3,7 +3,7 @@
 // binary the kiosk uses, or the source build `npm run perf:engine-build` chose) as a share of
 // llama-bench's, built from the same llama.cpp source. Target: >= 95 % on both, for both architectures.
 //
-//   npm run perf:anchor -- [--arch qwen35,llama] [--threads 1,2] [--prefill 128] [--decode 32] [--reps 3] [--native] [--openmp] [--json]
+//   npm run perf:anchor -- [--arch qwen35,llama] [--threads 1,2] [--prefill 128] [--decode 32] [--reps 3] [--native] [--openmp] [--json] [--record]
 //
 // Prints the header (machine, ours, llama-bench, a note when they are not compiled alike), then the
 // table; --json prints one JSON object on stdout instead (comparisonJson) and the table on stderr.
@@ -35,8 +35,10 @@ import { LlamaEngine } from "../models/engine.ts";
 import { dataPackCorpus, ensureSynthetic4b, syntheticModelsDir } from "../models/synthetic-gguf.ts";
 import { SHARED_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
+import { recordFigures } from "./figures.ts";
 
 const run = promisify(execFile);
+
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 // ---------------------------------------------------------------------------------------------
@@ -163,6 +165,7 @@ async function main(): Promise<void> {
       native: { type: "boolean", default: false },
       openmp: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      record: { type: "boolean", default: false },
     },
   });
   const archs = values.arch.split(",") as ("qwen35" | "llama")[];
@@ -239,6 +242,25 @@ async function main(): Promise<void> {
     );
   }
   if (values.json) process.stdout.write(`${JSON.stringify(comparisonJson(comparison, settings, rows), null, 2)}\n`);
+  if (values.record) {
+    const share = (x: number): number => Math.round(x * 1000) / 10;
+    const perRow = Object.fromEntries(
+      rows.flatMap((r) => [
+        [`prefill_share_${r.arch}_${r.threads}t`, share(r.pairedPrefillShare)],
+        [`decode_share_${r.arch}_${r.threads}t`, share(r.pairedDecodeShare)],
+      ]),
+    );
+    const header = comparisonHeader(comparison);
+    const file = await recordFigures("perf-anchor", `npm run perf:anchor -- --arch ${values.arch} --threads ${values.threads} --reps ${settings.reps} --record`, {
+      rows: rows.map((r) => `${r.arch}_${r.threads}t`).join(","),
+      ours: describeEngineBuild(comparison.engineBuild, comparison.nodeLlamaCppVersion),
+      llama_bench: describeAnchorBuild(comparison.anchor.info, comparison.anchor.cpuVariant),
+      compiled_alike: header.some((line) => line.startsWith("note:")) ? "no" : "yes",
+      settings: `pp${settings.prefill} / tg${settings.decode}, median of ${settings.reps} paired repetitions`,
+      ...perRow,
+    });
+    log(`recorded in ${file}`);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -3,7 +3,7 @@
 // weights, models/synthetic-gguf.ts; gibberish output but realistic compute and memory traffic).
 //
 //   npx tsx scripts/perf-llm.ts [model.gguf] [--threads 1,2] [--gpu auto|off] [--prefill N] [--decode N]
-//                               [--shared N] [--session N] [--json]
+//                               [--shared N] [--session N] [--json] [--record]
 //
 // Without a model path it uses the synthetic 4B, generated once into ~/.cache/metro-kiosk/models
 // (2.6 GB, tens of seconds) and reused. Prints the machine, the model it measured (architecture,
@@ -11,7 +11,9 @@
 // count; time to first token of a second session that shares the first one's prefix (KV prefix
 // reuse) against the first; and the runtime's own per-round overhead (render, grammar, parse)
 // against a round's time; then all of it as one JSON object. With --json the JSON object is all of
-// stdout (for a README generator) and the lines go to stderr.
+// stdout (for a README generator) and the lines go to stderr. With --record (the default model only:
+// the README speaks of the product's architecture) the figures go to docs/figures/perf-llm.json,
+// which the README's performance section is written from (scripts/figures.ts).
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -32,6 +34,7 @@ import type { ChatMessage } from "../runtime/session/policy.ts";
 import { eventsToUserMessage } from "../runtime/prompt/index.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { pyJsonDumps } from "../tools/py/index.ts";
+import { recordFigures } from "./figures.ts";
 
 let out: NodeJS.WriteStream = process.stdout;
 const log = (line: string) => void out.write(`${line}\n`);
@@ -178,6 +181,7 @@ async function main(): Promise<void> {
       shared: { type: "string", default: "256" },
       session: { type: "string", default: "32" },
       json: { type: "boolean", default: false },
+      record: { type: "boolean", default: false },
     },
   });
   if (values.json) out = process.stderr;
@@ -216,6 +220,23 @@ async function main(): Promise<void> {
   log(`  vs a typical round on this machine (250 prompt + 150 generated tokens at threads=${best.threads}): ${(typicalRoundMs / 1000).toFixed(1)} s → ${((100 * perRound) / typicalRoundMs).toFixed(4)} %`);
   const modelFacts = { file: model.file, synthetic: model.synthetic, architecture: inspection.architecture ?? null, recurrent: inspection.recurrent, layers: inspection.layers, quantization: inspection.quantization ?? null, parameters: inspection.parameters };
   process.stdout.write(`${JSON.stringify({ machine, model: modelFacts, engineBuild, gpu: s.gpu, threads: results, prefixReuse: reuse, overhead, typicalRoundMs }, null, 2)}\n`);
+  if (values.record) {
+    if (!model.synthetic) throw new Error("--record measures the product's architecture: run it without a model file");
+    const two = (x: number): number => Math.round(x * 100) / 100;
+    const perThreads = Object.fromEntries(results.flatMap((r) => [[`prefill_tok_s_${r.threads}t`, two(r.prefillTokPerS)], [`decode_tok_s_${r.threads}t`, two(r.decodeTokPerS)]]));
+    const file = await recordFigures("perf-llm", `npm run perf:llm -- --threads ${values.threads} --record`, {
+      model: `${inspection.architecture ?? "?"}${inspection.recurrent ? " hybrid" : ""}, ${inspection.layers} layers, ${inspection.quantization ?? "?"}, ${fmtParams(inspection.parameters)} parameters (${SYNTHETIC_4B_SPEC}, random weights)`,
+      engine: describeEngineBuild(engineBuild, llamaCppSource().nodeLlamaCppVersion),
+      threads: values.threads,
+      ...perThreads,
+      reuse_threads: best.threads,
+      ttft_first_ms: Math.round(reuse.first.ttftMs),
+      ttft_second_ms: Math.round(reuse.second.ttftMs),
+      overhead_per_round_ms: two(perRound),
+      typical_round_ms: Math.round(typicalRoundMs),
+    });
+    log(`recorded in ${file}`);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -48,6 +48,26 @@ describe("stored runs", () => {
     expect(text).toContain("*not recorded yet*: run `npm run perf:latency -- --record`");
   });
 
+  it("the model's figures name the model and both builds, and say when llama-bench was not compiled like ours", async () => {
+    await recordFigures("perf-llm", "npm run perf:llm -- --threads 1,2 --record", {
+      model: "qwen35 hybrid, 32 layers, Q4_K_M, 4.21 B parameters (synthetic-4b, random weights)",
+      engine: "node-llama-cpp 3.21.1 prebuilt binary",
+      threads: "1,2",
+      prefill_tok_s_1t: 8.04, decode_tok_s_1t: 3.1, prefill_tok_s_2t: 9.5, decode_tok_s_2t: 3.6,
+      reuse_threads: 2, ttft_first_ms: 30100, ttft_second_ms: 4300, overhead_per_round_ms: 21.4, typical_round_ms: 68000,
+    }, dir);
+    await recordFigures("perf-anchor", "npm run perf:anchor -- --record", {
+      rows: "qwen35_1t,qwen35_2t", ours: "node-llama-cpp 3.21.1 prebuilt binary", llama_bench: "llama.cpp b8390 native build", compiled_alike: "no", settings: "pp128 / tg32, median of 3 paired repetitions",
+      prefill_share_qwen35_1t: 86.1, decode_share_qwen35_1t: 91.2, prefill_share_qwen35_2t: 85.9, decode_share_qwen35_2t: 89.4,
+    }, dir);
+    const text = performanceText(dir);
+    expect(text).toContain("qwen35 hybrid, 32 layers, Q4_K_M");
+    expect(text).toContain("8.0 / 3.1 tok/s at 1 thread, 9.5 / 3.6 tok/s at 2 threads");
+    expect(text).toContain("4.3 s against 30.1 s for the first (7.0×)");
+    expect(text).toContain("qwen35 at 2 thread(s) prefill 85.9 %, decode 89.4 %");
+    expect(text).toContain("**not compiled alike**");
+  });
+
   it("a broken stored run is an error naming the file and the field", () => {
     const file = figureFile("latency", dir);
     writeFileSync(file, JSON.stringify({ command: "x", recorded_at: "yesterday" }));

@@ -185,6 +185,35 @@ export function performanceText(dir = FIGURES_DIR): string {
       ? `- **Tap latency** — last tap → result on screen in Chromium, structured MARTA and Beijing journeys under the deterministic policy (\`npm run perf:latency\`; ${measuredOn(latency)}): p50 ${l("p50_ms")} ms, p95 ${l("p95_ms")} ms, max ${l("max_ms")} ms over ${l("taps")} taps (budget ${l("budget_ms")} ms).`
       : `- **Tap latency**: ${notRecorded("npm run perf:latency -- --record")}.`,
   );
+  const llm = readFigures("perf-llm", dir);
+  if (llm) {
+    const f = (key: string): number => figure(llm, "perf-llm", key);
+    const perThreads = String(llm.figures["threads"])
+      .split(",")
+      .map((t) => `${f(`prefill_tok_s_${t}t`).toFixed(1)} / ${f(`decode_tok_s_${t}t`).toFixed(1)} tok/s at ${t} thread${t === "1" ? "" : "s"}`)
+      .join(", ");
+    lines.push(
+      `- **Local model on the CPU** (\`npm run perf:llm\`; ${measuredOn(llm)}), ${String(llm.figures["model"])}, ${String(llm.figures["engine"])}: prefill / decode ${perThreads}; time to first token of a second session sharing the first one's prefix ${(f("ttft_second_ms") / 1000).toFixed(1)} s against ${(f("ttft_first_ms") / 1000).toFixed(1)} s for the first (${(f("ttft_first_ms") / f("ttft_second_ms")).toFixed(1)}×); the runtime's own work per round ${f("overhead_per_round_ms").toFixed(1)} ms of a typical ${(f("typical_round_ms") / 1000).toFixed(1)} s round.`,
+    );
+  } else {
+    lines.push(`- **Local model on the CPU**: ${notRecorded("npm run perf:llm -- --record")}.`);
+  }
+  const anchor = readFigures("perf-anchor", dir);
+  if (anchor) {
+    const shares = String(anchor.figures["rows"])
+      .split(",")
+      .map((row) => {
+        const [arch, threads] = row.split("_");
+        return `${arch} at ${threads?.replace("t", "")} thread(s) prefill ${figure(anchor, "perf-anchor", `prefill_share_${row}`)} %, decode ${figure(anchor, "perf-anchor", `decode_share_${row}`)} %`;
+      })
+      .join("; ");
+    const alike = anchor.figures["compiled_alike"] === "yes" ? "compiled alike" : "**not compiled alike**, so the shares compare builds as well as engines";
+    lines.push(
+      `- **Ours against llama.cpp's own llama-bench** on the same 4B-shaped files and threads (\`npm run perf:anchor\`; ${measuredOn(anchor)}; ${String(anchor.figures["settings"])}): ${shares}. Ours: ${String(anchor.figures["ours"])}; llama-bench: ${String(anchor.figures["llama_bench"])} — ${alike}.`,
+    );
+  } else {
+    lines.push(`- **Ours against llama.cpp's own llama-bench**: ${notRecorded("npm run anchors:build && npm run perf:anchor -- --record")}.`);
+  }
   lines.push(PERFORMANCE.end);
   return lines.join("\n");
 }
