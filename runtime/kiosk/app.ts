@@ -34,6 +34,7 @@ import type { SessionEvent } from "../session/session.ts";
 import type {
   AskRequest,
   AskResult,
+  ClosedTrip,
   KioskStatus,
   ModelProcessView,
   PassengerLanguage,
@@ -51,7 +52,9 @@ import type {
   Ticket,
   TicketLookupResult,
 } from "./bridge.ts";
+import { PassengerLanguageSchema } from "./bridge.ts";
 import { checkInterlock, type InterlockVerdict } from "./interlock.ts";
+import { closedTripOf } from "./closed-trip.ts";
 import type { SystemExtrasSource } from "./extras.ts";
 import type { StationNames } from "./interlock/stations.ts";
 import {
@@ -591,6 +594,7 @@ export class KioskApp {
     const codes: InterlockCode[] = sales === null ? verdict.codes : [...verdict.codes, "sales_unavailable"];
     const purchasable = verdict.ok && sales === null;
     const clarification = clarificationOf(record.tool_calls_made);
+    const closedTrip = this.closedTrip(session, record);
     return {
       sessionId,
       state: record.kiosk.state,
@@ -603,7 +607,24 @@ export class KioskApp {
       ...(verdict.offered ? { interlock: { ok: purchasable, problems, codes } } : {}),
       ...(purchasable ? { confirmation: confirmationOf(session.data, sessionId, session.turns.length, record.kiosk.state, verdict) } : {}),
       ...(clarification ? { clarification } : {}),
+      ...(closedTrip ? { closedTrip } : {}),
     };
+  }
+
+  /** A trip to, from or through a closed station, in the screen's language (closed-trip.ts). */
+  private closedTrip(session: AppSession, record: SessionRecord): ClosedTrip | undefined {
+    const conditions = this.conditionsFor(session.system, session.language);
+    const language = PassengerLanguageSchema.safeParse(session.language).data;
+    const locale = this.passengerLocale(session.system, language);
+    return closedTripOf({
+      system: session.data,
+      state: record.kiosk.state,
+      turns: session.turns,
+      disruptions: conditions.disruptions,
+      now: localIsoMinute(conditions.now),
+      language,
+      stationName: (id) => (language ? locale.stationNames.get(id)?.[language] : undefined) ?? session.data.stationById(id)?.name ?? id,
+    });
   }
 
   /**

@@ -3,7 +3,7 @@
 // the runtime; every payload crossing the boundary is validated on the receiving side.
 import { z } from "zod";
 import { AssistantStateSchema } from "../contract/index.ts";
-import { ClarificationSchema } from "../contract/clarification.ts";
+import { ClarificationChoiceSchema, ClarificationSchema } from "../contract/clarification.ts";
 import { CATEGORIES, categoryLabel, EventSchema, RIDER_TYPES, SystemIdSchema } from "../../tools/data/schemas.ts";
 import { OPERATOR_LIVE_METHODS } from "./operator-live.ts";
 
@@ -170,6 +170,24 @@ export const ToolStepSchema = z.object({
   ms: z.number(),
 });
 
+/**
+ * A trip to, from or through a closed station (runtime/kiosk/closed-trip.ts): what is closed in
+ * plain words and the open stations to choose instead. `end` and `through` are not sold (the screen
+ * shows no fare); `pass_through` is (trains run through the closed station without stopping).
+ */
+export const ClosedTripSchema = z.object({
+  kind: z.enum(["end", "through", "pass_through"]),
+  /** The closed stations concerned (ids). */
+  stations: z.array(z.string()),
+  /** What is closed, until when, the notice's text and the alternative it names, in the screen's language. */
+  notice: z.string(),
+  /** Shown before the choices ("" when there are none). */
+  question: z.string(),
+  /** Each tap replaces the closed end (or the trip's end) with an open station: the session's next turn. */
+  choices: z.array(ClarificationChoiceSchema).max(8),
+});
+export type ClosedTrip = z.infer<typeof ClosedTripSchema>;
+
 export const AskResultSchema = z.object({
   sessionId: z.string(),
   state: AssistantStateSchema,
@@ -208,6 +226,8 @@ export const AskResultSchema = z.object({
    * session's next turn.
    */
   clarification: ClarificationSchema.optional(),
+  /** The trip is to, from or through a closed station: said plainly, with open stations to choose instead. */
+  closedTrip: ClosedTripSchema.optional(),
 });
 export type AskResult = z.infer<typeof AskResultSchema>;
 

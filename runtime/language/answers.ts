@@ -58,6 +58,22 @@ export interface Answers {
   accessibilityIssues(station: string, elevator: boolean, stepFree: boolean): string;
   /** A notice whose text only exists in English. */
   englishNotice(text: string): string;
+  /** Trains run through these closed stations without stopping (the route shown passes them). */
+  passThrough(stations: readonly string[]): string;
+  /** A trip to or from a closed station: no ticket; `until` is a clock time when the notice gives one. */
+  stationClosed(station: string, until: string | undefined): string;
+  /** A route through a closed station that trains may not pass: no ticket for this route. */
+  closedOnRoute(station: string, until: string | undefined): string;
+  /** The operator's notice (its text in the passenger's language where the operator wrote one). */
+  operatorNotice(text: string): string;
+  /** The alternative the notice names (operator text). */
+  noticeAlternative(text: string): string;
+  /** Before the tappable choices of open stations. */
+  chooseOpenStation: string;
+  /** A choice's label: travel to / start from an open station instead of the closed one. */
+  insteadChoice(field: "origin" | "destination", station: string): string;
+  /** Marks a choice the operator's notice itself recommends. */
+  suggestedInNotice(label: string): string;
   /** The rule policy's own banners (operator and feed texts keep their words). */
   banner: BannerTexts;
 }
@@ -135,6 +151,14 @@ const en: Answers = {
   lastTrains: (m, h) => `Last trains soon: Service closes in about ${m} minutes (hours ${h}). Travel now to catch the last train.`,
   accessibilityIssues: (s, e, f) => `Accessibility: ${s}: ${[!e ? "elevator out of service" : "", !f ? "no step-free access" : ""].filter(Boolean).join(", ")}. Ask staff for assistance at this station.`,
   englishNotice: (t) => t,
+  passThrough: (s) => `Trains pass through ${s.join(", ")} without stopping: ${s.length === 1 ? "the station is" : "the stations are"} closed, so you cannot get on, off or change trains there.`,
+  stationClosed: (s, u) => `${s} station is closed${u ? ` until ${u}` : ""}. No ticket is sold to or from it now.`,
+  closedOnRoute: (s, u) => `This route passes through ${s} station, which is closed${u ? ` until ${u}` : ""}, and the notice does not say trains still run through it. No ticket is sold for this route now.`,
+  operatorNotice: (t) => `Notice: ${t}`,
+  noticeAlternative: (t) => `Suggested instead: ${t}`,
+  chooseOpenStation: "Choose an open station nearby:",
+  insteadChoice: (f, s) => (f === "origin" ? `Start from ${s} instead` : `Go to ${s} instead`),
+  suggestedInNotice: (l) => `${l} (suggested in the notice)`,
   banner: {
     noService: (opens, hours) => ({ title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens ?? "the morning"} (hours ${hours}).` }),
     nightService: (lines, headway) => ({ title: "Night service", body: `Only the ${englishList(lines)} run overnight${headway ? `, about every ${headway} minutes` : ""}.` }),
@@ -192,6 +216,14 @@ const es: Answers = {
   accessibilityIssues: (s, e, f) =>
     `Accesibilidad en ${s}: ${[!e ? "ascensor fuera de servicio" : "", !f ? "sin acceso sin escalones" : ""].filter(Boolean).join(", ")}. Pida ayuda al personal en esta estación.`,
   englishNotice: (t) => `Aviso (solo en inglés): ${t}`,
+  passThrough: (s) => `Los trenes pasan por ${s.join(", ")} sin parar: ${s.length === 1 ? "la estación está cerrada" : "las estaciones están cerradas"}, así que no se puede subir, bajar ni hacer transbordo allí.`,
+  stationClosed: (s, u) => `La estación ${s} está cerrada${u ? ` hasta las ${u}` : ""}. Ahora no se venden billetes desde ni hacia ella.`,
+  closedOnRoute: (s, u) => `Esta ruta pasa por la estación ${s}, que está cerrada${u ? ` hasta las ${u}` : ""}, y el aviso no dice que los trenes sigan pasando por ella. Ahora no se venden billetes para esta ruta.`,
+  operatorNotice: (t) => `Aviso: ${t}`,
+  noticeAlternative: (t) => `Alternativa sugerida: ${t}`,
+  chooseOpenStation: "Elija una estación abierta cercana:",
+  insteadChoice: (f, s) => (f === "origin" ? `Salir desde ${s}` : `Ir a ${s}`),
+  suggestedInNotice: (l) => `${l} (sugerida en el aviso)`,
   banner: {
     noService: (opens, hours) => ({ title: "Sin servicio a esta hora", body: `El servicio está cerrado. Los trenes vuelven a circular ${opens ? `a las ${opens}` : "por la mañana"} (horario ${hours}).` }),
     nightService: (lines, headway) => ({ title: "Servicio nocturno", body: `Solo ${lines.join(", ")} circula${lines.length > 1 ? "n" : ""} toda la noche${headway ? `, cada ${headway} minutos aproximadamente` : ""}.` }),
@@ -243,6 +275,14 @@ const zhHans: Answers = {
   lastTrains: (m, h) => `末班车即将发出：约${m}分钟后停止运营（运营时间${h}）。请尽快出行。`,
   accessibilityIssues: (s, e, f) => `${s}无障碍提示：${[!e ? "电梯停用" : "", !f ? "没有无障碍通道" : ""].filter(Boolean).join("，")}。请在该站向工作人员寻求帮助。`,
   englishNotice: (t) => `通告（仅有英文）：${t}`,
+  passThrough: (s) => `列车经过${s.join("、")}不停车：该站已关闭，不能在该站上下车或换乘。`,
+  stationClosed: (s, u) => `${s}站已关闭${u ? `，至${u}` : ""}。现在不出售往返该站的车票。`,
+  closedOnRoute: (s, u) => `此路线经过已关闭的${s}站${u ? `（至${u}）` : ""}，通告未说明列车仍可通过该站。现在不出售此路线的车票。`,
+  operatorNotice: (t) => `通告：${t}`,
+  noticeAlternative: (t) => `建议改为：${t}`,
+  chooseOpenStation: "请选择附近开放的车站：",
+  insteadChoice: (f, s) => (f === "origin" ? `改从${s}出发` : `改到${s}`),
+  suggestedInNotice: (l) => `${l}（通告建议）`,
   banner: {
     noService: (opens, hours) => ({ title: "此时段无列车服务", body: `目前已停止运营。列车将于${opens ?? "早上"}恢复运行（运营时间${hours}）。` }),
     nightService: (lines, headway) => ({ title: "夜间服务", body: `只有${lines.join("、")}通宵运营${headway ? `，约每${headway}分钟一班` : ""}。` }),
@@ -289,6 +329,14 @@ const zhHant: Answers = {
   lastTrains: (m, h) => `末班車即將發車：約${m}分鐘後停止營運（營運時間${h}）。請儘快出發。`,
   accessibilityIssues: (s, e, f) => `${s}無障礙提示：${[!e ? "電梯停用" : "", !f ? "沒有無障礙通道" : ""].filter(Boolean).join("，")}。請在該站向站務人員尋求協助。`,
   englishNotice: (t) => `公告（僅有英文）：${t}`,
+  passThrough: (s) => `列車經過${s.join("、")}不停車：該站已關閉，不能在該站上下車或轉乘。`,
+  stationClosed: (s, u) => `${s}站已關閉${u ? `，至${u}` : ""}。目前不出售往返該站的車票。`,
+  closedOnRoute: (s, u) => `此路線經過已關閉的${s}站${u ? `（至${u}）` : ""}，公告未說明列車仍可通過該站。目前不出售此路線的車票。`,
+  operatorNotice: (t) => `公告：${t}`,
+  noticeAlternative: (t) => `建議改為：${t}`,
+  chooseOpenStation: "請選擇附近開放的車站：",
+  insteadChoice: (f, s) => (f === "origin" ? `改從${s}出發` : `改到${s}`),
+  suggestedInNotice: (l) => `${l}（公告建議）`,
   banner: {
     noService: (opens, hours) => ({ title: "此時段無列車服務", body: `目前已停止營運。列車將於${opens ?? "早上"}恢復行駛（營運時間${hours}）。` }),
     nightService: (lines, headway) => ({ title: "夜間服務", body: `只有${lines.join("、")}通宵營運${headway ? `，約每${headway}分鐘一班` : ""}。` }),
@@ -346,6 +394,14 @@ const ar: Answers = {
   lastTrains: (m, h) => `آخر القطارات قريبًا: تنتهي الخدمة بعد نحو ${m} دقيقة (ساعات الخدمة ${h}). سافر الآن لتلحق بآخر قطار.`,
   accessibilityIssues: (s, e, f) => `إمكانية الوصول في محطة ${s}: ${[!e ? "المصعد معطل" : "", !f ? "لا يوجد دخول دون درج" : ""].filter(Boolean).join("، ")}. اطلب المساعدة من الموظفين في هذه المحطة.`,
   englishNotice: (t) => `تنبيه (بالإنجليزية فقط): ${t}`,
+  passThrough: (s) => `تمر القطارات عبر ${s.join("، ")} دون توقف: المحطة مغلقة، فلا يمكن الصعود أو النزول أو تبديل القطار فيها.`,
+  stationClosed: (s, u) => `محطة ${s} مغلقة${u ? ` حتى ${u}` : ""}. لا تُباع الآن تذاكر منها أو إليها.`,
+  closedOnRoute: (s, u) => `يمر هذا المسار بمحطة ${s} المغلقة${u ? ` حتى ${u}` : ""}، ولا يذكر التنبيه أن القطارات ما زالت تمر بها. لا تُباع الآن تذاكر لهذا المسار.`,
+  operatorNotice: (t) => `تنبيه: ${t}`,
+  noticeAlternative: (t) => `البديل المقترح: ${t}`,
+  chooseOpenStation: "اختر محطة مفتوحة قريبة:",
+  insteadChoice: (f, s) => (f === "origin" ? `الانطلاق من ${s} بدلًا من ذلك` : `الذهاب إلى ${s} بدلًا من ذلك`),
+  suggestedInNotice: (l) => `${l} (مقترحة في التنبيه)`,
   banner: {
     noService: (opens, hours) => ({ title: "لا خدمة في هذه الساعة", body: `الخدمة متوقفة الآن. تعود القطارات ${opens ? `الساعة ${opens}` : "صباحًا"} (ساعات الخدمة ${hours}).` }),
     nightService: (lines, headway) => ({ title: "خدمة ليلية", body: `تعمل طوال الليل ${lines.join("، ")} فقط${headway ? `، كل ${headway} دقيقة تقريبًا` : ""}.` }),

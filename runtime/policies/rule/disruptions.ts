@@ -33,7 +33,12 @@ export interface DisruptionImpact {
   /** Lines without service (whole line) or with a closed section. */
   closedLines: Set<string>;
   restrictions: Restrictions;
+  /** A station closure whose notice says trains still run through the station without stopping. */
+  passThrough: boolean;
 }
+
+/** "Trains skip this station", "All L trains bypass it", "will not stop there": trains still run through. */
+const PASSES_THROUGH = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at))\b/i;
 
 const SUSPENDED = /\b(suspended|closed|no service|not running|shut ?down|holding)\b/i;
 const SYSTEM_WIDE =
@@ -102,6 +107,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     unusableStations: new Set(),
     closedLines: new Set(),
     restrictions: { station_restrictions: [], line_closures: [], segment_closures: [] },
+    passThrough: PASSES_THROUGH.test(message),
   };
   if (!impact.inEffect || d.severity === "info") return impact;
   const type = d.type ?? "";

@@ -453,6 +453,18 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
         if (alternative) {
           route = alternative;
           reasoning.push("Re-planned around the disruption.");
+          // A closed station the notice does not say trains still run through: a route around
+          // it, where there is one (else the route stays, and the kiosk does not sell it).
+          const impassable = new Set(active.filter((i) => i.disruption.type === "station_closure" && !i.passThrough).flatMap((i) => [...i.unusableStations]));
+          if (route.stops.slice(1, -1).some((s) => impassable.has(s.station_id))) {
+            const closedToo = restrictions.station_restrictions.map((r) => (impassable.has(r.station) ? { ...r, restriction: "closed" as const } : r));
+            const [around] = yield call("route_planner", { ...args, station_restrictions: closedToo });
+            const avoiding = result<RouteResult>(around);
+            if (avoiding) {
+              route = avoiding;
+              reasoning.push("Re-planned around the closed station.");
+            }
+          }
         } else {
           outcome = "advisory_only";
           action = "display_info";
@@ -533,7 +545,20 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const fareQuote = stateFareQuote(quote, req.riders, currency);
   const ridersText = say.riders(req.riders);
   const fareText = say.fare(voice.fare(quote.total, currency), ridersText);
-  const lead = outcome === "advisory_only" ? (reason === "accessibility_issue" ? say.leadAccessibility : say.leadDisrupted) : route !== planned ? say.leadRerouted : "";
+  // Closed stations the route still passes (trains run through without stopping): said so, never
+  // "this route avoids the affected section".
+  const closedStations = new Set(impacts.filter((i) => i.inEffect && i.disruption.type === "station_closure").flatMap((i) => [...i.unusableStations]));
+  const passed = route.stops.slice(1, -1).filter((s) => closedStations.has(s.station_id));
+  const lead =
+    outcome === "advisory_only"
+      ? reason === "accessibility_issue"
+        ? say.leadAccessibility
+        : say.leadDisrupted
+      : passed.length > 0
+        ? say.passThrough(passed.map((s) => voice.station(s.station_id, s.station_name)))
+        : route !== planned
+          ? say.leadRerouted
+          : "";
   const shownNotices = banners
     .filter((b) => b.severity === "critical" || b.severity === "warning")
     .map((b) => (voice.language === "en" ? `${b.title}: ${b.body}` : (notices.get(b) ?? say.englishNotice(`${b.title}: ${b.body}`))));
