@@ -28,6 +28,8 @@ export function ActionPanel(props: {
   confirm?: { label: string; onConfirm: () => void };
   /** The kiosk asked the passenger a question: its answers are above; this is only the way out. */
   asking?: boolean;
+  /** The trip is to, from or through a closed station: nothing is sold (no fare, no buy button). */
+  closed?: boolean;
 }) {
   const { t } = useTranslation();
   const { state, purchasable } = props.result;
@@ -43,6 +45,18 @@ export function ActionPanel(props: {
       </button>
     </div>
   );
+
+  if (props.closed) {
+    // The open stations to choose instead are above; this is the way out.
+    return (
+      <section className="action action-asking action-closed" data-action={action}>
+        {secondary}
+        <button type="button" className="button button-secondary" onClick={props.onFinish}>
+          {t("result.done")}
+        </button>
+      </section>
+    );
+  }
 
   if (action === "prompt_purchase" && !purchasable && props.confirm) {
     return (

@@ -306,3 +306,41 @@ describe("disabled buttons say why", () => {
     expect(described(moreAdults)).toBe("At most 9 of each type per purchase.");
   });
 });
+
+describe("ResultView: a trip to, from or through a closed station", () => {
+  const choice = { label: "Go to Garnett instead (suggested in the notice)", events: [{ type: "station_selected" as const, field: "destination" as const, value: "Garnett", station_id: "MARTA-GA" }] };
+  function showClosed(result: AskResult) {
+    const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn(), onChoose: vi.fn(), onChooseOnScreen: vi.fn() };
+    const view = renderWithProviders(<ResultView system={DEMO_MARTA} result={result} {...handlers} />);
+    return { ...view, handlers };
+  }
+
+  it("to or from it (even when the answer offers a sale): no fare, no buy button, the kiosk's plain words and the open stations as buttons", () => {
+    for (const state of [readyState(), { ...readyState(), outcome: "advisory_only" as const, kiosk_action: { action: "display_info" as const, reason_code: "ok" as const } }]) {
+      const result: AskResult = {
+        ...askResult({ ...state, assistant_message: "Airport to Five Points. Fare: $2.50 for 1 adult." }),
+        purchasable: false,
+        closedTrip: { kind: "end", stations: ["MARTA-FP"], notice: "Five Points station is closed until 20:00. No ticket is sold to or from it now.", question: "Choose an open station nearby:", choices: [choice] },
+      };
+      const { container, handlers } = showClosed(result);
+      expect(screen.getByRole("heading", { level: 1 }).textContent).toBe(en.result.closedTitle);
+      expect(screen.getByText("Five Points station is closed until 20:00. No ticket is sold to or from it now.")).toBeTruthy();
+      expect(screen.queryByText(/Fare: \$2\.50/)).toBeNull();
+      expect(container.querySelector(".fare-card")).toBeNull();
+      expect(buyButton()).toBeNull();
+      expect(screen.queryByText(en.result.suspendedTitle)).toBeNull();
+      expect(screen.getByText("Choose an open station nearby:")).toBeTruthy();
+      fireEvent.click(screen.getByRole("button", { name: choice.label }));
+      expect(handlers.onChoose).toHaveBeenCalledWith(choice);
+      cleanup();
+    }
+  });
+
+  it("through it where trains skip it: sold as usual, with the plain words shown", () => {
+    const result: AskResult = { ...askResult(readyState()), closedTrip: { kind: "pass_through", stations: ["MARTA-FP"], notice: "Trains pass through Five Points without stopping.", question: "", choices: [] } };
+    const { container } = showClosed(result);
+    expect(screen.getByText("Trains pass through Five Points without stopping.")).toBeTruthy();
+    expect(container.querySelector(".fare-card")).not.toBeNull();
+    expect((buyButton() as HTMLButtonElement).disabled).toBe(false);
+  });
+});

@@ -191,6 +191,8 @@ export const ar: Catalog = {
     staffTitle: "يرجى التوجه إلى أحد الموظفين",
     staffBody: "يمكن لموظفي مكتب التذاكر أو نقطة المساعدة مساعدتك في ذلك.",
     reasonLabel: "السبب: {{reason}}",
+    closedTitle: "هذه المحطة مغلقة",
+    closedRouteTitle: "هذا المسار مغلق",
     suspendedTitle: "الخدمة متوقفة",
     suspendedBody: "لا تُباع تذاكر هذه الرحلة أثناء توقف الخدمة.",
     alternative: "البديل: {{text}}",

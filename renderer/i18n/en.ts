@@ -162,6 +162,8 @@ export const en = {
     staffTitle: "Please see a member of staff",
     staffBody: "Staff at the ticket office or the help point can help you with this.",
     reasonLabel: "Reason: {{reason}}",
+    closedTitle: "This station is closed",
+    closedRouteTitle: "This route is closed",
     suspendedTitle: "This service is suspended",
     suspendedBody: "Tickets are not sold for this trip while the service is suspended.",
     alternative: "Alternative: {{text}}",

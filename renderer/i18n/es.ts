@@ -163,6 +163,8 @@ export const es: PassengerCatalog = {
     staffTitle: "Acuda a un empleado",
     staffBody: "El personal de la taquilla o del punto de ayuda puede ayudarle con esto.",
     reasonLabel: "Motivo: {{reason}}",
+    closedTitle: "Esta estación está cerrada",
+    closedRouteTitle: "Esta ruta está cerrada",
     suspendedTitle: "Este servicio está suspendido",
     suspendedBody: "No se venden boletos para este viaje mientras el servicio esté suspendido.",
     alternative: "Alternativa: {{text}}",

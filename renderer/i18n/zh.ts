@@ -163,6 +163,8 @@ export const zh: Catalog = {
     staffTitle: "请联系工作人员",
     staffBody: "售票处或求助点的工作人员可以为您提供帮助。",
     reasonLabel: "原因：{{reason}}",
+    closedTitle: "该站已关闭",
+    closedRouteTitle: "此路线暂不可用",
     suspendedTitle: "该线路服务已暂停",
     suspendedBody: "服务暂停期间，本机不出售该行程的车票。",
     alternative: "替代方案：{{text}}",

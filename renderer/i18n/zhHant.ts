@@ -165,6 +165,8 @@ export const zhHant: Catalog = {
     staffTitle: "請聯繫工作人員",
     staffBody: "售票處或求助點的工作人員可以為您提供幫助。",
     reasonLabel: "原因：{{reason}}",
+    closedTitle: "該站已關閉",
+    closedRouteTitle: "此路線暫不可用",
     suspendedTitle: "該線路服務已暫停",
     suspendedBody: "服務暫停期間，本機不出售該行程的車票。",
     alternative: "替代方案：{{text}}",

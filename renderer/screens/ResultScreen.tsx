@@ -39,12 +39,18 @@ export function ResultView(props: {
   const { system, result } = props;
   const { state } = result;
   const banners = state.advisory_banners ?? [];
+  // A trip to, from or through a closed station that is not sold: the kiosk's plain words and the
+  // open stations to choose instead take the answer's place — no fare, no buy button.
+  const closed = result.closedTrip && result.closedTrip.kind !== "pass_through" ? result.closedTrip : undefined;
+  const passThrough = result.closedTrip?.kind === "pass_through" ? result.closedTrip : undefined;
   // Buying: the button stays in reach at the bottom. Blocked / information / staff: that is the
   // answer, so it comes first.
-  const purchaseFlow = state.kiosk_action.action === "prompt_purchase";
+  const purchaseFlow = state.kiosk_action.action === "prompt_purchase" && !closed;
   // A question for the passenger: the question and its answers come first, the way out after.
-  const asking = !!result.clarification && !!props.onChoose && !purchaseFlow;
+  const asking = ((!!result.clarification && !purchaseFlow) || !!closed) && !!props.onChoose;
   const actionLast = purchaseFlow || asking;
+  const message = closed ? closed.notice : state.assistant_message;
+  const choices = closed ? { question: closed.question, kind: "station" as const, choices: closed.choices } : result.clarification;
   // A shown trip the kiosk sells once it is confirmed: the confirmation is the buy button's step.
   const onChoose = props.onChoose;
   const confirmChoice = purchaseFlow && !result.purchasable && result.clarification?.kind === "confirm" && onChoose ? result.clarification.choices[0] : undefined;
@@ -57,15 +63,16 @@ export function ResultView(props: {
       onFinish={props.onFinish}
       onFollowUp={props.onFollowUp}
       asking={asking}
+      closed={!!closed}
       {...(confirmChoice && onChoose ? { confirm: { label: confirmChoice.label, onConfirm: () => onChoose(confirmChoice) } } : {})}
     />
   );
-  const spoken = [state.assistant_message, ...banners.map((b) => `${b.title}. ${b.body}`)].filter(Boolean).join(" ");
+  const spoken = [message, ...banners.map((b) => `${b.title}. ${b.body}`)].filter(Boolean).join(" ");
   return (
-    <section className="screen result" data-outcome={state.outcome} data-action={state.kiosk_action.action} aria-labelledby="result-title">
+    <section className="screen result" data-outcome={state.outcome} data-action={state.kiosk_action.action} data-closed={result.closedTrip?.kind} aria-labelledby="result-title">
       <header className="result-head">
         <h1 id="result-title" tabIndex={-1}>
-          {asking ? t("clarify.title") : t(`outcome.${state.outcome}`)}
+          {closed ? t(closed.kind === "end" ? "result.closedTitle" : "result.closedRouteTitle") : asking ? t("clarify.title") : t(`outcome.${state.outcome}`)}
         </h1>
         {state.kiosk_action.reason_code !== "ok" ? (
           <span className="badge" data-reason={state.kiosk_action.reason_code}>
@@ -106,23 +113,34 @@ export function ResultView(props: {
           <span dir="auto">{props.question}</span>
         </p>
       ) : null}
+      {passThrough ? (
+        <div className="notice notice-warning pass-through" role="status">
+          <Icon name="warning" />
+          <p dir="auto">{passThrough.notice}</p>
+        </div>
+      ) : null}
       <figure className="assistant-message">
         <figcaption className="muted">{t("result.message")}</figcaption>
         <blockquote dir="auto" data-announce>
-          {state.assistant_message}
+          {message}
         </blockquote>
         <SpeechControls text={spoken} lang={scriptLanguage(spoken, language)} />
-        {result.clarification && props.onChoose && props.onChooseOnScreen && !confirmChoice ? (
-          <ClarifyChoices clarification={result.clarification} onChoose={props.onChoose} onChooseOnScreen={props.onChooseOnScreen} disabled={props.checking ?? false} />
+        {closed?.question ? (
+          <p className="clarify-question" dir="auto">
+            {closed.question}
+          </p>
+        ) : null}
+        {choices && props.onChoose && props.onChooseOnScreen && !confirmChoice ? (
+          <ClarifyChoices clarification={choices} onChoose={props.onChoose} onChooseOnScreen={props.onChooseOnScreen} disabled={props.checking ?? false} />
         ) : null}
       </figure>
       <BannerList banners={banners} />
       <div className="result-grid">
         <div className="result-main">
-          {state.route ? <RouteCard system={system} route={state.route} /> : null}
-          {state.fare_quote ? <FareCard system={system} quote={state.fare_quote} /> : null}
+          {state.route && !closed ? <RouteCard system={system} route={state.route} /> : null}
+          {state.fare_quote && !closed ? <FareCard system={system} quote={state.fare_quote} /> : null}
         </div>
-        {state.route ? (
+        {state.route && !closed ? (
           <div className="result-side">
             <NetworkMap system={system} route={state.route.stops} />
           </div>
