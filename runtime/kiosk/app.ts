@@ -624,6 +624,7 @@ export class KioskApp {
       now: localIsoMinute(conditions.now),
       language,
       stationName: (id) => (language ? locale.stationNames.get(id)?.[language] : undefined) ?? session.data.stationById(id)?.name ?? id,
+      policyText: framebookPolicyChange(session.data.framebook, localIsoMinute(conditions.now))?.text ?? null,
     });
   }
 

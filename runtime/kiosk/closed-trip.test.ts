@@ -100,6 +100,19 @@ describe("a trip to or from a closed station (operator alert): no fare, what is 
     expect((await tap(app, "bart", from, /West Oakland/)).purchasable).toBe(true);
   });
 
+  it("CTA: a station the knowledge base announces as permanently closed — the announcement, and the station it names first", async () => {
+    const { app } = testApp();
+    const to = await trip(app, "cta", "CTA-HOW", "CTA-STL");
+    expect(to.purchasable).toBe(false);
+    expect(to.closedTrip).toMatchObject({ kind: "end", stations: ["CTA-STL"] });
+    expect(to.closedTrip?.notice).toBe("State/Lake station is closed. No ticket is sold to or from it now. Notice: State/Lake station is permanently closed; use Clark/Lake as an alternative.");
+    expect(to.closedTrip?.choices[0]?.label).toBe("Go to Clark/Lake instead (suggested in the notice)");
+    const sold = await tap(app, "cta", to, /Clark\/Lake/);
+    expect(sold.state.route?.stops.at(-1)?.station_id).toBe("CTA-CLK");
+    expect(sold.closedTrip).toBeUndefined();
+    expect(sold.purchasable).toBe(true);
+  });
+
   it("the interlock refuses a sale to or from a closed station, whatever the answer claims", async () => {
     // A "model" that offers the trip for sale anyway.
     const offering = tamperingPolicy((s) => ({ ...s, outcome: "route_and_fare_ready", kiosk_action: { action: "prompt_purchase", reason_code: "ok" } }));

@@ -12,7 +12,7 @@ import type { ClarificationChoice } from "../contract/clarification.ts";
 import { answers } from "../language/answers.ts";
 import type { PassengerLanguage } from "../language/types.ts";
 import type { ClosedTrip } from "./bridge.ts";
-import { hopLines, liveClosures } from "./interlock/service.ts";
+import { hopLines, liveClosures, permanentClosures } from "./interlock/service.ts";
 import { mentionedStations } from "./interlock/stations.ts";
 
 export interface ClosedTripInput {
@@ -26,7 +26,12 @@ export interface ClosedTripInput {
   language: PassengerLanguage | undefined;
   /** A station's name in the passenger's language. */
   stationName: (id: string) => string;
+  /** The fare/policy announcement in force (it may announce a station permanently closed). */
+  policyText?: string | null;
 }
+
+/** What the passenger is told of one closure: the notice's words, its end and its alternative. */
+type Notice = Pick<Disruption, "message" | "alternative" | "valid_until">;
 
 /** At most this many nearby open stations are offered (the notice's own suggestions come on top). */
 const MAX_NEAREST = 4;
@@ -110,27 +115,42 @@ export function closedTripOf(input: ClosedTripInput): ClosedTrip | undefined {
   const shown = input.turns.flat().flatMap((e) => (e.type === "disruption_update" && e.disruption ? [e.disruption as Disruption] : []));
   const disruptions = [...input.disruptions, ...shown];
   const closures = liveClosures(system, disruptions, input.now);
-  if (closures.stations.size === 0) return undefined;
-  const closed = new Set(closures.stations.keys());
-  const noticeOf = (id: string): Disruption | undefined => {
+  // Announced as permanently closed (knowledge base, fare announcement): never an end of a trip.
+  const permanent = permanentClosures(system, input.policyText ?? null);
+  if (closures.stations.size === 0 && permanent.size === 0) return undefined;
+  const closed = new Set([...closures.stations.keys(), ...permanent.keys()]);
+  const noticeOf = (id: string): Notice | undefined => {
     const why = closures.stations.get(id)?.why;
-    return disruptions.find((d) => d.station_id === id && d.type === "station_closure") ?? disruptions.find((d) => (d.id ?? d.type) === why);
+    const live = disruptions.find((d) => d.station_id === id && d.type === "station_closure") ?? disruptions.find((d) => why !== undefined && (d.id ?? d.type) === why);
+    const clause = permanent.get(id);
+    // The interlock keeps the clause; the passenger reads the whole sentence ("…; use Clark/Lake").
+    const announced = clause
+      ? ([...system.policies.map((p) => p.content), input.policyText ?? ""].flatMap((t) => t.split(/(?<=[.!?])\s+/)).find((t) => t.includes(clause.replace(/[;,:]$/, ""))) ?? clause)
+      : undefined;
+    // The announcement's own sentence names the station to use instead ("use Clark/Lake").
+    return live ?? (announced ? { message: announced, alternative: null, valid_until: null } : undefined);
+  };
+  /** The open stations a notice recommends: those its alternative (else an announcement's sentence) names. */
+  const recommended = (notice: Notice | undefined, id: string): string[] => {
+    const text = notice?.alternative ?? (permanent.has(id) ? (notice?.message ?? "") : "");
+    return text ? mentionedStations(system, text).map((m) => m.stationId) : [];
   };
   const sentence = (t: string): string => (/[.!?。！？]$/.test(t.trim()) ? t.trim() : `${t.trim()}.`);
-  const details = (d: Disruption | undefined): string[] => [d?.message ? say.operatorNotice(sentence(d.message)) : "", d?.alternative ? say.noticeAlternative(sentence(d.alternative)) : ""].filter(Boolean);
+  const details = (d: Notice | undefined): string[] => [d?.message ? say.operatorNotice(sentence(d.message)) : "", d?.alternative ? say.noticeAlternative(sentence(d.alternative)) : ""].filter(Boolean);
   const choice = (field: "origin" | "destination", id: string, suggested: boolean): ClarificationChoice => {
     const label = say.insteadChoice(field, input.stationName(id));
     return { label: suggested ? say.suggestedInNotice(label) : label, events: [{ type: "station_selected", field, value: system.stationById(id)?.name ?? id, station_id: id }] };
   };
-  const impassable = (id: string): boolean => closed.has(id) && !closures.stations.get(id)?.passThrough;
+  // Trains run through a permanently closed station as the interlock reads it (only its ends count).
+  const impassable = (id: string): boolean => closures.stations.has(id) && !closures.stations.get(id)?.passThrough;
   /**
    * The notice's recommended stations first, then the nearest open ones: never a closed one, nor
    * `keep` (the trip's other end), nor one that cannot be reached from `keep` past the closures.
    */
-  const choicesFor = (field: "origin" | "destination", around: string, keep: string | undefined, notice: Disruption | undefined): ClarificationChoice[] => {
+  const choicesFor = (field: "origin" | "destination", around: string, keep: string | undefined, notice: Notice | undefined): ClarificationChoice[] => {
     const reach = keep ? reachableFrom(system, keep, impassable) : undefined;
     const exclude = new Set([around, ...(keep ? [keep] : []), ...system.stations.map((s) => s.id).filter((id) => reach && !reach.has(id))]);
-    const suggested = notice?.alternative ? mentionedStations(system, notice.alternative).map((m) => m.stationId).filter((id) => !closed.has(id) && !exclude.has(id)) : [];
+    const suggested = recommended(notice, around).filter((id) => !closed.has(id) && !exclude.has(id));
     const nearest = nearestOpenStations(system, around, closed, new Set([...exclude, ...suggested]));
     return [...new Set(suggested)].map((id) => choice(field, id, true)).concat(nearest.map((id) => choice(field, id, false))).slice(0, 8);
   };
@@ -152,7 +172,7 @@ export function closedTripOf(input: ClosedTripInput): ClosedTrip | undefined {
 
   // Through a closed station: trains must run through it without stopping (the notice says they
   // skip it) and the passenger must not change trains there; else this route cannot be travelled.
-  const inner = routeStops.slice(1, -1).map((id, i) => ({ id, before: routeStops[i]!, after: routeStops[i + 2]! })).filter((s) => closed.has(s.id));
+  const inner = routeStops.slice(1, -1).map((id, i) => ({ id, before: routeStops[i]!, after: routeStops[i + 2]! })).filter((s) => closures.stations.has(s.id));
   if (inner.length === 0) return undefined;
   const blocked = inner.find((s) => !closures.stations.get(s.id)?.passThrough || ![...hopLines(system, s.before, s.id)].some((l) => hopLines(system, s.id, s.after).has(l)));
   if (!blocked) {
@@ -162,7 +182,7 @@ export function closedTripOf(input: ClosedTripInput): ClosedTrip | undefined {
   // Ride as far as the closure allows (the open stops before it), or to what the notice suggests.
   const reach = reachableFrom(system, routeStops[0]!, impassable);
   const reachable = routeStops.slice(0, routeStops.indexOf(blocked.id)).reverse().filter((id) => id !== origin && !closed.has(id)).slice(0, 1);
-  const suggested = notice?.alternative ? mentionedStations(system, notice.alternative).map((m) => m.stationId).filter((id) => !closed.has(id) && id !== origin && reach.has(id)) : [];
+  const suggested = recommended(notice, blocked.id).filter((id) => !closed.has(id) && id !== origin && reach.has(id));
   const choices = [...new Set(suggested)].map((id) => choice("destination", id, true)).concat(reachable.filter((id) => !suggested.includes(id)).map((id) => choice("destination", id, false)));
   return {
     kind: "through",
