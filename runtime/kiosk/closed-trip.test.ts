@@ -164,6 +164,16 @@ describe("a trip through a closed station", () => {
     }
   });
 
+  it("trains skip the station but the route changes trains there (MARTA's only interchange): not sold, the stop before it offered", async () => {
+    const skipped = alert({ system: "marta", stations: ["Five Points"], text: "Five Points station closed. Trains will skip this station." });
+    const result = await trip(appWith(skipped).app, "marta", "MARTA-AP", "MARTA-GS");
+    expect(result.state.route?.stops.find((s) => s.station_id === "MARTA-FP")?.is_transfer).toBe(true);
+    expect(result.purchasable).toBe(false);
+    expect(result.closedTrip).toMatchObject({ kind: "through", stations: ["MARTA-FP"] });
+    expect(result.closedTrip?.notice).toMatch(/^This route changes trains at Five Points station, which is closed: trains pass through it without stopping\. No ticket is sold for this route now\./);
+    expect(result.closedTrip?.choices.map((c) => c.label)).toEqual(["Go to Garnett instead"]);
+  });
+
   it("Taipei: a route around the closed station exists — the answer takes it, and its stops do not list the station", async () => {
     const closed = alert({ system: "taipei", stations: ["TRTC-ZXF"], text: "Zhongxiao Fuxing station is closed for a water leak." });
     const result = await trip(appWith(closed).app, "taipei", "TRTC-BEI", "TRTC-LIN");

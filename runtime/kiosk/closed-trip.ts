@@ -174,7 +174,8 @@ export function closedTripOf(input: ClosedTripInput): ClosedTrip | undefined {
   // skip it) and the passenger must not change trains there; else this route cannot be travelled.
   const inner = routeStops.slice(1, -1).map((id, i) => ({ id, before: routeStops[i]!, after: routeStops[i + 2]! })).filter((s) => closures.stations.has(s.id));
   if (inner.length === 0) return undefined;
-  const blocked = inner.find((s) => !closures.stations.get(s.id)?.passThrough || ![...hopLines(system, s.before, s.id)].some((l) => hopLines(system, s.id, s.after).has(l)));
+  const changesAt = (s: (typeof inner)[number]): boolean => ![...hopLines(system, s.before, s.id)].some((l) => hopLines(system, s.id, s.after).has(l));
+  const blocked = inner.find((s) => !closures.stations.get(s.id)?.passThrough || changesAt(s));
   if (!blocked) {
     return { kind: "pass_through", stations: inner.map((s) => s.id), notice: say.passThrough(inner.map((s) => input.stationName(s.id))), question: "", choices: [] };
   }
@@ -187,7 +188,7 @@ export function closedTripOf(input: ClosedTripInput): ClosedTrip | undefined {
   return {
     kind: "through",
     stations: [blocked.id],
-    notice: [say.closedOnRoute(input.stationName(blocked.id), untilText(notice?.valid_until, input.now)), ...details(notice)].join(say.gap),
+    notice: [(closures.stations.get(blocked.id)?.passThrough ? say.closedChange : say.closedOnRoute)(input.stationName(blocked.id), untilText(notice?.valid_until, input.now)), ...details(notice)].join(say.gap),
     question: choices.length > 0 ? say.chooseOpenStation : "",
     choices: choices.slice(0, 8),
   };

@@ -64,6 +64,8 @@ export interface Answers {
   stationClosed(station: string, until: string | undefined): string;
   /** A route through a closed station that trains may not pass: no ticket for this route. */
   closedOnRoute(station: string, until: string | undefined): string;
+  /** A route that changes trains at a closed station (trains only pass through it): no ticket for this route. */
+  closedChange(station: string, until: string | undefined): string;
   /** The operator's notice (its text in the passenger's language where the operator wrote one). */
   operatorNotice(text: string): string;
   /** The alternative the notice names (operator text). */
@@ -154,6 +156,7 @@ const en: Answers = {
   passThrough: (s) => `Trains pass through ${s.join(", ")} without stopping: ${s.length === 1 ? "the station is" : "the stations are"} closed, so you cannot get on, off or change trains there.`,
   stationClosed: (s, u) => `${s} station is closed${u ? ` until ${u}` : ""}. No ticket is sold to or from it now.`,
   closedOnRoute: (s, u) => `This route passes through ${s} station, which is closed${u ? ` until ${u}` : ""}, and the notice does not say trains still run through it. No ticket is sold for this route now.`,
+  closedChange: (s, u) => `This route changes trains at ${s} station, which is closed${u ? ` until ${u}` : ""}: trains pass through it without stopping. No ticket is sold for this route now.`,
   operatorNotice: (t) => `Notice: ${t}`,
   noticeAlternative: (t) => `Suggested instead: ${t}`,
   chooseOpenStation: "Choose an open station nearby:",
@@ -219,6 +222,7 @@ const es: Answers = {
   passThrough: (s) => `Los trenes pasan por ${s.join(", ")} sin parar: ${s.length === 1 ? "la estación está cerrada" : "las estaciones están cerradas"}, así que no se puede subir, bajar ni hacer transbordo allí.`,
   stationClosed: (s, u) => `La estación ${s} está cerrada${u ? ` hasta las ${u}` : ""}. Ahora no se venden billetes desde ni hacia ella.`,
   closedOnRoute: (s, u) => `Esta ruta pasa por la estación ${s}, que está cerrada${u ? ` hasta las ${u}` : ""}, y el aviso no dice que los trenes sigan pasando por ella. Ahora no se venden billetes para esta ruta.`,
+  closedChange: (s, u) => `Esta ruta hace transbordo en la estación ${s}, que está cerrada${u ? ` hasta las ${u}` : ""}: los trenes pasan sin parar. Ahora no se venden billetes para esta ruta.`,
   operatorNotice: (t) => `Aviso: ${t}`,
   noticeAlternative: (t) => `Alternativa sugerida: ${t}`,
   chooseOpenStation: "Elija una estación abierta cercana:",
@@ -278,6 +282,7 @@ const zhHans: Answers = {
   passThrough: (s) => `列车经过${s.join("、")}不停车：该站已关闭，不能在该站上下车或换乘。`,
   stationClosed: (s, u) => `${s}站已关闭${u ? `，至${u}` : ""}。现在不出售往返该站的车票。`,
   closedOnRoute: (s, u) => `此路线经过已关闭的${s}站${u ? `（至${u}）` : ""}，通告未说明列车仍可通过该站。现在不出售此路线的车票。`,
+  closedChange: (s, u) => `此路线需在已关闭的${s}站换乘${u ? `（至${u}）` : ""}：列车经过该站不停车。现在不出售此路线的车票。`,
   operatorNotice: (t) => `通告：${t}`,
   noticeAlternative: (t) => `建议改为：${t}`,
   chooseOpenStation: "请选择附近开放的车站：",
@@ -332,6 +337,7 @@ const zhHant: Answers = {
   passThrough: (s) => `列車經過${s.join("、")}不停車：該站已關閉，不能在該站上下車或轉乘。`,
   stationClosed: (s, u) => `${s}站已關閉${u ? `，至${u}` : ""}。目前不出售往返該站的車票。`,
   closedOnRoute: (s, u) => `此路線經過已關閉的${s}站${u ? `（至${u}）` : ""}，公告未說明列車仍可通過該站。目前不出售此路線的車票。`,
+  closedChange: (s, u) => `此路線需在已關閉的${s}站轉乘${u ? `（至${u}）` : ""}：列車經過該站不停車。目前不出售此路線的車票。`,
   operatorNotice: (t) => `公告：${t}`,
   noticeAlternative: (t) => `建議改為：${t}`,
   chooseOpenStation: "請選擇附近開放的車站：",
@@ -397,6 +403,7 @@ const ar: Answers = {
   passThrough: (s) => `تمر القطارات عبر ${s.join("، ")} دون توقف: المحطة مغلقة، فلا يمكن الصعود أو النزول أو تبديل القطار فيها.`,
   stationClosed: (s, u) => `محطة ${s} مغلقة${u ? ` حتى ${u}` : ""}. لا تُباع الآن تذاكر منها أو إليها.`,
   closedOnRoute: (s, u) => `يمر هذا المسار بمحطة ${s} المغلقة${u ? ` حتى ${u}` : ""}، ولا يذكر التنبيه أن القطارات ما زالت تمر بها. لا تُباع الآن تذاكر لهذا المسار.`,
+  closedChange: (s, u) => `يتطلب هذا المسار تبديل القطار في محطة ${s} المغلقة${u ? ` حتى ${u}` : ""}: تمر القطارات بها دون توقف. لا تُباع الآن تذاكر لهذا المسار.`,
   operatorNotice: (t) => `تنبيه: ${t}`,
   noticeAlternative: (t) => `البديل المقترح: ${t}`,
   chooseOpenStation: "اختر محطة مفتوحة قريبة:",
