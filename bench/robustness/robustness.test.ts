@@ -40,6 +40,14 @@ describe("robustness suite", () => {
     expect(outcome.strict).toMatchObject({ pass: true, purchasable: true, wrongOffer: false });
   });
 
+  it("a closed station trains run through, in words the notice's own reader knows, is passed, not routed around at a dearer fare", async () => {
+    const disruption = "Zhongxiao Fuxing is closed for a water leak. Blue and Brown trains go straight through it.";
+    const kase = assemble(pack, { base: "TRTC-C-002", kinds: ["disruption_reworded"], disruption }, "TRTC-C-002~x1", "test");
+    const outcome = await runWithTaps(pack, kase, rulePolicy);
+    expect(outcome.strict.problems).toEqual([]);
+    expect(outcome.strict).toMatchObject({ pass: true, purchasable: true, wrongOffer: false });
+  });
+
   it("strict score: a sale read from an alias becomes purchasable only after the confirmation tap", async () => {
     const kase = assemble(pack, { base: "BART-A-003", kinds: ["typed"], text: "Two adult tickets from Embarcadero to SFO please", riders: { adults: 2 } }, "BART-A-003~x2", "test");
     const outcome = await runWithTaps(pack, kase, rulePolicy);

@@ -14,6 +14,7 @@
 import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
+import { trainsRunThrough } from "../../language/notices.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
 
@@ -267,12 +268,6 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
   return out;
 }
 
-/** Trains still run through a closed station: "trains skip it", "will not stop there". */
-const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
-const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
-/** "… cannot pass through": the line is cut there. */
-const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
-
 /** What one disruption closes (whatever its validity window). */
 function readDisruption(system: SystemData, d: Disruption): Closures {
   const out = noClosures();
@@ -281,7 +276,7 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
   const label = `${d.id ?? d.type}`;
   const type = String(d.type ?? "").toLowerCase();
   const message = typeof d.message === "string" ? d.message : "";
-  const skip = SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message));
+  const skip = trainsRunThrough(message);
   // Structured scope.
   const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
   const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;

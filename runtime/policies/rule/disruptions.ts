@@ -2,6 +2,7 @@
 // whether the planned route is affected, and which restrictions to plan around.
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
+import { trainsRunThrough } from "../../language/notices.ts";
 
 export interface FeedDisruption {
   id?: string | null;
@@ -37,8 +38,6 @@ export interface DisruptionImpact {
   passThrough: boolean;
 }
 
-/** "Trains skip this station", "All L trains bypass it", "will not stop there": trains still run through. */
-const PASSES_THROUGH = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at))\b/i;
 
 const SUSPENDED = /\b(suspended|closed|no service|not running|shut ?down|holding)\b/i;
 const SYSTEM_WIDE =
@@ -107,7 +106,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     unusableStations: new Set(),
     closedLines: new Set(),
     restrictions: { station_restrictions: [], line_closures: [], segment_closures: [] },
-    passThrough: PASSES_THROUGH.test(message),
+    passThrough: trainsRunThrough(message),
   };
   if (!impact.inEffect || d.severity === "info") return impact;
   const type = d.type ?? "";

@@ -1,0 +1,13 @@
+// What a service notice's words say of a closed station: whether trains still run through it
+// ("trains skip it", "will not stop there", "Blue and Brown trains go straight through it") or the
+// line is cut there ("trains cannot pass through"). One reading for the policies and the purchase
+// interlock alike: a weaker copy in one of them re-plans or blocks what the other sells.
+
+const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
+const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
+const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
+
+/** The notice says trains still run through the closed station (without stopping). */
+export function trainsRunThrough(message: string): boolean {
+  return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message));
+}
