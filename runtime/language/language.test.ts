@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
+import { SystemData } from "../../tools/data/system.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
 import { detectLanguage, hasLanguageData, lexiconFor, messages, readRiders, registerLanguageData, understand, type LanguageData } from "./index.ts";
@@ -43,6 +44,57 @@ describe("passenger-language layer", () => {
     expect(detectLanguage("من الوكرة إلى مشيرب")).toBe("ar");
     expect(detectLanguage("¿Cuánto cuesta de Embarcadero a Daly City?")).toBe("es");
     for (const lang of ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const) expect(messages(lang).startFrom("X")).toContain("X");
+  });
+});
+
+describe("pinyin without apostrophes or tones, and 'the airport' in every system", () => {
+  const mention = (system: string, text: string) => {
+    const data = pack.system(system);
+    ensureLanguageData(pack, data);
+    return lexiconFor(data).find(text).map((m) => [...m.candidates].sort());
+  };
+
+  it("reads pinyin however it is written; a stem two stations share names both, never one", () => {
+    const both = [["BJM-TIA", "BJM-TIA2"]];
+    for (const text of ["tiananmen", "TIANANMEN", "tiān'ānmén", "Tiān'ānmén", "tian an men", "Tian'anmen"]) expect(mention("beijing", text), text).toEqual(both);
+    expect(mention("beijing", "Tiananmen Dong")).toEqual([["BJM-TIA2"]]);
+    expect(mention("beijing", "tian an men xi")).toEqual([["BJM-TIA"]]);
+    // Chinese for the stem reads the same way.
+    expect(mention("beijing", "从天安门出发")).toEqual(both);
+    // Taipei's official names are English: its Chinese names' pinyin finds them (台北車站, 松山機場).
+    expect(mention("taipei", "taibeichezhan")).toEqual([["TRTC-TPM"]]);
+    expect(mention("taipei", "Sōngshān Jīchǎng")).toEqual([["TRTC-SSA"]]);
+  });
+
+  it("'from tiananmen to the airport' on Beijing: both ends ambiguous, with every candidate", () => {
+    const { o, d, u } = read("beijing", "from tiananmen to the airport");
+    expect([...o!].sort()).toEqual(["BJM-TIA", "BJM-TIA2"]);
+    expect(u.trip.origin!.confidence).toBeLessThan(0.85);
+    expect([...d!].sort()).toEqual(["BJM-2HH", "BJM-3HH", "BJM-DAJ3"]);
+    expect(read("beijing", "从天安门到机场").d!.sort()).toEqual(["BJM-2HH", "BJM-3HH", "BJM-DAJ3"]);
+    expect(read("beijing", "from Xizhimen to Capital Airport").d!.sort()).toEqual(["BJM-2HH", "BJM-3HH"]);
+    expect(read("beijing", "from Xizhimen to PEK").d!.sort()).toEqual(["BJM-2HH", "BJM-3HH"]);
+    expect(read("beijing", "from Xizhimen to PKX").d).toEqual(["BJM-DAJ3"]);
+  });
+
+  it("'airport' and the local words reach each system's airport stations", () => {
+    expect(read("marta", "airport to five points")).toMatchObject({ o: ["MARTA-AP"], d: ["MARTA-FP"] });
+    expect(read("bart", "Embarcadero to the airport").d!.sort()).toEqual(["BART-OAKL", "BART-SFO"]);
+    expect(read("cta", "Howard to the airport").d!.sort()).toEqual(["CTA-MID", "CTA-ORD"]);
+    expect(read("doha", "Msheireb to the airport").d).toEqual(["DOHA-HIA"]);
+    expect(read("doha", "من مشيرب إلى مطار").d).toEqual(["DOHA-HIA"]);
+    expect(read("doha", "Msheireb to DOH").d).toEqual(["DOHA-HIA"]);
+    expect(read("taipei", "從台北車站到機場")).toMatchObject({ o: ["TRTC-TPM"], d: ["TRTC-SSA"] });
+    expect(read("taipei", "ximen to the airport").d).toEqual(["TRTC-SSA"]);
+  });
+
+  it("an imported feed gets 'the airport' from its names alone, and a bus terminal is no airport", () => {
+    const data = new DataPack(SHARED_DATA_DIR).system("marta");
+    // A feed imported beside the pack's systems (its own id, so the pack's MARTA names stay MARTA's).
+    const renamed = new SystemData({ ...data, lines: [...data.lines], edges: [...data.edges], policies: [...data.policies], id: "imported" as SystemData["id"], stations: data.stations.map((s) => (s.id === "MARTA-FP" ? { ...s, name: "Five Points Bus Terminal" } : s)) });
+    registerLanguageData(renamed.id, { localNames: new Map(), aliases: new Map(), landmarks: new Map() });
+    expect(lexiconFor(renamed).lookup("airport")).toEqual(["MARTA-AP"]);
+    expect(lexiconFor(renamed).lookup("机场")).toEqual(["MARTA-AP"]);
   });
 });
 

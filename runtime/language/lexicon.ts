@@ -3,9 +3,9 @@
 // near spellings (fastest-levenshtein). Each match carries its candidates and a confidence; line
 // names and colours are never stations. Pure: the extra names come in as LanguageData.
 import { distance } from "fastest-levenshtein";
-import type * as PinyinPro from "pinyin-pro";
 import type { SystemData } from "../../tools/data/system.ts";
-import { lazyPackage } from "./lazy-package.ts";
+import { AIRPORT_WORDS, airportStations } from "./airports.ts";
+import { compassStem, pinyinKey } from "./pinyin.ts";
 import { fold, foldArabic, foldLatin, hasArabic, hasCjk } from "./text.ts";
 import type { LanguageData, MatchKind, StationMatch } from "./types.ts";
 
@@ -23,7 +23,6 @@ const STOP = new Set(
 );
 /** Token spellings folded to one form before matching ("Powell Street" = "Powell St"). */
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
-const AIRPORT_WORDS = /\b(airport|jichang|hangzhanlou|terminal)\b/;
 
 function canon(folded: string): string {
   return folded
@@ -33,17 +32,12 @@ function canon(folded: string): string {
     .join(" ");
 }
 
-const pinyinPro = lazyPackage<typeof PinyinPro>("pinyin-pro");
-
-function pinyinKey(text: string): string {
-  return (pinyinPro().pinyin(text, { toneType: "none", type: "array" }) as string[]).join("").toLowerCase().replace(/[^a-z]/g, "");
-}
-
 export class StationLexicon {
   private readonly latin = new Map<string, Entry>();
   private readonly cjk = new Map<string, Entry>();
   private readonly arabic = new Map<string, Entry>();
-  private readonly pinyinIndex = new Map<string, string[]>();
+  /** Pinyin key → stations, built on first use (Chinese names need pinyin-pro): see pinyinIds. */
+  private pinyin: { keys: Map<string, string[]>; stems: Map<string, string[]> } | undefined;
   private readonly lineWords = new Set<string>();
   private maxTokens = 1;
 
@@ -67,17 +61,42 @@ export class StationLexicon {
         this.add(s.name.slice(open + 1).replace(/\).*$/, ""), s.id, "part", 0.9);
       }
       if (s.name.includes("/")) for (const part of s.name.replace(/\(.*\)/, "").split("/")) if (part.trim().length >= 4) this.add(part, s.id, "part", 0.85);
-      const key = foldLatin(s.name.replace(/\(.*\)/, "")).replace(/ /g, "");
-      if (key) this.pinyinIndex.set(key, [...(this.pinyinIndex.get(key) ?? []), s.id]);
     }
     for (const [id, names] of data.localNames) for (const n of names) this.add(n, id, "local", 0.95);
     for (const [id, names] of data.aliases) for (const n of names) this.add(n, id, "alias", 0.9);
     for (const [name, ids] of data.landmarks) for (const id of ids) this.add(name, id, "landmark", 0.85);
-    // "the airport": every station named or known as an airport.
-    const airports = new Set<string>();
-    for (const [key, e] of this.latin) if (AIRPORT_WORDS.test(key) && e.kind !== "landmark") for (const id of e.ids) airports.add(id);
-    // Spanish, for the US systems' Spanish screens ("de Buckhead al aeropuerto").
-    for (const word of ["airport", "aeropuerto"]) for (const id of airports) this.addKey(this.latin, word, id, "group", airports.size === 1 ? 0.9 : 0.6);
+    // "the airport" in any of the kiosk's languages: every station named or known as an airport.
+    const airports = airportStations(system.stations.map((s) => [s.id, [s.name, ...(data.localNames.get(s.id) ?? []), ...(data.aliases.get(s.id) ?? [])]] as const));
+    for (const word of AIRPORT_WORDS) for (const id of airports) this.add(word, id, "group", airports.size === 1 ? 0.9 : 0.6);
+    this.data = data;
+  }
+
+  private readonly data: LanguageData;
+
+  /**
+   * Stations by the pinyin key of their names: the official names (Beijing's are pinyin) and the
+   * Chinese local names and aliases (Taipei's official names are English: 台北車站 → taibeichezhan).
+   * A stem several compass-suffixed names share ("tiananmen" of Tian'anmendong/-xi) names them all.
+   */
+  private pinyinIds(key: string): { ids: string[]; stem: boolean } | undefined {
+    if (!this.pinyin) {
+      const keys = new Map<string, string[]>();
+      const add = (map: Map<string, string[]>, k: string, id: string): void => {
+        if (k && !map.get(k)?.includes(id)) map.set(k, [...(map.get(k) ?? []), id]);
+      };
+      for (const s of this.system.stations) add(keys, pinyinKey(s.name.replace(/\(.*\)/, "")), s.id);
+      for (const source of [this.data.localNames, this.data.aliases]) for (const [id, names] of source) for (const n of names) if (hasCjk(n)) for (const form of new Set([n, n.replace(/站$/, "")])) add(keys, pinyinKey(form), id);
+      const stems = new Map<string, string[]>();
+      for (const [k, ids] of keys) {
+        const stem = compassStem(k);
+        if (stem && !keys.has(stem)) for (const id of ids) add(stems, stem, id);
+      }
+      this.pinyin = { keys, stems };
+    }
+    const ids = this.pinyin.keys.get(key);
+    if (ids) return { ids, stem: false };
+    const stemmed = this.pinyin.stems.get(key);
+    return stemmed ? { ids: stemmed, stem: true } : undefined;
   }
 
   private add(text: string, id: string, kind: MatchKind, confidence: number): void {
@@ -145,25 +164,25 @@ export class StationLexicon {
       const last = tokens[i + n - 1]!;
       out.push({ candidates: [...e.ids], confidence, kind, start: first.start, end: last.end, words: text.slice(first.start, last.end) });
     };
-    // Exact names, longest first.
-    for (let n = Math.min(this.maxTokens, 6); n >= 1; n--) {
+    // Exact names, longest first; then, over the same words, glued or pinyin spellings ("Tiananmen
+    // dong" = "Tian'anmendong", "taibeichezhan" = 台北車站, "Songshan Jichang" = 松山機場 before
+    // "Songshan") and the stem of several names ("tiananmen": Tian'anmendong or Tian'anmenxi,
+    // asked about, never picked).
+    for (let n = Math.max(Math.min(this.maxTokens, 6), 4); n >= 1; n--) {
       for (let i = 0; i + n <= tokens.length; i++) {
         if (used.slice(i, i + n).some(Boolean)) continue;
         const key = span(i, n);
         const entry = this.latin.get(key);
-        if (!entry || (n === 1 && this.isLineWord(key) && entry.kind !== "name")) continue;
-        // "Red Line": a colour followed by "line" is the line, not a station named after it.
-        if (this.isLineWord(key) && /^line\b/i.test(tokens[i + n]?.raw ?? "")) continue;
-        push(i, n, entry);
-      }
-    }
-    // Glued or pinyin spellings ("Tiananmen dong" = "Tian'anmendong").
-    for (let n = 3; n >= 1; n--) {
-      for (let i = 0; i + n <= tokens.length; i++) {
-        if (used.slice(i, i + n).some(Boolean)) continue;
-        const glued = tokens.slice(i, i + n).map((t) => t.key.replace(/ /g, "")).join("");
-        const ids = glued.length >= 5 ? this.pinyinIndex.get(glued) : undefined;
-        if (ids && n > 1) push(i, n, { key: glued, ids, kind: "pinyin", confidence: 0.85 });
+        if (entry && !(n === 1 && this.isLineWord(key) && entry.kind !== "name")) {
+          // "Red Line": a colour followed by "line" is the line, not a station named after it.
+          if (!(this.isLineWord(key) && /^line\b/i.test(tokens[i + n]?.raw ?? ""))) push(i, n, entry);
+          continue;
+        }
+        const words = tokens.slice(i, i + n).map((t) => t.key);
+        if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
+        const glued = words.join("").replace(/ /g, "");
+        const found = glued.length >= 5 ? this.pinyinIds(glued) : undefined;
+        if (found) push(i, n, { key: glued, ids: found.ids, kind: "pinyin", confidence: found.stem ? 0.8 : 0.85 });
       }
     }
     // Near spellings of what is left.
@@ -224,10 +243,10 @@ export class StationLexicon {
         for (let i = 0; i + len <= chars.length; i++) {
           if (taken.slice(start + i, start + i + len).some(Boolean)) continue;
           const sub = chars.slice(i, i + len).replace(/站$/, "");
-          const ids = sub.length >= 2 ? this.pinyinIndex.get(pinyinKey(sub)) : undefined;
-          if (!ids) continue;
+          const found = sub.length >= 2 ? this.pinyinIds(pinyinKey(sub)) : undefined;
+          if (!found) continue;
           for (let k = start + i; k < start + i + len; k++) taken[k] = true;
-          out.push({ candidates: [...ids], confidence: 0.8, kind: "pinyin", start: start + i, end: start + i + len, words: chars.slice(i, i + len) });
+          out.push({ candidates: [...found.ids], confidence: 0.8, kind: "pinyin", start: start + i, end: start + i + len, words: chars.slice(i, i + len) });
         }
       }
     }
