@@ -2,7 +2,7 @@
 // from a candidate bar, simplified or traditional by the screen's language), Arabic and digits.
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { candidatesFor, segmentPinyin } from "../lib/pinyin.ts";
+import { candidatesFor, phraseCandidates, segmentPinyin, type Phrase } from "../lib/pinyin.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 
 export type KeyboardLayout = "latin" | "pinyin" | "arabic" | "digits";
@@ -23,6 +23,8 @@ export function OnScreenKeyboard(props: {
   onClear: () => void;
   /** The pinyin typed but not yet turned into characters (so a station search can use it). */
   onCompose?: ((composition: string) => void) | undefined;
+  /** Whole names the candidate bar offers before single characters (station names, with their pinyin). */
+  phrases?: readonly Phrase[] | undefined;
   /** An extra action key at the end (e.g. "Ask"). */
   action?: { label: string; onPress: () => void; disabled?: boolean; why?: string } | undefined;
 }) {
@@ -37,15 +39,19 @@ export function OnScreenKeyboard(props: {
 
   const syllables = segmentPinyin(composition);
   const first = syllables[0] ?? "";
-  const candidates = first ? candidatesFor(first, language === "zh-Hant" ? "traditional" : "simplified") : [];
+  // A whole name takes the whole composition; a character its first syllable.
+  const candidates = [
+    ...phraseCandidates(composition, props.phrases ?? []).map((text) => ({ text, whole: true })),
+    ...(first ? candidatesFor(first, language === "zh-Hant" ? "traditional" : "simplified") : []).map((text) => ({ text, whole: false })),
+  ];
   const shown = candidates.slice(page * PAGE, page * PAGE + PAGE);
   const compose = (next: string): void => {
     setComposition(next);
     setPage(0);
   };
-  const choose = (character: string): void => {
-    props.onInput(character);
-    compose(syllables.slice(1).join(""));
+  const choose = (candidate: { text: string; whole: boolean }): void => {
+    props.onInput(candidate.text);
+    compose(candidate.whole ? "" : syllables.slice(1).join(""));
   };
   /** Letters not turned into characters are kept as typed (a Latin station name, a code). */
   const commitLetters = (): void => {
@@ -85,9 +91,15 @@ export function OnScreenKeyboard(props: {
           <span className="composition" dir="ltr" aria-live="polite">
             {composition ? syllables.join("'") : t("keyboard.typePinyin")}
           </span>
-          {shown.map((character) => (
-            <button key={character} type="button" className="key key-candidate" lang={language} onClick={() => choose(character)}>
-              {character}
+          {shown.map((candidate) => (
+            <button
+              key={`${candidate.whole ? "w" : "c"}-${candidate.text}`}
+              type="button"
+              className={candidate.whole ? "key key-candidate key-phrase" : "key key-candidate"}
+              lang={language}
+              onClick={() => choose(candidate)}
+            >
+              {candidate.text}
             </button>
           ))}
           {composition && candidates.length === 0 ? <span className="muted">{t("keyboard.noCandidates", { pinyin: composition })}</span> : null}

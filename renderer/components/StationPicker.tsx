@@ -21,6 +21,8 @@ export function StationPicker(props: {
   const [composition, setComposition] = useState("");
   const search = query + composition;
   const matches = useMemo(() => searchStations(props.system.stations, search), [props.system, search]);
+  // The candidate bar offers the stations' Chinese names for the pinyin typed ("tiananmen" → 天安门东).
+  const phrases = useMemo(() => props.system.stations.flatMap((s) => Object.entries(s.pinyin ?? {}).map(([text, pinyin]) => ({ text, pinyin }))), [props.system]);
   const language = useView((s) => s.language);
   const input = useRef<HTMLInputElement>(null);
   // Keyboard and keypad users land in the search field (a physical keyboard types into it).
@@ -57,7 +59,8 @@ export function StationPicker(props: {
         {matches.map(({ station, matched }) => {
           const shown = stationName(props.system, station, language);
           const others = [...new Set([station.name, ...station.localNames])].filter((n) => n !== shown);
-          const code = matched === station.id ? station.id : null;
+          // The code or other word that found it ("SFO", "airport"), beside the name.
+          const code = matched === station.id || station.aliases?.includes(matched) ? matched : null;
           // The button shows the name in the screen's language, which its accessible name starts with
           // (WCAG 2.5.3, label in name); the other names, the code and the lines stand beside it and
           // describe it.
@@ -92,6 +95,7 @@ export function StationPicker(props: {
         onBackspace={() => setQuery((q) => dropLastCharacter(q))}
         onClear={() => setQuery("")}
         onCompose={setComposition}
+        phrases={phrases}
       />
     </section>
   );

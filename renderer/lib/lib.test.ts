@@ -8,6 +8,7 @@ import { lineTextColor } from "./lineColors.ts";
 import { computeMapLayout, routeSegments } from "./mapLayout.ts";
 import { createSpeaker, scriptLanguage } from "./speech.ts";
 import { foldForSearch, searchStations } from "./stationSearch.ts";
+import type { StationView } from "./types.ts";
 
 describe("formatFare", () => {
   it("follows the framebook's fareDisplayFormat", () => {
@@ -79,6 +80,37 @@ describe("station search", () => {
     expect(first?.station.name).toBe("Xizhimen");
     expect(first?.matched).toBe("西直门");
     expect(searchStations(DEMO_BEIJING.stations, "航站楼").map((m) => m.station.id).sort()).toEqual(["B-T2", "B-T3"]);
+  });
+
+  it("finds pinyin without apostrophes, tones, spaces or capitals, and the Chinese names it spells", () => {
+    // As the host sends Beijing's stations: pinyin names with apostrophes, Chinese names with their pinyin.
+    const station = (id: string, name: string, chinese: string, pinyin: string, aliases?: string[]): StationView => ({
+      id,
+      name,
+      localNames: [chinese],
+      lines: ["1"],
+      lat: null,
+      lon: null,
+      pinyin: { [chinese]: pinyin },
+      ...(aliases ? { aliases } : {}),
+    });
+    const stations = [
+      station("BJM-TIA", "Tian'anmenxi", "天安门西", "tiananmenxi"),
+      station("BJM-TIA2", "Tian'anmendong", "天安门东", "tiananmendong"),
+      station("BJM-TIA4", "Tiantongyuan", "天通苑", "tiantongyuan"),
+      station("BJM-2HH", "2 Hao Hangzhanlou (Terminal 2)", "2号航站楼", "2haohangzhanlou", ["Capital Airport", "PEK", "airport", "机场"]),
+      station("BJM-DAJ3", "Daxing Jichang (Daxing Airport)", "大兴机场", "daxingjichang", ["PKX", "airport", "机场"]),
+      station("TRTC-TPM", "Taipei Main Station", "台北車站", "taibeichezhan"),
+    ];
+    const ids = (query: string) => searchStations(stations, query).map((m) => m.station.id).sort();
+    for (const query of ["tiananmen", "Tiananmen", "TIANANMEN", "tiān'ānmén", "tian an men", "Tian'anmen"]) expect(ids(query), query).toEqual(["BJM-TIA", "BJM-TIA2"]);
+    expect(ids("Tiananmen Dong")).toEqual(["BJM-TIA2"]);
+    expect(searchStations(stations, "tiananmen")[0]?.matched).toMatch(/^天安门/);
+    expect(ids("taibeiche")).toEqual(["TRTC-TPM"]);
+    expect(ids("airport")).toEqual(["BJM-2HH", "BJM-DAJ3"]);
+    expect(ids("机场")).toEqual(["BJM-2HH", "BJM-DAJ3"]);
+    expect(ids("PEK")).toEqual(["BJM-2HH"]);
+    expect(searchStations(stations, "PKX")[0]?.matched).toBe("PKX");
   });
 
   it("finds stations by their Arabic names, ignoring diacritics, alef forms and the article", () => {

@@ -73,3 +73,31 @@ export function candidatesFor(syllable: string, script: ChineseScript): string[]
   const forms = traditionalForms();
   return [...new Set(simplified.flatMap((ch) => forms.get(ch) ?? [ch]))];
 }
+
+/** A whole name the candidate bar may offer, with its toneless pinyin (the host's StationView.pinyin). */
+export interface Phrase {
+  text: string;
+  pinyin: string;
+}
+
+/**
+ * Whole names for a composition of two syllables or more, as pinyin keyboards offer words before
+ * characters: the names whose pinyin starts with it, closest first, led by the Chinese they share
+ * when several do ("tiananmen" → 天安门, 天安门东, 天安门西).
+ */
+export function phraseCandidates(composition: string, phrases: readonly Phrase[]): string[] {
+  const typed = normalizePinyin(composition);
+  if (segmentPinyin(typed).length < 2) return [];
+  const found = phrases.filter((p) => p.pinyin.startsWith(typed)).sort((a, b) => a.pinyin.length - b.pinyin.length || a.text.localeCompare(b.text));
+  const texts = [...new Set(found.map((p) => p.text))];
+  if (texts.length < 2) return texts;
+  let shared = [...texts[0]!];
+  for (const text of texts.slice(1)) {
+    const chars = [...text];
+    let n = 0;
+    while (n < shared.length && shared[n] === chars[n]) n++;
+    shared = shared.slice(0, n);
+  }
+  const prefix = shared.join("");
+  return shared.length >= 2 && !texts.includes(prefix) ? [prefix, ...texts] : texts;
+}

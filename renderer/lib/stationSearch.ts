@@ -1,5 +1,7 @@
-// Type-ahead over station names, ids and local-language names (Chinese, Arabic, …). Matching is
-// case-, accent- and (for Arabic) diacritic-insensitive; prefixes rank above inner matches.
+// Type-ahead over station names, ids, local-language names (Chinese, Arabic, …), the other words
+// passengers use (aliases, landmarks, "airport") and the pinyin of Chinese names. Matching is
+// case-, accent-, tone-, apostrophe- and space-insensitive ("tiananmen" finds Tian'anmendong and
+// 天安门东) and (for Arabic) diacritic-insensitive; prefixes rank above inner matches.
 import type { StationView } from "./types.ts";
 
 const ARABIC_DIACRITICS = /[\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g; // harakat, dagger alif, Quranic marks, tatweel
@@ -25,7 +27,7 @@ export function foldForSearch(text: string): string {
 
 export interface StationMatch {
   station: StationView;
-  /** The name that matched (the station's name, id or one of its local names). */
+  /** The name that matched (the station's name, id, one of its local names or aliases; a Chinese name its pinyin matched). */
   matched: string;
   rank: number;
 }
@@ -35,6 +37,8 @@ function rankOf(candidate: string, query: string): number | null {
   if (folded === query) return 0;
   if (folded.startsWith(query)) return 1;
   if (folded.split(" ").some((word) => word.startsWith(query))) return 2;
+  // Pinyin written without its apostrophes or spaces, or with others: "tiananmen", "tian an men".
+  if (folded.replace(/ /g, "").startsWith(query.replace(/ /g, ""))) return 2;
   if (folded.includes(query)) return 3;
   // Ignore the Arabic article: "wakra" finds "Al Wakra", "وكرة" finds "الوكرة".
   const withoutArticle = folded.replace(/^(al |el |ال)/, "");
@@ -54,9 +58,15 @@ export function searchStations(stations: readonly StationView[], query: string, 
   const matches: StationMatch[] = [];
   for (const station of stations) {
     let best: StationMatch | null = null;
-    for (const candidate of [station.name, station.id, ...station.localNames]) {
+    for (const candidate of [station.name, station.id, ...station.localNames, ...(station.aliases ?? [])]) {
       const rank = rankOf(candidate, folded);
       if (rank !== null && (best === null || rank < best.rank)) best = { station, matched: candidate, rank };
+    }
+    // Typed pinyin finds the Chinese name it spells ("tiananmen" → 天安门东), a prefix at least.
+    const compact = folded.replace(/ /g, "");
+    for (const [name, key] of Object.entries(station.pinyin ?? {})) {
+      const rank = key === compact ? 0 : key.startsWith(compact) ? 1 : null;
+      if (rank !== null && (best === null || rank < best.rank)) best = { station, matched: name, rank };
     }
     if (best) matches.push(best);
   }

@@ -23,6 +23,14 @@ export const StationViewSchema = z.object({
   lon: z.number().nullable(),
   /** The station's name by passenger language (e.g. "zh-Hans": "西直门"), where the pack or the operator has it. */
   localized: z.record(z.string(), z.string()).optional(),
+  /**
+   * Other words passengers use for it, for type-ahead search: the operator's aliases and codes
+   * ("SFO"), the landmarks it serves ("Capital Airport"), and "airport" in the kiosk's languages
+   * at an airport station.
+   */
+  aliases: z.array(z.string()).optional(),
+  /** Toneless pinyin of its Chinese names, by name ("天安门东": "tiananmendong"): pinyin search and the keyboard's candidate bar. */
+  pinyin: z.record(z.string(), z.string()).optional(),
 });
 export type StationView = z.infer<typeof StationViewSchema>;
 

@@ -38,6 +38,36 @@ describe("SystemView: names in the passenger's language", () => {
     expect(view.paymentMethods.find((m) => m.id === "easycard")?.localized).toEqual({ "zh-Hant": "悠遊卡" });
   });
 
+  it("gives stations their other words for type-ahead: aliases, codes, landmarks and 'airport' at every airport station", () => {
+    const airports = (id: "marta" | "bart" | "cta" | "doha" | "beijing" | "taipei") =>
+      app
+        .systemView(id)
+        .stations.filter((s) => s.aliases?.includes("airport"))
+        .map((s) => s.id)
+        .sort();
+    expect(airports("marta")).toEqual(["MARTA-AP"]);
+    expect(airports("bart")).toEqual(["BART-OAKL", "BART-SFO"]);
+    expect(airports("cta")).toEqual(["CTA-MID", "CTA-ORD"]);
+    expect(airports("doha")).toEqual(["DOHA-HIA"]);
+    expect(airports("beijing")).toEqual(["BJM-2HH", "BJM-3HH", "BJM-DAJ3"]);
+    expect(airports("taipei")).toEqual(["TRTC-SSA"]);
+    const beijing = app.systemView("beijing").stations;
+    expect(beijing.find((s) => s.id === "BJM-2HH")?.aliases).toEqual(expect.arrayContaining(["Capital Airport", "PEK", "机场", "機場", "المطار", "aeropuerto"]));
+    expect(beijing.find((s) => s.id === "BJM-DAJ3")?.aliases).toContain("PKX");
+    expect(app.systemView("doha").stations.find((s) => s.id === "DOHA-HIA")?.aliases).toEqual(expect.arrayContaining(["DOH", "المطار"]));
+  });
+
+  it("gives Chinese names their toneless pinyin, traditional ones read as simplified", () => {
+    const beijing = app.systemView("beijing").stations;
+    expect(beijing.find((s) => s.id === "BJM-TIA2")?.pinyin).toEqual({ 天安门东: "tiananmendong" });
+    expect(beijing.find((s) => s.id === "BJM-2HH")?.pinyin).toMatchObject({ 首都机场: "shoudujichang" });
+    const taipei = app.systemView("taipei").stations;
+    expect(taipei.find((s) => s.id === "TRTC-TPM")?.pinyin).toMatchObject({ 台北車站: "taibeichezhan" });
+    expect(taipei.find((s) => s.id === "TRTC-SSA")?.pinyin).toMatchObject({ 松山機場: "songshanjichang" });
+    // No Chinese names, no pinyin.
+    expect(app.systemView("bart").stations.some((s) => s.pinyin)).toBe(false);
+  });
+
   it("gives Doha its Arabic names and lines, and keeps miles on the US systems", () => {
     const doha = app.systemView("doha");
     expect(doha.stations.find((s) => s.id === "DOHA-MSH")?.localized).toEqual({ ar: "مشيرب" });

@@ -1,6 +1,9 @@
 // SystemView: everything the screen needs to draw one system, built from the validated system data
 // plus the run-time extras (coordinates, local names, attribution). Pure.
 import type { SystemData } from "../../tools/data/system.ts";
+import { AIRPORT_WORDS, airportStations } from "../language/airports.ts";
+import { pinyinKey } from "../language/pinyin.ts";
+import { hasCjk } from "../language/text.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
 import { passengerLanguageOf, type RiderType, type StationView, type SystemSummary, type SystemView } from "./bridge.ts";
 import type { OperatorLocalNames, StationGeoIndex } from "./extras.ts";
@@ -107,22 +110,33 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
   // The pack's native names are in the system's own language; the operator file says its language.
   const packLanguage = passengerLanguageOf(fb.primary_language);
   const operatorLanguage = extras.operatorNames ? passengerLanguageOf(extras.operatorNames.language) : null;
+  const localNamesOf = (s: SystemData["stations"][number]): string[] => [...new Set([...(extras.geo?.lookup(s.name)?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])])];
+  const aliasesOf = (id: string): string[] => [...(extras.operatorNames?.aliases.get(id) ?? [])];
+  // The same airport reading as the passenger-language layer's, so typing "airport" finds what saying it does.
+  const airports = airportStations(system.stations.map((s) => [s.id, [s.name, ...localNamesOf(s), ...aliasesOf(s.id)]] as const));
+  const landmarksOf = new Map<string, string[]>();
+  for (const [landmark, ids] of extras.operatorNames?.landmarks ?? []) for (const id of ids) landmarksOf.set(id, [...(landmarksOf.get(id) ?? []), landmark]);
   const stations: StationView[] = system.stations.map((s) => {
     const geo = extras.geo?.lookup(s.name);
     const operatorNames = extras.operatorNames?.byStation.get(s.id) ?? [];
-    const localNames = [...(geo?.nativeNames ?? []), ...operatorNames];
+    const localNames = localNamesOf(s);
     const localized: Record<string, string> = {};
     const native = geo?.nativeNames[0];
     if (packLanguage && packLanguage !== "en" && native) localized[packLanguage] = native;
     if (operatorLanguage && operatorNames[0]) localized[operatorLanguage] = operatorNames[0];
+    const aliases = [...new Set([...aliasesOf(s.id), ...(landmarksOf.get(s.id) ?? []), ...(airports.has(s.id) ? AIRPORT_WORDS : [])])];
+    // The generic airport words stay out: the candidate bar offers a system's own names, in its own script.
+    const pinyin = Object.fromEntries([...localNames, ...aliases].filter((n) => hasCjk(n) && !AIRPORT_WORDS.includes(n)).map((n) => [n, pinyinKey(n)]));
     return {
       id: s.id,
       name: s.name,
-      localNames: [...new Set(localNames)],
+      localNames,
       lines: [...s.lines],
       lat: geo?.lat ?? null,
       lon: geo?.lon ?? null,
       ...(Object.keys(localized).length > 0 ? { localized } : {}),
+      ...(aliases.length > 0 ? { aliases } : {}),
+      ...(Object.keys(pinyin).length > 0 ? { pinyin } : {}),
     };
   });
   const localizedBy = (map: ReadonlyMap<string, string> | undefined, id: string): { localized?: Record<string, string> } => {
