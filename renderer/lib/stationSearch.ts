@@ -58,8 +58,15 @@ export function searchStations(stations: readonly StationView[], query: string, 
   const matches: StationMatch[] = [];
   for (const station of stations) {
     let best: StationMatch | null = null;
-    for (const candidate of [station.name, station.id, ...station.localNames, ...(station.aliases ?? [])]) {
+    for (const candidate of [station.name, station.id, ...station.localNames]) {
       const rank = rankOf(candidate, folded);
+      if (rank !== null && (best === null || rank < best.rank)) best = { station, matched: candidate, rank };
+    }
+    // Another word for it ranks below its names unless typed whole ("SFO", "airport"): "tiananmen"
+    // lists Tian'anmendong before Qianmen, which serves Tiananmen Square.
+    for (const candidate of station.aliases ?? []) {
+      const found = rankOf(candidate, folded);
+      const rank = found === null || found === 0 ? found : found + 1;
       if (rank !== null && (best === null || rank < best.rank)) best = { station, matched: candidate, rank };
     }
     // Typed pinyin finds the Chinese name it spells ("tiananmen" → 天安门东), a prefix at least.
