@@ -75,6 +75,20 @@ describe("pinyin in the station picker", () => {
     expect(errors).toEqual([]);
   });
 
+  it("Beijing, 简体中文: the assistant's pinyin keyboard offers station names too", async () => {
+    const { page, errors } = await newPage();
+    await page.goto(`${serve.server.url}?system=beijing`);
+    await page.locator('.language-switcher [lang="zh-Hans"]').click();
+    await page.locator(".attract-start").click();
+    await page.locator(".chat > .button-secondary").click();
+    expect(await page.locator(".keyboard").getAttribute("data-layout")).toBe("pinyin");
+    for (const letter of "tiananmen") await page.locator(".keyboard-row .key", { hasText: new RegExp(`^${letter}$`) }).click();
+    await page.locator(".candidate-bar .key-phrase", { hasText: /^天安门东$/ }).click();
+    expect(await page.locator(".composer-input").inputValue()).toBe("天安门东");
+    await shot(page, "1c-beijing-chat-tiananmendong");
+    expect(errors).toEqual([]);
+  });
+
   it("Taipei, 繁體中文: 'taibeiche' offers 台北車站 in traditional characters (its English name is no pinyin)", async () => {
     const { page, errors } = await newPage();
     await openPicker(page, "taipei", "zh-Hant");

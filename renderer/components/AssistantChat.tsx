@@ -6,6 +6,7 @@ import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { Turn } from "../machines/kioskMachine.ts";
 import type { Language } from "../i18n/catalog.ts";
 import { isolate, stationNameById } from "../lib/names.ts";
+import type { Phrase } from "../lib/pinyin.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import { dropLastCharacter, OnScreenKeyboard } from "./OnScreenKeyboard.tsx";
 
@@ -47,7 +48,8 @@ export function Transcript({ turns, system }: { turns: readonly Turn[]; system: 
   );
 }
 
-export function ChatComposer(props: { value: string; onChange: (text: string) => void; onSend: () => void; canSend: boolean }) {
+/** `phrases`: the stations' Chinese names the pinyin keyboard offers whole ("tiananmen" → 天安门). */
+export function ChatComposer(props: { value: string; onChange: (text: string) => void; onSend: () => void; canSend: boolean; phrases?: readonly Phrase[] }) {
   const { t } = useTranslation();
   const inputId = useId();
   return (
@@ -70,6 +72,7 @@ export function ChatComposer(props: { value: string; onChange: (text: string) =>
         onInput={(text) => props.onChange(props.value + text)}
         onBackspace={() => props.onChange(dropLastCharacter(props.value))}
         onClear={() => props.onChange("")}
+        phrases={props.phrases}
         action={{ label: t("chat.send"), onPress: props.onSend, disabled: !props.canSend, why: t("chat.needText") }}
       />
     </div>

@@ -2,6 +2,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
+import { stationPhrases } from "../lib/pinyin.ts";
 import { searchStations } from "../lib/stationSearch.ts";
 import type { StationField } from "../state/viewStore.ts";
 import { stationName } from "../lib/names.ts";
@@ -22,7 +23,7 @@ export function StationPicker(props: {
   const search = query + composition;
   const matches = useMemo(() => searchStations(props.system.stations, search), [props.system, search]);
   // The candidate bar offers the stations' Chinese names for the pinyin typed ("tiananmen" → 天安门东).
-  const phrases = useMemo(() => props.system.stations.flatMap((s) => Object.entries(s.pinyin ?? {}).map(([text, pinyin]) => ({ text, pinyin }))), [props.system]);
+  const phrases = useMemo(() => stationPhrases(props.system.stations), [props.system]);
   const language = useView((s) => s.language);
   const input = useRef<HTMLInputElement>(null);
   // Keyboard and keypad users land in the search field (a physical keyboard types into it).

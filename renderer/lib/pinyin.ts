@@ -4,6 +4,7 @@
 // (the Taipei screen) come from OpenCC's traditional→simplified character table, read backwards.
 import chinese from "simple-keyboard-layouts/build/layouts/chinese.js";
 import { Locale } from "opencc-js/t2cn";
+import type { StationView } from "./types.ts";
 
 export type ChineseScript = "simplified" | "traditional";
 
@@ -78,6 +79,11 @@ export function candidatesFor(syllable: string, script: ChineseScript): string[]
 export interface Phrase {
   text: string;
   pinyin: string;
+}
+
+/** The stations' Chinese names with their pinyin (from the host), for the candidate bar. */
+export function stationPhrases(stations: readonly StationView[]): Phrase[] {
+  return stations.flatMap((s) => Object.entries(s.pinyin ?? {}).map(([text, pinyin]) => ({ text, pinyin })));
 }
 
 /**

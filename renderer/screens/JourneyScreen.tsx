@@ -1,5 +1,6 @@
 // Building the journey: stations (with the map), passengers, payment method, step-free need and
 // the assistant chat; "Find route and fare" asks the assistant.
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { useKiosk, useKioskSend } from "../app/KioskActor.tsx";
@@ -12,6 +13,7 @@ import { PaymentMethodChooser } from "../components/PaymentMethodChooser.tsx";
 import { StationFields } from "../components/StationFields.tsx";
 import { StationPicker } from "../components/StationPicker.tsx";
 import { askDraft, canAsk } from "../lib/askDraft.ts";
+import { stationPhrases } from "../lib/pinyin.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 
 export function JourneyScreen({ system }: { system: SystemView }) {
@@ -25,6 +27,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
   const asked = useView((s) => s.asked);
   const { openPanel, selectStation, setPaymentMethod, setFreetext, setStepFree } = store.getState();
   const ready = canAsk(system, journey, asked);
+  const phrases = useMemo(() => stationPhrases(system.stations), [system]);
 
   const ask = (): void => {
     const state = store.getState();
@@ -79,7 +82,7 @@ export function JourneyScreen({ system }: { system: SystemView }) {
         </div>
         <Transcript turns={turns} system={system} />
         {panel === "chat" ? (
-          <ChatComposer value={journey.freetext} onChange={setFreetext} onSend={ask} canSend={journey.freetext.trim().length > 0} />
+          <ChatComposer value={journey.freetext} onChange={setFreetext} onSend={ask} canSend={journey.freetext.trim().length > 0} phrases={phrases} />
         ) : (
           <button type="button" className="button button-secondary" onClick={() => openPanel("chat")}>
             <Icon name="keyboard" /> {t("chat.placeholder")}
