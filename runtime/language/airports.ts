@@ -11,8 +11,15 @@ export const AIRPORT_WORDS: readonly string[] = ["airport", "aeropuerto", "机�
 /** A name that says airport: the words above, pinyin jichang, and air terminal buildings (航站楼 hangzhanlou, 航廈). */
 const AIRPORT_IN_NAME = /\b(?:airport|aeropuerto|jichang|hangzhanlou)\b|机场|機場|航站楼|航站樓|航廈|مطار/u;
 
+/**
+ * "Old Airport", "المطار القديم", "旧机场": a district named after an airport that moved (Doha's Al
+ * Matar Al Qadeem), not where a passenger asking for "the airport" wants to go.
+ */
+const FORMER_AIRPORT = /\b(?:old|former)\s+airport\b|\bairport\s+(?:old|former)\b|المطار القديم|مطار قديم|旧机场|舊機場|老机场|老機場/u;
+
 export function namesAnAirport(name: string): boolean {
-  return AIRPORT_IN_NAME.test(foldLatin(name));
+  const folded = foldLatin(name);
+  return AIRPORT_IN_NAME.test(folded) && !FORMER_AIRPORT.test(folded);
 }
 
 /** The ids of airport stations among `names` (station id → every name it goes by). */
