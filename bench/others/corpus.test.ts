@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
-import { computeSale, halfOf, loadCorpus, loadFiles, parseFile } from "./corpus.ts";
+import { computeSale, halfOf, loadCorpus, loadFiles, parseFile, type CorpusEntry } from "./corpus.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 
@@ -29,7 +29,11 @@ const entry = (id: string, expectYaml: string) =>
   `- id: ${id}\n  source: {name: t, url: "https://example.org/x", licence: CC BY 4.0, original: "from a to b"}\n  text: "from a to b"\n  language: en\n  expect: ${expectYaml}\n`;
 
 describe("others' passenger corpus", () => {
-  const corpus = loadCorpus(pack);
+  // loaded in a hook, so that a bad file fails the tests with its message rather than the collection
+  let corpus: CorpusEntry[] = [];
+  beforeAll(() => {
+    corpus = loadCorpus(pack);
+  });
 
   it("parses, with unique ids, known stations, and a route and a computed total for every sale", () => {
     expect(new Set(corpus.map((c) => c.entry.id)).size).toBe(corpus.length);
