@@ -132,11 +132,17 @@ describe("typed words that name several stations: a question with them as button
     await page.locator(".composer-input").fill("from tiananmen to the airport");
     await page.locator(".key-action").click();
     await page.locator(".screen.result .clarify").waitFor({ timeout: 30_000 });
-    expect((await page.locator(".clarify-choice").allTextContents()).filter((l) => /Tian'anmen/.test(l)).sort()).toEqual(["Tian'anmendong", "Tian'anmenxi"]);
+    // A button's words in the question's language (its label); on a Chinese screen the station's
+    // Chinese name stands above them.
+    const labels = (): Promise<string[]> => page.locator(".clarify-choice").evaluateAll((els) => els.map((el) => el.querySelector(".clarify-choice-label")?.textContent ?? el.textContent ?? ""));
+    expect((await labels()).filter((l) => /Tian'anmen/.test(l)).sort()).toEqual(["Tian'anmendong", "Tian'anmenxi"]);
+    if ((await page.locator("html").getAttribute("lang"))?.startsWith("zh")) {
+      expect((await page.locator(".clarify-choice-local").allTextContents()).sort()).toEqual(["天安门东", "天安门西"]);
+    }
     await shot(page, "5-beijing-which-tiananmen");
     await page.locator(".clarify-choice", { hasText: "Tian'anmendong" }).click();
     await expect
-      .poll(async () => (await page.locator(".clarify-choice").allTextContents()).filter((l) => /Hangzhanlou|Jichang/.test(l)).sort(), { timeout: 30_000 })
+      .poll(async () => (await labels()).filter((l) => /Hangzhanlou|Jichang/.test(l)).sort(), { timeout: 30_000 })
       .toEqual(["2 Hao Hangzhanlou (Terminal 2)", "3 Hao Hangzhanlou (Terminal 3)", "Daxing Jichang (Daxing Airport)"]);
     await shot(page, "6-beijing-which-airport");
     expect(errors).toEqual([]);

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AskResult } from "../../runtime/kiosk/bridge.ts";
-import { DEMO_MARTA } from "../bridge/demoSystems.ts";
+import { DEMO_BEIJING, DEMO_MARTA } from "../bridge/demoSystems.ts";
 import { en } from "../i18n/en.ts";
 import { es } from "../i18n/es.ts";
 import { emptyJourney, journeyEvents, journeyWithChoice } from "../lib/askDraft.ts";
@@ -120,3 +120,31 @@ describe("a tapped choice becomes the journey and the next ask", () => {
     expect(choiceAsk(DEMO_MARTA, choice, "es", true)).toEqual({ system: DEMO_MARTA.id, events: choice.events, language: "es", accessibilityMode: true });
   });
 });
+
+describe("a station choice on a screen in another language than the question's", () => {
+  it("shows the station's name as the screen writes it above the question's words (typed in English on a Chinese screen)", () => {
+    const [a, b] = DEMO_BEIJING.stations;
+    const result = askResult(
+      { outcome: "policy_answer_only", kiosk_action: { action: "display_info", reason_code: "ok" }, assistant_message: `Which station do you want to go to: ${a!.name} or ${b!.name}?` },
+      {
+        purchasable: false,
+        clarification: {
+          kind: "station",
+          question: `Which station do you want to go to: ${a!.name} or ${b!.name}?`,
+          choices: [a!, b!].map((s) => ({ label: s.name, events: [{ type: "station_selected" as const, field: "destination" as const, value: s.name, station_id: s.id }] })),
+        },
+      },
+    );
+    const handlers = { onPurchase: vi.fn(), onEdit: vi.fn(), onFinish: vi.fn(), onFollowUp: vi.fn(), onChoose: vi.fn(), onChooseOnScreen: vi.fn() };
+    renderWithProviders(<ResultView system={DEMO_BEIJING} result={result} {...handlers} />, { language: "zh-Hans" });
+    const group = screen.getByRole("group");
+    const buttons = within(group).getAllByRole("button");
+    expect(buttons[0]?.textContent).toBe(`${a!.localNames[0]}${a!.name}`);
+    expect(buttons[1]?.textContent).toBe(`${b!.localNames[0]}${b!.name}`);
+    // On an English screen the label alone: nothing to add.
+    cleanup();
+    renderWithProviders(<ResultView system={DEMO_BEIJING} result={result} {...handlers} />, { language: "en" });
+    expect(within(screen.getByRole("group")).getAllByRole("button")[0]?.textContent).toBe(a!.name);
+  });
+});
+

@@ -13,6 +13,7 @@ import { Icon } from "../components/Icon.tsx";
 import { NetworkMap } from "../components/NetworkMap.tsx";
 import { RouteCard } from "../components/RouteCard.tsx";
 import { SpeechControls } from "../components/SpeechControls.tsx";
+import { stationNameById } from "../lib/names.ts";
 import { scriptLanguage } from "../lib/speech.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import type { Language } from "../i18n/catalog.ts";
@@ -131,7 +132,13 @@ export function ResultView(props: {
           </p>
         ) : null}
         {choices && props.onChoose && props.onChooseOnScreen && !confirmChoice ? (
-          <ClarifyChoices clarification={choices} onChoose={props.onChoose} onChooseOnScreen={props.onChooseOnScreen} disabled={props.checking ?? false} />
+          <ClarifyChoices
+            clarification={choices}
+            onChoose={props.onChoose}
+            onChooseOnScreen={props.onChooseOnScreen}
+            disabled={props.checking ?? false}
+            stationName={(id) => stationNameById(system, id, language)}
+          />
         ) : null}
       </figure>
       <BannerList banners={banners} />
