@@ -24,7 +24,7 @@ export function ClarifyChoices(props: {
    * A station's name in the screen's language. The question speaks the language the passenger
    * typed in; a station button also shows the name the screen and the signs use.
    */
-  stationName?: (id: string) => string;
+  stationName?: (id: string) => string | undefined;
 }) {
   const { t } = useTranslation();
   const { clarification } = props;

@@ -13,7 +13,7 @@ import { Icon } from "../components/Icon.tsx";
 import { NetworkMap } from "../components/NetworkMap.tsx";
 import { RouteCard } from "../components/RouteCard.tsx";
 import { SpeechControls } from "../components/SpeechControls.tsx";
-import { stationNameById } from "../lib/names.ts";
+import { stationName } from "../lib/names.ts";
 import { scriptLanguage } from "../lib/speech.ts";
 import { useView, useViewStoreApi } from "../state/ViewStoreProvider.tsx";
 import type { Language } from "../i18n/catalog.ts";
@@ -137,7 +137,10 @@ export function ResultView(props: {
             onChoose={props.onChoose}
             onChooseOnScreen={props.onChooseOnScreen}
             disabled={props.checking ?? false}
-            stationName={(id) => stationNameById(system, id, language)}
+            stationName={(id) => {
+              const station = system.stations.find((s) => s.id === id);
+              return station ? stationName(system, station, language) : undefined;
+            }}
           />
         ) : null}
       </figure>
