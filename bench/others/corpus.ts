@@ -19,9 +19,9 @@ export const LANGUAGES = ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const;
 export const MAY_ASK = ["origin", "destination", "riders"] as const;
 
 const count = z.number().int().min(0);
-const RidersSchema = z.strictObject({ adults: count.optional(), children: count.optional(), seniors: count.optional(), disabled: count.optional() });
+export const RidersSchema = z.strictObject({ adults: count.optional(), children: count.optional(), seniors: count.optional(), disabled: count.optional() });
 
-const SaleSchema = z.strictObject({ origin: z.string().min(1), destination: z.string().min(1), riders: RidersSchema });
+export const SaleSchema = z.strictObject({ origin: z.string().min(1), destination: z.string().min(1), riders: RidersSchema });
 
 export const EntrySchema = z.strictObject({
   id: z.string().regex(/^[a-z0-9]+-p-\d{3,}$/),
@@ -98,8 +98,17 @@ function fullRiders(r: z.infer<typeof RidersSchema>): Riders {
   return { adults: r.adults ?? 0, children: r.children ?? 0, seniors: r.seniors ?? 0, disabled: r.disabled ?? 0 };
 }
 
-/** Route and total of a sale, from the pack's own tools (route_planner, then fare_calculator). */
-export function computeSale(pack: DataPack, system: string, sale: z.infer<typeof SaleSchema>, where: string): ComputedSale {
+/** What a notice closes, in route_planner's own request fields (the operators' corpus passes them). */
+export interface RouteClosures {
+  station_restrictions?: { station: string; restriction: "closed" | "skip" }[];
+  line_closures?: { line: string; from_station?: string; to_station?: string }[];
+}
+
+/**
+ * Route and total of a sale, from the pack's own tools (route_planner, then fare_calculator);
+ * under `closures` when a notice is in force.
+ */
+export function computeSale(pack: DataPack, system: string, sale: z.infer<typeof SaleSchema>, where: string, closures: RouteClosures = {}): ComputedSale {
   const data = pack.system(system);
   for (const field of ["origin", "destination"] as const) {
     if (!data.hasStationId(sale[field])) throw new BenchError(`${where}: field expect.sale.${field}: unknown station ${sale[field]} in ${system}`);
@@ -108,7 +117,7 @@ export function computeSale(pack: DataPack, system: string, sale: z.infer<typeof
   const riders = fullRiders(sale.riders);
   if (riders.adults + riders.children + riders.seniors + riders.disabled === 0) throw new BenchError(`${where}: field expect.sale.riders: nobody rides`);
   const tools = new ToolSession(data);
-  const route = tools.call("route_planner", { origin: sale.origin, destination: sale.destination });
+  const route = tools.call("route_planner", { origin: sale.origin, destination: sale.destination, ...closures });
   if (!route.ok) throw new BenchError(`${where}: no route ${sale.origin} → ${sale.destination}: ${route.status}`);
   const r = route.result as { route_id: string; stops: { station_id: string }[]; transfers: number; line_sequence: string[] };
   const fare = tools.call("fare_calculator", { route_id: r.route_id, passengers: riders });
