@@ -95,6 +95,15 @@ describe("others' operator corpus", () => {
     const plain = computeSale(pack, "marta", { origin: "MARTA-AP", destination: "MARTA-NS", riders: { adults: 1 } }, "test");
     expect(plain.total).toBeGreaterThan(0);
     expect(c?.probes.map((p) => p.sale?.total)).toEqual([0, plain.total]);
+
+    // a fare effect tied to where the trip enters: only a trip from Airport rides free
+    const fromAirport = "{effect: fare_free, fare: {origins: [MARTA-AP]}, applies: {from: '2026-03-14T06:00', until: '2026-03-14T22:00'}}";
+    const [o] = loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "sale") + probe("MARTA-NS", "MARTA-AP", "2026-03-14T10:00", "sale"), fromAirport) }));
+    expect(o?.probes.map((p) => p.sale?.total)).toEqual([0, plain.total]);
+    // a fare effect for eligible riders only: the plain total unless the probe says the rider is eligible
+    const eligible = "{effect: fare_discount, fare: {multiplier: 0.5, eligible: a card}, applies: {from: '2026-03-14T06:00'}}";
+    const [e] = loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "sale") + probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "sale", ", eligible: true"), eligible) }));
+    expect(e?.probes.map((p) => p.sale?.total)).toEqual([plain.total, Math.round(plain.total * 50) / 100]);
   });
 
   it("holds each probe's outcome to its twin: a sale needs a route under the closures, a no-sale needs none", () => {

@@ -62,6 +62,8 @@ const FareSchema = z.strictObject({
   cap: z.number().min(0).optional(),
   /** Who or which condition the fare effect needs ("a Clipper START card"); absent = everyone. */
   eligible: z.string().min(1).optional(),
+  /** Only trips entering at these station ids get the fare effect ("enter at Taipei Arena, ride free"). */
+  origins: z.array(z.string().min(1)).min(1).optional(),
 });
 
 export const ReadingSchema = z.strictObject({
@@ -190,6 +192,7 @@ function check(pack: DataPack, system: string, e: OperatorEntry, where: string):
   const lineIds = new Set(data.lines.map((l) => l.id));
   const r = e.reading;
   for (const [i, s] of (r.stations ?? []).entries()) if (!data.hasStationId(s)) throw new BenchError(`${where}: field reading.stations.${i}: unknown station ${s} in ${system}`);
+  for (const [i, s] of (r.fare?.origins ?? []).entries()) if (!data.hasStationId(s)) throw new BenchError(`${where}: field reading.fare.origins.${i}: unknown station ${s} in ${system}`);
   for (const [i, l] of (r.lines ?? []).entries()) if (!lineIds.has(l)) throw new BenchError(`${where}: field reading.lines.${i}: unknown line ${l} in ${system}`);
   for (const [i, sec] of (r.sections ?? []).entries()) {
     const line = data.lines.find((l) => l.id === sec.line);
@@ -239,7 +242,8 @@ export function loadOperators(pack: DataPack, dir = OPERATORS_DIR, halves: reado
           if (probe.expect !== "sale") return { probe, inForce: live, sale: null };
           const sale = computeSale(pack, system, { origin: probe.origin, destination: probe.destination, riders: probe.riders }, at, closures);
           const heads = sale.riders.adults + sale.riders.children + sale.riders.seniors + sale.riders.disabled;
-          const fareApplies = live && (entry.reading.fare?.eligible === undefined || probe.eligible === true);
+          const fare = entry.reading.fare;
+          const fareApplies = live && (fare?.eligible === undefined || probe.eligible === true) && (fare?.origins === undefined || fare.origins.includes(probe.origin));
           const total = fareApplies ? applyFare(entry.reading, sale.total, heads) : sale.total;
           return { probe, inForce: live, sale: { ...sale, total } };
         });
