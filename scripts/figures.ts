@@ -2,6 +2,7 @@
 // when, to docs/figures/<name>.json; the README's performance section is written from these files
 // (scripts/readme-facts.ts), so its figures are always a real run's and name the machine they came
 // from, never typed by hand.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -43,11 +44,13 @@ export function figureFile(name: FigureName, dir = FIGURES_DIR): string {
 export async function recordFigures(name: FigureName, command: string, figures: FigureRecord["figures"], dir = FIGURES_DIR): Promise<string> {
   const hw = hardwareInfo();
   const git = await gitRevision();
+  // Earlier stored runs are the files being rewritten: they make no difference to what was measured.
+  const dirty = git.dirty === null ? null : codeChanged();
   const record: FigureRecord = {
     command,
     recorded_at: new Date().toISOString(),
     commit: git.commit === null ? null : git.commit.slice(0, 12),
-    dirty: git.dirty,
+    dirty,
     machine: {
       cpu_model: hw.cpuModel,
       cpu_cores: hw.cpuCores,
@@ -63,6 +66,12 @@ export async function recordFigures(name: FigureName, command: string, figures: 
   const file = figureFile(name, dir);
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
   return file;
+}
+
+/** Tracked files other than the stored runs differ from the commit. */
+function codeChanged(): boolean {
+  const status = execFileSync("git", ["-C", path.resolve(FIGURES_DIR, "..", ".."), "status", "--porcelain"], { encoding: "utf8" });
+  return status.split("\n").some((line) => line.trim() !== "" && !line.slice(3).startsWith("docs/figures/"));
 }
 
 /** A stored run, checked; undefined when the script was never recorded. */
