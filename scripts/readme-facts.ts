@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { SideBySide } from "../bench/robustness/summary.ts";
 import { figure, FIGURES_DIR, readFigures, type FigureRecord } from "./figures.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -91,14 +92,6 @@ export function withBlock(readme: string, block: Block, text: string): string {
 }
 
 /** The parts of `kiosk bench robustness --json` the table uses. */
-interface SideBySide {
-  n: number;
-  originalTier1: number;
-  variantTier1: number;
-  originalStrict: number;
-  variantStrict: number;
-  wrongOffers: number;
-}
 export interface RobustnessJson {
   halves: { half: "report" | "tune"; overall: SideBySide; passengers: SideBySide; operators: SideBySide; ambiguous: { n: number; asked: number }; disputed: unknown[] }[];
 }

@@ -86,8 +86,13 @@ export function loadFiles(dir = CORPUS_DIR, halves: readonly Half[] = HALVES): R
 }
 
 export function parseFile(file: string, text: string): Entry[] {
+  return parseEntries(EntrySchema, file, text);
+}
+
+/** A corpus file's entries under `schema`; an error names the file, the entry index and the field. */
+export function parseEntries<T extends z.ZodType>(schema: T, file: string, text: string): z.infer<T>[] {
   const raw: unknown = parseYaml(text);
-  const parsed = z.array(EntrySchema).safeParse(raw ?? []);
+  const parsed = z.array(schema).safeParse(raw ?? []);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const [index, ...field] = issue?.path ?? [];

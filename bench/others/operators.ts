@@ -7,12 +7,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import { BenchError } from "../errors.ts";
-import { computeSale, halfOf, HALVES, LANGUAGES, RidersSchema, type ComputedSale, type Half, type RouteClosures } from "./corpus.ts";
+import { computeSale, halfOf, HALVES, LANGUAGES, parseEntries, RidersSchema, type ComputedSale, type Half, type RouteClosures } from "./corpus.ts";
 
 export const OPERATORS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/operators");
 
@@ -138,12 +137,7 @@ export interface OperatorCorpusEntry {
 }
 
 export function parseOperatorFile(file: string, text: string): OperatorEntry[] {
-  const raw: unknown = parseYaml(text);
-  const parsed = z.array(OperatorEntrySchema).safeParse(raw ?? []);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const [index, ...field] = issue?.path ?? [];
-  throw new BenchError(`${file}: entry ${String(index ?? "?")}${field.length > 0 ? `, field ${field.join(".")}` : ""}: ${issue?.message ?? "invalid"}`);
+  return parseEntries(OperatorEntrySchema, file, text);
 }
 
 /** Whether `at` lies in the twin's `applies` window (string order is time order for YYYY-MM-DDTHH:MM). */

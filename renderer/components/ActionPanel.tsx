@@ -46,10 +46,11 @@ export function ActionPanel(props: {
     </div>
   );
 
-  if (props.closed) {
-    // The open stations to choose instead are above; this is the way out.
+  if (props.asking || props.closed) {
+    // Not "information only", and never a buy button for a closed station's trip: the answers to
+    // the question above (or the open stations to choose instead) are the way on; this is the way out.
     return (
-      <section className="action action-asking action-closed" data-action={action}>
+      <section className={`action action-asking${props.closed ? " action-closed" : ""}`} data-action={action}>
         {secondary}
         <button type="button" className="button button-secondary" onClick={props.onFinish}>
           {t("result.done")}
@@ -93,18 +94,6 @@ export function ActionPanel(props: {
         <BlockReasons result={props.result} />
         {reasonText}
         {secondary}
-      </section>
-    );
-  }
-
-  if (props.asking) {
-    // Not "information only": the answers to the question above are the way on; this is the way out.
-    return (
-      <section className="action action-asking" data-action={action}>
-        {secondary}
-        <button type="button" className="button button-secondary" onClick={props.onFinish}>
-          {t("result.done")}
-        </button>
       </section>
     );
   }
