@@ -21,10 +21,12 @@ export function StationPicker(props: {
   // Pinyin still being typed searches too: Beijing's and Taipei's English names are pinyin.
   const [composition, setComposition] = useState("");
   const search = query + composition;
-  const matches = useMemo(() => searchStations(props.system.stations, search), [props.system, search]);
+  const language = useView((s) => s.language);
+  // Listed in the screen's alphabetical order of the names it shows.
+  const order = useMemo(() => ({ nameOf: (s: (typeof props.system.stations)[number]) => stationName(props.system, s, language), collator: new Intl.Collator(language) }), [props.system, language]);
+  const matches = useMemo(() => searchStations(props.system.stations, search, 50, order), [props.system, search, order]);
   // The candidate bar offers the stations' Chinese names for the pinyin typed ("tiananmen" → 天安门东).
   const phrases = useMemo(() => stationPhrases(props.system.stations), [props.system]);
-  const language = useView((s) => s.language);
   const input = useRef<HTMLInputElement>(null);
   // Keyboard and keypad users land in the search field (a physical keyboard types into it).
   useEffect(() => input.current?.focus(), []);

@@ -7,6 +7,7 @@ import { formatDistance, formatFare, passengersInWords, qualifierText, riderLabe
 import { lineTextColor } from "./lineColors.ts";
 import { computeMapLayout, routeSegments } from "./mapLayout.ts";
 import { createSpeaker, scriptLanguage } from "./speech.ts";
+import { stationName } from "./names.ts";
 import { foldForSearch, searchStations } from "./stationSearch.ts";
 import type { StationView } from "./types.ts";
 
@@ -69,6 +70,18 @@ describe("fare wording", () => {
 describe("station search", () => {
   it("finds stations by name, id prefix and word, best first", () => {
     expect(searchStations(DEMO_MARTA.stations, "five")[0]?.station.id).toBe("M-FP");
+    // An Arabic screen lists stations in the Arabic alphabetical order of their Arabic names
+    // (عقبة بن نافع under ع before مشيرب under م), an English one by the English names.
+    const doha = {
+      ...DEMO_DOHA,
+      stations: [
+        { ...DEMO_DOHA.stations[0]!, id: "D-MSH", name: "Msheireb", localized: { ar: "مشيرب" } },
+        { ...DEMO_DOHA.stations[0]!, id: "D-OQB", name: "Oqba Ibn Nafie", localized: { ar: "عقبة بن نافع" } },
+      ],
+    };
+    const arabic = { nameOf: (s: StationView) => stationName(doha, s, "ar"), collator: new Intl.Collator("ar") };
+    expect(searchStations(doha.stations, "", 50, arabic).map((m) => m.station.id)).toEqual(["D-OQB", "D-MSH"]);
+    expect(searchStations(doha.stations, "").map((m) => m.station.id)).toEqual(["D-MSH", "D-OQB"]);
     expect(searchStations(DEMO_MARTA.stations, "m-mt")[0]?.station.id).toBe("M-MT");
     expect(searchStations(DEMO_MARTA.stations, "center").map((m) => m.station.id)).toEqual(["M-AC", "M-LC", "M-PC"]);
     expect(searchStations(DEMO_MARTA.stations, "")).toHaveLength(DEMO_MARTA.stations.length);

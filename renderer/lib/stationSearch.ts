@@ -46,12 +46,24 @@ function rankOf(candidate: string, query: string): number | null {
   return null;
 }
 
-/** Stations matching the query, best first (all stations, by name, for an empty query). */
-export function searchStations(stations: readonly StationView[], query: string, limit = 50): StationMatch[] {
+/**
+ * How the list is ordered: by the name the screen shows, in its language's alphabetical order (an
+ * Arabic screen lists الوكرة under و, not Al Wakra under A). Default: the English name.
+ */
+export interface SearchOrder {
+  nameOf: (station: StationView) => string;
+  collator: Intl.Collator;
+}
+
+const ENGLISH_ORDER: SearchOrder = { nameOf: (s) => s.name, collator: new Intl.Collator("en") };
+
+/** Stations matching the query, best first (all stations, alphabetically, for an empty query). */
+export function searchStations(stations: readonly StationView[], query: string, limit = 50, order: SearchOrder = ENGLISH_ORDER): StationMatch[] {
   const folded = foldForSearch(query);
+  const byName = (a: StationView, b: StationView): number => order.collator.compare(order.nameOf(a), order.nameOf(b));
   if (folded === "") {
     return [...stations]
-      .sort((a, b) => a.name.localeCompare(b.name))
+      .sort(byName)
       .slice(0, limit)
       .map((station) => ({ station, matched: station.name, rank: 0 }));
   }
@@ -78,6 +90,6 @@ export function searchStations(stations: readonly StationView[], query: string, 
     if (best) matches.push(best);
   }
   return matches
-    .sort((a, b) => a.rank - b.rank || a.station.name.localeCompare(b.station.name))
+    .sort((a, b) => a.rank - b.rank || byName(a.station, b.station))
     .slice(0, limit);
 }
