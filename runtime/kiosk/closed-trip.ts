@@ -42,12 +42,8 @@ function chosenEnd(turns: ClosedTripInput["turns"], field: "origin" | "destinati
   return id;
 }
 
-/**
- * Open stations nearest `from` by the network's track: the adjacent ones first (on any of its
- * lines), then the next ring out, each ring by travel time. Closed stations are passed over (trains
- * may run through them) but never offered; nor is anything in `exclude`.
- */
-export function nearestOpenStations(system: SystemData, from: string, closed: ReadonlySet<string>, exclude: ReadonlySet<string>, max = MAX_NEAREST): string[] {
+/** Each station's neighbours along the track, both ways, with the minutes between them. */
+function trackNeighbours(system: SystemData): Map<string, { id: string; minutes: number }[]> {
   const neighbours = new Map<string, { id: string; minutes: number }[]>();
   for (const e of system.edges) {
     for (const [a, b] of [[e.from, e.to], [e.to, e.from]] as const) {
@@ -56,6 +52,16 @@ export function nearestOpenStations(system: SystemData, from: string, closed: Re
       neighbours.set(a, list);
     }
   }
+  return neighbours;
+}
+
+/**
+ * Open stations nearest `from` by the network's track: the adjacent ones first (on any of its
+ * lines), then the next ring out, each ring by travel time. Closed stations are passed over (trains
+ * may run through them) but never offered; nor is anything in `exclude`.
+ */
+export function nearestOpenStations(system: SystemData, from: string, closed: ReadonlySet<string>, exclude: ReadonlySet<string>, max = MAX_NEAREST): string[] {
+  const neighbours = trackNeighbours(system);
   const seen = new Set([from]);
   let ring = new Map<string, number>([[from, 0]]);
   const out: string[] = [];
@@ -82,14 +88,14 @@ export function nearestOpenStations(system: SystemData, from: string, closed: Re
  * the notice says they skip it (`passable`), so a choice across an impassable closure is no choice.
  */
 function reachableFrom(system: SystemData, from: string, blocked: (id: string) => boolean): Set<string> {
+  const neighbours = trackNeighbours(system);
   const seen = new Set([from]);
   const queue = [from];
   while (queue.length > 0) {
     const id = queue.shift()!;
     if (id !== from && blocked(id)) continue;
-    for (const e of system.edges) {
-      const next = e.from === id ? e.to : e.to === id ? e.from : undefined;
-      if (next !== undefined && !seen.has(next)) {
+    for (const { id: next } of neighbours.get(id) ?? []) {
+      if (!seen.has(next)) {
         seen.add(next);
         queue.push(next);
       }

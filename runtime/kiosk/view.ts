@@ -110,16 +110,17 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
   // The pack's native names are in the system's own language; the operator file says its language.
   const packLanguage = passengerLanguageOf(fb.primary_language);
   const operatorLanguage = extras.operatorNames ? passengerLanguageOf(extras.operatorNames.language) : null;
-  const localNamesOf = (s: SystemData["stations"][number]): string[] => [...new Set([...(extras.geo?.lookup(s.name)?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])])];
+  // Each station's native (pack) and operator names, read once for the airport reading and the view.
+  const localNamesById = new Map(system.stations.map((s) => [s.id, [...new Set([...(extras.geo?.lookup(s.name)?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])])]]));
   const aliasesOf = (id: string): string[] => [...(extras.operatorNames?.aliases.get(id) ?? [])];
   // The same airport reading as the passenger-language layer's, so typing "airport" finds what saying it does.
-  const airports = airportStations(system.stations.map((s) => [s.id, [s.name, ...localNamesOf(s), ...aliasesOf(s.id)]] as const));
+  const airports = airportStations(system.stations.map((s) => [s.id, [s.name, ...(localNamesById.get(s.id) ?? []), ...aliasesOf(s.id)]] as const));
   const landmarksOf = new Map<string, string[]>();
   for (const [landmark, ids] of extras.operatorNames?.landmarks ?? []) for (const id of ids) landmarksOf.set(id, [...(landmarksOf.get(id) ?? []), landmark]);
   const stations: StationView[] = system.stations.map((s) => {
     const geo = extras.geo?.lookup(s.name);
     const operatorNames = extras.operatorNames?.byStation.get(s.id) ?? [];
-    const localNames = localNamesOf(s);
+    const localNames = localNamesById.get(s.id) ?? [];
     const localized: Record<string, string> = {};
     const native = geo?.nativeNames[0];
     if (packLanguage && packLanguage !== "en" && native) localized[packLanguage] = native;
