@@ -19,6 +19,9 @@ describe("passenger-language layer", () => {
     expect(read("bart", "Two adult tickets from Embarcadero to SFO please")).toMatchObject({ o: ["BART-EMBR"], d: ["BART-SFO"], riders: { adults: 2 } });
     expect(read("cta", "Red Line from Howard to Wrigley Field please")).toMatchObject({ o: ["CTA-HOW"], d: ["CTA-ADD"] });
     expect(read("taipei", "從淡水到台北101")).toMatchObject({ o: ["TRTC-TAM"], d: ["TRTC-T101"] });
+    // Simplified characters find a traditional name whole: 松山机场 is Songshan Airport (松山機場),
+    // not Songshan and the word airport (a CrossWOZ request adapted to Taipei, cases/others taipei-p-063).
+    expect(read("taipei", "好的，我要从龙山寺乘坐地铁到松山机场，请告诉我出发地和目的地附近的地铁站。")).toMatchObject({ o: ["TRTC-LOT"], d: ["TRTC-SSA"] });
     expect(read("beijing", "我想从西直门去东直门")).toMatchObject({ o: ["BJM-XIZ"], d: ["BJM-DON2"] });
     expect(read("doha", "من مطار حمد الدولي إلى مشيرب")).toMatchObject({ o: ["DOHA-HIA"], d: ["DOHA-MSH"] });
     const typo = read("marta", "Fve Points to Buckhaed").u;

@@ -5,7 +5,7 @@
 import { distance } from "fastest-levenshtein";
 import type { SystemData } from "../../tools/data/system.ts";
 import { AIRPORT_WORDS, airportStations } from "./airports.ts";
-import { compassStem, pinyinKey } from "./pinyin.ts";
+import { compassStem, pinyinKey, simplifiedChinese } from "./pinyin.ts";
 import { fold, foldArabic, foldLatin, hasArabic, hasCjk } from "./text.ts";
 import type { LanguageData, MatchKind, StationMatch } from "./types.ts";
 
@@ -219,20 +219,39 @@ export class StationLexicon {
     return best && bestD <= allowed && bestD > 0 && !tie ? best : undefined;
   }
 
+  /**
+   * The Chinese names keyed in simplified characters, built on the first Chinese text read: a
+   * passenger typing simplified finds a traditional name ("松山机场" is 松山機場, not 松山 and the
+   * word airport), and the other way round.
+   */
+  private simplifiedCjk(): Map<string, Entry> {
+    if (!this.cjkSimplified) {
+      const map = new Map<string, Entry>();
+      for (const e of this.cjk.values()) for (const id of e.ids) this.addKey(map, simplifiedChinese(e.key), id, e.kind, e.confidence);
+      this.cjkSimplified = map;
+    }
+    return this.cjkSimplified;
+  }
+
+  private cjkSimplified: Map<string, Entry> | undefined;
+
   private findCjk(text: string): StationMatch[] {
     const out: StationMatch[] = [];
     const taken = new Array<boolean>(text.length).fill(false);
-    const keys = [...this.cjk.keys()].sort((a, b) => b.length - a.length);
+    // Matched in simplified characters where the conversion keeps every character in its place.
+    const simplified = simplifiedChinese(text);
+    const [source, names] = simplified.length === text.length ? [simplified, this.simplifiedCjk()] : [text, this.cjk];
+    const keys = [...names.keys()].sort((a, b) => b.length - a.length);
     for (const key of keys) {
       let from = 0;
       for (;;) {
-        const at = text.indexOf(key, from);
+        const at = source.indexOf(key, from);
         if (at < 0) break;
         from = at + 1;
         if (taken.slice(at, at + key.length).some(Boolean)) continue;
         for (let k = at; k < at + key.length; k++) taken[k] = true;
-        const e = this.cjk.get(key)!;
-        out.push({ candidates: [...e.ids], confidence: e.confidence, kind: e.kind, start: at, end: at + key.length, words: key });
+        const e = names.get(key)!;
+        out.push({ candidates: [...e.ids], confidence: e.confidence, kind: e.kind, start: at, end: at + key.length, words: text.slice(at, at + key.length) });
       }
     }
     // Chinese runs left over, read as pinyin ("西直门" = "Xizhimen").

@@ -12,10 +12,15 @@ const pinyinPro = lazyPackage<typeof PinyinPro>("pinyin-pro");
 const openCC = lazyPackage<typeof OpenCC>("opencc-js/t2cn");
 let toSimplified: ((text: string) => string) | undefined;
 
+/** Chinese text in simplified characters ("松山機場" → "松山机场"); other text as it is. */
+export function simplifiedChinese(text: string): string {
+  return hasCjk(text) ? (toSimplified ??= openCC().Converter({ from: "tw", to: "cn" }))(text) : text;
+}
+
 /** A name's pinyin key: toneless, lower case, letters and digits only ("首都机场T3航站楼" → "shoudujichangt3hangzhanlou"). */
 export function pinyinKey(text: string): string {
   if (!hasCjk(text)) return foldLatin(text).replace(/[^a-z0-9]/g, "");
-  const simplified = (toSimplified ??= openCC().Converter({ from: "tw", to: "cn" }))(text);
+  const simplified = simplifiedChinese(text);
   return (pinyinPro().pinyin(simplified, { toneType: "none", type: "array" }) as string[]).join("").toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
