@@ -70,7 +70,7 @@ function kioskStationNames(pack: DataPack, system: SystemData): StationNames {
   return names;
 }
 
-export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): Promise<CaseOutcome> {
+export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy, maxTaps = MAX_TAPS): Promise<CaseOutcome> {
   const system = pack.system(kase.system);
   const stationNames = kioskStationNames(pack, system);
   let current = kase;
@@ -78,7 +78,7 @@ export async function runWithTaps(pack: DataPack, kase: Case, policy: Policy): P
   const first = clarificationOf(record.tool_calls_made);
   const askedFirst = !!first && first.kind !== "confirm";
   let taps = 0;
-  for (; taps < MAX_TAPS; taps++) {
+  for (; taps < maxTaps; taps++) {
     const c = clarificationOf(record.tool_calls_made);
     if (!c) break;
     const turns = caseTurns(current);

@@ -17,6 +17,8 @@ export interface StrictResult {
   purchasable: boolean;
   /** Purchasable but wrong (stations, total, riders) or not due at all. */
   wrongOffer: boolean;
+  /** A due sale the policy offered exactly right (ends, total, riders) that the interlock refused. */
+  refusedCorrect: boolean;
   problems: string[];
 }
 
@@ -39,19 +41,27 @@ export function strictScore(kase: Case, record: SessionRecord, system: SystemDat
     ...(stationNames ? { stationNames } : {}),
   });
   const purchasable = verdict.ok;
+  const offerProblems = verdict.offered ? keyProblems(gt, state) : [];
   const problems: string[] = [];
   if (purchasable) {
-    const path = ((gt.route as { path?: string[] } | null)?.path ?? []) as string[];
-    const stops = state.route?.stops ?? [];
-    if (path.length > 0 && (stops[0]?.station_id !== path[0] || stops[stops.length - 1]?.station_id !== path[path.length - 1])) {
-      problems.push(`ends: ${stops[0]?.station_id}→${stops[stops.length - 1]?.station_id}, expected ${path[0]}→${path[path.length - 1]}`);
-    }
-    const total = (gt.fare as { total?: number } | null)?.total;
-    if (typeof total === "number" && Math.abs((state.fare_quote?.total ?? NaN) - total) >= 0.005) problems.push(`total: ${state.fare_quote?.total}, expected ${total}`);
-    const expected = (gt.expected_fare_breakdown as { passenger_summary?: Record<string, number> } | undefined)?.passenger_summary;
-    const riders = ridersOf(state);
-    if (expected && riders && KEYS.some((k) => (expected[k] ?? 0) !== riders[k])) problems.push(`riders: ${KEYS.map((k) => riders[k]).join("/")}, expected ${KEYS.map((k) => expected[k] ?? 0).join("/")}`);
+    problems.push(...offerProblems);
     if (!due) problems.push("purchasable, but no sale is due");
   } else if (due) problems.push(verdict.offered ? `not purchasable: ${verdict.problems.join("; ")}` : `no sale offered (${state.outcome})`);
-  return { pass: problems.length === 0, due, purchasable, wrongOffer: purchasable && problems.length > 0, problems };
+  return { pass: problems.length === 0, due, purchasable, wrongOffer: purchasable && problems.length > 0, refusedCorrect: due && verdict.offered && !purchasable && offerProblems.length === 0, problems };
+}
+
+/** How an offered state differs from the answer key's end stations, total and riders. */
+function keyProblems(gt: Record<string, unknown>, state: SessionRecord["kiosk"]["state"]): string[] {
+  const problems: string[] = [];
+  const path = ((gt.route as { path?: string[] } | null)?.path ?? []) as string[];
+  const stops = state.route?.stops ?? [];
+  if (path.length > 0 && (stops[0]?.station_id !== path[0] || stops[stops.length - 1]?.station_id !== path[path.length - 1])) {
+    problems.push(`ends: ${stops[0]?.station_id}→${stops[stops.length - 1]?.station_id}, expected ${path[0]}→${path[path.length - 1]}`);
+  }
+  const total = (gt.fare as { total?: number } | null)?.total;
+  if (typeof total === "number" && Math.abs((state.fare_quote?.total ?? NaN) - total) >= 0.005) problems.push(`total: ${state.fare_quote?.total}, expected ${total}`);
+  const expected = (gt.expected_fare_breakdown as { passenger_summary?: Record<string, number> } | undefined)?.passenger_summary;
+  const riders = ridersOf(state);
+  if (expected && riders && KEYS.some((k) => (expected[k] ?? 0) !== riders[k])) problems.push(`riders: ${KEYS.map((k) => riders[k]).join("/")}, expected ${KEYS.map((k) => expected[k] ?? 0).join("/")}`);
+  return problems;
 }

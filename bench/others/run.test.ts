@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { runKiosk } from "../../test/cli.ts";
+import { rulePolicy } from "../../runtime/policies/rule/index.ts";
+import { halfOf, loadCorpus } from "./corpus.ts";
+import { loadOperators } from "./operators.ts";
+import { operatorCase, passengerCase, runOthers } from "./run.ts";
+import { renderOthersTable, summarizeOthers } from "./summary.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "others-run-"));
+  for (const half of ["tune", "report"]) mkdirSync(path.join(dir, half));
+  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
+  return dir;
+}
+
+/** Ids of `system` of `kind` (p or o) whose hash puts them in the tune half. */
+function tuneIds(system: string, kind: "p" | "o", n: number): string[] {
+  const out: string[] = [];
+  for (let i = 1; out.length < n; i++) {
+    const id = `${system}-${kind}-${String(i).padStart(3, "0")}`;
+    if (halfOf(id) === "tune") out.push(id);
+  }
+  return out;
+}
+
+const source = `{name: test, url: "https://example.org/x", licence: CC BY 4.0, original: "as written"}`;
+const passenger = (id: string, text: string, expectYaml: string): string => `- id: ${id}\n  source: ${source}\n  text: "${text}"\n  language: en\n  expect: ${expectYaml}\n`;
+
+describe("texts others wrote, through the kiosk", () => {
+  const [sold, wrongKey, noSale] = tuneIds("marta", "p", 3);
+  const passengers = dirWith({
+    "tune/marta.yaml": [
+      passenger(sold!, "One ticket from Five Points to the Airport please", "{sale: {origin: MARTA-FP, destination: MARTA-AP, riders: {adults: 1}}}"),
+      // The key says three ride; the words one: the kiosk's offer of one is purchasable and wrong by this key.
+      passenger(wrongKey!, "One ticket from Five Points to the Airport please", "{sale: {origin: MARTA-FP, destination: MARTA-AP, riders: {adults: 3}}}"),
+      passenger(noSale!, "What is the weather like tomorrow?", "{no_sale: out of scope}"),
+    ].join(""),
+  });
+  const [closure] = tuneIds("marta", "o", 1);
+  const operators = dirWith({
+    "tune/marta.yaml": `- id: ${closure}
+  source: ${source}
+  kind: service_alert
+  language: en
+  notice:
+    disruption: {type: station_closure, severity: critical, message: "Five Points station is closed until further notice.", station_id: MARTA-FP}
+  reading: {effect: closed, stations: [MARTA-FP]}
+  probes:
+    - {origin: MARTA-FP, destination: MARTA-AP, riders: {adults: 1}, at: "2026-03-10T14:00", expect: no_sale}
+    - {origin: MARTA-WE, destination: MARTA-AP, riders: {adults: 2}, at: "2026-03-10T14:00", expect: sale}
+`,
+  });
+
+  it("a passenger's words are one typed turn at a weekday afternoon; an operator's notice is in force beside a trip tapped in", () => {
+    const [p] = loadCorpus(pack, passengers, ["tune"]);
+    const kase = passengerCase(p!);
+    expect(kase.events).toEqual([{ type: "freetext_input", text: "One ticket from Five Points to the Airport please" }]);
+    expect(kase.system_context.active_disruptions).toEqual([]);
+    expect((kase.ground_truth as { fare: { total: number } }).fare.total).toBe(p!.sale!.total);
+    const [o] = loadOperators(pack, operators, ["tune"]);
+    const probe = operatorCase(pack, o!, 1);
+    expect(probe.id).toBe(`${closure}#2`);
+    expect(probe.system_context.current_time).toBe("2026-03-10T14:00:00");
+    expect(probe.system_context.active_disruptions).toMatchObject([{ id: closure, station_id: "MARTA-FP", message: "Five Points station is closed until further notice." }]);
+    expect(probe.events).toContainEqual({ type: "passenger_count_changed", adults: 2, children: 0, seniors: 0, disabled: 0 });
+  });
+
+  it("counts a sale sold right, a wrong purchasable offer, a no-sale kept, and a closed station's trip not sold", async () => {
+    const outcomes = await runOthers(pack, loadCorpus(pack, passengers, ["tune"]), loadOperators(pack, operators, ["tune"]), rulePolicy);
+    const result = Object.fromEntries(outcomes.map((o) => [o.id, o.result]));
+    expect(result[sold!]).toMatch(/^(sold|asked_sold)$/);
+    expect(result[wrongKey!]).toBe("wrong_offer");
+    expect(result[noSale!]).toBe("right");
+    expect(result[`${closure}#1`]).toBe("right");
+    const s = summarizeOthers("tune", outcomes);
+    expect(s.rows[0]).toMatchObject({ key: "passenger requests", due: 2, wrongOffers: 1, noSale: 1, noSaleRight: 1 });
+    expect(s.rows[1]).toMatchObject({ key: "operator notices", due: 1, noSale: 1, noSaleRight: 1 });
+    expect(s.wrong.map((w) => w.id)).toEqual([wrongKey]);
+    expect(renderOthersTable(s)).toContain(`${wrongKey} "One ticket from Five Points to the Airport please": total:`);
+  });
+
+  it("`kiosk bench robustness --suite others` runs the corpus beside our suite; a wrong --suite is a usage error", async () => {
+    const run = await runKiosk("bench", "robustness", "--suite", "others", "--half", "tune", "--json");
+    expect(run.error).toBeUndefined();
+    const json = JSON.parse(run.stdout) as { halves?: unknown; others: { half: string; rows: { key: string; due: number }[] }[] };
+    expect(json.halves).toBeUndefined();
+    expect(json.others.map((s) => s.half)).toEqual(["tune"]);
+    expect(json.others[0]!.rows.map((r) => r.key)).toEqual(["passenger requests", "operator notices"]);
+    expect(json.others[0]!.rows.every((r) => r.due > 100)).toBe(true);
+    const bad = await runKiosk("bench", "robustness", "--suite", "theirs");
+    expect(bad.error?.message).toContain("--suite must be ours, others or all, got 'theirs'");
+  }, 120_000);
+});
