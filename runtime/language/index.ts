@@ -27,6 +27,9 @@ export interface Understanding {
 }
 
 const PLACE_AFTER = /\b(?:to|towards|for|a|hasta|para)\s+((?:the\s+)?[A-Z0-9][\w'’./-]*(?:\s+[A-Z0-9][\w'’./-]*)*)/gu;
+/** 到/去/往 and the Chinese words after them ("从北京南站到纽约时代广场"): a destination named in Chinese. */
+/** (Not a verb or particle: "去买票", "到了", "往哪里".) */
+const PLACE_AFTER_ZH = /(?:到|去|往|至)(?![买買坐乘搭换換哪那了的这這看上下办辦问問找])([\p{Script=Han}]{3,})/gu;
 
 /** Read a passenger's typed request against a system's names and rider rules. */
 export function understand(system: SystemData, whole: string): Understanding {
@@ -40,7 +43,7 @@ export function understand(system: SystemData, whole: string): Understanding {
   const language = detectLanguage(text);
   if (language) out.language = language;
   if (!trip.destination) {
-    for (const m of text.matchAll(PLACE_AFTER)) {
+    for (const m of [...text.matchAll(PLACE_AFTER), ...text.matchAll(PLACE_AFTER_ZH)]) {
       const place = (m[1] ?? "").trim();
       const at = (m.index ?? 0) + m[0].length - place.length;
       const covered = mentions.some((x) => x.start <= at && x.end > at);

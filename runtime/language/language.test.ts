@@ -82,6 +82,8 @@ describe("pinyin without apostrophes or tones, and 'the airport' in every system
 
   it("'airport' and the local words reach each system's airport stations", () => {
     expect(read("marta", "airport to five points")).toMatchObject({ o: ["MARTA-AP"], d: ["MARTA-FP"] });
+    // A number in a name written in digits ("My group of three leaves from 5 Points.", an SGD turn, cases/others marta-p-029).
+    expect(read("marta", "My group of three leaves from 5 Points.")).toMatchObject({ o: ["MARTA-FP"] });
     expect(read("bart", "Embarcadero to the airport").d!.sort()).toEqual(["BART-OAKL", "BART-SFO"]);
     expect(read("cta", "Howard to the airport").d!.sort()).toEqual(["CTA-MID", "CTA-ORD"]);
     expect(read("doha", "Msheireb to the airport").d).toEqual(["DOHA-HIA"]);

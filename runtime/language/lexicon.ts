@@ -24,6 +24,15 @@ const STOP = new Set(
 /** Token spellings folded to one form before matching ("Powell Street" = "Powell St"). */
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
 
+/** Numbers and ordinals in words are their digits in a name too ("Five Points" = "5 Points", "Fifth St" = "5th St"). */
+const NUMBER_FORMS = numberForms();
+function numberForms(): Record<string, string> {
+  const cardinals = "one two three four five six seven eight nine ten eleven twelve".split(" ");
+  const ordinals = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(" ");
+  const suffix = (n: number): string => (n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th");
+  return Object.fromEntries([...cardinals.map((w, i) => [w, String(i + 1)]), ...ordinals.map((w, i) => [w, `${i + 1}${suffix(i + 1)}`])]);
+}
+
 function canon(folded: string): string {
   return folded
     .split(" ")
@@ -112,6 +121,11 @@ export class StationLexicon {
     const key = canon(foldLatin(text));
     if (key.length < 2 || (kind === "part" && (this.lineWords.has(key) || STOP.has(key) || key.length < 3))) return;
     this.addKey(this.latin, key, id, kind, confidence);
+    const digits = key
+      .split(" ")
+      .map((t) => NUMBER_FORMS[t] ?? t)
+      .join(" ");
+    if (digits !== key && kind !== "part") this.addKey(this.latin, digits, id, kind, confidence);
   }
 
   private addKey(map: Map<string, Entry>, key: string, id: string, kind: MatchKind, confidence: number): void {

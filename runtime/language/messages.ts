@@ -6,6 +6,10 @@ import type { PassengerLanguage } from "./types.ts";
 export interface Messages {
   whichStation(field: "origin" | "destination", names: readonly string[]): string;
   startFrom(destination: string): string;
+  /** The words want a trip but name neither end. */
+  whereFrom(): string;
+  /** The words name where the trip starts, not where it goes. */
+  whereTo(origin: string): string;
   confirmTrip(origin: string, destination: string, riders: string): string;
   whoTravels(screen: string, text: string): string;
   /** Who travels could not be read for sure from the words: the counter, or the reading offered. */
@@ -21,6 +25,8 @@ export { childLimitOf, type ChildLimit } from "../../tools/fares/child-rule.ts";
 const en: Messages = {
   whichStation: (field, names) => `Which ${field === "origin" ? "station are you starting from" : "station do you want to go to"}: ${names.join(" or ")}?`,
   startFrom: (d) => `Which station are you starting from for your trip to ${d}? Please choose it on the screen.`,
+  whereFrom: () => "Which station are you starting from? Please choose it on the screen.",
+  whereTo: (o) => `Which station are you going to from ${o}? Please choose it on the screen.`,
   confirmTrip: (o, d, r) => `Please confirm: ${o} to ${d} for ${r}.`,
   whoTravels: (s, t) => `The passenger counter shows ${s}, but you wrote ${t}. Who is travelling?`,
   whoTravelsUnsure: () => "Who is travelling? Please set the passengers on the counter.",
@@ -32,6 +38,8 @@ const en: Messages = {
 const es: Messages = {
   whichStation: (field, names) => `¿${field === "origin" ? "Desde qué estación sale" : "A qué estación quiere ir"}: ${names.join(" o ")}?`,
   startFrom: (d) => `¿Desde qué estación sale para ir a ${d}? Elíjala en la pantalla.`,
+  whereFrom: () => "¿Desde qué estación sale? Elíjala en la pantalla.",
+  whereTo: (o) => `¿A qué estación va desde ${o}? Elíjala en la pantalla.`,
   confirmTrip: (o, d, r) => `Confirme, por favor: de ${o} a ${d} para ${r}.`,
   whoTravels: (s, t) => `El contador indica ${s}, pero usted escribió ${t}. ¿Quién viaja?`,
   whoTravelsUnsure: () => "¿Quién viaja? Indique los pasajeros en el contador.",
@@ -43,6 +51,8 @@ const es: Messages = {
 const zhHans: Messages = {
   whichStation: (field, names) => `请问您${field === "origin" ? "从哪个站出发" : "要去哪个站"}：${names.join("还是")}？`,
   startFrom: (d) => `您去${d}，从哪个站出发？请在屏幕上选择。`,
+  whereFrom: () => "您从哪个站出发？请在屏幕上选择。",
+  whereTo: (o) => `您从${o}出发，要去哪个站？请在屏幕上选择。`,
   confirmTrip: (o, d, r) => `请确认：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客计数显示${s}，但您写的是${t}。请问几位乘车？`,
   whoTravelsUnsure: () => "请问几位乘车？请在乘客计数中设置。",
@@ -54,6 +64,8 @@ const zhHans: Messages = {
 const zhHant: Messages = {
   whichStation: (field, names) => `請問您${field === "origin" ? "從哪一站出發" : "要去哪一站"}：${names.join("還是")}？`,
   startFrom: (d) => `您要去${d}，從哪一站出發？請在螢幕上選擇。`,
+  whereFrom: () => "您從哪一站出發？請在螢幕上選擇。",
+  whereTo: (o) => `您從${o}出發，要去哪一站？請在螢幕上選擇。`,
   confirmTrip: (o, d, r) => `請確認：${o}到${d}，${r}。`,
   whoTravels: (s, t) => `乘客計數顯示${s}，但您寫的是${t}。請問幾位搭乘？`,
   whoTravelsUnsure: () => "請問幾位搭乘？請在乘客計數中設定。",
@@ -65,6 +77,8 @@ const zhHant: Messages = {
 const ar: Messages = {
   whichStation: (field, names) => `${field === "origin" ? "من أي محطة تبدأ رحلتك" : "إلى أي محطة تريد الذهاب"}: ${names.join(" أو ")}؟`,
   startFrom: (d) => `من أي محطة تبدأ رحلتك إلى ${d}؟ يرجى اختيارها على الشاشة.`,
+  whereFrom: () => "من أي محطة تبدأ رحلتك؟ يرجى اختيارها على الشاشة.",
+  whereTo: (o) => `إلى أي محطة تذهب من ${o}؟ يرجى اختيارها على الشاشة.`,
   confirmTrip: (o, d, r) => `يرجى التأكيد: من ${o} إلى ${d} لـ ${r}.`,
   whoTravels: (s, t) => `يظهر العداد ${s}، لكنك كتبت ${t}. من سيسافر؟`,
   whoTravelsUnsure: () => "من سيسافر؟ يرجى تحديد عدد الركاب في العداد.",

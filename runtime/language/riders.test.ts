@@ -114,4 +114,34 @@ describe("language rider reader: how it reads", () => {
   it("keeps Spanish words with accents out of words-to-numbers ('años' is not 1ños)", () => {
     expect(riders("yo y mi hijo de 4 años")).toEqual({ adults: 1, children: 1, seniors: 0, disabled: 0 });
   });
+
+  it("reads group sizes the way people type them (Schema-Guided Dialogue user turns, cases/others tune half)", () => {
+    // SGD train 1_00012 (Trains_1), cta-p-019; dev 4_00009, doha-p-024; taipei-p-002, -022; cta-p-025; taipei-p-001.
+    expect(riders("I will need 2 seats to Noyes, please.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("I need tickets for two to Al Matar Al Qadeem.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("Leaving from Taipei Zoo to Sanchong Elementary School for two seats.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("I will be travelling in a group of two to Bryn Mawr.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("I'm leaving from Qiyan going to Wanfang Hospital, we are four people.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    // One person said twice is one ("a seat for one people", doha-p-027), not two.
+    expect(riders("From Al Doha Al Jadeda. I need a seat for one people")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("make it for 2")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("a dozen adults")).toEqual({ adults: 12, children: 0, seniors: 0, disabled: 0 });
+    // A time is no group.
+    expect(riders("leaving at 5 for 20 minutes")).toBeUndefined();
+  });
+
+  it("a bare number after a correction replaces the one count said before it; after a mix it is asked", () => {
+    expect(riders("12 adults, I mean 2")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("Three adults. Sorry, four")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    expect(readRiders("2 adults and 2 kids, sorry, 3", BART_CHILD_AGE)?.confidence ?? 1).toBeLessThan(0.6);
+  });
+
+  it("asks about counts no ticket can have and fare instructions; ages told of counted riders say who they are", () => {
+    for (const text of ["1.5 adults", "3 or 4 people", "2-3 tickets", "charge me as a child", "count us as seniors, 2 tickets"]) {
+      expect(readRiders(text, BART_CHILD_AGE)?.confidence ?? 1, text).toBeLessThan(0.6);
+    }
+    expect(riders("1 adult aged 70")).toEqual({ adults: 0, children: 0, seniors: 1, disabled: 0 });
+    expect(riders("2 people aged 70 and 72")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
+  });
 });

@@ -70,8 +70,8 @@ export function freeChildAge(qualifier: string | undefined): number {
 }
 
 const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;
-const HEADS = String.raw`(?:people|ppl|persons?|passengers?|tickets?|of us|personas?|boletos?)`;
-const ADULT = String.raw`(?:adults?|grown[- ]?ups?|adultos?|${HEADS})`;
+const HEADS = String.raw`(?:people|ppl|persons?|passengers?|pax|tickets?|seats?|of us|personas?|boletos?|billetes?|asientos?)`;
+const GROWN_UP = String.raw`(?:adults?|grown[- ]?ups?|adultos?)`;
 /** Two riders, both seniors ("two of us, both seniors", "both over 65"). */
 const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/iu;
 // \u00f1 is ñ: a String.raw template keeps what it is written with, and the compiled CLI is ASCII-only (scripts/ascii-output.ts).
@@ -100,7 +100,16 @@ export function readRiders(text: string, childAge: number): RiderReading | undef
   let reading: RiderReading | undefined;
   statements.forEach((statement, i) => {
     const r = readStatement(statement, childAge);
-    if (!r) return;
+    if (!r) {
+      // "12 adults, I mean 2", "Three adults. Sorry, four": a bare number corrects the one count
+      // said before it; after a mix of riders it could mean any of them, so the kiosk asks.
+      const bare = /^\W*(\d+)\W*$/u.exec(toDigits(statement.toLowerCase()));
+      if (bare && reading) {
+        const stated = KEYS.filter((k) => reading!.riders[k] > 0);
+        reading = stated.length === 1 ? { ...reading, riders: { ...reading.riders, [stated[0]!]: Number(bare[1]) } } : { ...reading, confidence: Math.min(reading.confidence, 0.5) };
+      }
+      return;
+    }
     if (!reading || (i > 0 && ONLY.test(statement))) {
       reading = r;
       return;
@@ -175,9 +184,41 @@ function mendTypos(text: string): string {
 const ALONE = /\b(?:just|only) (?:me|myself)\b(?!\s*(?:and|plus|with|\+|&|y)\b)|\bby myself\b|\b(?:travell?ing|going|riding) alone\b/u;
 const SPEAKER_OWN_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|blocks?|stops?|miles?|km))/u;
 
+/**
+ * Group sizes written without a rider noun, as "N people": "a group of 3", "party of four", "we
+ * are 4", "tickets for two", "book it for 2", a statement that is only "for 2"; "a dozen" as 12.
+ */
+function groupsAsPeople(lower: string): string {
+  return lower
+    .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
+    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
+    .replace(/(\b(?:tickets?|seats?|it|that|booking|reservation|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
+}
+
+/** "a dozen" is 12, "half a dozen" 6 (before words-to-numbers, which reads neither). */
+const dozens = (lower: string): string => lower.replace(/\bhalf a dozen\b/gu, "6").replace(/\b(?:a|one) dozen\b/gu, "12");
+
+/** Counts the kiosk must not price as they stand: "1.5 adults", "3 or 4 people", "2-3 tickets". */
+const UNSURE_COUNT = new RegExp(String.raw`\b\d+\.\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})|\b\d+\s*(?:or|-|\u2013|to)\s*\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})`, "iu");
+/** An instruction about the fare, not a rider: "charge me as a child", "count us as seniors". */
+const FARE_INSTRUCTION = /\b(?:charge|count|treat|bill|price|ring|sell)\s+(?:me|us|him|her|them|my \w+)\s+(?:up\s+)?as\s+(?:an?\s+|\d+\s+)?\w+/giu;
+/** "1 adult aged 70", "2 people aged 70 and 72": the ages say who those counted riders are. */
+const COUNTED_AGED = /\b(\d+)\s+(?:adults?|people|persons?|passengers?|riders?|travell?ers?)\s+(?:aged?|ages)\s+(\d+(?:\s*(?:,|and|&)\s*\d+)*)/gu;
+
 function readStatement(text: string, childAge: number): RiderReading | undefined {
   // "an elderly couple": two seniors, not "an elderly" (one) and a couple.
-  const lower = mendTypos(toDigits(text.toLowerCase())).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
+  const folded = groupsAsPeople(mendTypos(toDigits(dozens(text.toLowerCase())))).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
+  const instructed = FARE_INSTRUCTION.test(folded);
+  const lower = folded
+    .replace(FARE_INSTRUCTION, " ")
+    .replace(COUNTED_AGED, (all, n: string, ages: string) => ((ages.match(/\d+/g) ?? []).length === Number(n) ? `aged ${ages}` : all));
+  const reading = readPeople(lower, text, childAge);
+  // The passenger tells the kiosk how to charge, or gives a count no ticket can have: ask who travels.
+  if (instructed || UNSURE_COUNT.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
+  return reading;
+}
+
+function readPeople(lower: string, text: string, childAge: number): RiderReading | undefined {
   if (ALONE.test(lower)) {
     // "I have 2 kids at home, just me today": one rider, of the type the speaker's age says.
     const age = SPEAKER_OWN_AGE.exec(lower)?.[1];
@@ -214,9 +255,11 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
       said = true;
     }
   };
-  add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${ADULT}(?!\s+(?:cards?))`, "giu")));
-  // "2 tickets", "4 people", "3 of us" say how many travel, not that they are all adults.
-  const heads = count(new RegExp(String.raw`\b${COUNT}\s+${HEADS}(?!\s+(?:cards?))`, "giu"));
+  add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${GROWN_UP}(?!\s+(?:cards?))`, "giu")));
+  // "2 tickets", "4 people", "3 of us" say how many travel, not that they are all adults; "a seat
+  // for one person" says it twice.
+  const heads = Math.max(0, ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1));
+  if (heads > 0) said = true;
   add("seniors", count(new RegExp(String.raw`\b${COUNT}\s+${SENIOR}`, "giu")));
   add("disabled", count(new RegExp(String.raw`\b${COUNT}\s+${DISABLED}`, "giu")));
   // Children: "kids aged 3 and 4", "three kids", "a toddler", "my 3 year old".
@@ -269,7 +312,7 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   if (/شخصان بالغان|بالغين اثنين/u.test(text)) add("adults", 2);
   // "me and my son", "me plus 2 kids": the speaker is a rider too.
   const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t) || /我带|我帶|我和|我跟/u.test(text);
-  const total = r.adults + r.children + r.seniors + r.disabled;
+  const total = r.adults + r.children + r.seniors + r.disabled + heads;
   if (said && speaker && !both && grownUps() === 0) add("adults", 1);
   // "me and a disabled friend": the speaker is a rider of their own, an adult unless they say otherwise.
   else if (said && !both && !ageOfSpeaker && r.adults - minorsAsAdults === 0 && /\b(?:me and|and me|me plus|me \+)\s/iu.test(t) && !/\b(?:i'?m|i am)\b/iu.test(t)) add("adults", 1);
@@ -285,8 +328,7 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   if (heads > 0) {
     if (heads === 2 && BOTH_SENIORS.test(t)) r.seniors = Math.max(r.seniors, 2);
     // The head count holds the typed riders; only the rest are adults ("4 people, 2 kids": 2 + 2).
-    const named = r.adults - heads;
-    r.adults = named + Math.max(0, heads - named - r.children - r.seniors - r.disabled);
+    r.adults += Math.max(0, heads - r.adults - r.children - r.seniors - r.disabled);
   }
   return { riders: r, confidence };
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../../test/paths.ts";
 import { ensureLanguageData } from "../../framebook/local-names.ts";
+import type { Case, KioskEvent } from "../../../tools/data/schemas.ts";
+import { clarificationOf } from "../../contract/clarification.ts";
+import { runCase } from "../../session/case.ts";
 import { readTextRequest } from "./clarify.ts";
+import { rulePolicy } from "./index.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const request = (system: string, text: string, selected = { origin: false, destination: false }) => {
@@ -32,5 +36,55 @@ describe("a place several stations serve is asked about, with the stations as ch
     expect(marta.trip.destination?.id).toBe("MARTA-FP");
     expect(marta.question("trip", true, true)).toBeUndefined();
     expect(request("doha", "من مشيرب إلى المطار").trip.destination?.id).toBe("DOHA-HIA");
+  });
+});
+
+describe("a trip written in parts: the kiosk asks for the missing end instead of answering or declining", () => {
+  const typed = (system: string, turns: KioskEvent[][]): Case => ({
+    id: "OTHERS-1",
+    system: system as Case["system"],
+    category: "A",
+    events: turns[0]!,
+    multi_turn_events: turns,
+    system_context: { current_time: "2026-03-10T14:00:00", active_disruptions: [], framebook: system },
+  });
+  const station = (field: "origin" | "destination", id: string): KioskEvent => ({ type: "station_selected", field, value: id, station_id: id });
+  const asked = async (kase: Case) => {
+    const record = await runCase(pack, kase, rulePolicy);
+    return { question: clarificationOf(record.tool_calls_made), state: record.kiosk.state };
+  };
+
+  // Schema-Guided Dialogue user turns as in the others' corpus (tune half): doha-p-038, cta-p-033, marta-p-029.
+  it("no end named: where from, then where to, then a ticket for the riders the words said", async () => {
+    const text: KioskEvent = { type: "freetext_input", text: "I'll need three tickets." };
+    const first = await asked(typed("doha", [[text]]));
+    expect(first.question).toMatchObject({ kind: "origin", select: "origin" });
+    expect(first.state.kiosk_action.action).not.toBe("prompt_purchase");
+    const second = await asked(typed("doha", [[text], [station("origin", "DOHA-MSH")]]));
+    expect(second.question).toMatchObject({ kind: "destination", select: "destination" });
+    expect(second.question?.question).toContain("Msheireb");
+    const third = await asked(typed("doha", [[text], [station("origin", "DOHA-MSH")], [station("destination", "DOHA-HIA")]]));
+    expect(third.state.fare_quote?.passenger_summary).toMatchObject({ adults: 3 });
+    expect(third.state.kiosk_action.action).toBe("prompt_purchase");
+  });
+
+  it("one end named: the other is asked for, in the screen's words", async () => {
+    expect((await asked(typed("cta", [[{ type: "freetext_input", text: "I'm leaving from O'Hare." }]]))).question).toMatchObject({ kind: "destination", select: "destination" });
+    expect((await asked(typed("marta", [[{ type: "freetext_input", text: "My group of three leaves from 5 Points." }]]))).question).toMatchObject({ kind: "destination" });
+    // Bench mode names stations as the pack does; a live kiosk's screen, in its own language.
+    expect((await asked(typed("beijing", [[{ type: "freetext_input", text: "我要从西单出发" }]]))).question?.question).toBe("您从Xidan出发，要去哪个站？请在屏幕上选择。");
+  });
+
+  it("a question about something else is answered; a coffee, a taxi or a place off the network is no trip to ask about", async () => {
+    const bike = await asked(typed("bart", [[{ type: "freetext_input", text: "I need to get to the airport with my bike" }]]));
+    expect(bike.question).toBeUndefined();
+    expect(bike.state.outcome).toBe("policy_answer_only");
+    expect((await asked(typed("bart", [[{ type: "freetext_input", text: "Where can I buy a coffee?" }]]))).question).toBeUndefined();
+    const taxi = await asked(typed("beijing", [[{ type: "freetext_input", text: "帮我叫一辆出租车去机场" }]]));
+    expect(taxi.question).toBeUndefined();
+    expect(taxi.state.outcome).toBe("request_declined");
+    const abroad = await asked(typed("beijing", [[{ type: "freetext_input", text: "从北京南站到纽约时代广场" }]]));
+    expect(abroad.question).toBeUndefined();
+    expect(abroad.state.outcome).toBe("request_declined");
   });
 });

@@ -5,6 +5,7 @@ import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import type { Clarification } from "../../contract/clarification.ts";
 import { answers } from "../../language/answers.ts";
+import { travelWish } from "../../language/intent.ts";
 import { childLimitOf, freeChildAge, mentionsTravellers, messages, readRiders, understand, type ChildLimit, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
 import type { TripInText } from "./freetext.ts";
 import type { Intent } from "./freetext.ts";
@@ -28,8 +29,11 @@ export interface TextRequest {
    */
   ridersUnsure?: { reading?: RiderCounts };
   language?: PassengerLanguage;
+  /** The words want a trip but name one end or none: the question for the missing end, if so. */
+  missingEnd(originName: string | undefined, hasDestination: boolean): Clarification | undefined;
   /** A question to ask before anything else (ambiguous, unsure or missing station), if any. */
-  question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean): Clarification | undefined;
+  /** `nameOf`: a station as the passenger's screen names it. */
+  question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean, nameOf?: (station: Station) => string): Clarification | undefined;
   /** A confirmation to show with a trip the passenger typed rather than chose on screen. */
   /** `names`: the ends as the passenger's screen names them (else the pack's names). */
   confirm(
@@ -50,7 +54,7 @@ const sure = (m: StationMatch | undefined): boolean => !!m && m.candidates.lengt
 
 export function readTextRequest(system: SystemData, texts: readonly string[], selected: { origin: boolean; destination: boolean }): TextRequest {
   const text = texts.join(" ");
-  if (!text) return { trip: {}, question: () => undefined, confirm: () => undefined };
+  if (!text) return { trip: {}, missingEnd: () => undefined, question: () => undefined, confirm: () => undefined };
   const u = understand(system, text);
   // Who travels: the latest text that says so wins ("3 adults" … "no wait, just 1").
   const childAge = freeChildAge(system.fares.discounts?.children?.qualifier);
@@ -74,22 +78,33 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
   };
   const sureRiders = !!u.riders && u.riders.confidence >= 0.6;
   const unsure = !sureRiders && (u.riders !== undefined || texts.some(mentionsTravellers));
+  const wish = travelWish(text, u.trip.mentions.map((m) => m.words), sureRiders);
+  /** Where the words want a trip and name one end or none ("I need 3 tickets", "leaving from X"): ask for the missing end. */
+  const missingEnd = (originName: string | undefined, hasDestination: boolean): Clarification | undefined => {
+    if (!wish.travels || u.unknownPlace || hasDestination) return undefined;
+    return originName === undefined ? { kind: "origin", question: say.whereFrom(), choices: [], select: "origin" } : { kind: "destination", question: say.whereTo(originName), choices: [], select: "destination" };
+  };
   return {
     trip,
     ...(sureRiders ? { riders: u.riders!.riders, ridersExclusive: !!u.riders!.exclusive } : {}),
     ...(unsure ? { ridersUnsure: u.riders ? { reading: u.riders.riders } : {} } : {}),
     ...(u.language ? { language: u.language } : {}),
-    question(intent, hasOrigin, hasDestination) {
+    missingEnd,
+    question(intent, hasOrigin, hasDestination, nameOf) {
       if (intent === "out_of_scope" || intent === "manipulation" || intent === "contradictory") return undefined;
       // A station the text names but cannot pin down (several candidates, or a near spelling).
       if (!selected.origin && om && !sure(om)) return ask("origin", om);
       if (!selected.destination && dm && !sure(dm) && !(intent !== "trip" && !hasOrigin)) return ask("destination", dm);
+      if (intent !== "trip" && intent !== "policy_question") return undefined;
       // A trip or fare request with a destination and no start: ask where from.
-      if (hasDestination && !hasOrigin && !selected.origin && dm && TRIP_WORDS.test(text) && (intent === "trip" || intent === "policy_question")) {
+      if (hasDestination && !hasOrigin && !selected.origin && dm && (TRIP_WORDS.test(text) || wish.travels)) {
         const name = system.stationById(dm.candidates[0]!)?.name ?? dm.words;
         return { kind: "origin", question: say.startFrom(name), choices: [], select: "origin" };
       }
-      return undefined;
+      // Words about nothing but the trip: ask for the missing end at once. Others ("…with my bike")
+      // are asked only when no knowledge-base article answers them (missingEnd, from the policy).
+      if (!wish.only || (hasOrigin && !o)) return undefined;
+      return missingEnd(o ? (nameOf?.(o) ?? o.name) : undefined, hasDestination);
     },
     confirm(originStation, destinationStation, riders, onScreen, ridersText, names) {
       const fromWords = (!onScreen.origin && om?.kind !== "name") || (!onScreen.destination && dm?.kind !== "name");

@@ -101,7 +101,8 @@ function answering(system: SystemData, topics: readonly string[], found: KbResul
   return best ? { title: best.title, content: best.content, policy_id: best.policy_id } : undefined;
 }
 
-function* answerQuestion(system: SystemData, intent: Intent, text: string, voice: Voice): PolicyScript {
+/** `orAsk`: the question for a trip's missing end, asked where no article answers (never a refusal a tap could settle). */
+function* answerQuestion(system: SystemData, intent: Intent, text: string, voice: Voice, orAsk?: Clarification): PolicyScript {
   const framebook = system.framebook;
   const say = voice.say;
   const mentioned = findStations(system, text).map((m) => m.station);
@@ -183,6 +184,10 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, voice
     // The first search ranked by every shared word ("the", "need"): search again by the topic.
     const [again] = yield call("knowledge_base", { query: topics.join(" ") });
     top = answering(system, topics, result<KbResult>(again));
+  }
+  if (!top && orAsk) {
+    yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: orAsk.question, reasoning: `No article answers; asked the passenger (${orAsk.kind}).`, clarification: orAsk });
+    return;
   }
   if (!top && found?.found) {
     yield submit({
@@ -288,7 +293,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
 
   const infoIntent = intent.kind !== "trip";
   // Ambiguous or unsure station names, or a trip without a start: ask instead of guessing.
-  const question = understood.question(intent.kind, !!origin, !!destination);
+  const question = understood.question(intent.kind, !!origin, !!destination, nameOf);
   if (question) {
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
     return;
@@ -327,7 +332,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       return;
     }
     if (text && (infoIntent || (!origin && !destination))) {
-      yield* answerQuestion(system, intent, text, voice);
+      yield* answerQuestion(system, intent, text, voice, intent.kind === "policy_question" ? understood.missingEnd(origin ? nameOf(origin) : undefined, !!destination) : undefined);
+      return;
+    }
+    const missing = understood.missingEnd(origin ? nameOf(origin) : undefined, !!destination);
+    if (missing) {
+      yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: missing.question, reasoning: `Asked the passenger (${missing.kind}).`, clarification: missing });
       return;
     }
     yield declined("invalid_request", say.missingStations, "Origin or destination missing.");

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { travelWish } from "./intent.ts";
+
+// Requests from the others' passenger corpus (Schema-Guided Dialogue and SLURP user turns, tune
+// half) and the knowledge questions the rule policy must still answer.
+describe("does the passenger want to travel, from words that name one end or none", () => {
+  it("tickets, seats and a counted group want a trip; words about nothing else ask at once", () => {
+    expect(travelWish("I need 3 tickets out of HIA.", ["HIA"], true)).toEqual({ travels: true, only: true });
+    expect(travelWish("Perfect! I need to reserve three tickets please.", [], true)).toEqual({ travels: true, only: true });
+    expect(travelWish("book me a train ticket", [], false)).toEqual({ travels: true, only: true });
+    expect(travelWish("Its for 2 people", [], true)).toEqual({ travels: true, only: true });
+    expect(travelWish("I'm leaving from O'Hare.", ["O'Hare"], false)).toEqual({ travels: true, only: true });
+    expect(travelWish("I want to go from 16th St Mission.", ["16th St Mission"], false)).toEqual({ travels: true, only: true });
+  });
+
+  it("a question about something else travels too but is answered first; a price or a coffee is no trip", () => {
+    expect(travelWish("I need to get to the airport with my bike", ["airport"], false)).toEqual({ travels: true, only: false });
+    expect(travelWish("Where can I buy a coffee?", [], false).travels).toBe(false);
+    expect(travelWish("How much is a ticket?", [], false).travels).toBe(false);
+    expect(travelWish("When does the last train leave?", [], false).travels).toBe(false);
+  });
+});
