@@ -352,3 +352,15 @@ describe("interlock codes", () => {
     }
   });
 });
+
+describe("interlock: stations the passenger named, read by the one reader of passenger words", () => {
+  it("a number in a name written in digits is the station named ('My group of three leaves from 5 Points.', an SGD turn, cases/others marta-p-029)", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const stops = input.state.route!.stops;
+    expect(stops[stops.length - 1]!.station_id).toBe("MARTA-FP");
+    const turns = [[{ type: "freetext_input" as const, text: "from the Airport to 5 Points" }]];
+    expect(checkInterlock({ ...input, turns }).codes).toEqual([]);
+    // Another word for a station (an alias) is no name: the passenger confirms it on screen first.
+    expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "from ATL to 5 Points" }]] }).codes).toContain("origin_not_requested");
+  });
+});

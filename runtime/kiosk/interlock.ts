@@ -33,6 +33,7 @@ import { needsStepFree } from "./interlock/access.ts";
 import { riderDisagreements, textRiderClaims } from "./interlock/riders.ts";
 import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
+import { sureStation, understand, type StationMatch } from "../language/index.ts";
 
 export const FARE_TOLERANCE = 0.01;
 export { MAX_RIDERS_PER_SALE };
@@ -118,13 +119,28 @@ function denotes(system: SystemData, input: string | undefined, id: string): boo
   return system.resolveStation(input)?.id === id;
 }
 
-/** Stations the passenger named unambiguously in their own words, with the roles the words give them. */
+/**
+ * Stations the passenger named unambiguously in their own words, with the roles the words give
+ * them — read by the kiosk's one reader of passenger words (runtime/language), the same reading the
+ * policies get. A station counts as named when the reader is sure of it by one of its names (its
+ * name, the name without a parenthetical, a local name); another word for it (an alias, a
+ * landmark, pinyin, a near spelling) needs the passenger's tap on the confirmation first. Names
+ * the caller's screen shows (`extra`: local names) count when written whole.
+ */
+const BY_NAME: ReadonlySet<StationMatch["kind"]> = new Set(["name", "part", "local"]);
+
 function namedStations(system: SystemData, turns: InterlockInput["turns"], extra: StationNames | null): Map<string, Set<"origin" | "destination" | null>> {
   const named = new Map<string, Set<"origin" | "destination" | null>>();
+  const add = (id: string, role: "origin" | "destination" | null): void => void (named.get(id) ?? named.set(id, new Set()).get(id)!).add(role);
   for (const turn of turns) {
     for (const e of turn) {
       if (e.type !== "freetext_input" || typeof e.text !== "string") continue;
-      for (const m of mentionedStations(system, e.text, extra)) (named.get(m.stationId) ?? named.set(m.stationId, new Set()).get(m.stationId)!).add(m.role);
+      const { trip } = understand(system, e.text);
+      for (const m of trip.mentions) {
+        const id = BY_NAME.has(m.kind) ? sureStation(m) : undefined;
+        if (id) add(id, m === trip.origin ? "origin" : m === trip.destination ? "destination" : null);
+      }
+      if (extra) for (const m of mentionedStations(system, e.text, extra)) if (!named.has(m.stationId)) add(m.stationId, m.role);
     }
   }
   return named;

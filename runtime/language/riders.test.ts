@@ -126,6 +126,8 @@ describe("language rider reader: how it reads", () => {
     expect(riders("From Al Doha Al Jadeda. I need a seat for one people")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
     expect(riders("make it for 2")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // A group's count is no companion's age (marta-p-029): three adults, not two and a 3-year-old.
+    expect(riders("My group of three leaves from 5 Points.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
     expect(riders("a dozen adults")).toEqual({ adults: 12, children: 0, seniors: 0, disabled: 0 });
     // A time is no group.
     expect(riders("leaving at 5 for 20 minutes")).toBeUndefined();

@@ -299,7 +299,8 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   // "one senior ticket please, I'm 72": the speaker is the senior already counted.
   if (!both && ageOfSpeaker && r[ageType(Number(ageOfSpeaker[1]), childAge)] === 0) addAge(Number(ageOfSpeaker[1]));
   else if (!both && senior.test(t) && r.seniors === 0) add("seniors", 1);
-  const companionAges = [...t.matchAll(/\bmy (?:\w+ ){0,2}\(?(?:she'?s|he'?s|aged)?\s*(\d{1,3})\)?/giu)];
+  // "my mum (70)", not "my group of 3 people" (a count, not an age).
+  const companionAges = [...t.matchAll(/\bmy (?:\w+ ){0,2}\(?(?:she'?s|he'?s|aged)?\s*(\d{1,3})\)?(?!\s*(?:people|persons?|passengers?|pax|tickets?|seats?|of us|adults?|kids?|children|seniors?)\b)/giu)];
   for (const m of companionAges) if (!/year|yr/.test(m[0])) addAge(Number(m[1]));
   if (/\b(?:i'?m|i am) (?:a )?wheelchair user|\bi(?:'m| am) (?:in a wheelchair|disabled)\b|\bdisabled rider\b|身心障礙|残疾人|残障/iu.test(text) && r.disabled === 0) add("disabled", 1);
   if (/\b(?:my )?(?:friend|brother|sister|dad|mum|mom|mother|father) who is disabled\b/iu.test(t)) add("disabled", 1);

@@ -22,6 +22,11 @@ describe("interlock rider reader: our own phrasings", () => {
 
 describe("interlock rider reader: how it reads", () => {
   const bart = pack.system("bart");
+  it("a group's size said twice is one group (an SGD turn, cases/others taipei-p-001): four, not eight", () => {
+    const claims = readRiderText(bart, "I'm leaving from Qiyan going to Wanfang Hospital, we are four people.");
+    expect(claims.exact.total).toBe(4);
+    expect(riderDisagreements(claims, { adults: 4, children: 0, seniors: 0, disabled: 0 })).toEqual([]);
+  });
   it("reads people named one by one with the age told after them or in brackets", () => {
     expect(readParty("my mum and I, she's 70")).toMatchObject({ people: 2, ages: [70] });
     expect(readParty("my husband (72) and I")).toMatchObject({ people: 2, ages: [72] });

@@ -125,7 +125,9 @@ class ClaimSet {
 
   count(key: ClaimKey, n: number, explicit: boolean, phrase: string): void {
     const c = (this.counted[key] ??= { sum: 0, explicit: false });
-    c.sum += n;
+    // Riders of a type add up ("2 adults … 1 adult"); a group's size said twice is one group
+    // ("we are four people", "2 tickets for 2 people").
+    c.sum = key === "total" ? Math.max(c.sum, n) : c.sum + n;
     c.explicit ||= explicit;
     this.evidence.push(phrase);
   }

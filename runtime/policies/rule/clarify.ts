@@ -32,8 +32,8 @@ export interface TextRequest {
   /** The words want a trip but name one end or none: the question for the missing end, if so. */
   missingEnd(originName: string | undefined, hasDestination: boolean): Clarification | undefined;
   /** A question to ask before anything else (ambiguous, unsure or missing station), if any. */
-  /** `nameOf`: a station as the passenger's screen names it. */
-  question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean, nameOf?: (station: Station) => string): Clarification | undefined;
+  /** `originName`: the start, chosen or read, as the passenger's screen names it. */
+  question(intent: Intent["kind"], hasOrigin: boolean, hasDestination: boolean, originName?: string): Clarification | undefined;
   /** A confirmation to show with a trip the passenger typed rather than chose on screen. */
   /** `names`: the ends as the passenger's screen names them (else the pack's names). */
   confirm(
@@ -90,7 +90,7 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
     ...(unsure ? { ridersUnsure: u.riders ? { reading: u.riders.riders } : {} } : {}),
     ...(u.language ? { language: u.language } : {}),
     missingEnd,
-    question(intent, hasOrigin, hasDestination, nameOf) {
+    question(intent, hasOrigin, hasDestination, originName) {
       if (intent === "out_of_scope" || intent === "manipulation" || intent === "contradictory") return undefined;
       // A station the text names but cannot pin down (several candidates, or a near spelling).
       if (!selected.origin && om && !sure(om)) return ask("origin", om);
@@ -103,8 +103,8 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
       }
       // Words about nothing but the trip: ask for the missing end at once. Others ("…with my bike")
       // are asked only when no knowledge-base article answers them (missingEnd, from the policy).
-      if (!wish.only || (hasOrigin && !o)) return undefined;
-      return missingEnd(o ? (nameOf?.(o) ?? o.name) : undefined, hasDestination);
+      if (!wish.only || (hasOrigin && originName === undefined)) return undefined;
+      return missingEnd(originName, hasDestination);
     },
     confirm(originStation, destinationStation, riders, onScreen, ridersText, names) {
       const fromWords = (!onScreen.origin && om?.kind !== "name") || (!onScreen.destination && dm?.kind !== "name");

@@ -293,7 +293,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
 
   const infoIntent = intent.kind !== "trip";
   // Ambiguous or unsure station names, or a trip without a start: ask instead of guessing.
-  const question = understood.question(intent.kind, !!origin, !!destination, nameOf);
+  const question = understood.question(intent.kind, !!origin, !!destination, origin ? nameOf(origin) : undefined);
   if (question) {
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, reasoning: `Asked the passenger (${question.kind}).`, clarification: question });
     return;
