@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FIGURE_NAMES, figureFile, readFigures, recordFigures } from "./figures.ts";
-import { blockOf, freshReports, PERFORMANCE, performanceText, README, robustnessReport, robustnessTable, ROBUSTNESS, SCORES, scoreTable } from "./readme-facts.ts";
+import { blockOf, freshReports, OTHERS, othersReport, othersTable, PERFORMANCE, performanceText, README, robustnessReport, robustnessTable, ROBUSTNESS, SCORES, scoreTable } from "./readme-facts.ts";
 
 const readme = readFileSync(README, "utf8");
 
@@ -26,6 +26,12 @@ describe("README facts", () => {
     expect(block, "README.md's robustness table differs from a fresh run: run npm run readme:facts").toBe(robustnessTable(fresh));
     const report = fresh.halves.find((h) => h.half === "report");
     expect(block).toContain(`**${report?.overall.variantStrict.toFixed(1)} %**`);
+  });
+
+  it("the table of texts others wrote equals a fresh run of their tune half", { timeout: 300_000 }, () => {
+    const fresh = othersReport();
+    expect(blockOf(readme, OTHERS), "README.md's table of texts others wrote differs from a fresh run: run npm run readme:facts").toBe(othersTable(fresh));
+    expect(fresh.rows.map((r) => r.key)).toEqual(["passenger requests", "operator notices"]);
   });
 
   it("the performance text is what the stored runs say, and every stored run is valid", () => {

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SideBySide } from "../bench/robustness/summary.ts";
+import type { OthersRow, OthersSummary } from "../bench/others/summary.ts";
 import { figure, FIGURES_DIR, readFigures, type FigureRecord } from "./figures.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -134,6 +135,34 @@ export function robustnessTable(r: RobustnessJson): string {
   ].join("\n");
 }
 
+export const OTHERS: Block = {
+  begin: "<!-- others: written by `npm run readme:facts` from a fresh `kiosk bench robustness --suite others --half tune` run; edit scripts/readme-facts.ts, not this table -->",
+  end: "<!-- end of others -->",
+};
+
+/** The tune half of the texts others wrote under `rule`, through the CLI (the report half is graded once, by hand). */
+export function othersReport(): OthersSummary {
+  const cli = path.join(REPO_ROOT, "bin", "kiosk.js");
+  const json = JSON.parse(execFileSync(process.execPath, [cli, "bench", "robustness", "--suite", "others", "--half", "tune", "--json"], { cwd: REPO_ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 })) as { others: OthersSummary[] };
+  const tune = json.others.find((s) => s.half === "tune");
+  if (!tune) throw new Error("kiosk bench robustness --suite others --json has no 'tune' half");
+  return tune;
+}
+
+/** The others' tune-half table as the README shows it (markers included). */
+export function othersTable(s: OthersSummary): string {
+  const row = (r: OthersRow): string =>
+    `| ${r.key} | ${r.due} | ${r.sold} | ${r.askedSold} | ${one(r.rightPct)} % | ${r.refused} (${one(r.refusedPct)} %) | ${r.noSaleRight} of ${r.noSale} | ${r.wrongOffers} |`;
+  return [
+    OTHERS.begin,
+    "| tune half (tuned on) | due sales | sold at once | sold after a question | right | correct offers the interlock refused | no sale due, none offered | wrong offers |",
+    "|---|---|---|---|---|---|---|---|",
+    ...s.rows.map(row),
+    row(s.overall),
+    OTHERS.end,
+  ].join("\n");
+}
+
 /** Both policies' reports from fresh runs (a temporary database, removed afterwards). */
 export function freshReports(): { rule: ReportJson; ruleRef: ReportJson } {
   const dir = mkdtempSync(path.join(tmpdir(), "readme-facts-"));
@@ -216,6 +245,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const blocks: [Block, string][] = [
     [SCORES, scoreTable(rule, ruleRef)],
     [ROBUSTNESS, robustnessTable(robustnessReport())],
+    [OTHERS, othersTable(othersReport())],
     [PERFORMANCE, performanceText()],
   ];
   const readme = readFileSync(README, "utf8");
