@@ -124,8 +124,11 @@ describe("interlock: closures and service hours from the framebook and the live 
     const outside = await ignorantAnswer("MARTA-C-007", events);
     expect(outside.state.route?.stops.map((s) => s.station_id)).toEqual(["MARTA-EL", "MARTA-EC", "MARTA-IR", "MARTA-KM", "MARTA-GS", "MARTA-FP"]);
     expect(checkInterlock({ ...outside, disruptions: kase.system_context.active_disruptions }).problems).toEqual([]);
-    // Without a segment the message's line is closed whole.
-    const wholeLine = kase.system_context.active_disruptions.map((d) => ({ ...d, segment: null }));
+    // Without a segment, the section the message names ("between East Lake and Indian Creek") closes;
+    // without one in the words either, the line closes whole.
+    const noSegment = kase.system_context.active_disruptions.map((d) => ({ ...d, segment: null }));
+    expect(checkInterlock({ ...outside, disruptions: noSegment }).problems).toEqual([]);
+    const wholeLine = noSegment.map((d) => ({ ...d, message: "Blue Line: no late-night service due to signal upgrade work." }));
     expect(checkInterlock({ ...outside, disruptions: wholeLine }).codes).toEqual(["line_suspended"]);
   });
 
@@ -168,6 +171,21 @@ describe("interlock: closures and service hours from the framebook and the live 
     const loop = liveClosures(pack.system("beijing"), feed("Line 2 is shut between Xizhimen and Dongzhimen today."), "2026-03-09T14:00:00");
     expect([...loop.lines.keys()]).toEqual(["2"]);
     expect(loop.tracks.size).toBe(0);
+  });
+
+  it("operators' own notices (cases/others, tune half): a line's section in the words, not the whole line; a Chinese stop notice stops every sale it cannot map", () => {
+    const now = "2026-03-17T12:00:00";
+    // MTA NYCT planned work, adapted to Taipei (taipei-o-015): the feed's line, and the section its words give.
+    const ximen = liveClosures(pack.system("taipei"), [{ id: "o15", type: "line_suspension", severity: "critical", line: "blue", segment: null, message: "TRACK MAINTENANCE [Blue] No trains between Ximen and Zhongxiao Fuxing [SB] Free shuttle buses provide alternate service" }], now);
+    expect(ximen.lines.size).toBe(0);
+    expect(ximen.tracks.size).toBeGreaterThan(0);
+    // The same adapted to BART (bart-o-015): "Civic Center" is Civic Center/UN Plaza.
+    const civic = liveClosures(pack.system("bart"), [{ id: "o15", type: "line_suspension", severity: "critical", line: "blue", segment: null, message: "STRUCTURAL IMPROVEMENTS [Blue] No trains between Civic Center and 24th St Mission [SB] Free shuttle buses provide alternate service" }], now);
+    expect(civic.lines.size).toBe(0);
+    expect([...civic.tracks.keys()].some((k) => k.includes("BART-CIVC"))).toBe(true);
+    // 深圳地铁's Typhoon Saola notice adapted to Beijing (beijing-o-031): the whole network stops at 19:00.
+    const typhoon = liveClosures(pack.system("beijing"), [{ id: "o31", type: "typhoon_warning", severity: "critical", message: "根据北京市防台风防汛紧急动员令(2023年1号)要求,为确保乘客出行安全,今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。" }], now);
+    expect(typhoon.unmapped).toBe("o31");
   });
 
   it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {

@@ -20,6 +20,11 @@ describe("fare announcements the kiosk cannot price", () => {
       "Seniors no longer ride free.",
       "Seniors pay half price this week.",
       "Everything is 150% off today.",
+      // Operators' own words (cases/others, tune half): Doha Metro's Hayya post (doha-o-023), Taipei
+      // Metro's New Year offer quoted by the press (taipei-o-029), an exam-day free ride (beijing-o-035).
+      '"Hayya" onboard! Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.',
+      "推出松山新店线「不限站数、当趟车资免费」优惠。凡持电子票证自南京三民站或台北小巨蛋站刷卡进站,即可享有免费搭乘",
+      "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);

@@ -14,6 +14,7 @@
 import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
+import { lexiconFor } from "../../language/index.ts";
 import { trainsRunThrough } from "../../language/notices.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -108,6 +109,12 @@ export interface Closures {
 const STOPPING =
   /\b(stop|stops|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
 
+/**
+ * The same in Chinese and Arabic ("全网…停止运营服务", "暂停营运", "封站", "只出不进", "إيقاف خدمات"),
+ * and a notice that service resumes on some lines ("…号线恢复运行": the others may still be stopped).
+ */
+const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|暂停运营|暫停運營|暂停营运|暫停營運|停运|停運|停驶|停駛|封站|封闭|封閉|关闭|關閉|停止服务|停止服務|只出不进|只出不進|恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|إيقاف|توقف|تعليق|إغلاق|مغلق/u;
+
 const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no (?:\w+ ){0,2}trains?|not running|not operating|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
@@ -178,8 +185,9 @@ function sectionTracks(system: SystemData, lineId: string, sentence: string): st
   if (!m) return [];
   const first = m[1] ?? m[2] ?? "";
   const onLine = new Set(system.lineById(lineId)?.stations ?? []);
-  // Every station the words may name: the line tells two Belmonts apart.
-  const end = (words: string): string | undefined => mentionedStations(system, words, null, true).find((s) => onLine.has(s.stationId))?.stationId;
+  // Every station the words may name, read by the kiosk's one station reader ("Civic Center" of
+  // "Civic Center/UN Plaza"): the line tells two Belmonts apart.
+  const end = (words: string): string | undefined => lexiconFor(system).find(words).flatMap((m) => m.candidates).find((id) => onLine.has(id));
   const a = end(first);
   const b = end(m[3] ?? "");
   if (!a || !b || a === b) return [];
@@ -287,7 +295,10 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
   } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
     const id = system.aliasLine(d.line);
-    if (system.lineById(id)) out.lines.set(id, label);
+    // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.
+    const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) ? sectionTracks(system, id, sentence) : [])) : [];
+    if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
+    else if (system.lineById(id)) out.lines.set(id, label);
   }
   if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
     if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message)) out.liftsOut.set(d.station_id, label);
@@ -324,7 +335,7 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
   const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
-  const saysStopping = STOPPING.test(normalize(message)) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
+  const saysStopping = STOPPING.test(normalize(message)) || STOPPING_ELSEWHERE.test(message) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
   if (!mapped && saysStopping) out.unmapped = label;
   return out;
 }
