@@ -119,6 +119,10 @@ describe("others' operator corpus", () => {
     );
     // ask is the passenger's question, not the route's: it needs no route check
     expect(loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "ask") + probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale")) }))).toHaveLength(1);
+    // …but the notice must be in force: a question it makes necessary cannot come before it
+    expect(() => loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T05:00", "ask") + probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale")) }))).toThrow(
+      /probe 0: field probes\.0\.at: ask, but the notice does not apply at 2026-03-14T05:00/,
+    );
   });
 
   it("names the file, the entry and the field of a bad entry, and refuses unknown stations, lines, duplicates and the wrong half", () => {

@@ -233,6 +233,8 @@ export function loadOperators(pack: DataPack, dir = OPERATORS_DIR, halves: reado
           if ((probe.expect === "no_sale" || probe.expect === "refer") && routed) {
             throw new BenchError(`${at}: field probes.${i}.expect: ${probe.expect}, but the twin leaves a route ${probe.origin} → ${probe.destination}`);
           }
+          // a question the notice makes necessary needs the notice in force
+          if (probe.expect === "ask" && !live) throw new BenchError(`${at}: field probes.${i}.at: ask, but the notice does not apply at ${probe.at}`);
           if (probe.expect !== "sale") return { probe, inForce: live, sale: null };
           const sale = computeSale(pack, system, { origin: probe.origin, destination: probe.destination, riders: probe.riders }, at, closures);
           const heads = sale.riders.adults + sale.riders.children + sale.riders.seniors + sale.riders.disabled;
