@@ -569,6 +569,7 @@ export const ar: Catalog = {
       line_suspended: "أحد خطوط هذه الرحلة متوقف.",
       track_closed: "جزء من الخط في هذه الرحلة مغلق.",
       not_step_free: "هذه الرحلة ليست خالية من الدرج في كل المحطات.",
+      step_free_unconfirmed: "أحد المصاعد في هذه الرحلة معطل: يرجى إخبارنا إن كان أحد يحتاج إلى دخول دون درج.",
       passenger_summary_missing: "عدد المسافرين غير موجود.",
       invalid_passenger_counts: "عدد المسافرين غير صالح.",
       no_passengers: "يرجى إضافة مسافر واحد على الأقل.",

@@ -605,6 +605,7 @@ export const en = {
       line_suspended: "A line on this trip is suspended.",
       track_closed: "Part of the line on this trip is closed.",
       not_step_free: "This trip is not step-free at every station.",
+      step_free_unconfirmed: "A lift on this trip is out of service: please say whether anyone needs step-free access.",
       passenger_summary_missing: "The number of travellers is missing.",
       invalid_passenger_counts: "The number of travellers is not valid.",
       no_passengers: "Please add at least one traveller.",

@@ -330,6 +330,7 @@ export const es: PassengerCatalog = {
       line_suspended: "Una línea de este viaje está suspendida.",
       track_closed: "Un tramo de la línea de este viaje está cerrado.",
       not_step_free: "Este viaje no es accesible sin escalones en todas las estaciones.",
+      step_free_unconfirmed: "Un ascensor de este viaje está fuera de servicio: indique si alguien necesita acceso sin escalones.",
       passenger_summary_missing: "Falta el número de pasajeros.",
       invalid_passenger_counts: "El número de pasajeros no es válido.",
       no_passengers: "Añada al menos un pasajero.",

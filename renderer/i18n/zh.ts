@@ -525,6 +525,7 @@ export const zh: Catalog = {
       line_suspended: "本行程经过的一条线路已停运。",
       track_closed: "本行程经过的一段线路已封闭。",
       not_step_free: "本行程并非每个车站都无障碍。",
+      step_free_unconfirmed: "本行程有电梯暂停使用：请告诉我们是否有人需要无障碍通道。",
       passenger_summary_missing: "缺少乘客人数。",
       invalid_passenger_counts: "乘客人数无效。",
       no_passengers: "请至少添加一名乘客。",

@@ -528,6 +528,7 @@ export const zhHant: Catalog = {
       line_suspended: "本行程經過的一條路線已停駛。",
       track_closed: "本行程經過的一段路線已封閉。",
       not_step_free: "本行程並非每個車站都無障礙。",
+      step_free_unconfirmed: "本行程有電梯暫停使用：請告訴我們是否有人需要無障礙通道。",
       passenger_summary_missing: "缺少乘客人數。",
       invalid_passenger_counts: "乘客人數無效。",
       no_passengers: "請至少新增一名乘客。",

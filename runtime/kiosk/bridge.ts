@@ -136,6 +136,7 @@ export const INTERLOCK_CODES = [
   "line_suspended",
   "track_closed",
   "not_step_free",
+  "step_free_unconfirmed",
   "passenger_summary_missing",
   "invalid_passenger_counts",
   "no_passengers",

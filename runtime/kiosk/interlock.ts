@@ -29,7 +29,7 @@ import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
 import type { InterlockCode } from "./bridge.ts";
-import { needsStepFree } from "./interlock/access.ts";
+import { needsStepFree, stepFreeStatement } from "./interlock/access.ts";
 import { riderDisagreements, textRiderClaims } from "./interlock/riders.ts";
 import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
@@ -288,6 +288,9 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
       if (!a?.step_free || !a.elevator) problems.push(`not_step_free: ${id} has no ${!a?.step_free ? "step-free access" : "lift"}`);
       else if (closed.liftsOut.has(id)) problems.push(`not_step_free: the lift at ${id} is out of service (${closed.liftsOut.get(id)})`);
     }
+  } else if ((ridersOf(input.state)?.disabled ?? 0) > 0 && stepFreeStatement(input.turns) !== "not_needed") {
+    // A rider counted disabled may need the lift that is out: not sold until the passenger says.
+    for (const id of stops) if (closed.liftsOut.has(id)) problems.push(`step_free_unconfirmed: the lift at ${id} is out of service (${closed.liftsOut.get(id)}) and a rider is counted disabled`);
   }
   return problems;
 }

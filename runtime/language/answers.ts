@@ -76,6 +76,13 @@ export interface Answers {
   insteadChoice(field: "origin" | "destination", station: string): string;
   /** Marks a choice the operator's notice itself recommends. */
   suggestedInNotice(label: string): string;
+  /** A lift is out at these stations of the route and a rider is counted disabled: does anyone need step-free access? */
+  liftOutAsk(stations: readonly string[]): string;
+  /** The choices of that question. */
+  stepFreeNeeded: string;
+  stairsFine: string;
+  /** Told to everyone else: the lift is out at these stations (the trip is still sold). */
+  liftOut(stations: readonly string[]): string;
   /** The rule policy's own banners (operator and feed texts keep their words). */
   banner: BannerTexts;
 }
@@ -92,6 +99,7 @@ export interface BannerTexts {
   nightService(lines: readonly string[], headwayMin: number | undefined): BannerText;
   lastTrains(minutes: number, hours: string): BannerText;
   accessibleRoute: BannerText;
+  liftOut(stations: readonly string[]): BannerText;
   policyUpdate: string;
   goodToKnow: string;
   airportTravel: string;
@@ -162,11 +170,16 @@ const en: Answers = {
   chooseOpenStation: "Choose an open station nearby:",
   insteadChoice: (f, s) => (f === "origin" ? `Start from ${s} instead` : `Go to ${s} instead`),
   suggestedInNotice: (l) => `${l} (suggested in the notice)`,
+  liftOutAsk: (s) => `The lift at ${s.join(", ")} is out of service. Does anyone travelling need step-free access?`,
+  stepFreeNeeded: "Yes, step-free access is needed",
+  stairsFine: "No, we can use the stairs",
+  liftOut: (s) => `The lift at ${s.join(", ")} is out of service: there are stairs only.`,
   banner: {
     noService: (opens, hours) => ({ title: "No service at this hour", body: `Service is closed now. Trains resume at ${opens ?? "the morning"} (hours ${hours}).` }),
     nightService: (lines, headway) => ({ title: "Night service", body: `Only the ${englishList(lines)} run overnight${headway ? `, about every ${headway} minutes` : ""}.` }),
     lastTrains: (m, h) => ({ title: "Last trains soon", body: `Service closes in about ${m} minutes (hours ${h}). Travel now to catch the last train.` }),
     accessibleRoute: { title: "Accessible route", body: "Every station on this route has working elevators and step-free access." },
+    liftOut: (s) => ({ title: "Lift out of service", body: `The lift at ${s.join(", ")} is out of service: there are stairs only.` }),
     policyUpdate: "Policy update",
     goodToKnow: "Good to know",
     airportTravel: "Airport travel",
@@ -228,11 +241,16 @@ const es: Answers = {
   chooseOpenStation: "Elija una estación abierta cercana:",
   insteadChoice: (f, s) => (f === "origin" ? `Salir desde ${s}` : `Ir a ${s}`),
   suggestedInNotice: (l) => `${l} (sugerida en el aviso)`,
+  liftOutAsk: (s) => `El ascensor de ${s.join(", ")} está fuera de servicio. ¿Alguien del grupo necesita acceso sin escalones?`,
+  stepFreeNeeded: "Sí, necesitamos acceso sin escalones",
+  stairsFine: "No, podemos usar las escaleras",
+  liftOut: (s) => `El ascensor de ${s.join(", ")} está fuera de servicio: solo hay escaleras.`,
   banner: {
     noService: (opens, hours) => ({ title: "Sin servicio a esta hora", body: `El servicio está cerrado. Los trenes vuelven a circular ${opens ? `a las ${opens}` : "por la mañana"} (horario ${hours}).` }),
     nightService: (lines, headway) => ({ title: "Servicio nocturno", body: `Solo ${lines.join(", ")} circula${lines.length > 1 ? "n" : ""} toda la noche${headway ? `, cada ${headway} minutos aproximadamente` : ""}.` }),
     lastTrains: (m, h) => ({ title: "Últimos trenes", body: `El servicio termina en unos ${m} minutos (horario ${h}). Viaje ahora para alcanzar el último tren.` }),
     accessibleRoute: { title: "Ruta accesible", body: "Todas las estaciones de esta ruta tienen ascensores en servicio y acceso sin escalones." },
+    liftOut: (s) => ({ title: "Ascensor fuera de servicio", body: `El ascensor de ${s.join(", ")} está fuera de servicio: solo hay escaleras.` }),
     policyUpdate: "Aviso de tarifas",
     goodToKnow: "Conviene saber",
     airportTravel: "Viaje al aeropuerto",
@@ -288,11 +306,16 @@ const zhHans: Answers = {
   chooseOpenStation: "请选择附近开放的车站：",
   insteadChoice: (f, s) => (f === "origin" ? `改从${s}出发` : `改到${s}`),
   suggestedInNotice: (l) => `${l}（通告建议）`,
+  liftOutAsk: (s) => `${s.join("、")}的电梯暂停使用。请问同行乘客中有人需要无障碍通道吗？`,
+  stepFreeNeeded: "需要无障碍通道",
+  stairsFine: "不需要，我们可以走楼梯",
+  liftOut: (s) => `${s.join("、")}的电梯暂停使用，只能走楼梯。`,
   banner: {
     noService: (opens, hours) => ({ title: "此时段无列车服务", body: `目前已停止运营。列车将于${opens ?? "早上"}恢复运行（运营时间${hours}）。` }),
     nightService: (lines, headway) => ({ title: "夜间服务", body: `只有${lines.join("、")}通宵运营${headway ? `，约每${headway}分钟一班` : ""}。` }),
     lastTrains: (m, h) => ({ title: "末班车即将发出", body: `约${m}分钟后停止运营（运营时间${h}）。请尽快出行。` }),
     accessibleRoute: { title: "无障碍路线", body: "本路线各站电梯均正常运行，全程无台阶。" },
+    liftOut: (s) => ({ title: "电梯暂停使用", body: `${s.join("、")}的电梯暂停使用，只能走楼梯。` }),
     policyUpdate: "票价公告",
     goodToKnow: "温馨提示",
     airportTravel: "机场出行",
@@ -343,11 +366,16 @@ const zhHant: Answers = {
   chooseOpenStation: "請選擇附近開放的車站：",
   insteadChoice: (f, s) => (f === "origin" ? `改從${s}出發` : `改到${s}`),
   suggestedInNotice: (l) => `${l}（公告建議）`,
+  liftOutAsk: (s) => `${s.join("、")}的電梯暫停使用。請問同行乘客中有人需要無障礙通道嗎？`,
+  stepFreeNeeded: "需要無障礙通道",
+  stairsFine: "不需要，我們可以走樓梯",
+  liftOut: (s) => `${s.join("、")}的電梯暫停使用，只能走樓梯。`,
   banner: {
     noService: (opens, hours) => ({ title: "此時段無列車服務", body: `目前已停止營運。列車將於${opens ?? "早上"}恢復行駛（營運時間${hours}）。` }),
     nightService: (lines, headway) => ({ title: "夜間服務", body: `只有${lines.join("、")}通宵營運${headway ? `，約每${headway}分鐘一班` : ""}。` }),
     lastTrains: (m, h) => ({ title: "末班車即將發車", body: `約${m}分鐘後停止營運（營運時間${h}）。請儘快出發。` }),
     accessibleRoute: { title: "無障礙路線", body: "本路線各站電梯皆正常運作，全程無階梯。" },
+    liftOut: (s) => ({ title: "電梯暫停使用", body: `${s.join("、")}的電梯暫停使用，只能走樓梯。` }),
     policyUpdate: "票價公告",
     goodToKnow: "貼心提醒",
     airportTravel: "機場交通",
@@ -409,11 +437,16 @@ const ar: Answers = {
   chooseOpenStation: "اختر محطة مفتوحة قريبة:",
   insteadChoice: (f, s) => (f === "origin" ? `الانطلاق من ${s} بدلًا من ذلك` : `الذهاب إلى ${s} بدلًا من ذلك`),
   suggestedInNotice: (l) => `${l} (مقترحة في التنبيه)`,
+  liftOutAsk: (s) => `المصعد في ${s.join("، ")} معطل. هل يحتاج أحد المسافرين إلى دخول دون درج؟`,
+  stepFreeNeeded: "نعم، نحتاج إلى دخول دون درج",
+  stairsFine: "لا، يمكننا استخدام الدرج",
+  liftOut: (s) => `المصعد في ${s.join("، ")} معطل: يوجد درج فقط.`,
   banner: {
     noService: (opens, hours) => ({ title: "لا خدمة في هذه الساعة", body: `الخدمة متوقفة الآن. تعود القطارات ${opens ? `الساعة ${opens}` : "صباحًا"} (ساعات الخدمة ${hours}).` }),
     nightService: (lines, headway) => ({ title: "خدمة ليلية", body: `تعمل طوال الليل ${lines.join("، ")} فقط${headway ? `، كل ${headway} دقيقة تقريبًا` : ""}.` }),
     lastTrains: (m, h) => ({ title: "آخر القطارات قريبًا", body: `تنتهي الخدمة بعد نحو ${m} دقيقة (ساعات الخدمة ${h}). سافر الآن لتلحق بآخر قطار.` }),
     accessibleRoute: { title: "مسار ميسّر", body: "جميع محطات هذا المسار فيها مصاعد تعمل ومداخل بلا درج." },
+    liftOut: (s) => ({ title: "المصعد معطل", body: `المصعد في ${s.join("، ")} معطل: يوجد درج فقط.` }),
     policyUpdate: "إعلان الأجرة",
     goodToKnow: "معلومة مفيدة",
     airportTravel: "السفر إلى المطار",

@@ -11,3 +11,15 @@ const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|ru
 export function trainsRunThrough(message: string): boolean {
   return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message));
 }
+
+const LIFT_OUT =
+  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?)\b[^.]{0,60}\b(?:out of service|out-of-service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
+
+/**
+ * The notice says a station's lift or step-free access is out ("No Step Free Access", "the
+ * elevator … is temporarily out-of-service", "a faulty lift"): the station still serves riders who
+ * can use stairs, so it is no closure — whether the trip suits a rider is the rider's question.
+ */
+export function saysLiftOut(message: string): boolean {
+  return LIFT_OUT.test(message);
+}

@@ -20,14 +20,19 @@ const WITHDRAWN = new RegExp(
   ].map((p) => String.raw`\b${p}\b`).join("|"),
 );
 
-/** Whether the passenger's latest word on access asks for step-free travel. */
-export function needsStepFree(turns: readonly (readonly KioskEvent[])[]): boolean {
-  let need = false;
+/** The passenger's latest word on access: step-free travel needed, not needed, or never said. */
+export function stepFreeStatement(turns: readonly (readonly KioskEvent[])[]): "needed" | "not_needed" | undefined {
+  let said: "needed" | "not_needed" | undefined;
   for (const e of turns.flat()) {
     if (e.type !== "freetext_input" || typeof e.text !== "string") continue;
     const text = normalize(e.text);
-    if (WITHDRAWN.test(text)) need = false;
-    else if (NEED.test(text) || NEED.test(e.text)) need = true;
+    if (WITHDRAWN.test(text)) said = "not_needed";
+    else if (NEED.test(text) || NEED.test(e.text)) said = "needed";
   }
-  return need;
+  return said;
+}
+
+/** Whether the passenger's latest word on access asks for step-free travel. */
+export function needsStepFree(turns: readonly (readonly KioskEvent[])[]): boolean {
+  return stepFreeStatement(turns) === "needed";
 }

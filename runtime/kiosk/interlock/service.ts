@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { trainsRunThrough } from "../../language/notices.ts";
+import { saysLiftOut, trainsRunThrough } from "../../language/notices.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
 
@@ -301,7 +301,7 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     else if (system.lineById(id)) out.lines.set(id, label);
   }
   if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
-    if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message)) out.liftsOut.set(d.station_id, label);
+    if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message) || saysLiftOut(message)) out.liftsOut.set(d.station_id, label);
     if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: skip });
   }
   // The operator's message.

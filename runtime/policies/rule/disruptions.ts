@@ -2,7 +2,8 @@
 // whether the planned route is affected, and which restrictions to plan around.
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
-import { trainsRunThrough } from "../../language/notices.ts";
+import { lexiconFor } from "../../language/index.ts";
+import { saysLiftOut, trainsRunThrough } from "../../language/notices.ts";
 
 export interface FeedDisruption {
   id?: string | null;
@@ -31,6 +32,8 @@ export interface DisruptionImpact {
   systemWide: boolean;
   /** Stations the passenger cannot use to board or alight. */
   unusableStations: Set<string>;
+  /** Stations whose lift or step-free access is out: usable by riders who can take the stairs. */
+  liftsOut: Set<string>;
   /** Lines without service (whole line) or with a closed section. */
   closedLines: Set<string>;
   restrictions: Restrictions;
@@ -104,12 +107,19 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     inEffect: inEffect(d, now),
     systemWide: false,
     unusableStations: new Set(),
+    liftsOut: new Set(),
     closedLines: new Set(),
     restrictions: { station_restrictions: [], line_closures: [], segment_closures: [] },
     passThrough: trainsRunThrough(message),
   };
-  if (!impact.inEffect || d.severity === "info") return impact;
+  if (!impact.inEffect) return impact;
   const type = d.type ?? "";
+  // A lift out is read whatever the notice's severity: it decides whether a rider's trip suits them.
+  if (type === "elevator_outage" || (type !== "station_closure" && d.station_id && saysLiftOut(message))) {
+    for (const sid of d.station_id ? [d.station_id] : liftStations(system, message, d.line)) impact.liftsOut.add(sid);
+    return impact;
+  }
+  if (d.severity === "info") return impact;
   const line = d.line ? system.aliasLine(d.line) : undefined;
   const knownLine = line && system.lineById(line) ? line : undefined;
   const segment = segmentIds(d.segment);
@@ -131,7 +141,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
 
-  if (type === "station_closure" || type === "station_entry_restriction" || type === "elevator_outage") {
+  if (type === "station_closure" || type === "station_entry_restriction") {
     const named = d.station_id ? [d.station_id] : findStations(system, message).slice(0, 1).map((m) => m.station.id);
     for (const sid of named) {
       impact.unusableStations.add(sid);
@@ -158,6 +168,19 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     impact.restrictions.line_closures.push({ line: knownLine });
   }
   return impact;
+}
+
+/**
+ * The station a lift notice names (the feed gives no station id): the first station the kiosk's
+ * one station reader finds, every candidate of it — on the notice's line where it names one ("Irving
+ * Park (Brown Line)" is not the Blue Line's Irving Park). Asking one rider too many costs a tap.
+ */
+function liftStations(system: SystemData, message: string, line: string | null | undefined): string[] {
+  const first = lexiconFor(system).find(message)[0];
+  if (!first) return [];
+  const onLine = line ? new Set(system.lineById(system.aliasLine(line))?.stations ?? []) : undefined;
+  const narrowed = onLine ? first.candidates.filter((id) => onLine.has(id)) : [];
+  return narrowed.length > 0 ? narrowed : first.candidates;
 }
 
 /** "between A and B", "from A (down) to B": the section of a line a notice closes. */

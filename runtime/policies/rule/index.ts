@@ -442,10 +442,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       return;
     }
     const active = impacts.filter((i) => i.inEffect);
-    const endpointsOut = active.some((i) => i.unusableStations.has(origin.id) || i.unusableStations.has(destination.id));
+    // A station whose lift is out is unusable only to a passenger who needs step-free access.
+    const unusable = (i: DisruptionImpact, id: string): boolean => i.unusableStations.has(id) || (accessibility && i.liftsOut.has(id));
+    const endpointsOut = active.some((i) => unusable(i, origin.id) || unusable(i, destination.id));
     const routeLines = new Set(planned.stops.map((s) => s.line).filter((l): l is string => !!l));
     const touches = active.some(
-      (i) => [...i.closedLines].some((l) => routeLines.has(l)) || planned.stops.some((s) => i.unusableStations.has(s.station_id)),
+      (i) => [...i.closedLines].some((l) => routeLines.has(l)) || planned.stops.some((s) => unusable(i, s.station_id)),
     );
     if (endpointsOut) {
       outcome = "advisory_only";
@@ -509,7 +511,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     const [info] = yield call("station_info", { station_ids: ids, query_type: "accessibility" });
     const results = result<{ results?: { station_id: string; data: { name: string; accessibility: Record<string, boolean> } }[] }>(info)?.results ?? [];
     const issues = results.filter((r) => !r.data.accessibility.elevator || !r.data.accessibility.step_free);
-    const outages = impacts.filter((i) => i.inEffect && i.disruption.type === "elevator_outage" && ids.some((id) => i.unusableStations.has(id)));
+    const outages = impacts.filter((i) => i.inEffect && ids.some((id) => i.liftsOut.has(id)));
     for (const r of issues) {
       const problems = [!r.data.accessibility.elevator ? "elevator out of service" : "", !r.data.accessibility.step_free ? "no step-free access" : ""].filter(Boolean);
       const banner: Banner = { severity: "warning", title: `Accessibility: ${r.data.name}`, body: `${r.data.name}: ${problems.join(", ")}. Ask staff for assistance at this station.` };
@@ -536,6 +538,28 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       reason = "accessibility_issue";
     } else {
       banners.push({ severity: "info", ...say.banner.accessibleRoute });
+    }
+  } else {
+    // A lift out of service on the way: a rider counted disabled may need it, so ask before selling
+    // (unless the passenger said the stairs are fine); everyone else is told and sold the trip.
+    const liftsOut = route.stops.filter((s) => impacts.some((i) => i.inEffect && i.liftsOut.has(s.station_id)));
+    if (liftsOut.length > 0) {
+      const names = liftsOut.map((s) => voice.station(s.station_id, s.station_name));
+      if (req.riders.disabled > 0 && accessibilityNeed(req.freetexts) === undefined) {
+        const question: Clarification = {
+          kind: "need",
+          question: say.liftOutAsk(names),
+          choices: [
+            { label: say.stepFreeNeeded, events: [{ type: "freetext_input", text: "I need step-free access" }] },
+            { label: say.stairsFine, events: [{ type: "freetext_input", text: "The stairs are fine" }] },
+          ],
+        };
+        yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, banners, route: stateRoute(route), reasoning: "A lift on the route is out and a rider is counted disabled: asked whether step-free access is needed.", clarification: question });
+        return;
+      }
+      const banner: Banner = { severity: "warning", ...say.banner.liftOut(names) };
+      banners.push(banner);
+      notices.set(banner, say.liftOut(names));
     }
   }
 

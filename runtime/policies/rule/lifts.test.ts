@@ -1,0 +1,81 @@
+// A lift out of service is no closure: riders who can use the stairs are sold the trip and told; a
+// rider counted disabled is asked first. Notices are operators' own words (cases/others, tune half):
+// Transport for London's "No Step Free Access" (TfL Unified API, adapted to Doha, doha-o-022) and a
+// CTA elevator alert (cta-o-031).
+import { describe, expect, it } from "vitest";
+import { DataPack } from "../../../tools/data/datapack.ts";
+import type { Case, Disruption, KioskEvent } from "../../../tools/data/schemas.ts";
+import { SHARED_DATA_DIR } from "../../../test/paths.ts";
+import { clarificationOf } from "../../contract/clarification.ts";
+import { checkInterlock } from "../../kiosk/interlock.ts";
+import { runCase } from "../../session/case.ts";
+import { rulePolicy } from "./index.ts";
+
+const pack = new DataPack(SHARED_DATA_DIR);
+const now = "2022-03-01T11:00:00";
+const sadd: Disruption = {
+  id: "tfl",
+  type: "elevator_outage",
+  severity: "warning",
+  message: "Al Sadd: No Step Free Access - Step free access is not available due to unavailability of station staff. Call us on 0343 222 1234 if you need help planning your journey.",
+  station_id: "DOHA-SAD",
+};
+
+function trip(riders: Partial<Record<"adults" | "disabled", number>>, more: KioskEvent[][] = []): Case {
+  const first: KioskEvent[] = [
+    { type: "station_selected", field: "origin", value: "Al Aziziyah", station_id: "DOHA-AZZ" },
+    { type: "station_selected", field: "destination", value: "Al Sadd", station_id: "DOHA-SAD" },
+    { type: "passenger_count_changed", adults: riders.adults ?? 0, children: 0, seniors: 0, disabled: riders.disabled ?? 0 },
+  ];
+  const turns = [first, ...more];
+  return { id: "LIFT-1", system: "doha", category: "D", events: first, multi_turn_events: turns, system_context: { current_time: now, active_disruptions: [sadd], framebook: "doha" } };
+}
+
+async function answer(kase: Case) {
+  const record = await runCase(pack, kase, rulePolicy);
+  const turns = kase.multi_turn_events ?? [kase.events];
+  const verdict = checkInterlock({ system: pack.system("doha"), state: record.kiosk.state, turns, disruptions: kase.system_context.active_disruptions, toolCalls: record.tool_calls_made, now: { iso: now } });
+  return { state: record.kiosk.state, question: clarificationOf(record.tool_calls_made), verdict };
+}
+
+describe("a lift out of service at a station of the trip", () => {
+  it("sells the trip to a rider who can take the stairs, with the lift named", async () => {
+    const { state, verdict } = await answer(trip({ adults: 1 }));
+    expect(state.kiosk_action.action).toBe("prompt_purchase");
+    expect(verdict.ok).toBe(true);
+    expect(state.advisory_banners?.some((b) => b.title === "Lift out of service" && b.body.includes("Al Sadd"))).toBe(true);
+  });
+
+  it("asks first when a rider is counted disabled, and sells once the passenger says the stairs are fine", async () => {
+    const asked = await answer(trip({ disabled: 1 }));
+    expect(asked.question).toMatchObject({ kind: "need" });
+    expect(asked.question?.question).toContain("Al Sadd");
+    expect(asked.state.kiosk_action.action).not.toBe("prompt_purchase");
+    const [needed, stairs] = asked.question!.choices;
+    const sold = await answer(trip({ disabled: 1 }, [stairs!.events]));
+    expect(sold.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(sold.verdict.ok).toBe(true);
+    const refused = await answer(trip({ disabled: 1 }, [needed!.events]));
+    expect(refused.verdict.ok).toBe(false);
+  });
+
+  it("the interlock does not sell a trip past the lift to a rider counted disabled who has not said", async () => {
+    const record = await runCase(pack, trip({ adults: 1 }), rulePolicy);
+    const state = structuredClone(record.kiosk.state);
+    state.fare_quote!.passenger_summary = { adults: 0, children: 0, seniors: 0, disabled: 1, free_riders: 0 };
+    const turns = [[...trip({ disabled: 1 }).events]];
+    const verdict = checkInterlock({ system: pack.system("doha"), state, turns, disruptions: [sadd], toolCalls: record.tool_calls_made, now: { iso: now } });
+    expect(verdict.codes).toContain("step_free_unconfirmed");
+  });
+
+  it("a notice naming a station several lines share is read on its own line (CTA Irving Park, Brown Line)", async () => {
+    const cta: Disruption = { id: "cta", type: "elevator_outage", severity: "warning", line: "brown", message: "Elevator at Irving Park Temporarily Out-of-Service: The Loop-bound platform elevator at Irving Park (Brown Line) is temporarily out-of-service." };
+    const first: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Irving Park (Brown)", station_id: "CTA-IRP2" },
+      { type: "station_selected", field: "destination", value: "Chicago (Brown/Purple)", station_id: "CTA-CHI2" },
+      { type: "passenger_count_changed", adults: 0, children: 0, seniors: 0, disabled: 1 },
+    ];
+    const record = await runCase(pack, { id: "LIFT-2", system: "cta", category: "D", events: first, system_context: { current_time: "2026-03-16T08:35:00", active_disruptions: [cta], framebook: "cta" } }, rulePolicy);
+    expect(clarificationOf(record.tool_calls_made)).toMatchObject({ kind: "need" });
+  });
+});
