@@ -1,3 +1,6 @@
+import type { SystemData } from "../../tools/data/system.ts";
+import { lexiconFor } from "./lexicon.ts";
+
 // What a service notice's words say of a closed station: whether trains still run through it
 // ("trains skip it", "will not stop there", "Blue and Brown trains go straight through it") or the
 // line is cut there ("trains cannot pass through"). One reading for the policies and the purchase
@@ -22,4 +25,33 @@ const LIFT_OUT =
  */
 export function saysLiftOut(message: string): boolean {
   return LIFT_OUT.test(message);
+}
+
+const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing)\b/giu;
+/** What may stand between the names of a list: commas, "and", a line in brackets ("Kedzie (Pink)"). */
+const LIST_GAP = /^\)?(?:\s|,|&|\band\b|\([^)]*\))*$/iu;
+
+/**
+ * The stations a notice says trains skip, as a list after the verb ("Millbrae-bound trains skip
+ * Pleasant Hill and Walnut Creek", "Trains skip Western (Pink), Damen (Pink) and 18th in both
+ * directions"); the list ends at the first words that are no station ("skip Avondale All trains
+ * board at … Decatur": Avondale only). A name several stations share is read on the notice's `line`
+ * where it gives one, else as each of them (skipping too many only refuses a sale). Trains still
+ * run through a skipped station: nobody boards or leaves there.
+ */
+export function skippedStations(system: SystemData, message: string, line?: string | null): string[] {
+  const out = new Set<string>();
+  const onLine = line ? new Set(system.lineById(system.aliasLine(line))?.stations ?? []) : undefined;
+  for (const verb of message.matchAll(SKIP_VERB)) {
+    // The list ends where its names do, not at a full stop ("Shahe Univ. Park").
+    const clause = message.slice((verb.index ?? 0) + verb[0].length).slice(0, 400);
+    let from = 0;
+    for (const m of lexiconFor(system).find(clause)) {
+      if (!LIST_GAP.test(clause.slice(from, m.start).replace(/^\s*the\s+/iu, ""))) break;
+      const onIt = onLine ? m.candidates.filter((id) => onLine.has(id)) : [];
+      for (const id of onIt.length > 0 ? onIt : m.candidates) out.add(id);
+      from = m.end;
+    }
+  }
+  return [...out];
 }

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { saysLiftOut, trainsRunThrough } from "../../language/notices.ts";
+import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
 
@@ -290,9 +290,13 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
   const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
   // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
   const saysClosing = CLOSING.test(normalize(message));
+  const skipped = STATION_TYPES.has(type) ? [] : skippedStations(system, message, ownLine);
   if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
     const inSegment = new Set(segment);
     for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
+  } else if (skipped.length > 0) {
+    // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs.
+    for (const id of skipped) out.stations.set(id, { why: label, passThrough: true });
   } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
     const id = system.aliasLine(d.line);
     // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { saysLiftOut, trainsRunThrough } from "../../language/notices.ts";
+import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 
 export interface FeedDisruption {
   id?: string | null;
@@ -138,6 +138,17 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     if (knownLine) impact.closedLines.add(knownLine);
     // The section's inner stations have no trains on that line.
     for (const sid of segment) impact.unusableStations.add(sid);
+    return impact;
+  }
+
+  // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs.
+  const skipped = type === "station_closure" ? [] : skippedStations(system, message, knownLine);
+  if (skipped.length > 0) {
+    for (const sid of skipped) {
+      impact.unusableStations.add(sid);
+      impact.restrictions.station_restrictions.push({ station: sid, restriction: "skip" });
+    }
+    impact.passThrough = true;
     return impact;
   }
 

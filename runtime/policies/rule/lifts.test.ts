@@ -79,3 +79,23 @@ describe("a lift out of service at a station of the trip", () => {
     expect(clarificationOf(record.tool_calls_made)).toMatchObject({ kind: "need" });
   });
 });
+
+describe("trains that skip stations of a line (MTA planned work adapted to MARTA, marta-o-010)", () => {
+  const skip: Disruption = { id: "mta", type: "planned_maintenance", severity: "warning", line: "blue", message: "TRACK REPLACEMENT [Blue] Indian Creek-bound trains skip East Lake, Decatur and Avondale" };
+  const marta = async (origin: string, destination: string) => {
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: origin, station_id: origin },
+      { type: "station_selected", field: "destination", value: destination, station_id: destination },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const kase: Case = { id: "SKIP-1", system: "marta", category: "C", events, system_context: { current_time: "2026-03-10T14:00:00", active_disruptions: [skip], framebook: "marta" } };
+    const record = await runCase(pack, kase, rulePolicy);
+    const verdict = checkInterlock({ system: pack.system("marta"), state: record.kiosk.state, turns: [events], disruptions: [skip], toolCalls: record.tool_calls_made, now: { iso: "2026-03-10T14:00:00" } });
+    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok };
+  };
+
+  it("sells a trip through them (the line still runs) and nothing to or from them", async () => {
+    expect(await marta("MARTA-IR", "MARTA-IC")).toEqual({ action: "prompt_purchase", ok: true });
+    expect((await marta("MARTA-EC", "MARTA-DC")).ok).toBe(false);
+  });
+});
