@@ -184,7 +184,7 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(civic.lines.size).toBe(0);
     expect([...civic.tracks.keys()].some((k) => k.includes("BART-CIVC"))).toBe(true);
     // 深圳地铁's Typhoon Saola notice adapted to Beijing (beijing-o-031): the whole network stops at 19:00.
-    const typhoon = liveClosures(pack.system("beijing"), [{ id: "o31", type: "typhoon_warning", severity: "critical", message: "根据北京市防台风防汛紧急动员令(2023年1号)要求,为确保乘客出行安全,今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。" }], now);
+    const typhoon = liveClosures(pack.system("beijing"), [{ id: "o31", type: "typhoon_warning", severity: "critical", message: "根据北京市防台风防汛紧急动员令(2023年1号)要求,为确保乘客出行安全,今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。" }], "2023-09-01T20:00:00");
     expect(typhoon.unmapped).toBe("o31");
   });
 
@@ -380,5 +380,15 @@ describe("interlock: stations the passenger named, read by the one reader of pas
     expect(checkInterlock({ ...input, turns }).codes).toEqual([]);
     // Another word for a station (an alias) is no name: the passenger confirms it on screen first.
     expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "from ATL to 5 Points" }]] }).codes).toContain("origin_not_requested");
+  });
+});
+
+describe("interlock: a notice out of the window its own words give", () => {
+  it("a fare announcement that has ended prices nothing and blocks nothing (CTA's New Year's Eve free rides, cases/others cta-o-036)", async () => {
+    const input = await ignorantAnswer("CTA-A-001");
+    const text = "The Chicago Transit Authority [...] will provide free rides on all buses and trains beginning 10 p.m. Wednesday, December 31 until 4 a.m. Thursday, January 1";
+    expect(checkInterlock({ ...input, policyText: text, now: { iso: "2015-01-01T10:00" } }).codes).not.toContain("fare_announcement_unpriceable");
+    // While it applies, the kiosk's own price must follow it: the full fare is no longer right.
+    expect(checkInterlock({ ...input, policyText: text, now: { iso: "2014-12-31T23:00" } }).ok).toBe(false);
   });
 });

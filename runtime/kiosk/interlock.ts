@@ -34,6 +34,7 @@ import { riderDisagreements, textRiderClaims } from "./interlock/riders.ts";
 import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
+import { announcementInForce } from "../language/when.ts";
 
 export const FARE_TOLERANCE = 0.01;
 export { MAX_RIDERS_PER_SALE };
@@ -348,7 +349,9 @@ export function problemCode(problem: string): InterlockCode {
   return problem.split(":")[0]!.trim() as InterlockCode;
 }
 
-export function checkInterlock(input: InterlockInput): InterlockVerdict {
+export function checkInterlock(given: InterlockInput): InterlockVerdict {
+  // A fare announcement whose own words say it has not begun or has ended prices nothing.
+  const input: InterlockInput = { ...given, policyText: announcementInForce(given.policyText, given.now.iso) };
   const { state, system } = input;
   const offered = state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
   const riders = ridersOf(state);

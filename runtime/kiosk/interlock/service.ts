@@ -16,6 +16,7 @@ import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
 import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
 
@@ -203,12 +204,6 @@ export function pairKey(a: string, b: string): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
 
-function inEffect(d: Disruption, now: string): boolean {
-  if (d.valid_from && d.valid_from > now) return false;
-  if (d.valid_until && d.valid_until < now) return false;
-  return true;
-}
-
 function segmentStations(segment: unknown): string[] {
   if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");
   if (segment && typeof segment === "object") return segmentStations((segment as { stations?: unknown }).stations);
@@ -259,7 +254,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
   let cache = readings.get(system);
   if (!cache) readings.set(system, (cache = new Map()));
   for (const d of disruptions) {
-    if (!d || typeof d !== "object" || !inEffect(d, now)) continue;
+    if (!d || typeof d !== "object" || !disruptionInForce(d, now)) continue;
     // The same disruption is read once (every answer and purchase of a session checks it again).
     const key = JSON.stringify(d);
     let one = cache.get(key);

@@ -4,6 +4,7 @@ import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
 import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
   id?: string | null;
@@ -46,12 +47,6 @@ const SUSPENDED = /\b(suspended|closed|no service|not running|shut ?down|holding
 const SYSTEM_WIDE =
   /\ball\b[^.]*\b(service|trains|lines|stations|public transit)\b[^.]*\b(suspended|closed|holding)\b|\ball stations (?:are )?closed\b/i;
 
-/** A disruption applies now unless its validity window says otherwise (string compare, ISO). */
-export function inEffect(d: FeedDisruption, now: string): boolean {
-  if (d.valid_from && d.valid_from > now) return false;
-  if (d.valid_until && d.valid_until < now) return false;
-  return true;
-}
 
 function segmentIds(segment: unknown): string[] {
   if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");
@@ -104,7 +99,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   const message = d.message ?? "";
   const impact: DisruptionImpact = {
     disruption: d,
-    inEffect: inEffect(d, now),
+    inEffect: disruptionInForce(d, now),
     systemWide: false,
     unusableStations: new Set(),
     liftsOut: new Set(),

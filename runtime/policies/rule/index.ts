@@ -16,6 +16,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
+import { announcementInForce } from "../../language/when.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
@@ -498,7 +499,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield declined("invalid_request", say.fareFailed, `fare_calculator: ${fareCall?.error ?? "no result"}`);
     return;
   }
-  const policyText = context.policy_change?.text ?? null;
+  const policyText = announcementInForce(context.policy_change?.text, nowIso);
   const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
   if (policyText) {
     banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(policyText) });

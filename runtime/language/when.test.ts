@@ -1,0 +1,34 @@
+// When a notice applies by its own words. Texts are operators' own (cases/others/operators, tune
+// half): CTA's New Year's Eve free rides (2014), Doha Metro's Hayya post (2022), a BART/TfL-style
+// upgrade closure, Beijing's National Day closures (北京发布, 2024), Taipei Metro's New Year offer
+// (2025), an exam-day free ride (武汉地铁 2023, adapted), Shenzhen Metro's typhoon notice (2023, adapted).
+import { describe, expect, it } from "vitest";
+import { disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
+
+describe("the window a notice's words give", () => {
+  it("reads English ranges and open starts with their clock times", () => {
+    const cta = "The Chicago Transit Authority [...] will provide free rides on all buses and trains beginning 10 p.m. Wednesday, December 31 until 4 a.m. Thursday, January 1";
+    expect(noticeWindow(cta, "2015-01-01T10:00")).toEqual({ from: "2014-12-31T22:00", until: "2015-01-01T04:00" });
+    expect(inForceByWords(cta, "2014-12-31T23:30")).toBe(true);
+    expect(inForceByWords(cta, "2015-01-01T10:00")).toBe(false);
+    const hayya = '"Hayya" onboard! Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.';
+    expect(noticeWindow(hayya, "2022-12-24T10:00")).toEqual({ from: "2022-11-10T00:00", until: "2022-12-24T00:00" });
+  });
+
+  it("reads Chinese dates, ranges within a month, years left out, and 起 as from then on", () => {
+    const national = "2024年9月30日首班车起至末班车止,1号线八通线天安门东站、天安门西站封站;10月1日至7日,每日首班车起至19时30分止,1号线八通线天安门东站、天安门西站封站";
+    expect(noticeWindow(national, "2024-10-08T10:00")).toEqual({ from: "2024-09-30T00:00", until: "2024-10-08T00:00" });
+    expect(noticeWindow("自2025年12月31日22点30分至2026年1月1日6点止,推出松山新店线「不限站数、当趟车资免费」优惠。", "2026-01-02T10:00")).toEqual({ from: "2025-12-31T22:30", until: "2026-01-01T06:00" });
+    expect(noticeWindow("在7月7日至8日高考期间,地铁1-5号线114座站点均设立爱心送考绿色通道", "2026-07-09T10:00")).toEqual({ from: "2026-07-07T00:00", until: "2026-07-09T00:00" });
+    expect(noticeWindow("今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。", "2023-09-01T12:00")).toEqual({ from: "2023-09-01T00:00" });
+  });
+
+  it("leaves a notice in force where its words are vague or relative, and lets the feed's own fields decide first", () => {
+    expect(noticeWindow("YELLOW LINE: From Saturday 15 January until mid May 2022, no service between Rockridge and Concord", "2022-06-01T10:00")).toBeUndefined();
+    expect(inForceByWords("Starting today, riders aged 65 and over travel at no charge.", "2026-03-09T10:00")).toBe(true);
+    expect(inForceByWords("WEEKEND PROMOTION: 50% off every single-ride fare.", "2026-03-09T10:00")).toBe(true);
+    const words = "from 10 November to 23 December 2022, no trains at Al Sadd";
+    expect(disruptionInForce({ message: words }, "2023-01-05T10:00:00")).toBe(false);
+    expect(disruptionInForce({ message: words, valid_from: "2023-01-01T00:00:00" }, "2023-01-05T10:00:00")).toBe(true);
+  });
+});

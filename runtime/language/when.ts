@@ -1,0 +1,129 @@
+// When does a notice apply, by its own words? Operators write the window into the text ("beginning
+// 10 p.m. Wednesday, December 31 until 4 a.m. Thursday, January 1", "from 10 November to 23 December
+// 2022", "2025年12月31日22点30分至2026年1月1日6点止", "10月1日至7日") and feeds often carry no
+// valid_from / valid_until. English dates are read with chrono-node; Chinese ones here (chrono's
+// Chinese parser does not read ranges). Only calendar dates count — "today", "this weekend" and
+// clock times alone say nothing a kiosk can check — and a date the words leave vague ("until mid
+// May") leaves that end open: the notice then stays in force. So a window is only ever used to
+// take a notice out of force when its words say for certain that it is not. Pure.
+import * as chrono from "chrono-node";
+
+/** Local wall-clock times "YYYY-MM-DDTHH:MM"; an absent end is open. */
+export interface NoticeWindow {
+  from?: string;
+  until?: string;
+}
+
+const MONTH = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/i;
+/** Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). */
+const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice)\b/i;
+
+const pad = (n: number): string => String(n).padStart(2, "0");
+const stamp = (y: number, m: number, d: number, h = 0, min = 0): string => `${y}-${pad(m)}-${pad(d)}T${pad(h)}:${pad(min)}`;
+
+/** The day after a local date, as a stamp at midnight. */
+function dayAfter(y: number, m: number, d: number): string {
+  const t = new Date(Date.UTC(y, m - 1, d + 1));
+  return stamp(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+}
+
+interface Span {
+  from: string;
+  /** undefined: open (from then on). */
+  until: string | undefined;
+}
+
+function englishSpans(text: string, now: string): Span[] | undefined {
+  const instant = new Date(`${now.slice(0, 16)}:00Z`);
+  const spans: Span[] = [];
+  for (const r of chrono.parse(text, { instant, timezone: 0 })) {
+    if (!MONTH.test(r.text)) continue;
+    const ends = [r.start, ...(r.end ? [r.end] : [])];
+    // A vague date ("May 2022"): its end of the window cannot be known, so no window.
+    if (ends.some((c) => !c.isCertain("day") || !c.isCertain("month"))) return undefined;
+    const at = (c: chrono.ParsedComponents, end: boolean): string => {
+      const y = c.get("year")!;
+      const m = c.get("month")!;
+      const d = c.get("day")!;
+      if (c.isCertain("hour")) return stamp(y, m, d, c.get("hour")!, c.get("minute") ?? 0);
+      return end ? dayAfter(y, m, d) : stamp(y, m, d);
+    };
+    const before = text.slice(Math.max(0, r.index - 24), r.index);
+    const until = r.end ? at(r.end, true) : OPEN_EN.test(before) ? undefined : at(r.start, true);
+    spans.push({ from: at(r.start, false), until });
+  }
+  return spans;
+}
+
+// Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
+const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
+const ZH_TIME = "(?:(?:早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
+const ZH_RANGE = new RegExp(`${ZH_DATE}${ZH_TIME}(?:\\s*(?:至|到|~|～|—|-)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
+
+function chineseSpans(text: string, now: string): Span[] {
+  const year = Number(now.slice(0, 4));
+  const spans: Span[] = [];
+  for (const m of text.matchAll(ZH_RANGE)) {
+    const [, y1, m1, d1, h1, n1, y2, m2, d2, h2, n2] = m;
+    // A year left out is the one that puts the date nearest the kiosk's clock.
+    const nearest = (mon: number, day: number): number => {
+      let best = year;
+      for (const y of [year - 1, year + 1]) if (Math.abs(Date.UTC(y, mon - 1, day) - Date.parse(`${now.slice(0, 10)}T00:00Z`)) < Math.abs(Date.UTC(best, mon - 1, day) - Date.parse(`${now.slice(0, 10)}T00:00Z`))) best = y;
+      return best;
+    };
+    const sm = Number(m1);
+    const sd = Number(d1);
+    const sy = y1 ? Number(y1) : nearest(sm, sd);
+    const from = h1 ? stamp(sy, sm, sd, Number(h1), Number(n1 ?? 0)) : stamp(sy, sm, sd);
+    let until: string | undefined;
+    if (d2) {
+      const em = m2 ? Number(m2) : sm;
+      const ed = Number(d2);
+      const ey = y2 ? Number(y2) : em < sm ? sy + 1 : sy;
+      until = h2 ? stamp(ey, em, ed, Number(h2), Number(n2 ?? 0)) : dayAfter(ey, em, ed);
+    } else {
+      // "…19:00起" with no end: from then on; else that day.
+      const after = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 12);
+      until = /^[^，,。;；]*?起/u.test(after) && !/至|止/u.test(after) ? undefined : dayAfter(sy, sm, sd);
+    }
+    spans.push({ from, until });
+  }
+  return spans;
+}
+
+/**
+ * The window a notice's own words give (the earliest start to the latest end of the calendar dates
+ * it names), or undefined when they name none for certain. `now` is the kiosk's local time.
+ */
+export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
+  const english = englishSpans(text, now);
+  if (english === undefined) return undefined;
+  const spans = [...english, ...chineseSpans(text, now)];
+  if (spans.length === 0) return undefined;
+  const from = spans.map((s) => s.from).sort()[0]!;
+  const open = spans.some((s) => s.until === undefined);
+  const until = open ? undefined : spans.map((s) => s.until!).sort().at(-1);
+  return { from, ...(until ? { until } : {}) };
+}
+
+/** A notice applies at `now` unless its own words say for certain it has not begun or has ended. */
+export function inForceByWords(text: string, now: string): boolean {
+  const w = noticeWindow(text, now);
+  if (!w) return true;
+  const t = now.slice(0, 16);
+  return (w.from === undefined || t >= w.from) && (w.until === undefined || t < w.until);
+}
+
+/**
+ * A feed disruption applies at `now`: by its valid_from / valid_until where the feed gives them (the
+ * structured fields first), else by the window its own words give.
+ */
+export function disruptionInForce(d: { valid_from?: string | null; valid_until?: string | null; message?: string | null }, now: string): boolean {
+  if (d.valid_from || d.valid_until) return !(d.valid_from && d.valid_from > now) && !(d.valid_until && d.valid_until < now);
+  return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
+}
+
+/** A fare or policy announcement's text while its words say it applies, else null. */
+export function announcementInForce(text: string | null | undefined, now: string): string | null {
+  return text && inForceByWords(text, now) ? text : null;
+}
