@@ -185,7 +185,11 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect([...civic.tracks.keys()].some((k) => k.includes("BART-CIVC"))).toBe(true);
     // 深圳地铁's Typhoon Saola notice adapted to Beijing (beijing-o-031): the whole network stops at 19:00.
     const typhoon = liveClosures(pack.system("beijing"), [{ id: "o31", type: "typhoon_warning", severity: "critical", message: "根据北京市防台风防汛紧急动员令(2023年1号)要求,为确保乘客出行安全,今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。" }], "2023-09-01T20:00:00");
-    expect(typhoon.unmapped).toBe("o31");
+    expect(typhoon.systemSuspended).toBe("o31");
+    // 北京地铁's rainstorm notice (beijing-o-030): Line 13 stops, the rest of the network runs.
+    const rain = liveClosures(pack.system("beijing"), [{ id: "o30", type: "line_suspension", severity: "critical", message: "目前,北京地铁13号线暂停运营,并已启动地面公交接驳。" }], now);
+    expect([...rain.lines.keys()]).toEqual(["13"]);
+    expect(rain.unmapped).toBeNull();
   });
 
   it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {

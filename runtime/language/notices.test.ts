@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { saysLiftOut, skippedStations, trainsRunThrough } from "./notices.ts";
+import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -43,5 +43,33 @@ describe("the stations a notice says trains skip, and a lift out", () => {
     expect(saysLiftOut("The Loop-bound platform elevator at Irving Park (Brown Line) is temporarily out-of-service.")).toBe(true);
     expect(saysLiftOut("Zhongxiao Fuxing: No Step Free Access - Step free access is not available to the Wenhu line due to a faulty lift.")).toBe(true);
     expect(saysLiftOut("Five Points station is closed for police activity.")).toBe(false);
+  });
+});
+
+// Chinese operators' notices (cases/others/operators, tune half): 北京地铁 (2020 rainstorm, Line 13),
+// 北京发布 National Day closures (2024), 北京地铁运营公司 Beijing Station closure, 深圳地铁's Typhoon Saola
+// notice adapted to Beijing (2023), a typhoon recovery notice, Taipei Metro's Typhoon Dujuan statement (2015, via CNA).
+describe("a Chinese notice, clause by clause", () => {
+  const pack = new DataPack(SHARED_DATA_DIR);
+  const read = (system: string, message: string) => {
+    const data = pack.system(system);
+    ensureLanguageData(pack, data);
+    return readChineseNotice(data, message);
+  };
+
+  it("reads the lines and stations it stops, and trains passing through", () => {
+    expect(read("beijing", "目前,北京地铁13号线暂停运营,并已启动地面公交接驳。")).toMatchObject({ linesClosed: ["13"], stationsClosed: [], unread: [] });
+    expect(read("beijing", "出于安全考虑,地铁运营公司决定从6月11日早7时起对地铁2号线北京站采取封站措施,2号线列车在北京站通过不停车,开放时间视施工进度而定。")).toMatchObject({ stationsClosed: ["BJM-BER"], passThrough: true, unread: [] });
+    expect(read("beijing", "1号线八通线天安门东站、天安门西站封站,封站期间各次列车在上述两站通过不停车。")?.stationsClosed.sort()).toEqual(["BJM-TIA", "BJM-TIA2"]);
+    expect(read("beijing", "今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。")?.systemWide).toBe(true);
+    expect(read("beijing", "北京地铁1、2、5、6、7、9、10、12、14、16、19号线于9月2日8:40开始恢复运行,行车间隔约5-7分钟。")?.linesResumed).toEqual(["1", "2", "5", "6", "7", "9", "10", "12", "14", "16", "19"]);
+  });
+
+  it("keeps what it cannot read: a line named by its name, so the interlock sells nothing while the notice holds", () => {
+    const taipei = read("taipei", "因強颱杜鵑風速過大,下午4時45分起,捷運文湖線及淡水信義線高架平面路段暫停營運。");
+    expect(taipei?.unread).toEqual(["捷運文湖線及淡水信義線高架平面路段暫停營運"]);
+    // "淡水信義線" is a line, not Tamsui station.
+    expect(taipei?.stationsClosed).toEqual([]);
+    expect(read("beijing", "请各位乘客注意安全。")).toBeUndefined();
   });
 });

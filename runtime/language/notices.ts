@@ -12,8 +12,11 @@ const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|ru
 
 /** The notice says trains still run through the closed station (without stopping). */
 export function trainsRunThrough(message: string): boolean {
-  return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message));
+  return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);
 }
+
+/** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
+const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 
 const LIFT_OUT =
   /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?)\b[^.]{0,60}\b(?:out of service|out-of-service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
@@ -54,4 +57,57 @@ export function skippedStations(system: SystemData, message: string, line?: stri
     }
   }
   return [...out];
+}
+
+/** What a Chinese notice says, clause by clause (the lines and stations it names, and what happens to them). */
+export interface ChineseNoticeReading {
+  /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */
+  systemWide: boolean;
+  /** Lines it suspends ("13号线暂停运营"). */
+  linesClosed: string[];
+  /** Lines it says run again ("1、2、5…号线…恢复运行"): the others stay stopped. */
+  linesResumed: string[];
+  /** Stations it closes ("天安门东站、天安门西站封站"). */
+  stationsClosed: string[];
+  /** Trains still pass through the closed stations ("通过不停车"). */
+  passThrough: boolean;
+  /** Clauses that say something stops but name nothing the kiosk can map ("文湖線…暫停營運"): it cannot tell which trips they stop. */
+  unread: string[];
+}
+
+const ZH_CLAUSE = /[。；;！!？?，,]/u;
+const ZH_LINES = /((?:\d+|[A-Za-z]\d*)(?:\s*[、和及与與]\s*(?:\d+|[A-Za-z]\d*))*)\s*号线|((?:\d+|[A-Za-z]\d*)(?:\s*[、和及與]\s*(?:\d+|[A-Za-z]\d*))*)\s*號線/gu;
+const ZH_SYSTEM = /全网|全網|全线网|全線網|所有线路|所有線路|各线路所有|各線路所有|全部线路|全部線路/u;
+const ZH_SUSPEND = /暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務/u;
+const ZH_CLOSE_STATION = /封站|关闭|關閉|封闭|封閉/u;
+const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|恢復營運/u;
+
+/**
+ * A Chinese service notice read into the lines and stations it stops and the clauses it could not
+ * read, or undefined when it says nothing stops. Line numbers
+ * ("1、2号线") are the system's line ids; stations are read by the one station reader.
+ */
+export function readChineseNotice(system: SystemData, message: string): ChineseNoticeReading | undefined {
+  if (!/\p{Script=Han}/u.test(message)) return undefined;
+  const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [] };
+  const lexicon = lexiconFor(system);
+  for (const clause of message.split(ZH_CLAUSE)) {
+    const lines = [...clause.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
+    // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
+    // city, not 北京站; "淡水信義線": the line, not Tamsui station).
+    const stations = lexicon
+      .find(clause)
+      .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
+      .flatMap((m) => (m.candidates.length === 1 && (m.kind === "local" || m.kind === "name") ? m.candidates : []));
+    const stops = ZH_SUSPEND.test(clause) || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
+    // A line named by its name ("文湖線") is not read: what the clause stops is not known.
+    if (stops && /\p{Script=Han}[線线]/u.test(clause.replace(ZH_LINES, ""))) reading.unread.push(clause);
+    if (ZH_RESUME.test(clause) && lines.length > 0) reading.linesResumed.push(...lines);
+    else if (ZH_SYSTEM.test(clause) && ZH_SUSPEND.test(clause)) reading.systemWide = true;
+    else if (ZH_SUSPEND.test(clause) && lines.length > 0 && !ZH_CLOSE_STATION.test(clause)) reading.linesClosed.push(...lines);
+    else if ((ZH_CLOSE_STATION.test(clause) || ZH_SUSPEND.test(clause)) && stations.length > 0) reading.stationsClosed.push(...stations);
+    else if (stops && !reading.unread.includes(clause)) reading.unread.push(clause);
+  }
+  const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.stationsClosed.length + reading.unread.length > 0;
+  return read ? reading : undefined;
 }

@@ -20,7 +20,7 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow(national, "2024-10-08T10:00")).toEqual({ from: "2024-09-30T00:00", until: "2024-10-08T00:00" });
     expect(noticeWindow("自2025年12月31日22点30分至2026年1月1日6点止,推出松山新店线「不限站数、当趟车资免费」优惠。", "2026-01-02T10:00")).toEqual({ from: "2025-12-31T22:30", until: "2026-01-01T06:00" });
     expect(noticeWindow("在7月7日至8日高考期间,地铁1-5号线114座站点均设立爱心送考绿色通道", "2026-07-09T10:00")).toEqual({ from: "2026-07-07T00:00", until: "2026-07-09T00:00" });
-    expect(noticeWindow("今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。", "2023-09-01T12:00")).toEqual({ from: "2023-09-01T00:00" });
+    expect(noticeWindow("今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。", "2023-09-01T12:00")).toEqual({ from: "2023-09-01T19:00" });
   });
 
   it("leaves a notice in force where its words are vague or relative, and lets the feed's own fields decide first", () => {

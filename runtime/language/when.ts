@@ -58,7 +58,8 @@ function englishSpans(text: string, now: string): Span[] | undefined {
 // Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
 const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
 const ZH_TIME = "(?:(?:早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
-const ZH_RANGE = new RegExp(`${ZH_DATE}${ZH_TIME}(?:\\s*(?:至|到|~|～|—|-)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
+// "今日(9月1日)19:00起": a clock time may follow the date's closing bracket.
+const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(?:至|到|~|～|—|-)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
 
 function chineseSpans(text: string, now: string): Span[] {
   const year = Number(now.slice(0, 4));

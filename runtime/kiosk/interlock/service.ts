@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -333,6 +333,16 @@ function readDisruption(system: SystemData, d: Disruption): Closures {
     }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
+  // A Chinese notice, clause by clause (the one reading the policy gets too).
+  const zh = readChineseNotice(system, message);
+  if (zh) {
+    if (zh.systemWide) out.systemSuspended ??= label;
+    for (const id of zh.linesClosed) out.lines.set(id, label);
+    if (zh.linesResumed.length > 0) for (const line of system.lines) if (!zh.linesResumed.includes(line.id)) out.lines.set(line.id, label);
+    for (const id of zh.stationsClosed) if (!out.stations.has(id)) out.stations.set(id, { why: label, passThrough: zh.passThrough });
+    // A clause it could not read may stop any trip: none is sold while it holds.
+    if (zh.unread.length > 0) out.unmapped = label;
+  }
   const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
   const saysStopping = STOPPING.test(normalize(message)) || STOPPING_ELSEWHERE.test(message) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
   if (!mapped && saysStopping) out.unmapped = label;

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -115,6 +115,22 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
   if (d.severity === "info") return impact;
+  // A Chinese notice, clause by clause (the one reading the interlock gets too).
+  const zh = readChineseNotice(system, message);
+  if (zh) {
+    impact.systemWide = zh.systemWide;
+    const stopped = [...zh.linesClosed, ...(zh.linesResumed.length > 0 ? system.lines.map((l) => l.id).filter((id) => !zh.linesResumed.includes(id)) : [])];
+    for (const id of stopped) {
+      impact.closedLines.add(id);
+      impact.restrictions.line_closures.push({ line: id });
+    }
+    for (const id of zh.stationsClosed) {
+      impact.unusableStations.add(id);
+      impact.restrictions.station_restrictions.push({ station: id, restriction: zh.passThrough ? "skip" : "closed" });
+    }
+    impact.passThrough = zh.passThrough;
+    return impact;
+  }
   const line = d.line ? system.aliasLine(d.line) : undefined;
   const knownLine = line && system.lineById(line) ? line : undefined;
   const segment = segmentIds(d.segment);
