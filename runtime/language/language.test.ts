@@ -82,7 +82,15 @@ describe("pinyin without apostrophes or tones, and 'the airport' in every system
 
   it("'airport' and the local words reach each system's airport stations", () => {
     expect(read("marta", "airport to five points")).toMatchObject({ o: ["MARTA-AP"], d: ["MARTA-FP"] });
-    // A number in a name written in digits ("My group of three leaves from 5 Points.", an SGD turn, cases/others marta-p-029).
+    // Initials and word-by-word abbreviations (SGD turns adapted to Doha and MARTA, cases/others
+    // doha-p-008, doha-p-016, marta-p-018; DECC is the station's own name): read as abbreviations,
+    // which the kiosk confirms before it sells.
+    const qnl = read("doha", "Well, I'll be going from Oqba Ibn Nafie to QNL.");
+    expect(qnl).toMatchObject({ d: ["DOHA-QNL"] });
+    expect(qnl.u.trip.destination?.kind).toBe("abbreviation");
+    expect(read("doha", "No, I'm heading out of DECC and going to Edu City.")).toMatchObject({ o: ["DOHA-DEC"], d: ["DOHA-EDC"] });
+    expect(read("marta", "I'm going from North Avenue to N Springs.")).toMatchObject({ o: ["MARTA-NA"], d: ["MARTA-NS"] });
+        // A number in a name written in digits ("My group of three leaves from 5 Points.", an SGD turn, cases/others marta-p-029).
     expect(read("marta", "My group of three leaves from 5 Points.")).toMatchObject({ o: ["MARTA-FP"] });
     expect(read("bart", "Embarcadero to the airport").d!.sort()).toEqual(["BART-OAKL", "BART-SFO"]);
     expect(read("cta", "Howard to the airport").d!.sort()).toEqual(["CTA-MID", "CTA-ORD"]);

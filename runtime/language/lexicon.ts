@@ -21,6 +21,11 @@ const COLOURS = ["red", "blue", "green", "gold", "yellow", "orange", "brown", "p
 const STOP = new Set(
   "a an the to from at in on of for and or is are am be i me my we us our you it this that there here go get going take want need please thanks ticket tickets one two three four five way trip ride train trains line metro station stop how much what when where can do does just now today tonight".split(" "),
 );
+/** Words an initialism leaves out ("Bank of America Plaza" would be BAP). */
+const LINK_WORDS = new Set(["and", "of", "the", "de", "del", "la"]);
+/** A single letter for a compass word in a name ("N Springs"). */
+const COMPASS: Record<string, string> = { n: "north", s: "south", e: "east", w: "west" };
+
 /** Token spellings folded to one form before matching ("Powell Street" = "Powell St"). */
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
 
@@ -71,6 +76,15 @@ export class StationLexicon {
       }
       if (s.name.includes("/")) for (const part of s.name.replace(/\(.*\)/, "").split("/")) if (part.trim().length >= 4) this.add(part, s.id, "part", 0.85);
     }
+    // Initials of a name of three words or more ("QNL" is Qatar National Library; "and", "of" left
+    // out), and the names' words for abbreviations ("Edu City").
+    for (const s of system.stations) {
+      if (hasCjk(s.name) || hasArabic(s.name)) continue;
+      const words = canon(foldLatin(s.name.replace(/\(.*\)/, ""))).split(" ").filter(Boolean);
+      this.named.push({ words, id: s.id });
+      const initials = words.filter((w) => !LINK_WORDS.has(w)).map((w) => w[0]).join("");
+      if (initials.length >= 3 && !this.latin.has(initials) && !STOP.has(initials)) this.add(initials, s.id, "abbreviation", 0.85);
+    }
     for (const [id, names] of data.localNames) for (const n of names) this.add(n, id, "local", 0.95);
     for (const [id, names] of data.aliases) for (const n of names) this.add(n, id, "alias", 0.9);
     for (const [name, ids] of data.landmarks) for (const id of ids) this.add(name, id, "landmark", 0.85);
@@ -81,6 +95,25 @@ export class StationLexicon {
   }
 
   private readonly data: LanguageData;
+  /** Each station's name as words (for abbreviations). */
+  private readonly named: { words: string[]; id: string }[] = [];
+
+  /**
+   * The one station whose name the words abbreviate word by word ("Edu City" = Education City,
+   * "N Springs" = North Springs): each word the name's word, its first three letters or more, or
+   * a compass letter; at least one shortened and one whole.
+   */
+  private abbreviated(words: readonly string[]): string | undefined {
+    const fits = (typed: string, word: string): "same" | "short" | undefined =>
+      typed === word ? "same" : (typed.length >= 3 && word.startsWith(typed)) || (typed.length === 1 && COMPASS[typed] === word) ? "short" : undefined;
+    const ids = new Set<string>();
+    for (const name of this.named) {
+      if (name.words.length !== words.length) continue;
+      const how = words.map((w, k) => fits(w, name.words[k]!));
+      if (how.every(Boolean) && how.includes("short") && how.includes("same")) ids.add(name.id);
+    }
+    return ids.size === 1 ? [...ids][0] : undefined;
+  }
 
   /**
    * Stations by the pinyin key of their names: the official names (Beijing's are pinyin) and the
@@ -197,6 +230,16 @@ export class StationLexicon {
         const glued = words.join("").replace(/ /g, "");
         const found = glued.length >= 5 ? this.pinyinIds(glued) : undefined;
         if (found) push(i, n, { key: glued, ids: found.ids, kind: "pinyin", confidence: found.stem ? 0.8 : 0.85 });
+      }
+    }
+    // Abbreviations of a name, word by word.
+    for (let n = 4; n >= 2; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const words = tokens.slice(i, i + n).map((t) => t.key);
+        if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
+        const id = this.abbreviated(words);
+        if (id) push(i, n, { key: words.join(" "), ids: [id], kind: "abbreviation", confidence: 0.8 });
       }
     }
     // Near spellings of what is left.

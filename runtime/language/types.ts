@@ -18,7 +18,7 @@ export const EMPTY_LANGUAGE_DATA: LanguageData = { localNames: new Map(), aliase
 export type RiderCounts = { adults: number; children: number; seniors: number; disabled: number };
 
 /** How a name in the text was matched. */
-export type MatchKind = "name" | "part" | "local" | "alias" | "landmark" | "pinyin" | "fuzzy" | "group";
+export type MatchKind = "name" | "part" | "local" | "alias" | "landmark" | "pinyin" | "abbreviation" | "fuzzy" | "group";
 
 export interface StationMatch {
   /** Candidate station ids, best first; more than one means the words are ambiguous. */
