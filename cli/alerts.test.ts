@@ -34,7 +34,8 @@ describe("kiosk alerts", () => {
     expect(missing.error?.message).toMatch(/--operator NAME is required: the audit log records who added the alert/);
 
     const added = await kiosk("alerts", "--alerts-db", db, "add", ...closureFlags, "--operator", "alice");
-    expect(added.stdout).toBe("added tube (bart, planned_maintenance, critical, until 2026-03-10T04:00:00) by alice\n");
+    // What the kiosk reads in it comes first: the operator sees what the kiosk will act on.
+    expect(added.stdout).toBe("tube: the kiosk reads\n  - no trains between Embarcadero and West Oakland\nadded tube (bart, planned_maintenance, critical, until 2026-03-10T04:00:00) by alice\n");
 
     const list = await kiosk("alerts", "--alerts-db", db, "list", "--at", "2026-03-09T14:00");
     expect(list.stdout).toMatch(/tube\s+bart\s+active\s+planned_maintenance\s+critical\s+BART-WOAK–BART-EMBR\s+2026-03-09 06:00\s+2026-03-10 04:00\s+Transbay Tube closed/);
@@ -69,7 +70,7 @@ describe("kiosk alerts", () => {
     const noEnd = await kiosk("alerts", "--alerts-db", db, "add", "--system", "bart", "--type", "crowd_advisory", "--text", "Crowds", "--operator", "alice");
     expect(noEnd.stderr).toMatch(/^alert\.valid_until: give the time the alert ends \(--until\)/);
     const open = await kiosk("alerts", "--alerts-db", db, "add", "--system", "bart", "--type", "crowd_advisory", "--text", "Crowds", "--open-ended", "--operator", "alice");
-    expect(open.stdout).toMatch(/^added bart-crowd-advisory-\w+ \(bart, crowd_advisory, info, until ended\) by alice/);
+    expect(open.stdout).toMatch(/\nadded bart-crowd-advisory-\w+ \(bart, crowd_advisory, info, until ended\) by alice/);
     const store = AlertStore.open(db);
     expect(store.list().map((r) => r.alert.type)).toEqual(["crowd_advisory"]);
     store.close();
@@ -106,6 +107,31 @@ describe("kiosk alerts", () => {
   });
 });
 
+describe("kiosk alerts add: what the kiosk reads, confirmed before it takes effect", () => {
+  // Words an operator wrote with no line, station or section the kiosk can map (MARTA's own style,
+  // "All rail service is suspended" is read; "service will stop" is not).
+  const textOnly = ["--system", "marta", "--id", "vague", "--type", "major_delay", "--severity", "critical", "--from", "2026-03-09T06:00", "--until", "2026-03-10T04:00", "--text", "Due to police activity, trains will stop running in the affected area until further notice.", "--operator", "alice"];
+
+  it("an alert whose words stop service somewhere the kiosk cannot map is not added without the operator's decision", async () => {
+    const db = freshDb();
+    const refused = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly);
+    expect(refused.stdout).toContain("vague: the kiosk reads\n  - NOT READ: the words say service stops, but not where — the kiosk sells no ticket of MARTA while it is in force");
+    expect(refused.stderr).toContain("vague.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)\nnothing was added");
+    expect(refused.exitCode).toBe(1);
+    const store = AlertStore.open(db);
+    expect(store.current("marta")).toEqual([]);
+    store.close();
+    const accepted = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly, "--accept-unread");
+    expect(accepted.stdout).toMatch(/\nadded vague \(marta, major_delay, critical/);
+  });
+
+  it("reads trains skipping stations and a lift out in the operator's words", async () => {
+    const db = freshDb();
+    const skip = await kiosk("alerts", "--alerts-db", db, "add", "--system", "marta", "--id", "skip", "--type", "planned_maintenance", "--severity", "warning", "--line", "blue", "--from", "2026-03-09T06:00", "--until", "2026-03-10T04:00", "--text", "TRACK REPLACEMENT [Blue] Indian Creek-bound trains skip East Lake, Decatur and Avondale", "--operator", "alice");
+    expect(skip.stdout).toContain("skip: the kiosk reads\n  - trains pass without stopping: East Lake, Decatur, Avondale\n");
+  });
+});
+
 describe("kiosk alerts add --preview", () => {
   it("replays the latest sessions with the alert in force (at its start) before adding it", async () => {
     const db = freshDb();
@@ -117,7 +143,7 @@ describe("kiosk alerts add --preview", () => {
     const future = ["--from", "2030-03-11T14:00", "--until", "2030-03-12T04:00"];
     const flags = closureFlags.filter((_, i, all) => !["--from", "--until"].includes(all[i] ?? "") && !["--from", "--until"].includes(all[i - 1] ?? ""));
     const r = await kiosk("alerts", "--alerts-db", db, "add", ...flags, ...future, "--preview", "--audit-db", auditDb, "--operator", "alice");
-    expect(r.stdout).toMatch(/^Replay of the last 1 passenger session\(s\) \(1 answers\) for bart with the new alert\(s\) in force at 2030-03-11T14:00:00: 1 answer\(s\) in 1 session\(s\) would change\./);
+    expect(r.stdout).toMatch(/^tube: the kiosk reads\n {2}- no trains between Embarcadero and West Oakland\nReplay of the last 1 passenger session\(s\) \(1 answers\) for bart with the new alert\(s\) in force at 2030-03-11T14:00:00: 1 answer\(s\) in 1 session\(s\) would change\./);
     expect(r.stdout).toContain("  action: prompt_purchase (ok)  →  display_info (ok)");
     expect(r.stdout).toMatch(/\nadded tube \(bart, planned_maintenance, critical, until 2030-03-12T04:00:00\) by alice\n$/);
   });

@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import YAML from "yaml";
 import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
-import { alertStatus, DEFAULT_ANNOUNCE_AHEAD_HOURS } from "../runtime/alerts/active.ts";
+import { alertDisruptions, alertStatus, DEFAULT_ANNOUNCE_AHEAD_HOURS } from "../runtime/alerts/active.ts";
+import { readingInWords, readNotice } from "../runtime/kiosk/notice-reading.ts";
 import { loadGtfsIdIndex } from "../runtime/alerts/gtfs-ids.ts";
 import { GtfsFeedError } from "../runtime/alerts/gtfs-rt.ts";
 import { DEFAULT_FEED_MAX_AGE_SEC, FeedPoller, ingestFeed, type IngestResult } from "../runtime/alerts/ingest.ts";
@@ -121,6 +122,7 @@ interface AddOptions extends AlertsOptions {
   replace?: boolean;
   openEnded?: boolean;
   preview?: boolean;
+  acceptUnread?: boolean;
   sessions?: string;
   auditDb?: string;
 }
@@ -240,6 +242,7 @@ export function registerAlertsCommands(program: Command): void {
       .option("--eta <text>", "when service is expected back")
       .option("--replace", "edit the running alert with this id")
       .option("--preview", "first replay the latest stored passenger sessions with the alert in force and show what would change (asks to confirm on a terminal)")
+      .option("--accept-unread", "add an alert whose words stop service where the kiosk cannot map it (no ticket of the system is sold while it is in force)")
       .option("--operator <name>", "who is adding it (audit log; asked on a terminal when missing)")
       .option("--json", "print the stored alerts as JSON")
       .action(async (file: string | undefined, _o: unknown, cmd: Command) => {
@@ -260,6 +263,23 @@ export function registerAlertsCommands(program: Command): void {
           process.stderr.write(`${problems.join("\n")}\nnothing was added\n`);
           process.exitCode = 1;
           return;
+        }
+        // What the kiosk reads in each alert: the operator sees it before it takes effect, and one
+        // whose words stop service somewhere the kiosk cannot map needs the operator's decision.
+        const unread: string[] = [];
+        for (const alert of checked) {
+          const system = pack.system(alert.system);
+          const reading = readNotice(system, alertDisruptions(alert, undefined, system.framebook.primary_language), alert.valid_from ?? localIso(new Date()));
+          (opts.json ? process.stderr : process.stdout).write(`${alert.id}: the kiosk reads\n${readingInWords(system, reading).map((l) => `  - ${l}\n`).join("")}`);
+          if (reading.unread) unread.push(alert.id);
+        }
+        if (unread.length > 0 && !opts.acceptUnread) {
+          const ask = `The kiosk cannot tell which trips ${unread.join(", ")} stop${unread.length === 1 ? "s" : ""}: no ticket of the system is sold while ${unread.length === 1 ? "it is" : "they are"} in force. Add anyway?`;
+          if (!process.stdin.isTTY || !(await confirm(ask))) {
+            process.stderr.write(`${unread.map((id) => `${id}.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)`).join("\n")}\nnothing was added (--accept-unread adds it and stops every sale while it is in force)\n`);
+            process.exitCode = 1;
+            return;
+          }
         }
         if (opts.preview) {
           const text = await withStore(opts, (store) => previewAlerts(pack, store, checked, opts));

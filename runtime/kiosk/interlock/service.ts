@@ -271,8 +271,8 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
   return out;
 }
 
-/** What one disruption closes (whatever its validity window). */
-function readDisruption(system: SystemData, d: Disruption): Closures {
+/** What one disruption closes (whatever its validity window): the kiosk's reading of it. */
+export function readDisruption(system: SystemData, d: Disruption): Closures {
   const out = noClosures();
   const names = lineNames(system);
   const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));

@@ -1,0 +1,68 @@
+// What the kiosk reads in a notice, in plain words for the operator who is about to put it in force:
+// the lines, sections and stations it stops, the lifts it says are out, the window its words give,
+// and — the part that needs the operator's decision — whether it says service stops somewhere the
+// kiosk cannot map. The interlock acts on exactly this reading (interlock/service.ts readDisruption),
+// so what the operator confirms is what the kiosk will do. Pure.
+import type { Disruption } from "../../tools/data/schemas.ts";
+import type { SystemData } from "../../tools/data/system.ts";
+import { noticeWindow } from "../language/when.ts";
+import { readDisruption } from "./interlock/service.ts";
+
+export interface NoticeReading {
+  systemSuspended: boolean;
+  lines: string[];
+  /** Track between two stations closed (a section, whatever the line). */
+  tracks: [string, string][];
+  stations: { id: string; passThrough: boolean }[];
+  liftsOut: string[];
+  /** The words say service stops but name nothing the kiosk can map: no trip of the system is sold while it holds. */
+  unread: boolean;
+  /** The window the words give, where the notice has no valid_from / valid_until of its own. */
+  window?: { from?: string; until?: string };
+}
+
+export function readNotice(system: SystemData, disruptions: readonly Disruption[], now: string): NoticeReading {
+  const reading: NoticeReading = { systemSuspended: false, lines: [], tracks: [], stations: [], liftsOut: [], unread: false };
+  for (const d of disruptions) {
+    const c = readDisruption(system, d);
+    reading.systemSuspended ||= c.systemSuspended !== null;
+    reading.unread ||= c.unmapped !== null;
+    for (const id of c.lines.keys()) if (!reading.lines.includes(id)) reading.lines.push(id);
+    for (const pair of c.tracks.keys()) reading.tracks.push(pair.split("|") as [string, string]);
+    for (const [id, s] of c.stations) if (!reading.stations.some((x) => x.id === id)) reading.stations.push({ id, passThrough: s.passThrough });
+    for (const id of c.liftsOut.keys()) if (!reading.liftsOut.includes(id)) reading.liftsOut.push(id);
+    if (!d.valid_from && !d.valid_until && typeof d.message === "string" && !reading.window) {
+      const w = noticeWindow(d.message, now);
+      if (w) reading.window = w;
+    }
+  }
+  return reading;
+}
+
+/** The reading as the operator reads it, one line each, station and line names as the pack gives them. */
+export function readingInWords(system: SystemData, r: NoticeReading): string[] {
+  const station = (id: string): string => system.stationById(id)?.name ?? id;
+  const line = (id: string): string => system.lineById(id)?.name ?? id;
+  const out: string[] = [];
+  if (r.systemSuspended) out.push(`the whole ${system.framebook.org_name} network stops`);
+  if (r.lines.length > 0) out.push(`no trains on ${r.lines.map(line).join(", ")}`);
+  if (r.tracks.length > 0) out.push(`no trains between ${sectionWords(r.tracks, station)}`);
+  const through = r.stations.filter((s) => s.passThrough).map((s) => station(s.id));
+  const shut = r.stations.filter((s) => !s.passThrough).map((s) => station(s.id));
+  if (shut.length > 0) out.push(`closed: ${shut.join(", ")} (no trains pass)`);
+  if (through.length > 0) out.push(`trains pass without stopping: ${through.join(", ")}`);
+  if (r.liftsOut.length > 0) out.push(`lift out of service: ${r.liftsOut.map(station).join(", ")} (riders who need step-free access are asked)`);
+  if (r.window) out.push(`in force ${r.window.from ? `from ${r.window.from.replace("T", " ")}` : ""}${r.window.from && r.window.until ? " " : ""}${r.window.until ? `until ${r.window.until.replace("T", " ")}` : r.window.from ? " on" : ""} (read from the words)`);
+  if (r.unread) out.push(`NOT READ: the words say service stops, but not where — the kiosk sells no ticket of ${system.framebook.org_name} while it is in force`);
+  if (out.length === 0) out.push("nothing the kiosk must refuse: tickets are sold as usual, with the notice shown");
+  return out;
+}
+
+/** A closed stretch by its two ends ("Ximen and Zhongxiao Fuxing"), else each closed hop. */
+function sectionWords(tracks: readonly [string, string][], station: (id: string) => string): string {
+  const degree = new Map<string, number>();
+  for (const pair of tracks) for (const id of pair) degree.set(id, (degree.get(id) ?? 0) + 1);
+  const ends = [...degree].filter(([, n]) => n === 1).map(([id]) => id);
+  if (ends.length === 2) return `${station(ends[0]!)} and ${station(ends[1]!)}`;
+  return tracks.map(([a, b]) => `${station(a)} and ${station(b)}`).join("; ");
+}
