@@ -119,6 +119,8 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     expect(await page.getByRole("status", { name: "Preview" }).getByRole("listitem").first().innerText()).toMatch(
       /^\u2068West Oakland\u2069 → \u2068Embarcadero\u2069, 1 adult: would no longer be sold — Planned maintenance: West Oakland – Embarcadero\n/,
     );
+    // What the kiosk reads in the alert: what the interlock will act on.
+    await expect.poll(() => page.getByRole("status", { name: "What the kiosk reads in this alert" }).innerText()).toMatch(/No trains between \u2068(?:Embarcadero|West Oakland)\u2069 and \u2068(?:West Oakland|Embarcadero)\u2069\./);
     await shot("alerts-02-preview");
     await page.getByRole("button", { name: "Add alert" }).click();
     await page.getByText(/^Alert bart-planned-maintenance-\w+ added/).waitFor();
@@ -204,4 +206,22 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     await timeline.screenshot({ path: path.join(SCREENSHOTS, "alerts-06-audit-timeline.png") });
     expect(problems).toEqual([]);
   }, 240_000);
+
+  it("an alert whose words stop service where the kiosk cannot map it needs the operator's decision", async () => {
+    await openOperator("Service alerts");
+    await page.getByLabel("Type", { exact: true }).selectOption("major_delay");
+    await page.getByLabel("Severity", { exact: true }).selectOption("critical");
+    await page.getByLabel("Valid until", { exact: true }).fill("2026-03-10T04:00");
+    await page.getByLabel("What passengers are told (English)", { exact: true }).fill("Due to police activity, trains will stop running in the affected area until further notice.");
+    await page.getByRole("button", { name: "Preview against stored sessions" }).click();
+    await expect.poll(() => page.getByRole("status", { name: "What the kiosk reads in this alert" }).innerText()).toContain("Not read: the words say service stops, but not where.");
+    await page.getByRole("button", { name: "Add alert" }).click();
+    const warning = page.getByRole("alert").filter({ hasText: "cannot tell where this alert's words stop service" });
+    await warning.waitFor();
+    await shot("alerts-12-unread");
+    expect(await page.locator("tr[data-alert]").filter({ hasText: "Major delays" }).count()).toBe(0);
+    await warning.getByRole("button", { name: "Keep it: stop every sale while it is in force" }).click();
+    await page.getByText(/^Alert bart-major-delay-\w+ added/).waitFor();
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

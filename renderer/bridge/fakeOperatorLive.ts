@@ -7,6 +7,7 @@ import {
   type AlertAuditView,
   type AlertCause,
   type AlertPlaces,
+  type AlertReadingView,
   type AlertView,
   type OperatorBridge,
   type PlaceName,
@@ -135,6 +136,9 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
     async saveAlert(request) {
       const who = context.operatorOf(request.token);
       context.calls.push(`saveAlert ${request.mode ?? "add"}`);
+      if (!request.acceptUnread && demoUnread(request.alert)) {
+        return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: the kiosk would sell no ticket of the system while the alert is in force." }] };
+      }
       const issues = check(request.alert);
       if (issues.length > 0) return { ok: false, reason: "invalid", issues };
       const input = request.alert;
@@ -198,7 +202,7 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
       // Every replayed trip is West Oakland → Embarcadero for one adult, and loses its ticket.
       const trip = { from: place(places.stations, "BART-WOAK"), to: place(places.stations, "BART-EMBR"), riders: { adults: 1, children: 0, seniors: 0, disabled: 0 } };
       const first = timelines.slice(0, changed).map((t) => ({ sessionId: t.sessionId, system: t.system, startedAt: t.startedAt, turn: 1, asked: "BART-WOAK → BART-EMBR, 1 adult", trip, effect: "not_sold" as const, changes: [{ field: "action", before: "prompt_purchase", after: "display_info" }] }));
-      return { ok: true, report: { sessions: timelines.length, turns: timelines.length, changedSessions: first.length, changedTurns: first.length, byField: { outcome: first.length, action: first.length, route: 0, fare: 0, banners: first.length }, first, errors: [] }, cause };
+      return { ok: true, report: { sessions: timelines.length, turns: timelines.length, changedSessions: first.length, changedTurns: first.length, byField: { outcome: first.length, action: first.length, route: 0, fare: 0, banners: first.length }, first, errors: [] }, cause, reading: demoReading(cause, input) };
     },
     async auditSessions(request) {
       context.operatorOf(request.token);
@@ -218,4 +222,27 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
       return structuredClone(timeline);
     },
   };
+}
+
+/**
+ * The demo's stand-in for the kiosk's reading of an alert (the real one is runtime/kiosk/notice-reading.ts):
+ * the structure the alert gives, and — with none — words saying service stops are "not read".
+ */
+function demoReading(cause: AlertCause, input: Record<string, unknown>): AlertReadingView {
+  return {
+    systemSuspended: false,
+    lines: cause.segment ? [] : cause.lines,
+    sections: cause.segment ? [cause.segment] : [],
+    closed: cause.type === "station_closure" ? cause.stations : [],
+    passThrough: [],
+    liftsOut: cause.type === "elevator_outage" ? cause.stations : [],
+    unread: demoUnread(input),
+    window: null,
+  };
+}
+
+function demoUnread(input: Record<string, unknown>): boolean {
+  const text = Object.values((input["text"] as Record<string, string> | undefined) ?? {}).join(" ");
+  const structured = ((input["stations"] as unknown[] | undefined) ?? []).length + ((input["lines"] as unknown[] | undefined) ?? []).length > 0 || !!input["segment"];
+  return !structured && /\b(stop|stops|suspended|closed|no service)\b/i.test(text);
 }

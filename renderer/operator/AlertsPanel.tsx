@@ -12,6 +12,7 @@ import {
   RiderTypeSchema,
   STATION_DISRUPTION_TYPES,
   type AlertCause,
+  type AlertReadingView,
   type AlertIssueView,
   type AlertsList,
   type AlertView,
@@ -31,7 +32,7 @@ import { SystemChooser } from "./SystemChooser.tsx";
 type Notice = { tone: "positive" | "warning" | "critical"; text: string } | null;
 type Alert = AlertView["alert"];
 type Places = NonNullable<AlertsList["places"]>;
-type Preview = { report: ReplayReportView; cause: AlertCause };
+type Preview = { report: ReplayReportView; cause: AlertCause; reading: AlertReadingView };
 type Difference = ReplayReportView["first"][number];
 
 interface Draft {
@@ -178,6 +179,8 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   const [ending, setEnding] = useState<AlertView | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState(false);
+  /** The store refused the alert because the kiosk cannot map where its words stop service: the operator decides. */
+  const [unread, setUnread] = useState(false);
   const headingId = useId();
   const formId = useId();
   const stationListId = useId();
@@ -205,10 +208,12 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
   const set = (key: DraftField) => (event: { target: { value: string } }) => {
     setDraft((d) => ({ ...d, [key]: event.target.value }));
     setPreview(null);
+    setUnread(false);
   };
   const setText = (language: string) => (event: { target: { value: string } }) => {
     setDraft((d) => ({ ...d, text: { ...d.text, [language]: event.target.value } }));
     setPreview(null);
+    setUnread(false);
   };
   const invalid = new Set(issues.map((i) => fieldOf(i.path)));
   const places = alerts?.places ?? null;
@@ -237,7 +242,7 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
       const result = await call("previewAlert", { alert: draftAlert(system, draft) });
       if (result.ok) {
         setIssues([]);
-        setPreview({ report: result.report, cause: result.cause });
+        setPreview({ report: result.report, cause: result.cause, reading: result.reading });
       } else setIssues(result.issues);
     } catch (error) {
       fail(error);
@@ -246,13 +251,14 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
     }
   }
 
-  async function save(): Promise<void> {
+  async function save(acceptUnread = false): Promise<void> {
     if (!system) return;
     setBusy(true);
     setNotice(null);
     const mode = draft.editing ? "edit" : "add";
     try {
-      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode });
+      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode, ...(acceptUnread ? { acceptUnread } : {}) });
+      setUnread(!result.ok && result.reason === "unread");
       if (result.ok) {
         setIssues([]);
         setPreview(null);
@@ -425,6 +431,15 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
             ))}
           </ul>
         ) : null}
+        {unread ? (
+          <div className="op-notice op-notice-warning" role="alert">
+            <p>{t("operator.alerts.unreadWarning")}</p>
+            <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void save(true)}>
+              {t("operator.alerts.keepUnread")}
+            </button>
+          </div>
+        ) : null}
+        {preview ? <ReadingList reading={preview.reading} language={language} /> : null}
         {preview ? (
           <div className="op-notice op-notice-info op-preview" role="status" aria-label={t("operator.alerts.previewHeading")}>
             <p>{preview.report.sessions === 0 ? t("operator.alerts.previewEmpty") : t("operator.alerts.previewSummary", { changed: preview.report.changedTurns, turns: preview.report.turns, sessions: preview.report.sessions })}</p>
@@ -472,5 +487,34 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** What the kiosk reads in the alert: what it will refuse while the alert is in force, in names. */
+function ReadingList(props: { reading: AlertReadingView; language: Language }): ReactNode {
+  const { t } = useTranslation();
+  const r = props.reading;
+  const names = (places: readonly PlaceName[]): string => places.map((p) => isolate(nameIn(p, props.language))).join(", ");
+  const items: { key: string; text: string; warn?: boolean }[] = [];
+  if (r.systemSuspended) items.push({ key: "all", text: t("operator.alerts.readAll") });
+  if (r.lines.length > 0) items.push({ key: "lines", text: t("operator.alerts.readLines", { lines: names(r.lines) }) });
+  for (const s of r.sections) items.push({ key: `s:${s.from.id}:${s.to.id}`, text: t("operator.alerts.readSection", { from: names([s.from]), to: names([s.to]) }) });
+  if (r.closed.length > 0) items.push({ key: "closed", text: t("operator.alerts.readClosed", { stations: names(r.closed) }) });
+  if (r.passThrough.length > 0) items.push({ key: "through", text: t("operator.alerts.readPassThrough", { stations: names(r.passThrough) }) });
+  if (r.liftsOut.length > 0) items.push({ key: "lifts", text: t("operator.alerts.readLiftsOut", { stations: names(r.liftsOut) }) });
+  if (r.window) items.push({ key: "window", text: t("operator.alerts.readWindow", { from: r.window.from?.replace("T", " ") ?? "…", until: r.window.until?.replace("T", " ") ?? "…" }) });
+  if (r.unread) items.push({ key: "unread", text: t("operator.alerts.readUnread"), warn: true });
+  if (items.length === 0) items.push({ key: "none", text: t("operator.alerts.readNothing") });
+  return (
+    <div className="op-card op-reading" role="status" aria-label={t("operator.alerts.readingHeading")}>
+      <h4>{t("operator.alerts.readingHeading")}</h4>
+      <ul>
+        {items.map((i) => (
+          <li key={i.key} className={i.warn ? "op-reading-unread" : undefined}>
+            {i.text}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -13,6 +13,7 @@ export interface NoticeReading {
   lines: string[];
   /** Track between two stations closed (a section, whatever the line). */
   tracks: [string, string][];
+
   stations: { id: string; passThrough: boolean }[];
   liftsOut: string[];
   /** The words say service stops but name nothing the kiosk can map: no trip of the system is sold while it holds. */
@@ -58,11 +59,16 @@ export function readingInWords(system: SystemData, r: NoticeReading): string[] {
   return out;
 }
 
-/** A closed stretch by its two ends ("Ximen and Zhongxiao Fuxing"), else each closed hop. */
-function sectionWords(tracks: readonly [string, string][], station: (id: string) => string): string {
+/** Closed track as stretches by their two ends ("Ximen" to "Zhongxiao Fuxing") where it is one run, else each closed hop. */
+export function sections(tracks: readonly [string, string][]): [string, string][] {
   const degree = new Map<string, number>();
   for (const pair of tracks) for (const id of pair) degree.set(id, (degree.get(id) ?? 0) + 1);
   const ends = [...degree].filter(([, n]) => n === 1).map(([id]) => id);
-  if (ends.length === 2) return `${station(ends[0]!)} and ${station(ends[1]!)}`;
-  return tracks.map(([a, b]) => `${station(a)} and ${station(b)}`).join("; ");
+  return ends.length === 2 ? [[ends[0]!, ends[1]!]] : tracks.map(([a, b]) => [a, b]);
+}
+
+function sectionWords(tracks: readonly [string, string][], station: (id: string) => string): string {
+  return sections(tracks)
+    .map(([a, b]) => `${station(a)} and ${station(b)}`)
+    .join("; ");
 }

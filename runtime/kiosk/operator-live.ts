@@ -84,13 +84,18 @@ export const AlertSaveRequestSchema = z.strictObject({
   alert: AlertDraftSchema,
   /** add: a new alert (its id must not be in force); edit: replace the one with this id. */
   mode: z.enum(["add", "edit"]).default("add"),
+  /** The operator saw that the kiosk cannot map where the alert's words stop service, and keeps it so (no sale of the system while it holds). */
+  acceptUnread: z.boolean().optional(),
 });
 export type AlertSaveRequest = z.input<typeof AlertSaveRequestSchema>;
 
 export const AlertSaveResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), record: AlertViewSchema }),
-  /** invalid: the issues name the fields; conflict: the store refused it (issues[0] says why). */
-  z.object({ ok: z.literal(false), reason: z.enum(["invalid", "conflict"]), issues: z.array(AlertIssueViewSchema) }),
+  /**
+   * invalid: the issues name the fields; conflict: the store refused it (issues[0] says why);
+   * unread: its words stop service where the kiosk cannot map it — saved only with acceptUnread.
+   */
+  z.object({ ok: z.literal(false), reason: z.enum(["invalid", "conflict", "unread"]), issues: z.array(AlertIssueViewSchema) }),
 ]);
 export type AlertSaveResult = z.infer<typeof AlertSaveResultSchema>;
 
@@ -143,8 +148,26 @@ export const AlertCauseSchema = z.object({
 });
 export type AlertCause = z.infer<typeof AlertCauseSchema>;
 
+/**
+ * What the kiosk reads in the alert, by name (runtime/kiosk/notice-reading.ts): what the interlock
+ * will act on while it is in force.
+ */
+export const AlertReadingViewSchema = z.object({
+  systemSuspended: z.boolean(),
+  lines: z.array(PlaceNameSchema),
+  sections: z.array(z.object({ from: PlaceNameSchema, to: PlaceNameSchema })),
+  closed: z.array(PlaceNameSchema),
+  passThrough: z.array(PlaceNameSchema),
+  liftsOut: z.array(PlaceNameSchema),
+  /** The words say service stops where the kiosk cannot map it: no sale of the system while it holds. */
+  unread: z.boolean(),
+  /** The window the words give, where the alert has no valid_from / valid_until of its own. */
+  window: z.object({ from: z.string().optional(), until: z.string().optional() }).nullable(),
+});
+export type AlertReadingView = z.infer<typeof AlertReadingViewSchema>;
+
 export const AlertPreviewResultSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), report: ReplayReportViewSchema, cause: AlertCauseSchema }),
+  z.object({ ok: z.literal(true), report: ReplayReportViewSchema, cause: AlertCauseSchema, reading: AlertReadingViewSchema }),
   z.object({ ok: z.literal(false), reason: z.literal("invalid"), issues: z.array(AlertIssueViewSchema) }),
 ]);
 export type AlertPreviewResult = z.infer<typeof AlertPreviewResultSchema>;

@@ -5,13 +5,14 @@
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { alertStatus } from "../alerts/active.ts";
+import { alertDisruptions, alertStatus } from "../alerts/active.ts";
 import { alertLanguages } from "../alerts/languages.ts";
 import { localIso, validateAlert, type Alert } from "../alerts/model.ts";
 import { AlertStoreError, type AlertRecord, type AlertStore } from "../alerts/store.ts";
 import type { SessionAuditStore } from "../audit/store.ts";
 import { buildTimeline } from "../audit/timeline.ts";
-import type { AlertCause, AlertPlaces, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, PlaceName, TimelineView } from "../kiosk/operator-live.ts";
+import type { AlertCause, AlertPlaces, AlertReadingView, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, PlaceName, TimelineView } from "../kiosk/operator-live.ts";
+import { readNotice, sections } from "../kiosk/notice-reading.ts";
 import { alertDraft } from "../replay/drafts.ts";
 import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply } from "../replay/replay.ts";
 import { OperatorError } from "./console.ts";
@@ -112,10 +113,33 @@ export class OperatorLive {
     };
   }
 
-  saveAlert(operator: string, input: Record<string, unknown>, mode: "add" | "edit"): AlertSaveResult {
+  /** What the kiosk reads in the alert, by name: what the interlock acts on while it holds. */
+  private reading(alert: Alert): AlertReadingView {
+    const system = this.options.systemData(alert.system);
+    const r = readNotice(system, alertDisruptions(alert, undefined, system.framebook.primary_language), alert.valid_from ?? localIso(this.clock()));
+    const names = this.names(alert.system);
+    const station = placeFinder(names.stations);
+    const line = placeFinder(names.lines);
+    return {
+      systemSuspended: r.systemSuspended,
+      lines: r.lines.map(line),
+      sections: sections(r.tracks).map(([a, b]) => ({ from: station(a), to: station(b) })),
+      closed: r.stations.filter((x) => !x.passThrough).map((x) => station(x.id)),
+      passThrough: r.stations.filter((x) => x.passThrough).map((x) => station(x.id)),
+      liftsOut: r.liftsOut.map(station),
+      unread: r.unread,
+      window: r.window ?? null,
+    };
+  }
+
+  saveAlert(operator: string, input: Record<string, unknown>, mode: "add" | "edit", acceptUnread = false): AlertSaveResult {
     const store = this.alerts();
     const checked = this.validate(input);
     if (!checked.ok) return { ok: false, reason: "invalid", issues: checked.issues };
+    // Words that stop service where the kiosk cannot map them stop every sale of the system: the operator decides.
+    if (!acceptUnread && this.reading(checked.alert).unread) {
+      return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: the kiosk would sell no ticket of the system while the alert is in force. Give its lines, stations or section, or keep it so." }] };
+    }
     try {
       const record = mode === "add" ? store.add(checked.alert, operator) : store.replace(checked.alert, operator);
       return { ok: true, record: alertView(record, localIso(this.clock())) };
@@ -155,7 +179,7 @@ export class OperatorLive {
       ...d,
       trip: { from: trip.origin === null ? null : station(trip.origin), to: trip.destination === null ? null : station(trip.destination), riders: trip.riders },
     }));
-    return { ok: true, report: { ...report, byField: { ...report.byField }, first }, cause: this.cause(alert) };
+    return { ok: true, report: { ...report, byField: { ...report.byField }, first }, cause: this.cause(alert), reading: this.reading(alert) };
   }
 
   auditSessions(filter: AuditFilter): AuditSessions {
