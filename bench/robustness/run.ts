@@ -37,6 +37,8 @@ export interface VariantOutcome {
 
 /** The choice a passenger who meant the answer key's trip and riders would tap, if any. */
 export function intendedChoice(kase: Case, c: Clarification): KioskEvent[] | undefined {
+  // A need or an offer is the passenger's own to state: an answer key cannot say it.
+  if (c.kind === "need" || c.kind === "offer") return undefined;
   const gt = (kase.ground_truth ?? {}) as Record<string, unknown>;
   const path = ((gt.route as { path?: string[] } | null)?.path ?? []) as string[];
   const riders = (gt.expected_fare_breakdown as { passenger_summary?: Record<string, number> } | undefined)?.passenger_summary;

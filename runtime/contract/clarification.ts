@@ -15,8 +15,8 @@ export const ClarificationChoiceSchema = z.object({
 export const ClarificationSchema = z.object({
   question: z.string().min(1).max(500),
   choices: z.array(ClarificationChoiceSchema).max(8),
-  /** What is asked: a station (which of several), a missing start or end, riders, a need (step-free access), or a confirmation. */
-  kind: z.enum(["station", "origin", "destination", "riders", "need", "confirm"]),
+  /** What is asked: a station (which of several), a missing start or end, riders, a need (step-free access), an offer that depends on the passenger, or a confirmation. */
+  kind: z.enum(["station", "origin", "destination", "riders", "need", "offer", "confirm"]),
   /**
    * The screen opens its station picker for this field (a missing start or end has no short list),
    * or, for "riders", shows the passenger counter.

@@ -35,6 +35,7 @@ import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serv
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { announcementInForce } from "../language/when.ts";
+import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
 export { MAX_RIDERS_PER_SALE };
@@ -350,8 +351,11 @@ export function problemCode(problem: string): InterlockCode {
 }
 
 export function checkInterlock(given: InterlockInput): InterlockVerdict {
-  // A fare announcement whose own words say it has not begun or has ended prices nothing.
-  const input: InterlockInput = { ...given, policyText: announcementInForce(given.policyText, given.now.iso) };
+  // A fare announcement whose own words say it has not begun or has ended prices nothing, nor one
+  // whose offer the passenger said does not apply to them (they pay the usual fare).
+  const texts = given.turns.flat().flatMap((e) => (e.type === "freetext_input" && typeof e.text === "string" ? [e.text] : []));
+  const declined = offerAnswer(texts) === "does_not_apply";
+  const input: InterlockInput = { ...given, policyText: declined ? null : announcementInForce(given.policyText, given.now.iso) };
   const { state, system } = input;
   const offered = state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
   const riders = ridersOf(state);

@@ -83,6 +83,12 @@ export interface Answers {
   stairsFine: string;
   /** Told to everyone else: the lift is out at these stations (the trip is still sold). */
   liftOut(stations: readonly string[]): string;
+  /** A fare offer in force depends on the passenger (a card, an ID): does it apply to them? */
+  offerAsk(notice: string): string;
+  offerApplies: string;
+  offerDoesNotApply: string;
+  /** The passenger says it applies: staff check and issue it. */
+  offerStaff(notice: string): string;
   /** The rule policy's own banners (operator and feed texts keep their words). */
   banner: BannerTexts;
 }
@@ -170,6 +176,10 @@ const en: Answers = {
   chooseOpenStation: "Choose an open station nearby:",
   insteadChoice: (f, s) => (f === "origin" ? `Start from ${s} instead` : `Go to ${s} instead`),
   suggestedInNotice: (l) => `${l} (suggested in the notice)`,
+  offerAsk: (n) => `${n} Does this offer apply to you?`,
+  offerApplies: "Yes, it applies to me",
+  offerDoesNotApply: "No, I pay the usual fare",
+  offerStaff: (n) => `${n} The kiosk cannot check this offer: please ask a member of staff, who will issue it.`,
   liftOutAsk: (s) => `The lift at ${s.join(", ")} is out of service. Does anyone travelling need step-free access?`,
   stepFreeNeeded: "Yes, step-free access is needed",
   stairsFine: "No, we can use the stairs",
@@ -241,6 +251,10 @@ const es: Answers = {
   chooseOpenStation: "Elija una estación abierta cercana:",
   insteadChoice: (f, s) => (f === "origin" ? `Salir desde ${s}` : `Ir a ${s}`),
   suggestedInNotice: (l) => `${l} (sugerida en el aviso)`,
+  offerAsk: (n) => `Aviso del operador: ${n} ¿Se aplica esta oferta a usted?`,
+  offerApplies: "Sí, se aplica a mí",
+  offerDoesNotApply: "No, pago la tarifa normal",
+  offerStaff: (n) => `Aviso del operador: ${n} El quiosco no puede comprobar esta oferta: pregunte al personal, que se la dará.`,
   liftOutAsk: (s) => `El ascensor de ${s.join(", ")} está fuera de servicio. ¿Alguien del grupo necesita acceso sin escalones?`,
   stepFreeNeeded: "Sí, necesitamos acceso sin escalones",
   stairsFine: "No, podemos usar las escaleras",
@@ -306,6 +320,10 @@ const zhHans: Answers = {
   chooseOpenStation: "请选择附近开放的车站：",
   insteadChoice: (f, s) => (f === "origin" ? `改从${s}出发` : `改到${s}`),
   suggestedInNotice: (l) => `${l}（通告建议）`,
+  offerAsk: (n) => `运营通告：${n} 此优惠适用于您吗？`,
+  offerApplies: "适用，我符合条件",
+  offerDoesNotApply: "不适用，按正常票价",
+  offerStaff: (n) => `运营通告：${n} 自助机无法核实此优惠，请向工作人员办理。`,
   liftOutAsk: (s) => `${s.join("、")}的电梯暂停使用。请问同行乘客中有人需要无障碍通道吗？`,
   stepFreeNeeded: "需要无障碍通道",
   stairsFine: "不需要，我们可以走楼梯",
@@ -366,6 +384,10 @@ const zhHant: Answers = {
   chooseOpenStation: "請選擇附近開放的車站：",
   insteadChoice: (f, s) => (f === "origin" ? `改從${s}出發` : `改到${s}`),
   suggestedInNotice: (l) => `${l}（公告建議）`,
+  offerAsk: (n) => `營運公告：${n} 此優惠適用於您嗎？`,
+  offerApplies: "適用，我符合條件",
+  offerDoesNotApply: "不適用，按一般票價",
+  offerStaff: (n) => `營運公告：${n} 自助機無法核實此優惠，請向站務人員辦理。`,
   liftOutAsk: (s) => `${s.join("、")}的電梯暫停使用。請問同行乘客中有人需要無障礙通道嗎？`,
   stepFreeNeeded: "需要無障礙通道",
   stairsFine: "不需要，我們可以走樓梯",
@@ -437,6 +459,10 @@ const ar: Answers = {
   chooseOpenStation: "اختر محطة مفتوحة قريبة:",
   insteadChoice: (f, s) => (f === "origin" ? `الانطلاق من ${s} بدلًا من ذلك` : `الذهاب إلى ${s} بدلًا من ذلك`),
   suggestedInNotice: (l) => `${l} (مقترحة في التنبيه)`,
+  offerAsk: (n) => `تنبيه المشغل: ${n} هل ينطبق هذا العرض عليك؟`,
+  offerApplies: "نعم، ينطبق علي",
+  offerDoesNotApply: "لا، أدفع الأجرة المعتادة",
+  offerStaff: (n) => `تنبيه المشغل: ${n} لا يستطيع الجهاز التحقق من هذا العرض: يرجى سؤال الموظفين لإصداره.`,
   liftOutAsk: (s) => `المصعد في ${s.join("، ")} معطل. هل يحتاج أحد المسافرين إلى دخول دون درج؟`,
   stepFreeNeeded: "نعم، نحتاج إلى دخول دون درج",
   stairsFine: "لا، يمكننا استخدام الدرج",

@@ -4,7 +4,7 @@
 // same session loop, and re-plans on every new passenger turn.
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
-import { adjustQuote, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
 import {
@@ -17,6 +17,7 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { announcementInForce } from "../../language/when.ts";
+import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus } from "./hours.ts";
@@ -499,7 +500,27 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield declined("invalid_request", say.fareFailed, `fare_calculator: ${fareCall?.error ?? "no result"}`);
     return;
   }
-  const policyText = announcementInForce(context.policy_change?.text, nowIso);
+  const announced = announcementInForce(context.policy_change?.text, nowIso);
+  // A fare offer that depends on the passenger (a card, an ID, an exam ticket) and that the kiosk
+  // cannot price: ask; "it does not apply to me" is the usual fare, "it applies" is for staff.
+  const offer = announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced) ? offerAnswer(req.freetexts) : undefined;
+  if (announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced) && offer === undefined) {
+    const question: Clarification = {
+      kind: "offer",
+      question: say.offerAsk(sentence(announced)),
+      choices: [
+        { label: say.offerApplies, events: [{ type: "freetext_input", text: OFFER_APPLIES }] },
+        { label: say.offerDoesNotApply, events: [{ type: "freetext_input", text: OFFER_DOES_NOT_APPLY }] },
+      ],
+    };
+    yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, banners, route: stateRoute(route), reasoning: "A fare offer that depends on the passenger is in force: asked whether it applies.", clarification: question });
+    return;
+  }
+  if (offer === "applies") {
+    yield submit({ outcome: "advisory_only", action: "refer_to_staff", reason: "policy_exception", message: say.offerStaff(sentence(announced!)), banners, route: stateRoute(route), reasoning: "The passenger says the offer applies; the kiosk cannot check or price it." });
+    return;
+  }
+  const policyText = offer === "does_not_apply" ? null : announced;
   const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
   if (policyText) {
     banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(policyText) });

@@ -1,5 +1,6 @@
-// A lift out of service is no closure: riders who can use the stairs are sold the trip and told; a
-// rider counted disabled is asked first. Notices are operators' own words (cases/others, tune half):
+// Notices the rule policy and the interlock read alike. A lift out of service is no closure: riders
+// who can use the stairs are sold the trip and told; a rider counted disabled is asked first. Trains
+// skipping stations leave the line running. A fare offer that depends on the passenger is asked about. Notices are operators' own words (cases/others, tune half):
 // Transport for London's "No Step Free Access" (TfL Unified API, adapted to Doha, doha-o-022) and a
 // CTA elevator alert (cta-o-031).
 import { describe, expect, it } from "vitest";
@@ -97,5 +98,42 @@ describe("trains that skip stations of a line (MTA planned work adapted to MARTA
   it("sells a trip through them (the line still runs) and nothing to or from them", async () => {
     expect(await marta("MARTA-IR", "MARTA-IC")).toEqual({ action: "prompt_purchase", ok: true });
     expect((await marta("MARTA-EC", "MARTA-DC")).ok).toBe(false);
+  });
+});
+
+// Doha Metro's Hayya-card post (2022, quoted by arabtamilnews.com; cases/others doha-o-023).
+describe("a fare offer that depends on the passenger", () => {
+  const hayya = '"Hayya" onboard! Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.';
+  const trip = (more: KioskEvent[][] = []): Case => {
+    const first: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Msheireb", station_id: "DOHA-MSH" },
+      { type: "station_selected", field: "destination", value: "Al Sadd", station_id: "DOHA-SAD" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    return { id: "OFFER-1", system: "doha", category: "F", events: first, multi_turn_events: [first, ...more], system_context: { current_time: "2022-11-20T10:00:00", active_disruptions: [], framebook: "doha", policy_change: { text: hayya } } };
+  };
+  const run = async (kase: Case) => {
+    const record = await runCase(pack, kase, rulePolicy);
+    const verdict = checkInterlock({ system: pack.system("doha"), state: record.kiosk.state, turns: kase.multi_turn_events!, disruptions: [], toolCalls: record.tool_calls_made, policyText: hayya, now: { iso: "2022-11-20T10:00:00" } });
+    return { record, verdict };
+  };
+
+  it("asks whether it applies; 'no' sells the usual fare, 'yes' is for staff (the kiosk cannot check a card)", async () => {
+    const first = await run(trip());
+    const question = clarificationOf(first.record.tool_calls_made);
+    expect(question).toMatchObject({ kind: "offer" });
+    expect(first.verdict.ok).toBe(false);
+    const [applies, notMine] = question!.choices;
+    const usual = await run(trip([notMine!.events]));
+    expect(usual.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(usual.verdict.ok).toBe(true);
+    const staff = await run(trip([applies!.events]));
+    expect(staff.record.kiosk.state.kiosk_action.action).toBe("refer_to_staff");
+    expect(staff.verdict.ok).toBe(false);
+  });
+
+  it("outside the offer's window nothing is asked", async () => {
+    const later = { ...trip(), system_context: { ...trip().system_context, current_time: "2023-01-05T10:00:00" } };
+    expect(clarificationOf((await runCase(pack, later, rulePolicy)).tool_calls_made)).toBeUndefined();
   });
 });

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "./offers.ts";
+
+// Operators' own words (cases/others/operators, tune half): Doha Metro's Hayya post, an exam-day free
+// ride (武汉地铁 2023, adapted), Taipei Metro's anniversary birthday offer, a CTA-wide free night.
+describe("fare offers that depend on the passenger", () => {
+  it("reads a card, an exam ticket or an ID the offer needs", () => {
+    expect(offerNeedsPassenger('Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.')).toBe(true);
+    expect(offerNeedsPassenger("凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。")).toBe(true);
+    expect(offerNeedsPassenger("和北捷通車3月28日同天生日的壽星,只要憑身分證明文件正本,搭捷運一律免費")).toBe(true);
+    expect(offerNeedsPassenger("The Chicago Transit Authority will provide free rides on all buses and trains beginning 10 p.m.")).toBe(false);
+  });
+
+  it("the passenger's latest answer wins", () => {
+    expect(offerAnswer([OFFER_APPLIES, OFFER_DOES_NOT_APPLY])).toBe("does_not_apply");
+    expect(offerAnswer(["from Msheireb to Al Sadd"])).toBeUndefined();
+  });
+});

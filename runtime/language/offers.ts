@@ -1,0 +1,26 @@
+// Fare offers that depend on the passenger: "for free with your Hayya Card", "凡持应届高考准考证的考生",
+// "憑身分證明文件正本", "凡持电子票证…进站". The kiosk cannot see a card, an exam ticket or an ID, so it
+// asks; the passenger's answer is one of two fixed statements the policies and the interlock read
+// alike (the tap sends it as the passenger's words). Pure.
+
+const CONDITION =
+  /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|凡持|持有|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|بطاقة/iu;
+
+/** The announcement's offer depends on something the passenger has or is (a card, an ID, an exam ticket). */
+export function offerNeedsPassenger(text: string): boolean {
+  return CONDITION.test(text);
+}
+
+/** What the passenger's tap says (sent as their words; fixed, so every reader reads it the same). */
+export const OFFER_APPLIES = "The offer in the notice applies to me";
+export const OFFER_DOES_NOT_APPLY = "The offer in the notice does not apply to me";
+
+/** The passenger's latest answer about the notice's offer, if they gave one. */
+export function offerAnswer(texts: readonly string[]): "applies" | "does_not_apply" | undefined {
+  let answer: "applies" | "does_not_apply" | undefined;
+  for (const t of texts) {
+    if (t.includes(OFFER_DOES_NOT_APPLY)) answer = "does_not_apply";
+    else if (t.includes(OFFER_APPLIES)) answer = "applies";
+  }
+  return answer;
+}
