@@ -23,6 +23,13 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow("今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。", "2023-09-01T12:00")).toEqual({ from: "2023-09-01T19:00" });
   });
 
+  it("reads Arabic dates (Qatar Rail's Eid Al-Adha 2021 suspension, via wgoqatar.com; cases/others doha-o-020)", () => {
+    const eid = "أكدت شركة سكك الحديد القطرية «الريل» إيقاف خدمات مترو الدوحة بالكامل خلال إجازة عيد الاضحى في الفترة الواقعة ما بين 21 و24 يوليو.";
+    expect(noticeWindow(eid, "2021-07-18T10:00")).toEqual({ from: "2021-07-21T00:00", until: "2021-07-25T00:00" });
+    expect(inForceByWords(eid, "2021-07-22T10:00")).toBe(true);
+    expect(inForceByWords(eid, "2021-07-26T10:00")).toBe(false);
+  });
+
   it("leaves a notice in force where its words are vague or relative, and lets the feed's own fields decide first", () => {
     expect(noticeWindow("YELLOW LINE: From Saturday 15 January until mid May 2022, no service between Rockridge and Concord", "2022-06-01T10:00")).toBeUndefined();
     expect(inForceByWords("Starting today, riders aged 65 and over travel at no charge.", "2026-03-09T10:00")).toBe(true);

@@ -62,19 +62,13 @@ const ZH_TIME = "(?:(?:早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时
 const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(?:至|到|~|～|—|-)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
 
 function chineseSpans(text: string, now: string): Span[] {
-  const year = Number(now.slice(0, 4));
   const spans: Span[] = [];
   for (const m of text.matchAll(ZH_RANGE)) {
     const [, y1, m1, d1, h1, n1, y2, m2, d2, h2, n2] = m;
-    // A year left out is the one that puts the date nearest the kiosk's clock.
-    const nearest = (mon: number, day: number): number => {
-      let best = year;
-      for (const y of [year - 1, year + 1]) if (Math.abs(Date.UTC(y, mon - 1, day) - Date.parse(`${now.slice(0, 10)}T00:00Z`)) < Math.abs(Date.UTC(best, mon - 1, day) - Date.parse(`${now.slice(0, 10)}T00:00Z`))) best = y;
-      return best;
-    };
     const sm = Number(m1);
     const sd = Number(d1);
-    const sy = y1 ? Number(y1) : nearest(sm, sd);
+    // A year left out is the one that puts the date nearest the kiosk's clock.
+    const sy = y1 ? Number(y1) : nearestYear(sm, sd, now);
     const from = h1 ? stamp(sy, sm, sd, Number(h1), Number(n1 ?? 0)) : stamp(sy, sm, sd);
     let until: string | undefined;
     if (d2) {
@@ -92,6 +86,30 @@ function chineseSpans(text: string, now: string): Span[] {
   return spans;
 }
 
+const AR_MONTHS = ["يناير", "فبراير", "مارس", "أبريل|ابريل", "مايو", "يونيو", "يوليو", "أغسطس|اغسطس", "سبتمبر", "أكتوبر|اكتوبر", "نوفمبر", "ديسمبر"];
+// "ما بين 21 و24 يوليو", "من 21 إلى 24 يوليو 2021", "21 يوليو"; plain strings (the compiled CLI is ASCII-only).
+const AR_RANGE = new RegExp(`(\\d{1,2})\\s*(?:(?:و|-|–|إلى|الى|حتى)\\s*(\\d{1,2}))?\\s+(${AR_MONTHS.join("|")})(?:\\s+(\\d{4}))?`, "gu");
+
+function arabicSpans(text: string, now: string): Span[] {
+  const latin = text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+  const spans: Span[] = [];
+  for (const m of latin.matchAll(AR_RANGE)) {
+    const [, d1, d2, name, y] = m;
+    const month = AR_MONTHS.findIndex((alternatives) => alternatives.split("|").includes(name!)) + 1;
+    const day = Number(d1);
+    const year = y ? Number(y) : nearestYear(month, day, now);
+    spans.push({ from: stamp(year, month, day), until: dayAfter(year, month, Number(d2 ?? d1)) });
+  }
+  return spans;
+}
+
+/** The year that puts a month and day nearest the kiosk's clock (a notice's date without a year). */
+function nearestYear(month: number, day: number, now: string): number {
+  const year = Number(now.slice(0, 4));
+  const at = Date.parse(`${now.slice(0, 10)}T00:00Z`);
+  return [year - 1, year + 1].reduce((best, y) => (Math.abs(Date.UTC(y, month - 1, day) - at) < Math.abs(Date.UTC(best, month - 1, day) - at) ? y : best), year);
+}
+
 /**
  * The window a notice's own words give (the earliest start to the latest end of the calendar dates
  * it names), or undefined when they name none for certain. `now` is the kiosk's local time.
@@ -99,7 +117,7 @@ function chineseSpans(text: string, now: string): Span[] {
 export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
   const english = englishSpans(text, now);
   if (english === undefined) return undefined;
-  const spans = [...english, ...chineseSpans(text, now)];
+  const spans = [...english, ...chineseSpans(text, now), ...arabicSpans(text, now)];
   if (spans.length === 0) return undefined;
   const from = spans.map((s) => s.from).sort()[0]!;
   const open = spans.some((s) => s.until === undefined);
