@@ -382,6 +382,9 @@ describe("interlock: stations the passenger named, read by the one reader of pas
     expect(stops[stops.length - 1]!.station_id).toBe("MARTA-FP");
     const turns = [[{ type: "freetext_input" as const, text: "from the Airport to 5 Points" }]];
     expect(checkInterlock({ ...input, turns }).codes).toEqual([]);
+    // A station the passenger took back or corrected away is not one they named: the old trip is not sold.
+    expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "From the Airport to Five Points, no wait, to Garnett" }]] }).codes).toContain("destination_not_requested");
+    expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "To Five Points, not from the Airport, from West End" }]] }).codes).toContain("origin_not_requested");
     // Another word for a station (an alias) is no name: the passenger confirms it on screen first.
     expect(checkInterlock({ ...input, turns: [[{ type: "freetext_input", text: "from ATL to 5 Points" }]] }).codes).toContain("origin_not_requested");
   });

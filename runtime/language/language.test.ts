@@ -134,4 +134,20 @@ describe("language data registered as a loader", () => {
     lexiconFor(system);
     expect(loads).toBe(1);
   });
+
+  it("negation, correction and reversal: a station taken back is no mention, the last correction wins, 'B <- A' runs from A", () => {
+    expect(read("marta", "To Airport, not from Five Points, from West End")).toMatchObject({ o: ["MARTA-WE"], d: ["MARTA-AP"] });
+    expect(read("marta", "From Five Points to Airport, not from Five Points but from Garnett")).toMatchObject({ o: ["MARTA-GA"], d: ["MARTA-AP"] });
+    expect(read("marta", "Five Points to Airport, no wait, to Doraville")).toMatchObject({ o: ["MARTA-FP"], d: ["MARTA-DO"] });
+    expect(read("marta", "from Five Points to Doraville. Sorry, I meant to Airport")).toMatchObject({ o: ["MARTA-FP"], d: ["MARTA-AP"] });
+    expect(read("marta", "Five Points to Airport, no, Five Points to Doraville")).toMatchObject({ o: ["MARTA-FP"], d: ["MARTA-DO"] });
+    expect(read("marta", "instead of Doraville make it Airport, from Five Points")).toMatchObject({ o: ["MARTA-FP"], d: ["MARTA-AP"] });
+    expect(read("marta", "Airport <- Five Points")).toMatchObject({ o: ["MARTA-FP"], d: ["MARTA-AP"] });
+    // The replaced end is no longer a mention (the interlock does not count it as named).
+    expect(read("marta", "Five Points to Airport, no wait, to Doraville").u.trip.mentions.flatMap((m) => m.candidates)).toEqual(["MARTA-FP", "MARTA-DO"]);
+    // A station named after a correction without "from" or "to": taken as the new end, but asked.
+    const loose = read("marta", "Five Points to Airport, actually Doraville").u.trip.destination;
+    expect(loose?.candidates).toEqual(["MARTA-DO"]);
+    expect(loose?.confidence ?? 1).toBeLessThan(0.85);
+  });
 });

@@ -32,7 +32,40 @@ function before(text: string, m: StationMatch): string {
   return text.slice(Math.max(0, m.start - 28), m.start);
 }
 
+/** Words that take a station back: "not from X", "instead of X", "rather than X". */
+const NEGATED_BEFORE = /(?:\bnot(?:\s+(?:from|to|at|going to|leaving|heading to))?|\binstead of|\brather than|\bno longer(?:\s+(?:from|to))?|不是|而不是|不去)\s*(?:the\s+)?$/iu;
+/** Where a message corrects itself: the trip it states after the last one wins. */
+const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|i meant|make (?:it|that)|correction|scratch that|perd[oó]n|mejor dicho)\b|\bno\s*[,.;:!—–-]|不对|不對|其实|其實/giu;
+/** A station a correction names without saying which end: read, but not sure enough to act on without asking. */
+const UNROLED_CORRECTION = 0.6;
+
+/**
+ * The trip a message names. A station taken back ("not from X", "instead of X") is no mention; after
+ * a correction ("…, no wait, to Y", "Sorry, I meant Y") the ends it states replace the earlier ones
+ * and the replaced stations are no longer mentions; "B <- A" runs from A.
+ */
 export function readTrip(text: string, mentions: readonly StationMatch[]): TripReading {
+  // A station taken back anywhere is not wanted at all ("From A to B, not from A but from C").
+  const negated = new Set(mentions.filter((m) => NEGATED_BEFORE.test(before(text, m))).flatMap((m) => m.candidates));
+  const kept = mentions.filter((m) => !m.candidates.some((id) => negated.has(id)));
+  const firstEnd = kept[0]?.end ?? Infinity;
+  const markers = [...text.matchAll(CORRECTION)].map((m) => m.index ?? 0).filter((at) => at >= firstEnd);
+  const cut = markers.at(-1);
+  const tail = cut === undefined ? [] : kept.filter((m) => m.start > cut);
+  if (cut === undefined || tail.length === 0) return readRoles(text, kept);
+  const head = readRoles(text, kept.filter((m) => m.start < cut));
+  const fix = readRoles(text, tail);
+  // A station named after the correction with no "from"/"to": most likely the new end, but asked.
+  const loose = !fix.origin && !fix.destination && tail.length === 1 ? { ...tail[0]!, confidence: Math.min(tail[0]!.confidence, UNROLED_CORRECTION) } : undefined;
+  const origin = fix.origin ?? head.origin;
+  const destination = fix.destination ?? loose ?? head.destination;
+  const reading: TripReading = { mentions: [...new Set([origin, destination, ...tail].filter((m): m is StationMatch => m !== undefined))].sort((a, b) => a.start - b.start), roundTrip: ROUND_TRIP.test(text) };
+  if (origin) reading.origin = origin;
+  if (destination && destination !== origin) reading.destination = destination;
+  return reading;
+}
+
+function readRoles(text: string, mentions: readonly StationMatch[]): TripReading {
   const reading: TripReading = { mentions: [...mentions], roundTrip: ROUND_TRIP.test(text) };
   const arabicText = hasArabic(text) ? ` ${foldArabic(text)} ` : "";
   const roles = new Map<StationMatch, Role>();
@@ -52,6 +85,12 @@ export function readTrip(text: string, mentions: readonly StationMatch[]): TripR
     const b = mentions[i + 1]!;
     if (roles.has(a) && roles.get(a) !== "destination") continue;
     const between = text.slice(a.end, b.start);
+    // "Airport <- Five Points": from the second.
+    if (!roles.has(a) && !roles.has(b) && /^\s*(?:<-|←|<=)\s*$/u.test(between)) {
+      roles.set(a, "destination");
+      roles.set(b, "origin");
+      continue;
+    }
     if (!roles.has(a) && TO_AFTER.test(between) && between.length < 12) roles.set(a, "origin");
     if (FROM_AFTER.test(between) && !roles.has(a)) {
       roles.set(a, "destination");
