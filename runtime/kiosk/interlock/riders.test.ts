@@ -22,6 +22,15 @@ describe("interlock rider reader: our own phrasings", () => {
 
 describe("interlock rider reader: how it reads", () => {
   const bart = pack.system("bart");
+  it("reads as the language layer does: a bare number corrects the count before it; ages tell who counted riders are", () => {
+    const mix = (adults: number, seniors = 0) => ({ adults, children: 0, seniors, disabled: 0 });
+    expect(riderDisagreements(readRiderText(bart, "12 adults, I mean 2"), mix(2))).toEqual([]);
+    expect(riderDisagreements(readRiderText(bart, "12 adults, I mean 2"), mix(12))).not.toEqual([]);
+    expect(riderDisagreements(readRiderText(bart, "Three adults. Sorry, four"), mix(4))).toEqual([]);
+    expect(riderDisagreements(readRiderText(bart, "1 adult aged 70"), mix(0, 1))).toEqual([]);
+    expect(riderDisagreements(readRiderText(bart, "1 adult aged 70"), mix(1))).not.toEqual([]);
+  });
+
   it("a group's size said twice is one group (an SGD turn, cases/others taipei-p-001): four, not eight", () => {
     const claims = readRiderText(bart, "I'm leaving from Qiyan going to Wanfang Hospital, we are four people.");
     expect(claims.exact.total).toBe(4);

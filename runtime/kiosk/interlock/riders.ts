@@ -169,6 +169,13 @@ export function readRiderText(system: SystemData, text: string): RiderClaims {
   parts.push(text.slice(from));
   parts.forEach((part, i) => {
     const claims = readStatement(system, part);
+    // "12 adults, I mean 2", "Three adults. Sorry, four": a bare number corrects the one count before it.
+    const bare = numberWord(normalize(part));
+    const stated = (Object.keys(merged.exact) as ClaimKey[]).filter((k) => k !== "total" && k !== "notChildren");
+    if (i > 0 && bare !== undefined && Object.keys(claims.exact).length === 0 && stated.length === 1) {
+      claims.exact[stated[0]!] = bare;
+      claims.evidence.push(`corrected to ${bare}`);
+    }
     const restart = i > 0 && EXCLUSIVE.test(part) && Object.keys(claims.exact).length > 0;
     if (restart) merged.restart = true;
     mergeClaims(merged, claims, restart);
@@ -232,9 +239,11 @@ function readStatement(system: SystemData, text: string): RiderClaims {
     if (key !== undefined) {
       // "اثنين طفلين": the dual noun already counted itself.
       if (noun !== undefined && DUALS[noun]) continue;
-      // "a child" is at least one; "two children", "no children" are exact.
+      // "a child" is at least one; "two children", "no children" are exact. "1 adult aged 70": the
+      // ages say who the counted riders are, so the count is of riders, not of adults.
       const vague = VAGUE.has(token);
-      claims.count(typed(key), n, !vague, `${token} ${noun}`);
+      const aged = key === "adults" && /^(?:aged?|ages)$/.test(w[j + 1] ?? "");
+      claims.count(aged ? "total" : typed(key), n, !vague, `${token} ${noun}`);
       continue;
     }
     // "5 of us"
