@@ -9,6 +9,7 @@ describe("does the passenger want to travel, from words that name one end or non
     expect(travelWish("Perfect! I need to reserve three tickets please.", [], true)).toEqual({ travels: true, only: true });
     expect(travelWish("book me a train ticket", [], false)).toEqual({ travels: true, only: true });
     expect(travelWish("Its for 2 people", [], true)).toEqual({ travels: true, only: true });
+    expect(travelWish("make it for 2", [], true)).toEqual({ travels: true, only: true });
     expect(travelWish("I'm leaving from O'Hare.", ["O'Hare"], false)).toEqual({ travels: true, only: true });
     expect(travelWish("I want to go from 16th St Mission.", ["16th St Mission"], false)).toEqual({ travels: true, only: true });
   });

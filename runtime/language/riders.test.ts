@@ -125,6 +125,9 @@ describe("language rider reader: how it reads", () => {
     // One person said twice is one ("a seat for one people", doha-p-027), not two.
     expect(riders("From Al Doha Al Jadeda. I need a seat for one people")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
     expect(riders("make it for 2")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    // "Actually, I need four." (an SGD turn, cases/others bart-p-037): at a ticket machine, four tickets.
+    expect(riders("Actually, I need four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("I need 2 minutes to get there")).toBeUndefined();
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
     // A group's count is no companion's age (marta-p-029): three adults, not two and a 3-year-old.
     expect(riders("My group of three leaves from 5 Points.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });

@@ -192,6 +192,8 @@ function groupsAsPeople(lower: string): string {
   return lower
     .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
     .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
+    // "I need four." at a ticket machine: four tickets.
+    .replace(/\b(?:i|we)\s+(?:need|want|will need|'ll need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(n, `${n} people`))
     .replace(/(\b(?:tickets?|seats?|it|that|booking|reservation|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
 }
 
