@@ -1,29 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
+import { corpusDir, idIn } from "../../test/others-corpus.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import { computeSale, halfOf, loadCorpus, loadFiles, parseFile, type CorpusEntry } from "./corpus.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
-
-/** A throwaway corpus folder with the given YAML per half/system. */
-function corpusDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "others-corpus-"));
-  for (const half of ["tune", "report"]) mkdirSync(path.join(dir, half));
-  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
-  return dir;
-}
-
-/** An id of `system` whose hash puts it in `half`. */
-function idIn(system: string, half: "tune" | "report", from = 1): string {
-  for (let n = from; ; n++) {
-    const id = `${system}-p-${String(n).padStart(3, "0")}`;
-    if (halfOf(id) === half) return id;
-  }
-}
 
 const entry = (id: string, expectYaml: string) =>
   `- id: ${id}\n  source: {name: t, url: "https://example.org/x", licence: CC BY 4.0, original: "from a to b"}\n  text: "from a to b"\n  language: en\n  expect: ${expectYaml}\n`;

@@ -1,27 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
+import { corpusDir, idIn } from "../../test/others-corpus.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { computeSale, halfOf } from "./corpus.ts";
 import { applyFare, closuresOf, inForce, loadOperators, parseOperatorFile, type OperatorCorpusEntry, type Reading } from "./operators.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
-
-function corpusDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "others-operators-"));
-  for (const half of ["tune", "report"]) mkdirSync(path.join(dir, half));
-  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
-  return dir;
-}
-
-function idIn(system: string, half: "tune" | "report", from = 1): string {
-  for (let n = from; ; n++) {
-    const id = `${system}-o-${String(n).padStart(3, "0")}`;
-    if (halfOf(id) === half) return id;
-  }
-}
 
 /** One entry: Five Points closed (nothing passes) on 2026-03-14 06:00–22:00, with the given probes. */
 const entry = (id: string, probes: string, reading = "{effect: closed, stations: [MARTA-FP], applies: {from: '2026-03-14T06:00', until: '2026-03-14T22:00'}}") =>
@@ -89,7 +73,7 @@ describe("others' operator corpus", () => {
     expect(inForce({ effect: "delays", applies: { from: "2026-03-14T06:00", until: "2026-03-14T22:00" } }, "2026-03-14T22:00")).toBe(false);
 
     // a free-ride entry: inside its window the tools' total becomes 0, outside it stays the tools' total
-    const id = idIn("marta", "tune");
+    const id = idIn("marta", "tune", "o");
     const free = "{effect: fare_free, applies: {from: '2026-03-14T06:00', until: '2026-03-14T22:00'}}";
     const [c] = loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "sale") + probe("MARTA-AP", "MARTA-NS", "2026-03-14T23:00", "sale"), free) }));
     const plain = computeSale(pack, "marta", { origin: "MARTA-AP", destination: "MARTA-NS", riders: { adults: 1 } }, "test");
@@ -107,7 +91,7 @@ describe("others' operator corpus", () => {
   });
 
   it("holds each probe's outcome to its twin: a sale needs a route under the closures, a no-sale needs none", () => {
-    const id = idIn("marta", "tune");
+    const id = idIn("marta", "tune", "o");
     // Five Points closed outright: Airport → North Springs has no route (the trunk passes through it)
     const ok = loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, probe("MARTA-AP", "MARTA-NS", "2026-03-14T10:00", "no_sale") + probe("MARTA-AP", "MARTA-NS", "2026-03-14T23:00", "sale")) }));
     expect(ok[0]?.probes.map((p) => p.inForce)).toEqual([true, false]);
@@ -126,8 +110,8 @@ describe("others' operator corpus", () => {
   });
 
   it("names the file, the entry and the field of a bad entry, and refuses unknown stations, lines, duplicates and the wrong half", () => {
-    const tune = idIn("marta", "tune");
-    const report = idIn("marta", "report");
+    const tune = idIn("marta", "tune", "o");
+    const report = idIn("marta", "report", "o");
     const two = probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale") + probe("MARTA-AP", "MARTA-EP", "2026-03-15T10:00", "sale");
     expect(() => parseOperatorFile("x/tune/marta.yaml", entry(tune, probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale")))).toThrow(/x\/tune\/marta\.yaml: entry 0, field probes/);
     expect(() => parseOperatorFile("f.yaml", entry(tune, two.replace("expect: sale}", "expect: sale, total: 2.5}")))).toThrow(/entry 0, field probes\.0/);

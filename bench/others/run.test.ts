@@ -1,32 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
+import { corpusDir, idIn } from "../../test/others-corpus.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { runKiosk } from "../../test/cli.ts";
 import { rulePolicy } from "../../runtime/policies/rule/index.ts";
-import { halfOf, loadCorpus } from "./corpus.ts";
+import { loadCorpus } from "./corpus.ts";
 import { loadOperators } from "./operators.ts";
 import { operatorCase, passengerCase, runOthers } from "./run.ts";
 import { renderOthersTable, summarizeOthers } from "./summary.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 
-function dirWith(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "others-run-"));
-  for (const half of ["tune", "report"]) mkdirSync(path.join(dir, half));
-  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
-  return dir;
-}
-
 /** Ids of `system` of `kind` (p or o) whose hash puts them in the tune half. */
 function tuneIds(system: string, kind: "p" | "o", n: number): string[] {
   const out: string[] = [];
-  for (let i = 1; out.length < n; i++) {
-    const id = `${system}-${kind}-${String(i).padStart(3, "0")}`;
-    if (halfOf(id) === "tune") out.push(id);
-  }
+  while (out.length < n) out.push(idIn(system, "tune", kind, out.length === 0 ? 1 : Number(out.at(-1)!.slice(-3)) + 1));
   return out;
 }
 
@@ -35,7 +23,7 @@ const passenger = (id: string, text: string, expectYaml: string): string => `- i
 
 describe("texts others wrote, through the kiosk", () => {
   const [sold, wrongKey, noSale] = tuneIds("marta", "p", 3);
-  const passengers = dirWith({
+  const passengers = corpusDir({
     "tune/marta.yaml": [
       passenger(sold!, "One ticket from Five Points to the Airport please", "{sale: {origin: MARTA-FP, destination: MARTA-AP, riders: {adults: 1}}}"),
       // The key says three ride; the words one: the kiosk's offer of one is purchasable and wrong by this key.
@@ -44,7 +32,7 @@ describe("texts others wrote, through the kiosk", () => {
     ].join(""),
   });
   const [closure] = tuneIds("marta", "o", 1);
-  const operators = dirWith({
+  const operators = corpusDir({
     "tune/marta.yaml": `- id: ${closure}
   source: ${source}
   kind: service_alert
