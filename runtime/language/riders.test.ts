@@ -129,6 +129,8 @@ describe("language rider reader: how it reads", () => {
     expect(riders("Actually, I need four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(riders("I need 2 minutes to get there")).toBeUndefined();
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // "a family of five" says how many, not who (children may ride free): asked, with the count offered.
+    expect(readRiders("Airport to Five Points, a family of five", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 5 }, confidence: 0.5 });
     // A group's count is no companion's age (marta-p-029): three adults, not two and a 3-year-old.
     expect(riders("My group of three leaves from 5 Points.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
     expect(riders("a dozen adults")).toEqual({ adults: 12, children: 0, seniors: 0, disabled: 0 });

@@ -211,12 +211,14 @@ function readStatement(text: string, childAge: number): RiderReading | undefined
   // "an elderly couple": two seniors, not "an elderly" (one) and a couple.
   const folded = groupsAsPeople(mendTypos(toDigits(dozens(text.toLowerCase())))).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
   const instructed = FARE_INSTRUCTION.test(folded);
+  // "a family of five": how many, but not who — children may ride free; asked, with five offered.
+  const family = /\bfamily of (?:\d+|[a-z]+)\b/u.test(text.toLowerCase()) && !/\b(?:adults?|kids?|children|child|seniors?)\b/u.test(folded);
   const lower = folded
     .replace(FARE_INSTRUCTION, " ")
     .replace(COUNTED_AGED, (all, n: string, ages: string) => ((ages.match(/\d+/g) ?? []).length === Number(n) ? `aged ${ages}` : all));
   const reading = readPeople(lower, text, childAge);
   // The passenger tells the kiosk how to charge, or gives a count no ticket can have: ask who travels.
-  if (instructed || UNSURE_COUNT.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
+  if (instructed || family || UNSURE_COUNT.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
   return reading;
 }
 

@@ -503,8 +503,9 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const announced = announcementInForce(context.policy_change?.text, nowIso);
   // A fare offer that depends on the passenger (a card, an ID, an exam ticket) and that the kiosk
   // cannot price: ask; "it does not apply to me" is the usual fare, "it applies" is for staff.
-  const offer = announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced) ? offerAnswer(req.freetexts) : undefined;
-  if (announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced) && offer === undefined) {
+  const asksOffer = !!announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced);
+  const offer = asksOffer ? offerAnswer(req.freetexts) : undefined;
+  if (asksOffer && offer === undefined) {
     const question: Clarification = {
       kind: "offer",
       question: say.offerAsk(sentence(announced)),
