@@ -210,7 +210,7 @@ const COUNTED_AGED = /\b(\d+)\s+(?:adults?|people|persons?|passengers?|riders?|t
 function readStatement(text: string, childAge: number): RiderReading | undefined {
   // "an elderly couple": two seniors, not "an elderly" (one) and a couple.
   const folded = groupsAsPeople(mendTypos(toDigits(dozens(text.toLowerCase())))).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
-  const instructed = FARE_INSTRUCTION.test(folded);
+  const instructed = folded.search(FARE_INSTRUCTION) >= 0;
   // "a family of five": how many, but not who — children may ride free; asked, with five offered.
   const family = /\bfamily of (?:\d+|[a-z]+)\b/u.test(text.toLowerCase()) && !/\b(?:adults?|kids?|children|child|seniors?)\b/u.test(folded);
   const lower = folded
