@@ -12,6 +12,8 @@ describe("does the passenger want to travel, from words that name one end or non
     expect(travelWish("make it for 2", [], true)).toEqual({ travels: true, only: true });
     expect(travelWish("I'm leaving from O'Hare.", ["O'Hare"], false)).toEqual({ travels: true, only: true });
     expect(travelWish("I want to go from 16th St Mission.", ["16th St Mission"], false)).toEqual({ travels: true, only: true });
+    // Spanish: going from a station named, to a place that is none ("al centro"): the kiosk asks where to.
+    expect(travelWish("¿Cuánto cuesta ir de O'Hare al centro?", ["O'Hare"], false).travels).toBe(true);
   });
 
   it("a question about something else travels too but is answered first; a price or a coffee is no trip", () => {
