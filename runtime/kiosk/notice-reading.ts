@@ -13,7 +13,6 @@ export interface NoticeReading {
   lines: string[];
   /** Track between two stations closed (a section, whatever the line). */
   tracks: [string, string][];
-
   stations: { id: string; passThrough: boolean }[];
   liftsOut: string[];
   /** The words say service stops but name nothing the kiosk can map: no trip of the system is sold while it holds. */
