@@ -129,6 +129,9 @@ describe("language rider reader: how it reads", () => {
     expect(riders("Actually, I need four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(riders("I need 2 minutes to get there")).toBeUndefined();
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // A parent's own words (boards.straightdope.com, "Looking for answers and advice for DC vacation"),
+    // graded once on 2026-12-06 and sold as 4 adults + 1 child: ages as a range are asked about.
+    expect(readRiders("To give you the plan there are four adults and 4 kids ages 1 – 7.", BART_CHILD_AGE)?.confidence ?? 1).toBeLessThan(0.6);
     // "a family of five" says how many, not who (children may ride free): asked, with the count offered.
     expect(readRiders("Airport to Five Points, a family of five", BART_CHILD_AGE)).toMatchObject({ riders: { adults: 5 }, confidence: 0.5 });
     // A group's count is no companion's age (marta-p-029): three adults, not two and a 3-year-old.

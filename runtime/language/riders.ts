@@ -202,6 +202,8 @@ const dozens = (lower: string): string => lower.replace(/\bhalf a dozen\b/gu, "6
 
 /** Counts the kiosk must not price as they stand: "1.5 adults", "3 or 4 people", "2-3 tickets". */
 const UNSURE_COUNT = new RegExp(String.raw`\b\d+\.\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})|\b\d+\s*(?:or|-|\u2013|to)\s*\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})`, "iu");
+/** Ages as a range ("4 kids ages 1 – 7"): which of them ride free cannot be told. */
+const AGE_RANGE = /\bages?d?\s+\d+\s*(?:-|\u2013|\u2014|to)\s*\d+\b/u;
 /** An instruction about the fare, not a rider: "charge me as a child", "count us as seniors". */
 const FARE_INSTRUCTION = /\b(?:charge|count|treat|bill|price|ring|sell)\s+(?:me|us|him|her|them|my \w+)\s+(?:up\s+)?as\s+(?:an?\s+|\d+\s+)?\w+/giu;
 /** "1 adult aged 70", "2 people aged 70 and 72": the ages say who those counted riders are. */
@@ -218,7 +220,7 @@ function readStatement(text: string, childAge: number): RiderReading | undefined
     .replace(COUNTED_AGED, (all, n: string, ages: string) => ((ages.match(/\d+/g) ?? []).length === Number(n) ? `aged ${ages}` : all));
   const reading = readPeople(lower, text, childAge);
   // The passenger tells the kiosk how to charge, or gives a count no ticket can have: ask who travels.
-  if (instructed || family || UNSURE_COUNT.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
+  if (instructed || family || UNSURE_COUNT.test(lower) || AGE_RANGE.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
   return reading;
 }
 
