@@ -121,16 +121,16 @@ function denotes(system: SystemData, input: string | undefined, id: string): boo
   return system.resolveStation(input)?.id === id;
 }
 
+/** Kinds of match by one of a station's names (its name, the name without a parenthetical, a local name). */
+const BY_NAME: ReadonlySet<StationMatch["kind"]> = new Set(["name", "part", "local"]);
+
 /**
  * Stations the passenger named unambiguously in their own words, with the roles the words give
  * them — read by the kiosk's one reader of passenger words (runtime/language), the same reading the
- * policies get. A station counts as named when the reader is sure of it by one of its names (its
- * name, the name without a parenthetical, a local name); another word for it (an alias, a
- * landmark, pinyin, a near spelling) needs the passenger's tap on the confirmation first. Names
- * the caller's screen shows (`extra`: local names) count when written whole.
+ * policies get. A station counts as named when the reader is sure of it by one of its names;
+ * another word for it (an alias, a landmark, pinyin, a near spelling) needs the passenger's tap on
+ * the confirmation first. Names the caller's screen shows (`extra`: local names) count when written whole.
  */
-const BY_NAME: ReadonlySet<StationMatch["kind"]> = new Set(["name", "part", "local"]);
-
 function namedStations(system: SystemData, turns: InterlockInput["turns"], extra: StationNames | null): Map<string, Set<"origin" | "destination" | null>> {
   const named = new Map<string, Set<"origin" | "destination" | null>>();
   const add = (id: string, role: "origin" | "destination" | null): void => void (named.get(id) ?? named.set(id, new Set()).get(id)!).add(role);

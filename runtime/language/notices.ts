@@ -63,9 +63,9 @@ export function skippedStations(system: SystemData, message: string, line?: stri
 export interface ChineseNoticeReading {
   /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */
   systemWide: boolean;
-  /** Lines it suspends ("13号线暂停运营"). */
+  /** Lines it stops: those it suspends ("13号线暂停运营"), and every line but those it says run again. */
   linesClosed: string[];
-  /** Lines it says run again ("1、2、5…号线…恢复运行"): the others stay stopped. */
+  /** Lines it says run again ("1、2、5…号线…恢复运行"). */
   linesResumed: string[];
   /** Stations it closes ("天安门东站、天安门西站封站"). */
   stationsClosed: string[];
@@ -108,6 +108,8 @@ export function readChineseNotice(system: SystemData, message: string): ChineseN
     else if ((ZH_CLOSE_STATION.test(clause) || ZH_SUSPEND.test(clause)) && stations.length > 0) reading.stationsClosed.push(...stations);
     else if (stops && !reading.unread.includes(clause)) reading.unread.push(clause);
   }
+  // Lines said to run again: the others stay stopped.
+  if (reading.linesResumed.length > 0) for (const line of system.lines) if (!reading.linesResumed.includes(line.id) && !reading.linesClosed.includes(line.id)) reading.linesClosed.push(line.id);
   const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.stationsClosed.length + reading.unread.length > 0;
   return read ? reading : undefined;
 }

@@ -338,7 +338,6 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   if (zh) {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);
-    if (zh.linesResumed.length > 0) for (const line of system.lines) if (!zh.linesResumed.includes(line.id)) out.lines.set(line.id, label);
     for (const id of zh.stationsClosed) if (!out.stations.has(id)) out.stations.set(id, { why: label, passThrough: zh.passThrough });
     // A clause it could not read may stop any trip: none is sold while it holds.
     if (zh.unread.length > 0) out.unmapped = label;

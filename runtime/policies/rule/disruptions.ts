@@ -47,7 +47,6 @@ const SUSPENDED = /\b(suspended|closed|no service|not running|shut ?down|holding
 const SYSTEM_WIDE =
   /\ball\b[^.]*\b(service|trains|lines|stations|public transit)\b[^.]*\b(suspended|closed|holding)\b|\ball stations (?:are )?closed\b/i;
 
-
 function segmentIds(segment: unknown): string[] {
   if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");
   if (segment && typeof segment === "object" && Array.isArray((segment as { stations?: unknown }).stations)) {
@@ -119,8 +118,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   const zh = readChineseNotice(system, message);
   if (zh) {
     impact.systemWide = zh.systemWide;
-    const stopped = [...zh.linesClosed, ...(zh.linesResumed.length > 0 ? system.lines.map((l) => l.id).filter((id) => !zh.linesResumed.includes(id)) : [])];
-    for (const id of stopped) {
+    for (const id of zh.linesClosed) {
       impact.closedLines.add(id);
       impact.restrictions.line_closures.push({ line: id });
     }
