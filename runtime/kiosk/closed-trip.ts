@@ -42,8 +42,12 @@ function chosenEnd(turns: ClosedTripInput["turns"], field: "origin" | "destinati
   return id;
 }
 
-/** Each station's neighbours along the track, both ways, with the minutes between them. */
+const neighbourMaps = new WeakMap<SystemData, Map<string, { id: string; minutes: number }[]>>();
+
+/** Each station's neighbours along the track, both ways, with the minutes between them (built once per system). */
 function trackNeighbours(system: SystemData): Map<string, { id: string; minutes: number }[]> {
+  const cached = neighbourMaps.get(system);
+  if (cached) return cached;
   const neighbours = new Map<string, { id: string; minutes: number }[]>();
   for (const e of system.edges) {
     for (const [a, b] of [[e.from, e.to], [e.to, e.from]] as const) {
@@ -52,6 +56,7 @@ function trackNeighbours(system: SystemData): Map<string, { id: string; minutes:
       neighbours.set(a, list);
     }
   }
+  neighbourMaps.set(system, neighbours);
   return neighbours;
 }
 
