@@ -9,8 +9,7 @@ import type { Case, Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
 import { runWithTaps, type CaseOutcome } from "../robustness/run.ts";
 import type { ComputedSale, CorpusEntry, Half } from "./corpus.ts";
-import type { OUTCOMES} from "./operators.ts";
-import { type OperatorCorpusEntry } from "./operators.ts";
+import type { OperatorCorpusEntry, OUTCOMES } from "./operators.ts";
 
 export type Expect = (typeof OUTCOMES)[number];
 
