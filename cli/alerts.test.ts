@@ -115,14 +115,31 @@ describe("kiosk alerts add: what the kiosk reads, confirmed before it takes effe
   it("an alert whose words stop service somewhere the kiosk cannot map is not added without the operator's decision", async () => {
     const db = freshDb();
     const refused = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly);
-    expect(refused.stdout).toContain("vague: the kiosk reads\n  - NOT READ: the words say service stops, but not where — the kiosk sells no ticket of MARTA while it is in force");
-    expect(refused.stderr).toContain("vague.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)\nnothing was added");
+    expect(refused.stdout).toContain("vague: the kiosk reads\n  - NOT READ: the words say service stops, but not where — every trip of MARTA referred to staff while it is in force");
+    expect(refused.stderr).toContain("vague.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)\nnothing was added (or decide with --if-unread refer|block|ignore");
     expect(refused.exitCode).toBe(1);
     const store = AlertStore.open(db);
     expect(store.current("marta")).toEqual([]);
     store.close();
-    const accepted = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly, "--accept-unread");
-    expect(accepted.stdout).toMatch(/\nadded vague \(marta, major_delay, critical/);
+    const wrong = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly, "--if-unread", "maybe");
+    expect(wrong.error?.message).toContain("--if-unread maybe: expected one of refer, block, ignore");
+    const blocked = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly, "--if-unread", "block");
+    expect(blocked.stdout).toContain("  - NOT READ: the words say service stops, but not where — the operator blocks them: every trip of MARTA not sold while it is in force");
+    expect(blocked.stdout).toMatch(/\nadded vague \(marta, major_delay, critical/);
+    const stored = AlertStore.open(db);
+    expect(stored.current("marta").map((r) => r.alert.if_unread)).toEqual(["block"]);
+    stored.close();
+  });
+
+  it("the trips an unread alert may touch are those of its lines, and a readable alert keeps no decision", async () => {
+    const db = freshDb();
+    const onLine = await kiosk("alerts", "--alerts-db", db, "add", ...textOnly.map((x) => (x === "vague" ? "vague-gold" : x)), "--line", "gold", "--if-unread", "refer");
+    expect(onLine.stdout).toContain("  - NOT READ: the words say service stops, but not where — trips on Gold Line referred to staff while it is in force");
+    const readable = await kiosk("alerts", "--alerts-db", db, "add", "--system", "marta", "--id", "shut", "--type", "station_closure", "--station", "MARTA-AP", "--from", "2026-03-09T06:00", "--until", "2026-03-10T04:00", "--text", "Airport station closed.", "--operator", "alice", "--if-unread", "ignore");
+    expect(readable.stdout).toContain("added shut (marta, station_closure");
+    const store = AlertStore.open(db);
+    expect(Object.fromEntries(store.current("marta").map((r) => [r.alert.id, r.alert.if_unread ?? null]))).toEqual({ "vague-gold": "refer", shut: null });
+    store.close();
   });
 
   it("reads trains skipping stations and a lift out in the operator's words", async () => {

@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import YAML from "yaml";
-import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
+import { SystemIdSchema, UnreadDecisionSchema, type SystemId } from "../tools/data/schemas.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
-import { alertDisruptions, alertStatus, DEFAULT_ANNOUNCE_AHEAD_HOURS } from "../runtime/alerts/active.ts";
-import { readingInWords, readNotice } from "../runtime/kiosk/notice-reading.ts";
+import { alertStatus, DEFAULT_ANNOUNCE_AHEAD_HOURS } from "../runtime/alerts/active.ts";
+import { alertReading, readingInWords, type NoticeReading } from "../runtime/kiosk/notice-reading.ts";
 import { loadGtfsIdIndex } from "../runtime/alerts/gtfs-ids.ts";
 import { GtfsFeedError } from "../runtime/alerts/gtfs-rt.ts";
 import { DEFAULT_FEED_MAX_AGE_SEC, FeedPoller, ingestFeed, type IngestResult } from "../runtime/alerts/ingest.ts";
@@ -122,7 +122,7 @@ interface AddOptions extends AlertsOptions {
   replace?: boolean;
   openEnded?: boolean;
   preview?: boolean;
-  acceptUnread?: boolean;
+  ifUnread?: string;
   sessions?: string;
   auditDb?: string;
 }
@@ -242,7 +242,7 @@ export function registerAlertsCommands(program: Command): void {
       .option("--eta <text>", "when service is expected back")
       .option("--replace", "edit the running alert with this id")
       .option("--preview", "first replay the latest stored passenger sessions with the alert in force and show what would change (asks to confirm on a terminal)")
-      .option("--accept-unread", "add an alert whose words stop service where the kiosk cannot map it (no ticket of the system is sold while it is in force)")
+      .option("--if-unread <decision>", `what an alert whose words stop service where the kiosk cannot map it does to the trips it may touch: ${UnreadDecisionSchema.options.join(", ")} (refer: to staff; block: not sold; ignore: sold as usual, the words shown)`)
       .option("--operator <name>", "who is adding it (audit log; asked on a terminal when missing)")
       .option("--json", "print the stored alerts as JSON")
       .action(async (file: string | undefined, _o: unknown, cmd: Command) => {
@@ -266,20 +266,27 @@ export function registerAlertsCommands(program: Command): void {
         }
         // What the kiosk reads in each alert: the operator sees it before it takes effect, and one
         // whose words stop service somewhere the kiosk cannot map needs the operator's decision.
-        const unread: string[] = [];
-        for (const alert of checked) {
+        const decided = opts.ifUnread === undefined ? undefined : UnreadDecisionSchema.safeParse(opts.ifUnread);
+        if (decided && !decided.success) throw new UsageError(`--if-unread ${opts.ifUnread}: expected one of ${UnreadDecisionSchema.options.join(", ")}`);
+        const undecided: number[] = [];
+        for (const [i, alert] of checked.entries()) {
           const system = pack.system(alert.system);
-          const reading = readNotice(system, alertDisruptions(alert, undefined, system.framebook.primary_language), alert.valid_from ?? localIso(new Date()));
+          const read = (a: Alert): NoticeReading => alertReading(a, system, localIso(new Date()));
+          let reading = read(alert);
+          // The decision is kept only with an alert that needs one.
+          if (reading.unread && reading.decision === null && decided?.success) reading = read((checked[i] = { ...alert, if_unread: decided.data }));
           (opts.json ? process.stderr : process.stdout).write(`${alert.id}: the kiosk reads\n${readingInWords(system, reading).map((l) => `  - ${l}\n`).join("")}`);
-          if (reading.unread) unread.push(alert.id);
+          if (reading.unread && reading.decision === null) undecided.push(i);
         }
-        if (unread.length > 0 && !opts.acceptUnread) {
-          const ask = `The kiosk cannot tell which trips ${unread.join(", ")} stop${unread.length === 1 ? "s" : ""}: no ticket of the system is sold while ${unread.length === 1 ? "it is" : "they are"} in force. Add anyway?`;
+        if (undecided.length > 0) {
+          const ids = undecided.map((i) => checked[i]!.id);
+          const ask = `The kiosk cannot tell which trips ${ids.join(", ")} stop${ids.length === 1 ? "s" : ""}. Refer the trips ${ids.length === 1 ? "it" : "they"} may touch to staff while in force?`;
           if (!process.stdin.isTTY || !(await confirm(ask))) {
-            process.stderr.write(`${unread.map((id) => `${id}.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)`).join("\n")}\nnothing was added (--accept-unread adds it and stops every sale while it is in force)\n`);
+            process.stderr.write(`${ids.map((id) => `${id}.text: says service stops but not where the kiosk can map (give --line, --station or --from-station/--to-station)`).join("\n")}\nnothing was added (or decide with --if-unread refer|block|ignore, or if_unread in the file)\n`);
             process.exitCode = 1;
             return;
           }
+          for (const i of undecided) checked[i] = { ...checked[i]!, if_unread: "refer" };
         }
         if (opts.preview) {
           const text = await withStore(opts, (store) => previewAlerts(pack, store, checked, opts));

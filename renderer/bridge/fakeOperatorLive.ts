@@ -136,8 +136,8 @@ export function createFakeLiveOperator(context: { operatorOf: (token: string) =>
     async saveAlert(request) {
       const who = context.operatorOf(request.token);
       context.calls.push(`saveAlert ${request.mode ?? "add"}`);
-      if (!request.acceptUnread && demoUnread(request.alert)) {
-        return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: the kiosk would sell no ticket of the system while the alert is in force." }] };
+      if (!request.ifUnread && demoUnread(request.alert)) {
+        return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: give its lines, stations or section, or decide what happens to the trips it may touch." }] };
       }
       const issues = check(request.alert);
       if (issues.length > 0) return { ok: false, reason: "invalid", issues };
@@ -237,6 +237,8 @@ function demoReading(cause: AlertCause, input: Record<string, unknown>): AlertRe
     passThrough: [],
     liftsOut: cause.type === "elevator_outage" ? cause.stations : [],
     unread: demoUnread(input),
+    unreadLines: [],
+    decision: null,
     window: null,
   };
 }

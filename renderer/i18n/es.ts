@@ -348,6 +348,7 @@ export const es: PassengerCatalog = {
       sales_unavailable: "La venta de boletos no está disponible ahora en esta máquina. No se cobrará nada.",
       fare_announcement_unpriceable: "Hay un aviso de tarifas vigente que esta máquina no puede calcular. Pregunte la tarifa al personal.",
       disruption_unmapped: "Hay un aviso de servicio que este quiosco no puede comprobar para su viaje. Pregunte al personal.",
+      disruption_blocked: "Un aviso de servicio vigente detiene viajes como este: este quiosco no lo vende.",
     },
   },
 };

@@ -19,6 +19,8 @@ import {
   type PlaceName,
   type ReplayReportView,
   type SystemSummary,
+  type UnreadDecision,
+  UNREAD_DECISIONS,
 } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
 import type { Language } from "../i18n/catalog.ts";
@@ -251,13 +253,13 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
     }
   }
 
-  async function save(acceptUnread = false): Promise<void> {
+  async function save(ifUnread?: UnreadDecision): Promise<void> {
     if (!system) return;
     setBusy(true);
     setNotice(null);
     const mode = draft.editing ? "edit" : "add";
     try {
-      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode, ...(acceptUnread ? { acceptUnread } : {}) });
+      const result = await call("saveAlert", { alert: draftAlert(system, draft), mode, ...(ifUnread ? { ifUnread } : {}) });
       setUnread(!result.ok && result.reason === "unread");
       if (result.ok) {
         setIssues([]);
@@ -433,10 +435,16 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
         ) : null}
         {unread ? (
           <div className="op-notice op-notice-warning" role="alert">
-            <p>{t("operator.alerts.unreadWarning")}</p>
-            <button type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void save(true)}>
-              {t("operator.alerts.keepUnread")}
-            </button>
+            <div className="op-panel">
+              <p>{t("operator.alerts.unreadWarning", { trips: preview ? unreadTrips(t, preview.reading, language) : t("operator.alerts.unreadEveryTrip") })}</p>
+              <div className="op-actions">
+                {UNREAD_DECISIONS.map((decision) => (
+                  <button key={decision} type="button" className="op-button op-button-secondary" disabled={busy} onClick={() => void save(decision)}>
+                    {t(`operator.alerts.unread${DECISION_KEY[decision]}`)}
+                  </button>
+                ))}
+              </div>
+            </div>
           </div>
         ) : null}
         {preview ? <ReadingList reading={preview.reading} language={language} /> : null}
@@ -491,6 +499,13 @@ export function AlertsPanel(props: { systems: readonly SystemSummary[]; initialS
 }
 
 /** What the kiosk reads in the alert: what it will refuse while the alert is in force, in names. */
+const DECISION_KEY: Record<UnreadDecision, "Refer" | "Block" | "Ignore"> = { refer: "Refer", block: "Block", ignore: "Ignore" };
+
+/** The trips an alert's unread words may touch, in words. */
+function unreadTrips(t: TFunction, r: AlertReadingView, language: Language): string {
+  return r.unreadLines.length === 0 ? t("operator.alerts.unreadEveryTrip") : t("operator.alerts.unreadTripsOn", { lines: r.unreadLines.map((p) => isolate(nameIn(p, language))).join(", ") });
+}
+
 function ReadingList(props: { reading: AlertReadingView; language: Language }): ReactNode {
   const { t } = useTranslation();
   const r = props.reading;
@@ -503,7 +518,11 @@ function ReadingList(props: { reading: AlertReadingView; language: Language }): 
   if (r.passThrough.length > 0) items.push({ key: "through", text: t("operator.alerts.readPassThrough", { stations: names(r.passThrough) }) });
   if (r.liftsOut.length > 0) items.push({ key: "lifts", text: t("operator.alerts.readLiftsOut", { stations: names(r.liftsOut) }) });
   if (r.window) items.push({ key: "window", text: t("operator.alerts.readWindow", { from: r.window.from?.replace("T", " ") ?? "…", until: r.window.until?.replace("T", " ") ?? "…" }) });
-  if (r.unread) items.push({ key: "unread", text: t("operator.alerts.readUnread"), warn: true });
+  if (r.unread) {
+    const trips = unreadTrips(t, r, props.language);
+    const decision = r.decision ? t(`operator.alerts.unread${DECISION_KEY[r.decision]}Decided`, { trips }) : t("operator.alerts.unreadUndecided", { trips });
+    items.push({ key: "unread", text: t("operator.alerts.readUnread", { decision }), warn: true });
+  }
   if (items.length === 0) items.push({ key: "none", text: t("operator.alerts.readNothing") });
   return (
     <div className="op-card op-reading" role="status" aria-label={t("operator.alerts.readingHeading")}>

@@ -56,6 +56,7 @@ export function alertDisruptions(alert: Alert, language: string | undefined, pri
     eta_resolution: alert.eta_resolution,
     valid_from: alert.valid_from,
     valid_until: alert.valid_until,
+    ...(alert.if_unread ? { if_unread: alert.if_unread } : {}),
   };
   const segment = alert.segment ? { from_station: alert.segment.from_station, to_station: alert.segment.to_station, stations: [...alert.segment.stations] } : null;
   if (alert.stations.length > 0 && !alert.segment) {

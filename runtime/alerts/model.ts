@@ -6,7 +6,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { z } from "zod";
-import { SystemIdSchema, type SystemId } from "../../tools/data/schemas.ts";
+import { SystemIdSchema, UnreadDecisionSchema, type SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { defaultSeverity, DisruptionSeveritySchema, DisruptionTypeSchema, isLineType, isStationType } from "./vocabulary.ts";
 
@@ -81,6 +81,8 @@ export const AlertInputSchema = z.strictObject({
   text: AlertTextSchema,
   alternative: nonBlank.nullable().default(null),
   eta_resolution: nonBlank.nullable().default(null),
+  /** The operator's decision on words that stop service where the kiosk cannot map it. */
+  if_unread: UnreadDecisionSchema.optional(),
 });
 export type AlertInput = z.input<typeof AlertInputSchema>;
 
@@ -127,6 +129,7 @@ export const AlertSchema = z.strictObject({
   text: z.record(z.string(), z.string()),
   alternative: z.string().nullable(),
   eta_resolution: z.string().nullable(),
+  if_unread: UnreadDecisionSchema.optional(),
   source: AlertSourceSchema,
 });
 export type Alert = z.infer<typeof AlertSchema>;
@@ -243,6 +246,7 @@ export function validateAlert(input: unknown, options: ValidateAlertOptions): Al
       text: Object.fromEntries(Object.entries(a.text).map(([lang, t]) => [lang, t.trim()])),
       alternative: a.alternative,
       eta_resolution: a.eta_resolution,
+      ...(a.if_unread ? { if_unread: a.if_unread } : {}),
       source,
     },
   };

@@ -10,9 +10,10 @@
 import YAML from "yaml";
 import { formatPath } from "../../tools/data/errors.ts";
 import { locateInYaml } from "../../tools/data/parse.ts";
-import type { SystemId } from "../../tools/data/schemas.ts";
+import { UnreadDecisionSchema, type SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { validateAlert, type Alert } from "../alerts/model.ts";
+import { alertReading } from "../kiosk/notice-reading.ts";
 import { validateFramebook } from "../framebook/validate.ts";
 import type { PublicationIssue, PublicationKind } from "./publication.ts";
 
@@ -26,8 +27,17 @@ function pathParts(field: string): (string | number)[] {
     .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }
 
+export interface AlertsContentOptions {
+  /**
+   * The back office, before it signs: an alert whose words stop service where the kiosk cannot map
+   * it needs the publisher's decision (`if_unread`). A kiosk applies such an alert all the same:
+   * unconfirmed, it refers only the trips it may touch to staff.
+   */
+  requireDecisions?: { now: string };
+}
+
 /** Validate alerts content for `system` (the active framebook's data). Never throws for bad input. */
-export function validateAlertsContent(text: string, file: string, systemId: SystemId, system: SystemData): AlertsContentValidation {
+export function validateAlertsContent(text: string, file: string, systemId: SystemId, system: SystemData, options: AlertsContentOptions = {}): AlertsContentValidation {
   const issue = (field: string, message: string): PublicationIssue => ({ file, line: field === "(root)" ? null : (locateInYaml(text, pathParts(field))?.line ?? null), field, message });
   let value: unknown;
   try {
@@ -59,6 +69,9 @@ export function validateAlertsContent(text: string, file: string, systemId: Syst
       return;
     }
     if (seen.has(checked.alert.id)) issues.push(issue(`${prefix(i)}.id`, `alert '${checked.alert.id}' is listed twice`));
+    if (options.requireDecisions && !checked.alert.if_unread && alertReading(checked.alert, system, options.requireDecisions.now).unread) {
+      issues.push(issue(`${prefix(i)}.text`, `says service stops but not where the kiosk can map: give its lines, stations or segment, or decide with if_unread: ${UnreadDecisionSchema.options.join(" | ")} (refer: the trips it may touch go to staff; block: not sold; ignore: sold as usual)`));
+    }
     seen.add(checked.alert.id);
     alerts.push(checked.alert);
   });
@@ -75,9 +88,9 @@ export function framebookContentIssues(text: string, file: string, system: Syste
 }
 
 /** The problems of a publication's content for `system` (empty: it may be applied). */
-export function publicationContentIssues(kind: PublicationKind, text: string, file: string, systemId: SystemId, system: SystemData): PublicationIssue[] {
+export function publicationContentIssues(kind: PublicationKind, text: string, file: string, systemId: SystemId, system: SystemData, options: AlertsContentOptions = {}): PublicationIssue[] {
   if (kind === "framebook") return framebookContentIssues(text, file, system);
-  const checked = validateAlertsContent(text, file, systemId, system);
+  const checked = validateAlertsContent(text, file, systemId, system, options);
   return checked.ok ? [] : checked.issues;
 }
 

@@ -154,6 +154,7 @@ export const INTERLOCK_CODES = [
   "sales_unavailable",
   "fare_announcement_unpriceable",
   "disruption_unmapped",
+  "disruption_blocked",
 ] as const;
 export const InterlockCodeSchema = z.enum(INTERLOCK_CODES);
 export type InterlockCode = z.infer<typeof InterlockCodeSchema>;

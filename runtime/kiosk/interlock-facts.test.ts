@@ -154,6 +154,24 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...airport, disruptions: feed("Blue Line service suspended.") }).ok).toBe(true);
   });
 
+  it("an unread notice touches only the trips of the lines it names, and the operator's decision on it holds", async () => {
+    const airport = await ignorantAnswer("MARTA-A-001");
+    const notice = (extra: Partial<Disruption>): Disruption[] => [{ id: "u1", type: "service_alert", severity: "warning", line: null, segment: null, message: "Trains are stopped because of police activity.", ...extra }];
+    // Its own line, or a line named in its words, is where it may stop trains: other lines' trips are sold.
+    expect(checkInterlock({ ...airport, disruptions: notice({ line: "blue" }) }).problems).toEqual([]);
+    expect(checkInterlock({ ...airport, disruptions: notice({ message: "Green Line trains are stopped because of police activity." }) }).problems).toEqual([]);
+    expect(checkInterlock({ ...airport, disruptions: notice({ line: "gold" }) }).codes).toEqual(["disruption_unmapped"]);
+    expect(checkInterlock({ ...airport, disruptions: notice({ line: "gold" }) }).problems[0]).toContain("on gold, but not where");
+    // Naming no line, it may touch every trip.
+    expect(checkInterlock({ ...airport, disruptions: notice({}) }).codes).toEqual(["disruption_unmapped"]);
+    // The operator decided: refer (as unconfirmed), block, or act only on what was read.
+    expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "refer" }) }).codes).toEqual(["disruption_unmapped"]);
+    expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "block" }) }).codes).toEqual(["disruption_blocked"]);
+    expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "ignore" }) }).problems).toEqual([]);
+    // Ignoring the unread words keeps what was read: a named closure still stops its trips.
+    expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "ignore", type: "station_closure", station_id: "MARTA-AP", message: "Airport station closed." }) }).codes).toEqual(["station_closed"]);
+  });
+
   it("a line named only in a notice's words: the section it names closes, the rest of the line still sells", async () => {
     const airport = await ignorantAnswer("MARTA-A-001");
     expect(airport.state.route?.stops[0]?.station_id).toBe("MARTA-AP");
@@ -189,7 +207,7 @@ describe("interlock: closures and service hours from the framebook and the live 
     // 北京地铁's rainstorm notice (beijing-o-030): Line 13 stops, the rest of the network runs.
     const rain = liveClosures(pack.system("beijing"), [{ id: "o30", type: "line_suspension", severity: "critical", message: "目前,北京地铁13号线暂停运营,并已启动地面公交接驳。" }], now);
     expect([...rain.lines.keys()]).toEqual(["13"]);
-    expect(rain.unmapped).toBeNull();
+    expect(rain.unread).toEqual([]);
   });
 
   it("a closed station whose name several stations share closes each of them (CTA Kedzie)", async () => {

@@ -260,7 +260,14 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const shown = input.turns.flat().flatMap((e) => (e.type === "disruption_update" && e.disruption ? [e.disruption as Disruption] : []));
   const closed = liveClosures(system, [...input.disruptions, ...shown], input.now.iso);
   if (closed.systemSuspended) problems.push(`system_suspended: ${closed.systemSuspended}`);
-  if (closed.unmapped) problems.push(`disruption_unmapped: the notice ${closed.unmapped} says service stops, but not where`);
+  // A notice whose words the kiosk could not map: only the trips of the lines it names, or every
+  // trip where it names none.
+  const routeLines = new Set([...hops.flatMap(([a, b]) => [...hopLines(system, a, b)]), ...(input.state.route?.stops ?? []).flatMap((s) => (typeof s.line === "string" && s.line !== "" ? [system.aliasLine(s.line)] : []))]);
+  for (const u of closed.unread) {
+    if (u.lines !== null && !u.lines.some((l) => routeLines.has(l))) continue;
+    const where = u.lines === null ? "but not where" : `on ${u.lines.join(", ")}, but not where`;
+    problems.push(u.decision === "block" ? `disruption_blocked: the notice ${u.notice} says service stops ${where}; the operator blocked the trips it may touch` : `disruption_unmapped: the notice ${u.notice} says service stops, ${where}`);
+  }
   const ends = new Set([stops[0]!, stops[stops.length - 1]!]);
   stops.forEach((id, i) => {
     const station = closed.stations.get(id);

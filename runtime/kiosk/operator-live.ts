@@ -3,7 +3,7 @@
 // session's timeline). Pure zod schemas, joined to OPERATOR_METHODS in bridge.ts (the renderer
 // imports them from there).
 import { z } from "zod";
-import { RIDER_TYPES, SystemIdSchema } from "../../tools/data/schemas.ts";
+import { RIDER_TYPES, SystemIdSchema, UnreadDecisionSchema } from "../../tools/data/schemas.ts";
 import { AlertSchema } from "../alerts/model.ts";
 import { DisruptionTypeSchema } from "../alerts/vocabulary.ts";
 import { REPLAY_EFFECTS } from "../replay/effects.ts";
@@ -79,13 +79,20 @@ export type AlertIssueView = z.infer<typeof AlertIssueViewSchema>;
 /** The alert in the file format (`kiosk alerts import`): checked field by field by the kiosk, so every error names its field. */
 export const AlertDraftSchema = z.record(z.string(), z.unknown());
 
+/** The operator's choices for an alert's unread words, in the order the screen offers them. */
+export const UNREAD_DECISIONS = UnreadDecisionSchema.options;
+export type { UnreadDecision } from "../../tools/data/schemas.ts";
+
 export const AlertSaveRequestSchema = z.strictObject({
   token: Token,
   alert: AlertDraftSchema,
   /** add: a new alert (its id must not be in force); edit: replace the one with this id. */
   mode: z.enum(["add", "edit"]).default("add"),
-  /** The operator saw that the kiosk cannot map where the alert's words stop service, and keeps it so (no sale of the system while it holds). */
-  acceptUnread: z.boolean().optional(),
+  /**
+   * The operator saw that the kiosk cannot map where the alert's words stop service, and decided:
+   * refer the trips they may touch to staff, block those trips, or act only on what was read.
+   */
+  ifUnread: UnreadDecisionSchema.optional(),
 });
 export type AlertSaveRequest = z.input<typeof AlertSaveRequestSchema>;
 
@@ -93,7 +100,7 @@ export const AlertSaveResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), record: AlertViewSchema }),
   /**
    * invalid: the issues name the fields; conflict: the store refused it (issues[0] says why);
-   * unread: its words stop service where the kiosk cannot map it — saved only with acceptUnread.
+   * unread: its words stop service where the kiosk cannot map it — saved only with a decision (ifUnread).
    */
   z.object({ ok: z.literal(false), reason: z.enum(["invalid", "conflict", "unread"]), issues: z.array(AlertIssueViewSchema) }),
 ]);
@@ -159,8 +166,12 @@ export const AlertReadingViewSchema = z.object({
   closed: z.array(PlaceNameSchema),
   passThrough: z.array(PlaceNameSchema),
   liftsOut: z.array(PlaceNameSchema),
-  /** The words say service stops where the kiosk cannot map it: no sale of the system while it holds. */
+  /** The words say service stops where the kiosk cannot map it. */
   unread: z.boolean(),
+  /** The lines whose trips those words may touch (empty: every trip of the system). */
+  unreadLines: z.array(PlaceNameSchema),
+  /** What the operator decided for them (null: not yet). */
+  decision: UnreadDecisionSchema.nullable(),
   /** The window the words give, where the alert has no valid_from / valid_until of its own. */
   window: z.object({ from: z.string().optional(), until: z.string().optional() }).nullable(),
 });

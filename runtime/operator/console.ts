@@ -300,7 +300,7 @@ export class OperatorConsole implements OperatorBackend {
 
   saveAlert(request: ParsedOperatorRequest<"saveAlert">): OperatorResult<"saveAlert"> {
     const operator = this.operatorOf(request.token);
-    const result = this.live().saveAlert(operator, request.alert, request.mode, request.acceptUnread ?? false);
+    const result = this.live().saveAlert(operator, request.alert, request.mode, request.ifUnread);
     if (result.ok) this.log(`operator '${operator}' ${request.mode === "add" ? "added" : "edited"} service alert ${result.record.alert.id} (${result.record.alert.system}, ${result.record.alert.type})`);
     return result;
   }

@@ -3,16 +3,16 @@
 // session audit (today's sessions with filters, one session as a timeline). OperatorConsole checks
 // the operator session and delegates here; the host passes the stores it opened.
 import type { DataPack } from "../../tools/data/datapack.ts";
-import type { SystemId } from "../../tools/data/schemas.ts";
+import type { SystemId, UnreadDecision } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
-import { alertDisruptions, alertStatus } from "../alerts/active.ts";
+import { alertStatus } from "../alerts/active.ts";
 import { alertLanguages } from "../alerts/languages.ts";
 import { localIso, validateAlert, type Alert } from "../alerts/model.ts";
 import { AlertStoreError, type AlertRecord, type AlertStore } from "../alerts/store.ts";
 import type { SessionAuditStore } from "../audit/store.ts";
 import { buildTimeline } from "../audit/timeline.ts";
 import type { AlertCause, AlertPlaces, AlertReadingView, AlertsList, AlertSaveResult, AlertEndResult, AlertPreviewResult, AlertView, AuditFilter, AuditSessions, PlaceName, TimelineView } from "../kiosk/operator-live.ts";
-import { readNotice, sections } from "../kiosk/notice-reading.ts";
+import { alertReading, sections } from "../kiosk/notice-reading.ts";
 import { alertDraft } from "../replay/drafts.ts";
 import { DEFAULT_REPLAY_SESSIONS, replayBeforeApply } from "../replay/replay.ts";
 import { OperatorError } from "./console.ts";
@@ -116,7 +116,7 @@ export class OperatorLive {
   /** What the kiosk reads in the alert, by name: what the interlock acts on while it holds. */
   private reading(alert: Alert): AlertReadingView {
     const system = this.options.systemData(alert.system);
-    const r = readNotice(system, alertDisruptions(alert, undefined, system.framebook.primary_language), alert.valid_from ?? localIso(this.clock()));
+    const r = alertReading(alert, system, localIso(this.clock()));
     const names = this.names(alert.system);
     const station = placeFinder(names.stations);
     const line = placeFinder(names.lines);
@@ -128,20 +128,23 @@ export class OperatorLive {
       passThrough: r.stations.filter((x) => x.passThrough).map((x) => station(x.id)),
       liftsOut: r.liftsOut.map(station),
       unread: r.unread,
+      unreadLines: r.unreadLines.map(line),
+      decision: r.decision,
       window: r.window ?? null,
     };
   }
 
-  saveAlert(operator: string, input: Record<string, unknown>, mode: "add" | "edit", acceptUnread = false): AlertSaveResult {
+  saveAlert(operator: string, input: Record<string, unknown>, mode: "add" | "edit", ifUnread?: UnreadDecision): AlertSaveResult {
     const store = this.alerts();
     const checked = this.validate(input);
     if (!checked.ok) return { ok: false, reason: "invalid", issues: checked.issues };
-    // Words that stop service where the kiosk cannot map them stop every sale of the system: the operator decides.
-    if (!acceptUnread && this.reading(checked.alert).unread) {
-      return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: the kiosk would sell no ticket of the system while the alert is in force. Give its lines, stations or section, or keep it so." }] };
+    const alert: Alert = ifUnread ? { ...checked.alert, if_unread: ifUnread } : checked.alert;
+    // Words that stop service where the kiosk cannot map them: the operator decides what they do.
+    if (!alert.if_unread && this.reading(alert).unread) {
+      return { ok: false, reason: "unread", issues: [{ path: "text", message: "the words say service stops, but not where: give its lines, stations or section, or decide whether the trips it may touch are referred to staff, blocked, or sold as usual." }] };
     }
     try {
-      const record = mode === "add" ? store.add(checked.alert, operator) : store.replace(checked.alert, operator);
+      const record = mode === "add" ? store.add(alert, operator) : store.replace(alert, operator);
       return { ok: true, record: alertView(record, localIso(this.clock())) };
     } catch (err) {
       if (err instanceof AlertStoreError) return { ok: false, reason: "conflict", issues: [{ path: "id", message: err.message }] };

@@ -167,6 +167,13 @@ export const FramebookFileSchema = z.looseObject({ framebook: FramebookSchema })
 // Cases. Running a case needs only its events and context; ground_truth, scoring and tolerances
 // are the answer key and may be absent (an operator's own case file).
 
+/**
+ * What the operator decided about a notice's words the kiosk could not read: refer the trips they
+ * may touch to staff, block those trips, or act only on what was read.
+ */
+export const UnreadDecisionSchema = z.enum(["refer", "block", "ignore"]);
+export type UnreadDecision = z.infer<typeof UnreadDecisionSchema>;
+
 export const DisruptionSchema = z.looseObject({
   id: z.string().optional(),
   line: z.string().nullable().optional(),
@@ -179,6 +186,8 @@ export const DisruptionSchema = z.looseObject({
   valid_from: z.string().nullable().optional(),
   valid_until: z.string().nullable().optional(),
   station_id: z.string().optional(),
+  /** A kiosk extension (operator alerts): absent in the benchmark's feeds, which no one confirmed. */
+  if_unread: UnreadDecisionSchema.optional(),
 });
 export type Disruption = z.infer<typeof DisruptionSchema>;
 

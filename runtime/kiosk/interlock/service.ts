@@ -97,10 +97,20 @@ export interface Closures {
   /** Stations whose lift is out (for riders who need step-free access). */
   liftsOut: Map<string, string>;
   /**
-   * A notice in force that says service stops but names nothing the kiosk can map (no line,
-   * station, segment or "all service"): it cannot tell which trips it stops, so none is sold.
+   * Notices in force that say service stops somewhere the kiosk cannot map (no station, segment or
+   * "all service" it can read), with the trips they may touch: those of the lines the notice names,
+   * or every trip where it names none. Unless the operator decided otherwise (`if_unread`), the
+   * trips they may touch are referred to staff; every other trip is sold.
    */
-  unmapped: string | null;
+  unread: UnreadNotice[];
+}
+
+export interface UnreadNotice {
+  notice: string;
+  /** The lines whose trips it may touch; null: any trip of the system. */
+  lines: readonly string[] | null;
+  /** The operator's decision: refer those trips to staff (also when unconfirmed), or block them. */
+  decision: "refer" | "block";
 }
 
 /**
@@ -244,7 +254,7 @@ function hasWord(text: string, phrase: string): boolean {
 
 /** Read the disruptions in effect at `now` into what they close. */
 function noClosures(): Closures {
-  return { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unmapped: null };
+  return { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unread: [] };
 }
 
 const readings = new WeakMap<SystemData, Map<string, Closures>>();
@@ -264,7 +274,7 @@ export function liveClosures(system: SystemData, disruptions: readonly Disruptio
       cache.set(key, one);
     }
     out.systemSuspended ??= one.systemSuspended;
-    out.unmapped ??= one.unmapped;
+    out.unread.push(...one.unread);
     for (const field of ["lines", "tracks", "liftsOut"] as const) for (const [k, v] of one[field]) if (!out[field].has(k)) out[field].set(k, v);
     for (const [k, v] of one.stations) if (!out.stations.has(k)) out.stations.set(k, v);
   }
@@ -339,13 +349,22 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);
     for (const id of zh.stationsClosed) if (!out.stations.has(id)) out.stations.set(id, { why: label, passThrough: zh.passThrough });
-    // A clause it could not read may stop any trip: none is sold while it holds.
-    if (zh.unread.length > 0) out.unmapped = label;
+    // A clause it could not read (often a line it does not know by that name) may stop any trip of its line.
+    if (zh.unread.length > 0) out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : null));
   }
   const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
   const saysStopping = STOPPING.test(normalize(message)) || STOPPING_ELSEWHERE.test(message) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
-  if (!mapped && saysStopping) out.unmapped = label;
+  if (!mapped && saysStopping) {
+    const named = names.filter((line) => line.names.some((n) => hasWord(normalize(message), n))).map((line) => line.id);
+    out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));
+  }
+  // The operator read the notice and said its unread words change nothing.
+  if (d.if_unread === "ignore") out.unread = [];
   return out;
+}
+
+function unreadNotice(d: Disruption, label: string, lines: readonly string[] | null): UnreadNotice {
+  return { notice: label, lines, decision: d.if_unread === "block" ? "block" : "refer" };
 }
 
 const hopIndex = new WeakMap<SystemData, Map<string, Set<string>>>();
