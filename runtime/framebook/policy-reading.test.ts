@@ -24,7 +24,7 @@ describe("readFarePolicy", () => {
     expect(reading.unread).toEqual(["Pay by card and save 10% on all fares."]);
     expect(needsDecision(reading)).toBe(false);
     expect(readingInWords(reading)).toEqual([
-      "mixed: seniors travel free, every fare 10% off; always in force",
+      "mixed: seniors travel free; always in force",
       'mixed: NOT READ: "Pay by card and save 10% on all fares." \u2014 while in force, sales are referred to staff',
     ]);
   });

@@ -2,7 +2,7 @@
 // operator sees it before it takes effect (validation, `kiosk framebook apply|preview`, a
 // publication): the effects it prices, when, whether it asks the passenger, and what it could not
 // read. Pure.
-import { readAnnouncement, readPolicy, unpriceableFareAnnouncement, type PolicyRules } from "../../tools/fares/policy-change.ts";
+import { readAnnouncement, readPart, readPolicy, unpriceableFareAnnouncement, type PolicyRules } from "../../tools/fares/policy-change.ts";
 import { offerNeedsPassenger } from "../language/offers.ts";
 import { announcedText, FarePolicyEntrySchema, type FarePolicyEntry } from "./fare-rules.ts";
 
@@ -31,7 +31,8 @@ export function readFarePolicy(entry: FarePolicyEntry): FarePolicyReading {
   return {
     policy_id: entry.policy_id,
     source: entry.rule ? "rule" : "text",
-    effects: readPolicy(priced),
+    // Where a clause is not read, only what was read counts (a clause of an unread sentence is not).
+    effects: readPolicy(unpriceable ? readPart(entry.text) : priced),
     valid_from: entry.valid_from,
     valid_until: entry.valid_until,
     asksPassenger: unpriceableFareAnnouncement(priced) && offerNeedsPassenger(priced),
