@@ -26,6 +26,31 @@ function file(name: string, text: string): string {
   return f;
 }
 
+describe("kiosk framebook: fare policies in words before they take effect", () => {
+  const withPolicy = (entry: string): string => packFramebook("marta").replace("cultural_notes: []", `cultural_notes: []\n  fare_policies:\n${entry}`);
+  const MIXED = '    - policy_id: "mixed"\n      text: "Seniors ride free. Pay by card and save 10% on all fares."\n      valid_from: "2026-03-09T00:00"\n';
+
+  it("apply prints the reading, with what it did not read and what the kiosk does about it", async () => {
+    const framebooks = path.join(dir, "fbs-reading");
+    const ignored = file("ignored.yaml", withPolicy(`${MIXED}      if_unread: ignore\n`));
+    const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", ignored, "--system", "marta", "--operator", "Ada");
+    expect(applied.stdout).toMatch(
+      /^fare policies as the kiosk reads them:\n {2}mixed: seniors travel free; from 2026-03-09 00:00\n {2}mixed: NOT READ: "Pay by card and save 10% on all fares\." \u2014 ignored: tickets are sold as if it were not there[^\n]*\n1 change\(s\) applied to marta/,
+    );
+    const referred = file("referred.yaml", withPolicy(`${MIXED}      if_unread: refer\n`));
+    const again = await kiosk("framebook", "--framebooks", framebooks, "apply", referred, "--system", "marta", "--operator", "Ada");
+    expect(again.stdout).toContain('  mixed: NOT READ: "Pay by card and save 10% on all fares." \u2014 while in force, sales are referred to staff\n');
+  });
+
+  it("apply refuses a text it cannot read without the operator's decision, naming file, line and field", async () => {
+    const undecided = file("undecided.yaml", withPolicy(MIXED));
+    const refused = await kiosk("framebook", "--framebooks", path.join(dir, "fbs-undecided"), "apply", undecided, "--system", "marta", "--operator", "Ada");
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toMatch(/^error: .*undecided\.yaml:\d+:\d+ at framebook\.fare_policies\[0\]\.text: the kiosk cannot read "Pay by card and save 10% on all fares\."; .*if_unread: refer.*if_unread: ignore/m);
+    expect(refused.stdout).toMatch(/rejected: the active framebook is unchanged\n$/);
+  });
+});
+
 describe("kiosk framebook", () => {
   it("validate rejects a severity outside critical/warning/info and another system's framebook", async () => {
     const purple = file("purple.yaml", packFramebook("bart").replace("major_delay: warning", "major_delay: purple"));
@@ -74,10 +99,11 @@ describe("kiosk framebook", () => {
     const preview = await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb);
     expect(preview.stdout).toMatch(/^Replay of the last 2 passenger session\(s\) \(2 answers\) against .*seniors\.yaml: 2 answer\(s\) in 2 session\(s\) would change\.\nBy field: fare 1, banners 2\n/);
     expect(preview.stdout).toContain("  fare: 3.75 USD  →  2.50 USD");
+    expect(preview.stdout).toMatch(/\nfare policies as the kiosk reads them:\n {2}seniors_free: seniors travel free; always in force\n$/);
     const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb, "--json")).stdout) as { changedTurns: number };
     expect(json.changedTurns).toBe(2);
     const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", draft, "--system", "marta", "--preview", "--audit-db", auditDb, "--operator", "Ada");
-    expect(applied.stdout).toMatch(/^Replay of the last 2 passenger session\(s\)[\s\S]*\n1 change\(s\) applied to marta: version \w{12}/);
+    expect(applied.stdout).toMatch(/^Replay of the last 2 passenger session\(s\)[\s\S]*\nfare policies as the kiosk reads them:\n {2}seniors_free: seniors travel free; always in force\n1 change\(s\) applied to marta: version \w{12}/);
     // Applied: the same draft now changes nothing.
     expect((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb)).stdout).toMatch(/: 0 answer\(s\) in 0 session\(s\) would change\./);
   });

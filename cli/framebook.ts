@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { FRAMEBOOKS_DIR_ENV, FramebookRejectedError, FramebookStore, type AuditEntry } from "../runtime/framebook/store.ts";
 import { formatIssues, type FramebookValidation } from "../runtime/framebook/validate.ts";
+import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
 import { confirm, operatorName } from "./operator-name.ts";
@@ -131,7 +132,7 @@ export function registerFramebookCommands(program: Command): void {
       }
       const report = await previewDraft(s, dataPack(opts), system, validation, opts);
       if (opts.json) printJson(report);
-      else process.stdout.write(replayReportText(report, `against ${file}`));
+      else process.stdout.write(replayReportText(report, `against ${file}`) + farePolicyReadingText(validation.framebook!));
     });
 
   addPreviewOptions(
@@ -148,12 +149,12 @@ export function registerFramebookCommands(program: Command): void {
       const system = systemOf(opts);
       const text = readText(file);
       const { validation, changes } = s.diff(system, text, file);
-      if (validation.ok && opts.preview) {
-        process.stdout.write(replayReportText(await previewDraft(s, dataPack(opts), system, validation, opts), `against ${file}`));
-        if (process.stdin.isTTY && !(await confirm(`Apply ${file} to ${system}?`))) {
-          process.stdout.write("not applied: the active framebook is unchanged\n");
-          return;
-        }
+      if (validation.ok && opts.preview) process.stdout.write(replayReportText(await previewDraft(s, dataPack(opts), system, validation, opts), `against ${file}`));
+      // What the kiosk will price, in words, before it takes effect.
+      if (validation.ok) process.stdout.write(farePolicyReadingText(validation.framebook!));
+      if (validation.ok && opts.preview && process.stdin.isTTY && !(await confirm(`Apply ${file} to ${system}?`))) {
+        process.stdout.write("not applied: the active framebook is unchanged\n");
+        return;
       }
       try {
         const who = validation.ok ? await operatorName(opts.operator, "applied the framebook") : "";

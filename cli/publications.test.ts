@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SHARED_DATA_DIR } from "../test/paths.ts";
+import { runKiosk } from "../test/cli.ts";
 import { publicationsConfig } from "./fleet-token.ts";
 import { generatePublicationKeys } from "./publications.ts";
 
@@ -36,5 +38,21 @@ describe("kiosk serve --publications-key", () => {
     expect(() => publicationsConfig(rsa, undefined, true)).toThrow(/a rsa key, not ed25519/);
     expect(() => publicationsConfig(path.join(dir, "missing.pem"), undefined, true)).toThrow(/--publications-key .*missing.pem/);
     expect(() => publicationsConfig(publicFile, "0", true)).toThrow(/--publications-every/);
+  });
+});
+
+describe("kiosk backoffice publish framebook", () => {
+  it("prints the fare policies as the kiosks will read them before it reaches the back office", async () => {
+    const { privateFile } = generatePublicationKeys(path.join(dir, "k3"));
+    const framebook = readFileSync(path.join(SHARED_DATA_DIR, "data/systems/marta/framebook.yaml"), "utf8").replace(
+      "cultural_notes: []",
+      'cultural_notes: []\n  fare_policies:\n    - policy_id: "weekend"\n      text: "Weekend: half price on all trips."\n      valid_until: "2026-03-15T23:59"',
+    );
+    const file = path.join(dir, "weekend.yaml");
+    writeFileSync(file, framebook);
+    // No database listens on port 1: the command stops there, after printing the reading.
+    const run = await runKiosk("backoffice", "publish", "framebook", "--db", "postgres://kiosk@127.0.0.1:1/none", "--key", privateFile, "--system", "marta", "--file", file);
+    expect(run.stdout).toBe("fare policies as the kiosk reads them:\n  weekend: every fare half price; until 2026-03-15 23:59\n");
+    expect(run.error?.message).toMatch(/back office database/);
   });
 });

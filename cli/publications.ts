@@ -7,6 +7,9 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { PublicationKind } from "../runtime/fleet/publication.ts";
 import { formatPublicationIssues } from "../runtime/fleet/content.ts";
+import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
+import { DataFileError } from "../tools/data/errors.ts";
+import { parseFramebookText } from "../tools/data/datapack.ts";
 import { PublicationRejectedError, PublicationStore } from "../host/backoffice/publications.ts";
 import { BackOfficeStore } from "../host/backoffice/store.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
@@ -36,6 +39,17 @@ function readPrivateKey(file: string): KeyObject {
   }
   if (key.asymmetricKeyType !== "ed25519") throw new UsageError(`--key ${file}: a ${key.asymmetricKeyType ?? "unknown"} key, not ed25519 (make one with kiosk backoffice keygen)`);
   return key;
+}
+
+/** A framebook's fare policies as the kiosk reads them ("" for alerts, or a file that does not parse: the publication says why). */
+export function publicationReadingText(kind: PublicationKind, content: string, file: string): string {
+  if (kind !== "framebook") return "";
+  try {
+    return farePolicyReadingText(parseFramebookText(content, file).framebook);
+  } catch (err) {
+    if (err instanceof DataFileError) return "";
+    throw err;
+  }
 }
 
 interface PublishOptions extends GlobalOptions {
@@ -78,6 +92,8 @@ export function registerPublicationCommands(backoffice: Command, dbOf: (flag: st
         } catch (err) {
           throw new UsageError(`--file ${opts.file}: ${(err as Error).message}`);
         }
+        // What the kiosks will price, in words, before it reaches them.
+        if (!opts.json) process.stdout.write(publicationReadingText(kind, content, opts.file));
         const store = await BackOfficeStore.open(dbOf(opts.db));
         try {
           const published = await new PublicationStore(store.pool).publish({ pack, kind, system: opts.system, content, file: opts.file, publisher: opts.publisher ?? "backoffice", key });

@@ -71,12 +71,52 @@ describe("the kiosk sells under a structured rule, and not under the same words 
       expect(priced.state.fare_quote?.total).toBe(2.5);
       expect(priced.purchasable).toBe(true);
 
-      store.apply("marta", withPolicies(GOLDEN.replace("      rule: { applies_to: [seniors], free: true }\n", "")), "words.yaml", "alice");
+      store.apply("marta", withPolicies(GOLDEN.replace("      rule: { applies_to: [seniors], free: true }\n", "      if_unread: refer\n")), "words.yaml", "alice");
       const words = await app.ask({ system: "marta", events: journey });
       expect(words.purchasable).toBe(false);
       expect(words.interlock?.codes).toContain("fare_announcement_unpriceable");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("with if_unread: ignore, sells at the usual fare and still shows the whole text", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "kiosk-fare-rules-"));
+    try {
+      const store = new FramebookStore(testPack(), dir);
+      const { app } = testApp({ framebooks: store });
+      const usual = (await app.ask({ system: "marta", events: journey })).state.fare_quote?.total;
+      store.apply("marta", withPolicies(GOLDEN.replace("      rule: { applies_to: [seniors], free: true }\n", "      if_unread: ignore\n")), "ignore.yaml", "alice");
+      const sold = await app.ask({ system: "marta", events: journey });
+      expect(sold.interlock?.codes ?? []).toEqual([]);
+      expect(sold.purchasable).toBe(true);
+      expect(usual).toBe(3.75);
+      expect(sold.state.fare_quote?.total).toBe(usual);
+      expect(JSON.stringify(sold.state)).toContain("Golden-years week: special fares for everyone who has reached 65.");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prices the part it reads of an ignored text and leaves out only the unread clause", () => {
+    const v = validateFramebook(withPolicies(`    - policy_id: "mixed"\n      text: "Seniors ride free. Pay by card and save 10% on all fares."\n      if_unread: ignore\n`), "mixed.yaml", marta);
+    expect(v.issues.filter((i) => i.severity === "error")).toEqual([]);
+    expect(framebookPolicyChange(v.framebook!)).toEqual({ policy_id: "mixed", text: "Seniors ride free.", display_text: "Seniors ride free. Pay by card and save 10% on all fares." });
+  });
+});
+
+describe("a fare text the kiosk cannot read needs the operator's decision", () => {
+  it("refuses an entry with neither rule nor if_unread, naming file, line, field and the three ways out", () => {
+    const v = validateFramebook(withPolicies(GOLDEN.replace("      rule: { applies_to: [seniors], free: true }\n", "")), "words.yaml", marta);
+    expect(v.ok).toBe(false);
+    const line = original.split("\n").findIndex((l) => l.includes("cultural_notes: []")) + 4;
+    expect(formatIssues(v)).toMatch(
+      new RegExp(`^error: words\\.yaml:${line}:\\d+ at framebook\\.fare_policies\\[0\\]\\.text: the kiosk cannot read "Golden-years week: special fares for everyone who has reached 65\\."; .*\`rule:\`.*\`if_unread: refer\`.*\`if_unread: ignore\``, "m"),
+    );
+  });
+
+  it("does not ask for a decision on a text it reads whole, or on one that is not about fares", () => {
+    const readable = validateFramebook(withPolicies(`    - policy_id: "s"\n      text: "EFFECTIVE TODAY: Senior citizens (65+) ride free."\n    - policy_id: "w"\n      text: "Free Wi-Fi at every station."\n`), "ok.yaml", marta);
+    expect(readable.issues.filter((i) => i.severity === "error")).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@
 // A rule becomes one sentence in the wording the fare engine, the interlock and the model all read
 // (tools/fares/policy-change.ts), so the one reading of a policy is the operator's own data.
 import { z } from "zod";
+import { readPart, unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts";
 
 const Amount = z.number().finite().positive().max(1000);
 const LocalMinute = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "must be a local time YYYY-MM-DDTHH:MM");
@@ -49,6 +50,12 @@ export const FarePolicyEntrySchema = z.object({
   rule: FareRuleSchema.optional(),
   valid_from: LocalMinute.optional(),
   valid_until: LocalMinute.optional(),
+  /**
+   * The operator's decision for fare clauses of `text` the kiosk cannot read (without a `rule`):
+   * `refer` — while in force, sales are referred to staff; `ignore` — tickets are sold at the fare
+   * of what was read (the usual fare if nothing was), the whole text still shown to passengers.
+   */
+  if_unread: z.enum(["refer", "ignore"]).optional(),
 });
 export type FarePolicyEntry = z.infer<typeof FarePolicyEntrySchema>;
 
@@ -124,7 +131,12 @@ export function ruleSentences(rule: FareRule): string[] {
   return out;
 }
 
-/** What an entry announces to the fare engine: its rule's sentences, else its own text. */
+/**
+ * What an entry announces to the fare engine: its rule's sentences; else its own text, or only the
+ * part of it that was read when the operator chose to ignore the rest.
+ */
 export function announcedText(entry: FarePolicyEntry): string {
-  return entry.rule ? ruleSentences(entry.rule).join(" ") : entry.text.trim();
+  if (entry.rule) return ruleSentences(entry.rule).join(" ");
+  if (entry.if_unread === "ignore" && unpriceableFareAnnouncement(entry.text)) return readPart(entry.text);
+  return entry.text.trim();
 }

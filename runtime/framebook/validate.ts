@@ -8,6 +8,7 @@ import type { SystemData } from "../../tools/data/system.ts";
 import { systemFramebookIssues } from "./checks.ts";
 import { farePolicyIssues } from "./fare-bounds.ts";
 import { announcedText, FarePolicyEntrySchema, fareOverrideIssues, inForce } from "./fare-rules.ts";
+import { needsDecision, readFarePolicy } from "./policy-reading.ts";
 
 export interface FramebookIssue extends DataIssue {
   severity: "error" | "warning";
@@ -77,7 +78,7 @@ export function validateFramebook(text: string, file: string, system: SystemData
   const texts: { path: (string | number)[]; text: string }[] = fb.cultural_notes.map((note, i) => ({ path: ["framebook", "cultural_notes", i], text: note }));
   const policies = (fb as Record<string, unknown>).fare_policies;
   if (policies !== undefined) {
-    if (!Array.isArray(policies)) at(["framebook", "fare_policies"], "fare_policies must be a list of {policy_id, text, rule?, valid_from?, valid_until?}");
+    if (!Array.isArray(policies)) at(["framebook", "fare_policies"], "fare_policies must be a list of {policy_id, text, rule?, valid_from?, valid_until?, if_unread?}");
     else policies.forEach((p: unknown, i) => {
       const entry = FarePolicyEntrySchema.safeParse(p);
       if (!entry.success) {
@@ -87,6 +88,9 @@ export function validateFramebook(text: string, file: string, system: SystemData
       const { valid_from: from, valid_until: until } = entry.data;
       if (from && until && until < from) at(["framebook", "fare_policies", i, "valid_until"], `valid_until ${until} is before valid_from ${from}`);
       texts.push({ path: ["framebook", "fare_policies", i, "text"], text: entry.data.text });
+      // Words the kiosk cannot price must never silently stop sales: the operator decides.
+      const reading = readFarePolicy(entry.data);
+      if (needsDecision(reading)) at(["framebook", "fare_policies", i, "text"], undecidedMessage(reading.unread));
     });
   }
   for (const { path, text: t } of texts) {
@@ -109,6 +113,15 @@ export function validateFramebook(text: string, file: string, system: SystemData
   }
   const ok = !issues.some((i) => i.severity === "error");
   return { ok, file, issues, ...(ok ? { framebook: fb, framebookPy: parsed.framebookPy } : {}) };
+}
+
+function undecidedMessage(unread: readonly string[]): string {
+  const quoted = unread.map((c) => `"${c}"`).join(", ");
+  return (
+    `the kiosk cannot read ${quoted}; say what it does: add a \`rule:\` saying exactly what it does, ` +
+    "or `if_unread: refer` (while in force the kiosk refers sales to staff), " +
+    "or `if_unread: ignore` (tickets sold at the usual fare, the text shown to passengers)"
+  );
 }
 
 export function formatIssues(validation: FramebookValidation): string {
@@ -139,8 +152,10 @@ export function diffFramebooks(before: unknown, after: unknown, prefix = ""): Fr
 /**
  * Temporary fare policies the operator announced in the framebook, as the policy change the
  * session's prompt and the fare engine understand (several are joined into one announcement).
+ * `display_text`, when the passengers are shown more than is priced (an entry whose unread part
+ * the operator chose to ignore), is what the passenger's banner says.
  */
-export function framebookPolicyChange(framebook: Framebook, nowIso?: string): { policy_id: string; text: string } | null {
+export function framebookPolicyChange(framebook: Framebook, nowIso?: string): { policy_id: string; text: string; display_text?: string } | null {
   const list = (framebook as Record<string, unknown>).fare_policies;
   if (!Array.isArray(list)) return null;
   // An entry with a structured rule announces the rule's own sentences; one outside its validity
@@ -150,5 +165,7 @@ export function framebookPolicyChange(framebook: Framebook, nowIso?: string): { 
     return entry.success && inForce(entry.data, nowIso) ? [entry.data] : [];
   });
   if (valid.length === 0) return null;
-  return { policy_id: valid.map((p) => p.policy_id).join("+"), text: valid.map(announcedText).join(" ") };
+  const text = valid.map(announcedText).filter(Boolean).join(" ");
+  const shown = valid.map((p) => (p.if_unread === "ignore" && !p.rule ? p.text.trim() : announcedText(p))).join(" ");
+  return { policy_id: valid.map((p) => p.policy_id).join("+"), text, ...(shown !== text ? { display_text: shown } : {}) };
 }

@@ -49,8 +49,10 @@ export function hostilePolicy(rng: Rng, system: SystemId): string {
   ])();
 }
 
+// `if_unread: refer`: what the kiosk did with unread fare text before the operator had to decide;
+// the figure is about amounts out of bounds, not about the decision.
 function withPolicy(text: string, policy: string): string {
-  return text.replace(/cultural_notes:( \[\])?/, (m) => `fare_policies:\n    - policy_id: "fuzz"\n      text: ${JSON.stringify(policy)}\n  ${m}`);
+  return text.replace(/cultural_notes:( \[\])?/, (m) => `fare_policies:\n    - policy_id: "fuzz"\n      text: ${JSON.stringify(policy)}\n      if_unread: refer\n  ${m}`);
 }
 
 export async function farePolicyFuzz(pack: DataPack, options: RunOptions): Promise<SectionResult> {

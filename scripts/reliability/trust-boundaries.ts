@@ -361,7 +361,8 @@ function implausibleFares(pack: DataPack): { accepted: number; tried: number } {
   const policies = ['rule: { multiplier: 0.01 }', 'text: "Base fare capped at -$1.00 today."', 'rule: { base_fare_cap: -1 }', 'text: "All fares are 99% off today."'];
   let accepted = 0;
   for (const p of policies) {
-    const entry = p.startsWith("rule") ? `      text: "Promotion"\n      ${p}\n` : `      ${p}\n`;
+    // A text entry is refused for its amount, not for lacking the operator's decision on unread words.
+    const entry = p.startsWith("rule") ? `      text: "Promotion"\n      ${p}\n` : `      ${p}\n      if_unread: refer\n`;
     const text = original.replace("cultural_notes: []", `cultural_notes: []\n  fare_policies:\n    - policy_id: "p"\n${entry}`);
     if (validateFramebook(text, "candidate.yaml", pack.system("marta" as SystemId)).ok) accepted++;
   }

@@ -225,7 +225,9 @@ export const SystemContextSchema = z.looseObject({
   framebook: z.string(),
   accessibility_mode: z.boolean().nullable().optional(),
   temporal_context: TemporalContextSchema.nullable().optional(),
-  policy_change: z.looseObject({ policy_id: z.string().optional(), text: z.string() }).nullable().optional(),
+  // `text` is what is priced; `display_text`, when passengers are shown more (a framebook entry whose
+  // unread part the operator chose to ignore), is what their banner says.
+  policy_change: z.looseObject({ policy_id: z.string().optional(), text: z.string(), display_text: z.string().optional() }).nullable().optional(),
   knowledge_query: z.unknown().optional(),
 });
 export type SystemContext = z.infer<typeof SystemContextSchema>;

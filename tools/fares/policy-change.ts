@@ -46,7 +46,8 @@ export function parseItemLabel(label: string): { riderType: string; count: numbe
   return { riderType: base, count: Number(match[2]), ...(rider ? { rider } : {}) };
 }
 
-interface PolicyRules {
+/** The fare rules an announcement makes, as the quote applies them. */
+export interface PolicyRules {
   free: Set<keyof RiderMix>;
   childrenFree?: { perPayingAdult: number };
   multiplier: number;
@@ -209,11 +210,17 @@ const PAYMENT_DISCOUNT = new RegExp(String.raw`\b${PAY_WAY}\b[^.]*\b${SAVING}\b|
 /** The announcement says this passenger has not ridden yet today ("This is the passenger's first ride"). */
 const IS_FIRST_RIDE = /\bthis is (?:the passenger'?s|your|their) first (?:ride|trip|journey)\b|\b(?:this|the) passenger (?:has|hasn'?t) not (?:ridden|travell?ed)(?: yet)? today\b|\b(?:this|the) passenger has not (?:ridden|travell?ed)(?: yet)? today\b/i;
 
-/**
- * One reading of an announcement: the rules it makes, clause by clause, and the fare clauses the
- * kiosk cannot read (each would make a quote a guess).
- */
-function readAnnouncement(text: string): { rules: PolicyRules; unread: string[] } {
+/** One reading of an announcement (readAnnouncement). */
+export interface AnnouncementReading {
+  rules: PolicyRules;
+  /** The fare clauses read on their own, outside any sentence left unread. */
+  read: string[];
+  /** The fare clauses the kiosk cannot read (each would make a quote a guess). */
+  unread: string[];
+}
+
+/** One reading of an announcement: the rules it makes, clause by clause, and what was and was not read. */
+export function readAnnouncement(text: string): AnnouncementReading {
   const rules = readExact("");
   const parts = clauses(text);
   // The one rule the pack spreads over two sentences ("First ride … is free. This is … first ride.").
@@ -223,13 +230,28 @@ function readAnnouncement(text: string): { rules: PolicyRules; unread: string[] 
   // A discount for one way of paying ("pay by card and save 10%"): the quote cannot know how the
   // passenger pays, so the whole sentence stays unread.
   for (const sentence of text.split(/(?<=[.!?])\s+/)) if (PAYMENT_DISCOUNT.test(sentence.toLowerCase())) unread.push(sentence);
+  const unreadSentences = [...unread];
+  const read: string[] = [];
   for (const clause of parts) {
     if (!announcesFareChange(clause)) continue;
     const more = clauseRules(clause);
     if (more) mergeRules(rules, more);
     else if (!(rules.firstRideFree && FIRST_RIDE.test(clause))) unread.push(clause);
+    // A clause of a sentence left unread ("pay by card and save 10% on all fares") only has a
+    // meaning with the rest of it.
+    if (more && !unreadSentences.some((s) => s.includes(clause))) read.push(clause);
   }
-  return { rules, unread };
+  return { rules, read, unread };
+}
+
+/**
+ * The part of an announcement the kiosk reads, as an announcement of its own: its fare clauses
+ * read, one sentence each ("" when none was).
+ */
+export function readPart(text: string): string {
+  return readAnnouncement(text)
+    .read.map((c) => (/[.!?]$/.test(c) ? c : `${c}.`))
+    .join(" ");
 }
 
 /** Read the fare rules a policy text announces (none when it is about something else). */

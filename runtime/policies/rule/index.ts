@@ -523,8 +523,10 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
   const policyText = offer === "does_not_apply" ? null : announced;
   const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
-  if (policyText) {
-    banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(policyText) });
+  // The passenger sees the whole notice even where only part of it is priced.
+  const shown = offer === "does_not_apply" ? null : (announcementInForce(context.policy_change?.display_text, nowIso) ?? policyText);
+  if (shown) {
+    banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(shown) });
     reasoning.push(quote.changed ? `Policy applied: ${quote.applied.join(", ")}.` : "Policy noted; it does not change the fare.");
   }
 
