@@ -56,3 +56,21 @@ describe("kiosk backoffice publish framebook", () => {
     expect(run.error?.message).toMatch(/back office database/);
   });
 });
+
+describe("kiosk backoffice publish alerts", () => {
+  it("prints each alert as the kiosks will read it, with the publisher's decision on words it cannot map", async () => {
+    const { privateFile } = generatePublicationKeys(path.join(dir, "k4"));
+    const file = path.join(dir, "alerts.yaml");
+    writeFileSync(
+      file,
+      '- id: tube\n  system: bart\n  type: planned_maintenance\n  segment: {from_station: West Oakland, to_station: Embarcadero}\n  text: {en: "Transbay Tube closed."}\n' +
+        '- id: police\n  system: bart\n  type: major_delay\n  lines: [yellow]\n  text: {en: "Due to police activity, trains will stop running in the affected area."}\n  if_unread: block\n',
+    );
+    const run = await runKiosk("backoffice", "publish", "alerts", "--db", "postgres://kiosk@127.0.0.1:1/none", "--key", privateFile, "--system", "bart", "--file", file);
+    expect(run.stdout).toBe(
+      "tube: the kiosk reads\n  - no trains between Embarcadero and West Oakland\n" +
+        "police: the kiosk reads\n  - NOT READ: the words say service stops, but not where \u2014 the operator blocks them: trips on Yellow Line not sold while it is in force\n",
+    );
+    expect(run.error?.message).toMatch(/back office database/);
+  });
+});

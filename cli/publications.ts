@@ -6,7 +6,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import type { PublicationKind } from "../runtime/fleet/publication.ts";
-import { formatPublicationIssues } from "../runtime/fleet/content.ts";
+import { formatPublicationIssues, validateAlertsContent } from "../runtime/fleet/content.ts";
+import { localIso } from "../runtime/alerts/model.ts";
+import { alertReading, readingInWords } from "../runtime/kiosk/notice-reading.ts";
+import type { DataPack } from "../tools/data/datapack.ts";
+import { SystemIdSchema } from "../tools/data/schemas.ts";
 import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
 import { DataFileError } from "../tools/data/errors.ts";
 import { parseFramebookText } from "../tools/data/datapack.ts";
@@ -41,9 +45,20 @@ function readPrivateKey(file: string): KeyObject {
   return key;
 }
 
-/** A framebook's fare policies as the kiosk reads them ("" for alerts, or a file that does not parse: the publication says why). */
-export function publicationReadingText(kind: PublicationKind, content: string, file: string): string {
-  if (kind !== "framebook") return "";
+/**
+ * What the kiosks will act on, in words: a framebook's fare policies, or each alert of a set ("" for
+ * content that does not parse or validate: the publication says why).
+ */
+export function publicationReadingText(pack: DataPack, kind: PublicationKind, systemId: string, content: string, file: string): string {
+  if (kind === "alerts") {
+    const parsed = SystemIdSchema.safeParse(systemId);
+    if (!parsed.success) return "";
+    const system = pack.system(parsed.data);
+    const checked = validateAlertsContent(content, file, parsed.data, system);
+    if (!checked.ok) return "";
+    const now = localIso(new Date());
+    return checked.alerts.map((alert) => `${alert.id}: the kiosk reads\n${readingInWords(system, alertReading(alert, system, now)).map((l) => `  - ${l}\n`).join("")}`).join("");
+  }
   try {
     return farePolicyReadingText(parseFramebookText(content, file).framebook);
   } catch (err) {
@@ -93,7 +108,7 @@ export function registerPublicationCommands(backoffice: Command, dbOf: (flag: st
           throw new UsageError(`--file ${opts.file}: ${(err as Error).message}`);
         }
         // What the kiosks will price, in words, before it reaches them.
-        if (!opts.json) process.stdout.write(publicationReadingText(kind, content, opts.file));
+        if (!opts.json) process.stdout.write(publicationReadingText(pack, kind, opts.system, content, opts.file));
         const store = await BackOfficeStore.open(dbOf(opts.db));
         try {
           const published = await new PublicationStore(store.pool).publish({ pack, kind, system: opts.system, content, file: opts.file, publisher: opts.publisher ?? "backoffice", key });

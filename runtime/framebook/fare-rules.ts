@@ -11,6 +11,7 @@
 // A rule becomes one sentence in the wording the fare engine, the interlock and the model all read
 // (tools/fares/policy-change.ts), so the one reading of a policy is the operator's own data.
 import { z } from "zod";
+import { UnreadDecisionSchema } from "../../tools/data/schemas.ts";
 import { readPart, unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts";
 
 const Amount = z.number().finite().positive().max(1000);
@@ -54,8 +55,9 @@ export const FarePolicyEntrySchema = z.object({
    * The operator's decision for fare clauses of `text` the kiosk cannot read (without a `rule`):
    * `refer` — while in force, sales are referred to staff; `ignore` — tickets are sold at the fare
    * of what was read (the usual fare if nothing was), the whole text still shown to passengers.
+   * (No `block`: a fare is either priced or referred.)
    */
-  if_unread: z.enum(["refer", "ignore"]).optional(),
+  if_unread: UnreadDecisionSchema.exclude(["block"]).optional(),
 });
 export type FarePolicyEntry = z.infer<typeof FarePolicyEntrySchema>;
 

@@ -18,7 +18,7 @@ export interface FarePolicyReading {
   asksPassenger: boolean;
   /** Fare clauses of the text the kiosk cannot read (none with a rule). */
   unread: string[];
-  if_unread?: "refer" | "ignore" | undefined;
+  if_unread?: FarePolicyEntry["if_unread"];
 }
 
 /** The reading of one valid entry. */
