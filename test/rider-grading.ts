@@ -1,12 +1,13 @@
 // How each rider reader fares on a phrasing of test/rider-phrasings.ts (used by the readers' tests
 // and by scripts/rider-phrasings.ts, which prints the pass rates of both tables).
 //   - the interlock: the right quote passes, every wrong quote blocks; a text that states no riders
-//     blocks none of one adult, two adults, one senior;
+//     blocks none of one adult, two adults, one senior (a text the reader is unsure of blocks every
+//     quote until the passenger confirms the counts on screen: the right one too, "wrongly blocked");
 //   - the language layer, read as the rule policy reads it (one text, confidence ≥ 0.6): the right
 //     counts, or nothing ("ask"), never other counts ("wrong"); a text that states no riders gives none.
 import type { DataPack } from "../tools/data/datapack.ts";
 import { freeChildAge, readRiders } from "../runtime/language/index.ts";
-import { riderDisagreements, textRiderClaims } from "../runtime/kiosk/interlock/riders.ts";
+import { riderWordProblems } from "../runtime/kiosk/interlock/riders.ts";
 import { counts, wrongQuotes, type RiderPhrasing } from "./rider-phrasings.ts";
 
 type Quote = ReturnType<typeof counts>;
@@ -22,8 +23,8 @@ export interface InterlockGrade {
 }
 
 export function gradeInterlock(pack: DataPack, phrasing: RiderPhrasing): InterlockGrade {
-  const claims = textRiderClaims(pack.system(phrasing.system), [[{ type: "freetext_input", text: phrasing.text }]]);
-  const blocks = (q: Quote): boolean => riderDisagreements(claims, q).length > 0;
+  const turns = [[{ type: "freetext_input" as const, text: phrasing.text }]];
+  const blocks = (q: Quote): boolean => riderWordProblems(pack.system(phrasing.system), turns, q, null).length > 0;
   const fine = phrasing.party ? [counts(phrasing.party)] : NEUTRAL;
   const wrong = phrasing.party ? wrongQuotes(phrasing.party) : [];
   const wronglyPassed = wrong.filter((q) => !blocks(q));

@@ -1,7 +1,7 @@
 // Our own phrasings of who travels (not the benchmark's wording, not the robustness suite's texts),
-// for the two independent rider readers: the passenger-language layer (runtime/language/riders.ts,
-// which the rule policy quotes from) and the purchase interlock's conservative reader
-// (runtime/kiosk/interlock/riders.ts). Each phrasing names the system whose fare table sets the
+// for the one rider reader (runtime/language/riders.ts), graded twice: as the rule policy quotes from
+// it, and as the purchase interlock checks a quote against it (runtime/kiosk/interlock/riders.ts,
+// which blocks where the reading is unsure). Each phrasing names the system whose fare table sets the
 // age thresholds (BART, MARTA: children under 5; CTA: under 7) and the whole party the text states —
 // the quote a right answer sells — or null where the text says nothing about riders.
 //

@@ -1,8 +1,9 @@
 // The purchase safety interlock: whatever policy or model answered, a terminal state may enable
 // the purchase button only when the kiosk itself confirms the facts. It imports nothing from any
-// policy (runtime/policies/**): it reads the passenger's words with its own conservative readers
-// (interlock/stations.ts, interlock/riders.ts), which can only ever block, and everything else
-// from what the kiosk knows for certain. It blocks unless:
+// policy (runtime/policies/**): it reads the passenger's words with the language layer's one reader
+// (runtime/language: stations, riders — interlock/stations.ts, interlock/riders.ts), so it reads
+// them as the kiosk does, and trusts no policy's or model's answer; everything else comes from what
+// the kiosk knows for certain. It blocks unless:
 //   1. the route's stops are stations of this system forming a real path in the graph (every
 //      consecutive pair joined by track, stated lines consistent with it), from the route's origin
 //      to its destination;
@@ -12,8 +13,8 @@
 //      live disruption closing a station, line or track of the trip or suspending the system, no
 //      permanently closed end station, and — when the passenger needs step-free access (on-screen
 //      mode, or their words) — lifts and step-free access at every stop (interlock/service.ts);
-//   4. the rider mix is a real group, matches the on-screen counts, and agrees with every rider
-//      count, age or type the passenger's words state;
+//   4. the rider mix is a real group, matches the on-screen counts, and is what the passenger's
+//      words say (a sure reading; an unsure one blocks until the counts are confirmed on screen);
 //   5. the quote is in the framebook's currency, equals (within a cent) what fare_calculator
 //      gives for that route, rider mix and payment method under the active fare policies
 //      (recomputed in a fresh ToolSession, never the policy's own tool results), and is within
@@ -30,7 +31,7 @@ import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
 import type { InterlockCode } from "./bridge.ts";
 import { needsStepFree, stepFreeStatement } from "./interlock/access.ts";
-import { riderDisagreements, textRiderClaims } from "./interlock/riders.ts";
+import { riderWordProblems } from "./interlock/riders.ts";
 import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
@@ -237,7 +238,7 @@ function checkRiders(system: SystemData, riders: RiderMix | null, turns: Interlo
       if (chosen !== riders[key]) problems.push(`passengers_mismatch: ${key} chosen ${chosen}, quoted ${riders[key]}`);
     }
   }
-  for (const d of riderDisagreements(textRiderClaims(system, turns), riders)) problems.push(`riders_differ_from_text: ${d}`);
+  for (const d of riderWordProblems(system, turns, riders, screen)) problems.push(`riders_differ_from_text: ${d}`);
   return problems;
 }
 

@@ -3,10 +3,10 @@
 // domain code: no Node I/O (the host loads local names and registers them).
 import type { SystemData } from "../../tools/data/system.ts";
 import { lexiconFor } from "./lexicon.ts";
-import { freeChildAge, MAX_READ_CHARS, readRiders, type RiderReading } from "./riders.ts";
+import { freeChildAge, MAX_READ_CHARS, mentionsTravellers, readRiders, type RiderReading } from "./riders.ts";
 import { detectLanguage } from "./text.ts";
 import { readTrip, type TripReading } from "./trip.ts";
-import type { PassengerLanguage, StationMatch } from "./types.ts";
+import type { PassengerLanguage, RiderCounts, StationMatch } from "./types.ts";
 
 export { lexiconFor, registerLanguageData, hasLanguageData, StationLexicon } from "./lexicon.ts";
 export { detectLanguage, fold } from "./text.ts";
@@ -54,6 +54,49 @@ export function understand(system: SystemData, whole: string): Understanding {
     }
   }
   return out;
+}
+
+/** A rider reading the kiosk may quote from without asking. */
+export const SURE_RIDERS = 0.6;
+/** Words that make a statement of riders the whole party ("just 2 adults"). */
+const EXCLUSIVE = /\b(just|only|alone|by myself|solo)\b|只有|仅|僅|فقط|solo|sólo/iu;
+
+export interface SessionRiders {
+  /** The latest reading of who travels, if any text says. */
+  reading?: RiderReading;
+  /** Sure enough to quote from. */
+  sure: boolean;
+  /** Said, but not surely read (or companions named that could not be): the passenger is asked. */
+  unsure: boolean;
+}
+
+/**
+ * Who travels, from a session's texts in order — the latest text that says so wins ("3 adults" …
+ * "no wait, just 1"). The one reading the policy answers with and the purchase interlock checks
+ * an answer against.
+ */
+export function sessionRiders(system: SystemData, texts: readonly string[]): SessionRiders {
+  const childAge = freeChildAge(system.fares.discounts?.children?.qualifier);
+  let reading = texts.length > 0 ? readRiders(texts.join(" "), childAge) : undefined;
+  for (const t of texts) {
+    const r = readRiders(t, childAge);
+    if (r) reading = { ...r, exclusive: EXCLUSIVE.test(t) };
+  }
+  const sure = !!reading && reading.confidence >= SURE_RIDERS;
+  const unsure = !sure && (reading !== undefined || texts.some(mentionsTravellers));
+  return { ...(reading ? { reading } : {}), sure, unsure };
+}
+
+/**
+ * Counts set on screen before the words, and the words' sure reading: do they disagree? A partial
+ * mention ("my child is 4") agrees with a counter that has at least those riders; words that name
+ * the whole party ("just 2 adults") must match its size.
+ */
+export function wordsDisagreeWithCounter(typed: RiderCounts, screen: RiderCounts, exclusive: boolean): boolean {
+  const keys = ["adults", "children", "seniors", "disabled"] as const;
+  const total = (r: RiderCounts): number => keys.reduce((n, k) => n + r[k], 0);
+  if (total(typed) === 0) return false;
+  return keys.some((k) => typed[k] > screen[k]) || (exclusive && total(typed) !== total(screen));
 }
 
 /** The single station a match stands for when it is unambiguous and sure enough. */

@@ -27,6 +27,8 @@ for (const w of "neighbours neighbors classmates schoolmates teammates vecinos v
 Object.assign(PLURALS, COMPANION_PLURALS);
 /** Relatives in the plural whose number the word says ("my parents", "the twins"). */
 const FIXED_PLURALS: Record<string, number> = { parents: 2, grandparents: 2, padres: 2, abuelos: 2, twins: 2, triplets: 3, quadruplets: 4, gemelos: 2, gemelas: 2, mellizos: 2, mellizas: 2, trillizos: 3, trillizas: 3 };
+/** Plurals that "twin" makes two ("my twin boys"). */
+const TWIN_PLURALS = new Set(["boys", "girls", "brothers", "sisters", "babies", "sons", "daughters"]);
 /** Multiple births: named with or without a possessive ("twins aged 4", "the triplets"). */
 const MULTIPLES = String.raw`(?:twins|triplets|quadruplets|gemel[oa]s|melliz[oa]s|trilliz[oa]s|twin\s+(?:boys|girls|brothers|sisters|babies|sons|daughters))`;
 /** What an adjective before a relative says of them ("my disabled brother", "my adult son"). */
@@ -65,7 +67,7 @@ interface Person {
 
 // "a friend" reaches here as "1 friend" (riders.ts turns number words into digits).
 const POSSESSIVE = String.raw`(?:my|our|his|her|their|mi|mis|sus?|nuestr[oa]s?|a|an|the|1(?=\s+\p{L}))`;
-const ADJECTIVE = String.raw`(?:little|small|baby|young|younger|older|elderly|old|adult|grown[- ]?up|grown|teenage|teen|disabled|blind|deaf|wheelchair[- ]using)`;
+const ADJECTIVE = String.raw`(?:little|small|baby|young|younger|older|elderly|old|adult|grown[- ]?up|grown|teenage|teen|disabled|blind|deaf|wheelchair[- ]using|twin)`;
 const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:years?|yrs?|yo)[- ]?old\b\s*|(\d{1,2}|dos|tres|cuatro|cinco)\s+)?((?:${ADJECTIVE}\s+){0,2})(\p{L}+)?`, "gu");
 /** Several ages told of a group after it: "(1 and 3)", "aged 2, 3 and 4", "are 2 and 4", "de 1 y 3 años". */
 const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are)\s+|de\s+)(\d{1,2}(?:\s*(?:,|and|&|y)\s*\d{1,2})+)\b/u;
@@ -115,6 +117,11 @@ function namedPeople(t: string): Person[] {
     const said = ADJECTIVE_KIND.find(([re]) => re.test(adjectives))?.[1];
     // "my two little ones": small children.
     const plural = word === "ones" && /\blittle\b/.test(adjectives) ? "child" : PLURALS[word];
+    // "my twin boys", "our twin daughters": two.
+    if (/\btwin\b/.test(adjectives) && TWIN_PLURALS.has(word)) {
+      people.push({ kind: said ?? PLURALS[word] ?? "unknown", group: 2, at, end });
+      continue;
+    }
     if (plural !== undefined) {
       // "our 2 kids": a counted group; "my kids (2 and 4)": as many as the ages told after it.
       people.push({ kind: said ?? plural, ...(n !== undefined ? { group: n } : { openGroup: true }), at, end });
@@ -144,6 +151,16 @@ function namedPeople(t: string): Person[] {
     const kind = COMPANION_PLURALS[word] ?? (word === "parents" || word === "grandparents" ? "unknown" : undefined);
     if (kind !== undefined) people.push({ kind, group: Number(m[1]), at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
   }
+  // "my wife and daughter": one determiner for both; "grandma (she is 70) and me": a relative opening the text.
+  for (const m of t.matchAll(/(^|\b(?:and|&|plus)\s+|,\s*)(\p{L}+)\b/gu)) {
+    const word = m[2] ?? "";
+    const kind = RELATIONS[word];
+    const at = (m.index ?? 0) + (m[1] ?? "").length;
+    if (kind === undefined || RIDER_NOUNS.has(word) || people.some((p) => at >= p.at && at < p.end)) continue;
+    const opening = m.index === 0 && (m[1] ?? "") === "";
+    const afterPerson = people.some((p) => p.end <= at && at - p.end <= (m[1] ?? "").length + 1);
+    if (opening || afterPerson) people.push({ kind, at, end: at + word.length });
+  }
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
     for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });
   }
@@ -160,8 +177,12 @@ function speakerTravels(t: string): boolean {
  * whether or not their types can be read: the kiosk asks who travels rather than sell one adult.
  */
 export function namesTravellers(t: string): boolean {
-  return speakerTravels(t) && namedPeople(t).some((p) => !p.riderNoun);
+  const people = namedPeople(t);
+  // Without the speaker: a family named around twins or triplets ("twin girls (3) and their mom"),
+  // not a relative mentioned in passing ("my son works near Embarcadero").
+  return speakerTravels(t) ? people.some((p) => !p.riderNoun) : people.length >= 2 && people.some((p) => isMultiple(t, p));
 }
+
 
 export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | "unsure" | undefined {
   const people = namedPeople(t);

@@ -7,7 +7,7 @@ import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { gradeLanguage } from "../../test/rider-grading.ts";
 import { TUNE, TUNE_2 } from "../../test/rider-phrasings.ts";
 import { readParty } from "./party.ts";
-import { readRiders } from "./riders.ts";
+import { mentionsTravellers, readRiders } from "./riders.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const BART_CHILD_AGE = 5;
@@ -27,6 +27,30 @@ describe("language rider reader: our own phrasings", () => {
 });
 
 describe("language rider reader: how it reads", () => {
+  it("reads twins named with a possessive, a relative sharing a determiner or opening the text, and a couple told to be seniors", () => {
+    expect(riders("me with my twin boys, they're 5")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("my twin brother and me")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("grandma (she is 70) and me")).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
+    expect(riders("a couple in our seventies")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
+    expect(riders("an old couple, both 80")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
+    // "my wife and daughter": the daughter is named too (her age unknown: asked, not two adults).
+    expect(readRiders("Me, my wife and daughter would be three.", BART_CHILD_AGE)?.confidence ?? 0).toBeLessThan(0.6);
+    expect(mentionsTravellers("Me, my wife and daughter would be three.")).toBe(true);
+  });
+
+  it("a total said beside the riders must agree with them, else the kiosk asks", () => {
+    expect(readRiders("2 adults and 1 child, 3 in total", BART_CHILD_AGE)?.confidence).toBeGreaterThanOrEqual(0.6);
+    expect(readRiders("2 adults and 1 child, that makes 4", BART_CHILD_AGE)?.confidence).toBeLessThan(0.6);
+    // Minutes are no total.
+    expect(readRiders("2 adults, the ride will be 20 minutes", BART_CHILD_AGE)?.confidence).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it("twins and a parent named without the speaker are asked about; a relative mentioned in passing is not", () => {
+    expect(mentionsTravellers("twin girls (3) and their mom")).toBe(true);
+    expect(mentionsTravellers("my son works near Embarcadero")).toBe(false);
+    expect(mentionsTravellers("I'm meeting my parents at Powell St")).toBe(false);
+  });
+
   const type = (age: number): "seniors" | "children" | "adults" => (age >= 65 ? "seniors" : age < 12 ? "children" : "adults");
   it("reads multiple births and grown-up companions, and asks when grown-ups are named without the speaker", () => {
     expect(riders("my triplets (4) and I")).toEqual({ adults: 1, children: 3, seniors: 0, disabled: 0 });

@@ -204,14 +204,19 @@ const dozens = (lower: string): string => lower.replace(/\bhalf a dozen\b/gu, "6
 const UNSURE_COUNT = new RegExp(String.raw`\b\d+\.\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})|\b\d+\s*(?:or|-|\u2013|to)\s*\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})`, "iu");
 /** Ages as a range ("4 kids ages 1 – 7"): which of them ride free cannot be told. */
 const AGE_RANGE = /\bages?d?\s+\d+\s*(?:-|\u2013|\u2014|to)\s*\d+\b/u;
+/** A group's size said as a total: "would be three", "that makes 4", "5 in total", "3 of us altogether". */
+const STATED_TOTAL = /\b(?:(?:would|will) be|makes?|making)\s+(\d+)\b(?!\s*(?:min|minutes|hours?|am|pm|:|stops?|stations?|dollars|usd))|\b(\d+)\s+(?:of us\s+)?(?:in total|altogether|total)\b/u;
 /** An instruction about the fare, not a rider: "charge me as a child", "count us as seniors". */
 const FARE_INSTRUCTION = /\b(?:charge|count|treat|bill|price|ring|sell)\s+(?:me|us|him|her|them|my \w+)\s+(?:up\s+)?as\s+(?:an?\s+|\d+\s+)?\w+/giu;
 /** "1 adult aged 70", "2 people aged 70 and 72": the ages say who those counted riders are. */
 const COUNTED_AGED = /\b(\d+)\s+(?:adults?|people|persons?|passengers?|riders?|travell?ers?)\s+(?:aged?|ages)\s+(\d+(?:\s*(?:,|and|&)\s*\d+)*)/gu;
 
 function readStatement(text: string, childAge: number): RiderReading | undefined {
-  // "an elderly couple": two seniors, not "an elderly" (one) and a couple.
-  const folded = groupsAsPeople(mendTypos(toDigits(dozens(text.toLowerCase())))).replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors");
+  // "an elderly couple", "a couple in our seventies", "an old couple, both 80": two seniors, not
+  // "an elderly" (one) and a couple.
+  const folded = groupsAsPeople(mendTypos(toDigits(dozens(text.toLowerCase()))))
+    .replace(/\b(?:an? |1 )?(?:elderly|senior|retired) couple\b/gu, "2 seniors")
+    .replace(/\b(?:an? |1 )?(?:old |older )?couple\b(?=[^.;]{0,30}?\b(?:in (?:our|their) (?:seventies|eighties|nineties|[7-9]0s)|both (?:are )?(?:over 6[4-9]|6[5-9]|[7-9]\d|seniors?))\b)/gu, "2 seniors");
   const instructed = folded.search(FARE_INSTRUCTION) >= 0;
   // "a family of five": how many, but not who — children may ride free; asked, with five offered.
   const family = /\bfamily of (?:\d+|[a-z]+)\b/u.test(text.toLowerCase()) && !/\b(?:adults?|kids?|children|child|seniors?)\b/u.test(folded);
@@ -221,6 +226,9 @@ function readStatement(text: string, childAge: number): RiderReading | undefined
   const reading = readPeople(lower, text, childAge);
   // The passenger tells the kiosk how to charge, or gives a count no ticket can have: ask who travels.
   if (instructed || family || UNSURE_COUNT.test(lower) || AGE_RANGE.test(lower)) return { riders: reading?.riders ?? { adults: 1, children: 0, seniors: 0, disabled: 0 }, confidence: 0.5 };
+  // "Me, my wife and daughter would be three": a total said besides the people must agree with them.
+  const total = STATED_TOTAL.exec(lower);
+  if (reading && total && Number(total[1] ?? total[2]) !== KEYS.reduce((n, k) => n + reading.riders[k], 0)) return { ...reading, confidence: Math.min(reading.confidence, 0.5) };
   return reading;
 }
 

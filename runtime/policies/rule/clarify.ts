@@ -6,7 +6,7 @@ import type { SystemData } from "../../../tools/data/system.ts";
 import type { Clarification } from "../../contract/clarification.ts";
 import { answers } from "../../language/answers.ts";
 import { travelWish } from "../../language/intent.ts";
-import { childLimitOf, freeChildAge, mentionsTravellers, messages, readRiders, understand, type ChildLimit, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
+import { childLimitOf, messages, sessionRiders, understand, wordsDisagreeWithCounter, type ChildLimit, type PassengerLanguage, type RiderCounts, type StationMatch } from "../../language/index.ts";
 import type { TripInText } from "./freetext.ts";
 import type { Intent } from "./freetext.ts";
 
@@ -14,7 +14,6 @@ export type { Clarification } from "../../contract/clarification.ts";
 
 const SURE = 0.85;
 /** Words that make a rider statement the whole party ("just me", "only two of us"). */
-const EXCLUSIVE = /\b(just|only|alone|by myself|solo)\b|只有|仅|僅|فقط|solo|sólo/iu;
 const MAX_CHOICES = 6;
 const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|cost|price|journey|heading|going)\b|到|去|票|多少钱|多少錢|إلى|تذكرة|boleto|cuánto|cuanto|ir a/iu;
 
@@ -56,12 +55,7 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
   const text = texts.join(" ");
   if (!text) return { trip: {}, missingEnd: () => undefined, question: () => undefined, confirm: () => undefined };
   const u = understand(system, text);
-  // Who travels: the latest text that says so wins ("3 adults" … "no wait, just 1").
-  const childAge = freeChildAge(system.fares.discounts?.children?.qualifier);
-  for (const t of texts) {
-    const r = readRiders(t, childAge);
-    if (r) u.riders = { ...r, exclusive: EXCLUSIVE.test(t) };
-  }
+  const who = sessionRiders(system, texts);
   const { origin: om, destination: dm } = u.trip;
   const stationOf = (m: StationMatch | undefined): Station | undefined => (sure(m) ? system.stationById(m!.candidates[0]!) : undefined);
   const trip: TripInText = { mentioned: u.trip.mentions.flatMap((m) => (m.candidates.length === 1 ? [system.stationById(m.candidates[0]!)!] : [])) };
@@ -76,9 +70,7 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
     const names = ids.map((id) => system.stationById(id)?.name ?? id);
     return { kind: "station", question: say.whichStation(field, names), choices: ids.map((id, i) => ({ label: names[i]!, events: [stationEvent(system, field, id)] })) };
   };
-  const sureRiders = !!u.riders && u.riders.confidence >= 0.6;
-  const unsure = !sureRiders && (u.riders !== undefined || texts.some(mentionsTravellers));
-  const wish = travelWish(text, u.trip.mentions.map((m) => m.words), sureRiders);
+  const wish = travelWish(text, u.trip.mentions.map((m) => m.words), who.sure);
   /** Where the words want a trip and name one end or none ("I need 3 tickets", "leaving from X"): ask for the missing end. */
   const missingEnd = (originName: string | undefined, hasDestination: boolean): Clarification | undefined => {
     if (!wish.travels || u.unknownPlace || hasDestination) return undefined;
@@ -86,8 +78,8 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
   };
   return {
     trip,
-    ...(sureRiders ? { riders: u.riders!.riders, ridersExclusive: !!u.riders!.exclusive } : {}),
-    ...(unsure ? { ridersUnsure: u.riders ? { reading: u.riders.riders } : {} } : {}),
+    ...(who.sure && who.reading ? { riders: who.reading.riders, ridersExclusive: !!who.reading.exclusive } : {}),
+    ...(who.unsure ? { ridersUnsure: who.reading ? { reading: who.reading.riders } : {} } : {}),
     ...(u.language ? { language: u.language } : {}),
     missingEnd,
     question(intent, hasOrigin, hasDestination, originName) {
@@ -157,12 +149,7 @@ export function ridersQuestion(reading: RiderCounts | undefined, counter: RiderC
 
 /** The counter and the typed words disagree about who travels: ask which is right. */
 export function ridersConflict(screen: RiderCounts, typed: RiderCounts, exclusive: boolean, language: PassengerLanguage | undefined, childLimit?: ChildLimit): Clarification | undefined {
-  const keys = ["adults", "children", "seniors", "disabled"] as const;
-  const total = (r: RiderCounts): number => keys.reduce((n, k) => n + r[k], 0);
-  if (total(typed) === 0) return undefined;
-  // A partial mention ("my child is 4") agrees with a counter that has at least those riders.
-  const exceeds = keys.some((k) => typed[k] > screen[k]);
-  if (!exceeds && !(exclusive && total(typed) !== total(screen))) return undefined;
+  if (!wordsDisagreeWithCounter(typed, screen, exclusive)) return undefined;
   const say = messages(language);
   return {
     kind: "riders",
