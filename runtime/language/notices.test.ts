@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "./notices.ts";
+import { contingentMeasure, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -61,6 +61,8 @@ describe("a Chinese notice, clause by clause", () => {
     expect(read("beijing", "目前,北京地铁13号线暂停运营,并已启动地面公交接驳。")).toMatchObject({ linesClosed: ["13"], stationsClosed: [], unread: [] });
     expect(read("beijing", "出于安全考虑,地铁运营公司决定从6月11日早7时起对地铁2号线北京站采取封站措施,2号线列车在北京站通过不停车,开放时间视施工进度而定。")).toMatchObject({ stationsClosed: ["BJM-BER"], passThrough: true, unread: [] });
     expect(read("beijing", "1号线八通线天安门东站、天安门西站封站,封站期间各次列车在上述两站通过不停车。")?.stationsClosed.sort()).toEqual(["BJM-TIA", "BJM-TIA2"]);
+    // The line's own name beside the stations it closes, and how trains pass them, leave nothing unread.
+    expect(read("beijing", "1号线八通线天安门东站、天安门西站封站,封站期间各次列车在上述两站通过不停车。")?.unread).toEqual([]);
     expect(read("beijing", "今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。")?.systemWide).toBe(true);
     expect(read("beijing", "北京地铁1、2、5、6、7、9、10、12、14、16、19号线于9月2日8:40开始恢复运行,行车间隔约5-7分钟。")?.linesResumed).toEqual(["1", "2", "5", "6", "7", "9", "10", "12", "14", "16", "19"]);
   });
@@ -71,5 +73,21 @@ describe("a Chinese notice, clause by clause", () => {
     // "淡水信義線" is a line, not Tamsui station.
     expect(taipei?.stationsClosed).toEqual([]);
     expect(read("beijing", "请各位乘客注意安全。")).toBeUndefined();
+  });
+
+  it("a measure taken only if something happens, or after the day's last train, stops nothing now (北京 flood and late-service notices)", () => {
+    expect(read("beijing", "全市轨道交通地面线、高架线将适时采取降速措施。遇极端情况,将立即采取封闭车站出入口、封闭车站、区段停运等措施,全力保障乘客人身财产安全。")).toBeUndefined();
+    expect(read("beijing", "北京地铁各线路两端站点末班车将进一步延长至19点。各站末班车发出后,车站将只出不进。")).toBeUndefined();
+    // A stop because of something that happened is in force.
+    expect(read("beijing", "因遇大雨,13号线将暂停运营。")?.linesClosed).toEqual(["13"]);
+  });
+});
+
+describe("contingent measures", () => {
+  it("are read narrowly: a condition or 'may', not a cause", () => {
+    expect(contingentMeasure("Stations may be closed if necessary.")).toBe(true);
+    expect(contingentMeasure("In the event of flooding, trains will be held.")).toBe(true);
+    expect(contingentMeasure("Service is suspended due to flooding.")).toBe(false);
+    expect(contingentMeasure("因遇大雨,13号线将暂停运营")).toBe(false);
   });
 });

@@ -59,6 +59,24 @@ export function skippedStations(system: SystemData, message: string, line?: stri
   return [...out];
 }
 
+/**
+ * A measure the notice says will be taken only if something happens ("遇极端情况,将立即采取封闭车站…
+ * 等措施", "stations may be closed if necessary") or only after the day's service ("各站末班车发出后,
+ * 车站将只出不进"): nothing it says stops now. Narrow on purpose — "因遇大雨,13号线将暂停运营" (because
+ * of rain) is a stop in force, and a stop read as a contingency would be sold through.
+ */
+const CONTINGENT =
+  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|末班车(?:发出|开出|驶离)?后|末班車(?:發出|開出|駛離)?後|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+
+export function contingentMeasure(sentence: string): boolean {
+  return CONTINGENT.test(sentence);
+}
+
+/** A notice's sentences, Chinese (。；) and Western (. ; ! ?) alike. */
+export function noticeSentences(message: string): string[] {
+  return message.split(/(?<=[。；;！!？?])|(?<=[.])\s+|\n+/u).filter((s) => s.trim() !== "");
+}
+
 /** What a Chinese notice says, clause by clause (the lines and stations it names, and what happens to them). */
 export interface ChineseNoticeReading {
   /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */
@@ -91,7 +109,9 @@ export function readChineseNotice(system: SystemData, message: string): ChineseN
   if (!/\p{Script=Han}/u.test(message)) return undefined;
   const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [] };
   const lexicon = lexiconFor(system);
-  for (const clause of message.split(ZH_CLAUSE)) {
+  // Sentence by sentence: a contingent measure ("遇极端情况,将…封闭车站") stops nothing now.
+  const clauses = noticeSentences(message).filter((sentence) => !contingentMeasure(sentence)).flatMap((sentence) => sentence.split(ZH_CLAUSE));
+  for (const clause of clauses) {
     const lines = [...clause.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
     // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
     // city, not 北京站; "淡水信義線": the line, not Tamsui station).
@@ -100,13 +120,16 @@ export function readChineseNotice(system: SystemData, message: string): ChineseN
       .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
       .flatMap((m) => (m.candidates.length === 1 && (m.kind === "local" || m.kind === "name") ? m.candidates : []));
     const stops = ZH_SUSPEND.test(clause) || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
-    // A line named by its name ("文湖線") is not read: what the clause stops is not known.
-    if (stops && /\p{Script=Han}[線线]/u.test(clause.replace(ZH_LINES, ""))) reading.unread.push(clause);
+    // A line named by its name ("文湖線") is not read: what the clause stops is not known — unless
+    // the clause only closes stations it names ("1号线八通线天安门东站、天安门西站封站": their line).
+    const closesNamedStations = ZH_CLOSE_STATION.test(clause) && !ZH_SUSPEND.test(clause) && stations.length > 0;
+    if (stops && !closesNamedStations && /\p{Script=Han}[線线]/u.test(clause.replace(ZH_LINES, ""))) reading.unread.push(clause);
     if (ZH_RESUME.test(clause) && lines.length > 0) reading.linesResumed.push(...lines);
     else if (ZH_SYSTEM.test(clause) && ZH_SUSPEND.test(clause)) reading.systemWide = true;
     else if (ZH_SUSPEND.test(clause) && lines.length > 0 && !ZH_CLOSE_STATION.test(clause)) reading.linesClosed.push(...lines);
     else if ((ZH_CLOSE_STATION.test(clause) || ZH_SUSPEND.test(clause)) && stations.length > 0) reading.stationsClosed.push(...stations);
-    else if (stops && !reading.unread.includes(clause)) reading.unread.push(clause);
+    // "封站期间各次列车在上述两站通过不停车": how trains pass the stations closed before (passThrough), no stop of its own.
+    else if (stops && !PASS_THROUGH_ZH.test(clause) && !reading.unread.includes(clause)) reading.unread.push(clause);
   }
   // Lines said to run again: the others stay stopped.
   if (reading.linesResumed.length > 0) for (const line of system.lines) if (!reading.linesResumed.includes(line.id) && !reading.linesClosed.includes(line.id)) reading.linesClosed.push(line.id);

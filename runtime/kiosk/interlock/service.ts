@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { contingentMeasure, noticeSentences, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -353,7 +353,9 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (zh.unread.length > 0) out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : null));
   }
   const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
-  const saysStopping = STOPPING.test(normalize(message)) || STOPPING_ELSEWHERE.test(message) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
+  // A measure taken only if something happens stops nothing now: it is no unread stop.
+  const inForce = noticeSentences(message).filter((sentence) => !contingentMeasure(sentence)).join(" ");
+  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(inForce) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
   if (!mapped && saysStopping) {
     const named = names.filter((line) => line.names.some((n) => hasWord(normalize(message), n))).map((line) => line.id);
     out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));
