@@ -163,6 +163,8 @@ describe("operator screen (kiosk serve, Chromium)", () => {
     const diffRow = page.locator(".op-diff tbody tr");
     expect(await diffRow.count()).toBe(1);
     expect(await diffRow.first().textContent()).toMatch(/fare_policies\(absent\)[^]*Senior citizens \(65\+\) ride free/);
+    // What the kiosk will price, in words, before it is applied.
+    expect(await page.getByRole("status", { name: "What the kiosk reads in the fare policies (it prices this while each is in force)" }).innerText()).toContain("seniors_free: seniors travel free; always in force");
     await page.locator(".op-check").scrollIntoViewIfNeeded();
     await shot("op-03-framebook-diff");
 

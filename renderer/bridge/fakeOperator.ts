@@ -227,7 +227,7 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
       calls.push(`checkFramebook ${request.system}`);
       const issues = fakeCheck(request.text);
       const ok = !issues.some((i) => i.severity === "error");
-      return { ok, issues, changes: ok ? diff(textOf(request.system), request.text) : [], activeVersion: hash(textOf(request.system)), candidateVersion: hash(request.text) };
+      return { ok, issues, changes: ok ? diff(textOf(request.system), request.text) : [], activeVersion: hash(textOf(request.system)), candidateVersion: hash(request.text), farePolicies: [] };
     },
     async applyFramebook(request) {
       const who = operatorOf(request.token);

@@ -354,6 +354,7 @@ export const en = {
       warning: "Warning",
       diff: "Changes against the active framebook",
       noChanges: "No changes: this text is the active framebook.",
+      farePolicies: "What the kiosk reads in the fare policies (it prices this while each is in force)",
       key: "Key",
       before: "Now",
       after: "After applying",

@@ -355,6 +355,7 @@ export const zh: Catalog = {
       warning: "警告",
       diff: "与当前运营手册的差异",
       noChanges: "没有变化：此文本就是当前运营手册。",
+      farePolicies: "自助机对票价政策的理解（各政策生效期间按此计价）",
       key: "键",
       before: "当前",
       after: "应用后",

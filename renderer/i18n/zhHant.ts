@@ -357,6 +357,7 @@ export const zhHant: Catalog = {
       warning: "警告",
       diff: "與當前營運手冊的差異",
       noChanges: "沒有變化：此文本就是當前營運手冊。",
+      farePolicies: "自助機對票價政策的理解（各政策生效期間按此計價）",
       key: "鍵",
       before: "當前",
       after: "應用後",

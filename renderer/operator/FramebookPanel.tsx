@@ -109,7 +109,7 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
         setNotice({ tone: "warning", text: t("operator.framebook.stale") });
         setCheck(null);
       } else {
-        setCheck({ text, result: { ok: false, issues: result.issues, changes: [], activeVersion: result.activeVersion, candidateVersion: checked.candidateVersion } });
+        setCheck({ text, result: { ok: false, issues: result.issues, changes: [], activeVersion: result.activeVersion, candidateVersion: checked.candidateVersion, farePolicies: [] } });
       }
       await refresh();
     } catch (error) {
@@ -304,6 +304,18 @@ export function FramebookPanel(props: { systems: readonly SystemSummary[]; initi
                 ))}
               </ul>
             </>
+          ) : null}
+          {checked.farePolicies.length > 0 ? (
+            <div className="op-reading" role="status" aria-label={t("operator.framebook.farePolicies")}>
+              <h3>{t("operator.framebook.farePolicies")}</h3>
+              <ul>
+                {checked.farePolicies.map((line) => (
+                  <li key={line} lang="en" className={line.includes("NOT READ") ? "op-reading-unread" : undefined}>
+                    {line}
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : null}
           {checked.ok ? (
             <>

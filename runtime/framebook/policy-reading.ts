@@ -101,9 +101,14 @@ export function readingInWords(reading: FarePolicyReading): string[] {
   return lines;
 }
 
+/** Every fare policy of a framebook in words, one line each (none when it has none). */
+export function farePolicyLines(framebook: object): string[] {
+  return farePolicyReadings(framebook).flatMap(({ reading }) => readingInWords(reading));
+}
+
 /** Every fare policy of a framebook in words, under a heading ("" when it has none). */
 export function farePolicyReadingText(framebook: object): string {
-  const readings = farePolicyReadings(framebook);
-  if (readings.length === 0) return "";
-  return `fare policies as the kiosk reads them:\n${readings.flatMap(({ reading }) => readingInWords(reading).map((l) => `  ${l}`)).join("\n")}\n`;
+  const lines = farePolicyLines(framebook);
+  if (lines.length === 0) return "";
+  return `fare policies as the kiosk reads them:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
 }

@@ -593,6 +593,8 @@ export const FramebookCheckResultSchema = z.object({
   changes: z.array(FramebookChangeViewSchema),
   activeVersion: z.string(),
   candidateVersion: z.string(),
+  /** The candidate's fare policies as the kiosk reads them, one line each (as `kiosk framebook apply` prints them). */
+  farePolicies: z.array(z.string()),
 });
 export type FramebookCheckResult = z.infer<typeof FramebookCheckResultSchema>;
 

@@ -98,6 +98,9 @@ describe("framebooks through the console", () => {
     const active = console_.framebookStatus({ token, system: "marta" });
     const good = console_.checkFramebook({ token, system: "marta", text: seniorsFree });
     expect(good).toMatchObject({ ok: true, issues: [], activeVersion: active.version });
+    // What the kiosk will price, in words, before the operator applies it.
+    expect(good.farePolicies).toEqual(["seniors_free: seniors travel free; always in force"]);
+    expect(check.farePolicies).toEqual([]);
     expect(good.changes).toEqual([{ path: "fare_policies", before: null, after: JSON.stringify([{ policy_id: "seniors_free", text: "EFFECTIVE TODAY: Senior citizens (65+) ride free." }]) }]);
 
     const refused = console_.applyFramebook({ token, system: "marta", text: broken });

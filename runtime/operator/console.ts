@@ -10,6 +10,7 @@ import { formatPath } from "../../tools/data/errors.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import { FramebookRejectedError, type AuditEntry, type FramebookStore } from "../framebook/store.ts";
 import type { FramebookChange, FramebookIssue } from "../framebook/validate.ts";
+import { farePolicyLines } from "../framebook/policy-reading.ts";
 import {
   OPERATOR_METHODS,
   type BenchExport,
@@ -216,6 +217,7 @@ export class OperatorConsole implements OperatorBackend {
       changes: changes.map(changeView),
       activeVersion: this.options.framebooks.inForce(system).version,
       candidateVersion: versionOf(request.text),
+      farePolicies: validation.framebook ? farePolicyLines(validation.framebook) : [],
     };
   }
 
