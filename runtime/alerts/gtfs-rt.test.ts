@@ -6,6 +6,7 @@ import GtfsRealtimeBindings from "gtfs-realtime-bindings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
+import { alertReading } from "../kiosk/notice-reading.ts";
 import { activeDisruptions } from "./active.ts";
 import { loadGtfsIdIndex } from "./gtfs-ids.ts";
 import { decodeFeed, feedAlertId, GtfsFeedError, mapFeedAlerts } from "./gtfs-rt.ts";
@@ -95,6 +96,24 @@ describe("mapping a feed to alerts", () => {
     expect(works!.segment!.stations).toEqual(["BART-ANTC", "BART-PCTR", "BART-PITT", "BART-NOC", "BART-CONC"]);
     // No severity in the feed: the framebook's mapping for major_delay (warning).
     expect(late).toMatchObject({ type: "major_delay", severity: "warning", lines: ["red"], valid_from: null, valid_until: null });
+  });
+
+  it("the informed entities come first; the words only refine them (a section of the route), and unread words touch only its trips", () => {
+    const routeOnly: IAlert = {
+      informedEntity: [{ routeId: "yellow" }],
+      effect: rt.Alert.Effect.NO_SERVICE,
+      cause: rt.Alert.Cause.MAINTENANCE,
+      activePeriod: [{ start: nowSec - 600, end: nowSec + 86_400 }],
+      headerText: text("Yellow Line: no trains between Concord and Pittsburg/Bay Point"),
+    };
+    const vague: IAlert = { ...routeOnly, effect: rt.Alert.Effect.UNKNOWN_EFFECT, headerText: text("Trains will stop running in the affected area because of police activity.") };
+    const [section, unread] = mapFeedAlerts(decodeFeed(feed([{ id: "s1", alert: routeOnly }, { id: "s2", alert: vague }])), { system: bart, index: bartIndex, feed: "test.pb", now: NOW }).alerts;
+    const sectionReading = alertReading(section!, bart, localIso(NOW));
+    // The route is the scope; the words narrow it to the section between the stations they name.
+    expect(sectionReading).toMatchObject({ lines: [], unread: false });
+    expect(sectionReading.tracks.map((pair) => [...pair].sort().join("|")).sort()).toEqual(["BART-CONC|BART-NOC", "BART-NOC|BART-PITT"]);
+    // Words it cannot map, unconfirmed (nobody read the feed): only the route's trips are referred.
+    expect(alertReading(unread!, bart, localIso(NOW))).toMatchObject({ unread: true, unreadLines: ["yellow"], decision: null });
   });
 
   it("a partial entity keeps what it can map and says what it left out", () => {
