@@ -10,7 +10,7 @@ import { AnswerPipeline } from "../answer/pipeline.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { INTERLOCK_CODES } from "./bridge.ts";
 import { checkInterlock, type InterlockInput } from "./interlock.ts";
-import { liveClosures } from "./interlock/service.ts";
+import { liveClosures, readDisruption } from "./interlock/service.ts";
 import { KioskService } from "./service.ts";
 import { caseById, testPack } from "./testing.ts";
 
@@ -168,6 +168,11 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "refer" }) }).codes).toEqual(["disruption_unmapped"]);
     expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "block" }) }).codes).toEqual(["disruption_blocked"]);
     expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "ignore" }) }).problems).toEqual([]);
+    // A measure taken only if something happens is no unread stop (北京's flood notice); "after the
+    // last train, stations are exit-only" is one — the same notice moves the last train to 19:00.
+    const beijing = pack.system("beijing");
+    expect(readDisruption(beijing, { id: "f", type: "service_alert", severity: "warning", message: "遇极端情况,将立即采取封闭车站出入口、封闭车站、区段停运等措施,全力保障乘客人身财产安全。" }).unread).toEqual([]);
+    expect(readDisruption(beijing, { id: "l", type: "service_alert", severity: "warning", message: "北京地铁各线路两端站点末班车将进一步延长至19点。各站末班车发出后,车站将只出不进。" }).unread).toHaveLength(1);
     // Ignoring the unread words keeps what was read: a named closure still stops its trips.
     expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "ignore", type: "station_closure", station_id: "MARTA-AP", message: "Airport station closed." }) }).codes).toEqual(["station_closed"]);
   });

@@ -75,9 +75,8 @@ describe("a Chinese notice, clause by clause", () => {
     expect(read("beijing", "请各位乘客注意安全。")).toBeUndefined();
   });
 
-  it("a measure taken only if something happens, or after the day's last train, stops nothing now (北京 flood and late-service notices)", () => {
+  it("a measure taken only if something happens stops nothing now (北京 flood notice)", () => {
     expect(read("beijing", "全市轨道交通地面线、高架线将适时采取降速措施。遇极端情况,将立即采取封闭车站出入口、封闭车站、区段停运等措施,全力保障乘客人身财产安全。")).toBeUndefined();
-    expect(read("beijing", "北京地铁各线路两端站点末班车将进一步延长至19点。各站末班车发出后,车站将只出不进。")).toBeUndefined();
     // A stop because of something that happened is in force.
     expect(read("beijing", "因遇大雨,13号线将暂停运营。")?.linesClosed).toEqual(["13"]);
   });

@@ -61,12 +61,13 @@ export function skippedStations(system: SystemData, message: string, line?: stri
 
 /**
  * A measure the notice says will be taken only if something happens ("遇极端情况,将立即采取封闭车站…
- * 等措施", "stations may be closed if necessary") or only after the day's service ("各站末班车发出后,
- * 车站将只出不进"): nothing it says stops now. Narrow on purpose — "因遇大雨,13号线将暂停运营" (because
- * of rain) is a stop in force, and a stop read as a contingency would be sold through.
+ * 等措施", "stations may be closed if necessary"): nothing it says stops now. Narrow on purpose —
+ * "因遇大雨,13号线将暂停运营" (because of rain) is a stop in force, and "各站末班车发出后,车站将只出不进"
+ * ends service at a last train the same notice moves to 19:00: a stop read as a contingency would be
+ * sold through.
  */
 const CONTINGENT =
-  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|末班车(?:发出|开出|驶离)?后|末班車(?:發出|開出|駛離)?後|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
