@@ -91,9 +91,10 @@ function isMultiple(t: string, p: Person): boolean {
 }
 const MULTIPLE_BIRTH = new RegExp(String.raw`\b${MULTIPLES}\b`, "u");
 
-/** "八十" → 80, "七十二" → 72, "五" → 5 (ages, so up to 99). */
-function hanAge(han: string): number {
-  const digit = (c: string | undefined): number => (c === undefined ? 0 : HAN_DIGITS.indexOf(c) + 1);
+/** "八十" → 80, "七十二" → 72, "五" → 5, "两" → 2, "12" → 12 (ages and counts, so up to 99). */
+export function hanNumber(han: string): number {
+  if (/^\d+$/.test(han)) return Number(han);
+  const digit = (c: string | undefined): number => (c === undefined ? 0 : c === "两" || c === "兩" ? 2 : HAN_DIGITS.indexOf(c) + 1);
   const ten = han.indexOf("十");
   if (ten < 0) return digit(han[0]);
   return (ten === 0 ? 1 : digit(han[ten - 1])) * 10 + digit(han[ten + 1]);
@@ -202,7 +203,7 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
     if (kind !== undefined) p.kind = kind;
     const told = TOLD_AGE.exec(after);
     const age = told?.slice(1).find((g) => g !== undefined);
-    if (p.age === undefined && age !== undefined) p.age = /^\d+$/.test(age) ? Number(age) : hanAge(age);
+    if (p.age === undefined && age !== undefined) p.age = /^\d+$/.test(age) ? Number(age) : hanNumber(age);
   });
   const speakerAge = SPEAKER_AGE.exec(t)?.slice(1).find((g) => g !== undefined);
   const speaker = speakerTravels(t);

@@ -38,6 +38,13 @@ describe("language rider reader: how it reads", () => {
     expect(mentionsTravellers("Me, my wife and daughter would be three.")).toBe(true);
   });
 
+  it("reads Chinese head counts: people, passengers, tickets", () => {
+    expect(riders("我们三个人")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("两张票")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    // The head count holds the typed riders.
+    expect(riders("我们4个人，两个大人两个小孩")).toEqual({ adults: 2, children: 2, seniors: 0, disabled: 0 });
+  });
+
   it("a total said beside the riders must agree with them, else the kiosk asks", () => {
     expect(readRiders("2 adults and 1 child, 3 in total", BART_CHILD_AGE)?.confidence).toBeGreaterThanOrEqual(0.6);
     expect(readRiders("2 adults and 1 child, that makes 4", BART_CHILD_AGE)?.confidence).toBeLessThan(0.6);

@@ -12,7 +12,7 @@ import { distance } from "fastest-levenshtein";
 import type * as WordsToNumbers from "words-to-numbers";
 import { childAgeLimit } from "../../tools/fares/child-rule.ts";
 import { lazyPackage } from "./lazy-package.ts";
-import { namesTravellers, readParty } from "./party.ts";
+import { hanNumber, namesTravellers, readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
 
 export interface RiderReading {
@@ -204,6 +204,8 @@ const dozens = (lower: string): string => lower.replace(/\bhalf a dozen\b/gu, "6
 const UNSURE_COUNT = new RegExp(String.raw`\b\d+\.\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})|\b\d+\s*(?:or|-|\u2013|to)\s*\d+\s+(?:adults?|children|kids?|seniors?|${HEADS})`, "iu");
 /** Ages as a range ("4 kids ages 1 – 7"): which of them ride free cannot be told. */
 const AGE_RANGE = /\bages?d?\s+\d+\s*(?:-|\u2013|\u2014|to)\s*\d+\b/u;
+/** Chinese head counts: a number, then people, passengers or tickets ("三个人", "两位乘客", "4张票"). */
+const ZH_HEADS = /([\d一二两兩三四五六七八九十]{1,3})\s*(?:个人|個人|位乘客|位|张票|張票)/gu;
 /** A group's size said as a total: "would be three", "that makes 4", "5 in total", "3 of us altogether". */
 const STATED_TOTAL = /\b(?:(?:would|will) be|makes?|making)\s+(\d+)\b(?!\s*(?:min|minutes|hours?|am|pm|:|stops?|stations?|dollars|usd))|\b(\d+)\s+(?:of us\s+)?(?:in total|altogether|total)\b/u;
 /** An instruction about the fare, not a rider: "charge me as a child", "count us as seniors". */
@@ -272,7 +274,12 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${GROWN_UP}(?!\s+(?:cards?))`, "giu")));
   // "2 tickets", "4 people", "3 of us" say how many travel, not that they are all adults; "a seat
   // for one person" says it twice.
-  const heads = Math.max(0, ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1));
+  const heads = Math.max(
+    0,
+    ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1),
+    // "我们三个人", "两张票", "三位": how many travel, in Chinese.
+    ...[...text.matchAll(ZH_HEADS)].map((m) => hanNumber(m[1] ?? "")),
+  );
   if (heads > 0) said = true;
   add("seniors", count(new RegExp(String.raw`\b${COUNT}\s+${SENIOR}`, "giu")));
   add("disabled", count(new RegExp(String.raw`\b${COUNT}\s+${DISABLED}`, "giu")));
