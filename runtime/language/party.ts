@@ -74,7 +74,7 @@ const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are
 /** One age told of every member of a group: "(4)", "they're 5", "both 3". */
 const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|(?:are )?both(?: are| aged)?|(?:are )?all(?: aged)?|are|each|aged?|of)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%|stops?|stations?)))/u;
 /** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
-const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
+const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\b(?:travell?ing|going|riding|coming|here) with (?:my|our)\b|^\s*with (?:my|our)\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
 const TOLD_AGE =
   /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3}|[一二三四五六七八九十]{1,3})\s*[岁歲])/u;
@@ -152,15 +152,16 @@ function namedPeople(t: string): Person[] {
     const kind = COMPANION_PLURALS[word] ?? (word === "parents" || word === "grandparents" ? "unknown" : undefined);
     if (kind !== undefined) people.push({ kind, group: Number(m[1]), at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
   }
-  // "my wife and daughter": one determiner for both; "grandma (she is 70) and me": a relative opening the text.
+  // "my wife and daughter", "my wife and kids": one determiner for both; "grandma (she is 70) and me": a relative opening the text.
   for (const m of t.matchAll(/(^|\b(?:and|&|plus)\s+|,\s*)(\p{L}+)\b/gu)) {
     const word = m[2] ?? "";
-    const kind = RELATIONS[word];
+    const plural = PLURALS[word];
+    const kind = RELATIONS[word] ?? plural;
     const at = (m.index ?? 0) + (m[1] ?? "").length;
     if (kind === undefined || RIDER_NOUNS.has(word) || people.some((p) => at >= p.at && at < p.end)) continue;
     const opening = m.index === 0 && (m[1] ?? "") === "";
     const afterPerson = people.some((p) => p.end <= at && at - p.end <= (m[1] ?? "").length + 1);
-    if (opening || afterPerson) people.push({ kind, at, end: at + word.length });
+    if (opening || afterPerson) people.push({ kind, at, end: at + word.length, ...(plural !== undefined ? { openGroup: true } : {}) });
   }
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
     for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });

@@ -45,6 +45,25 @@ describe("language rider reader: how it reads", () => {
     expect(riders("我们4个人，两个大人两个小孩")).toEqual({ adults: 2, children: 2, seniors: 0, disabled: 0 });
   });
 
+  it("reads Arabic counts: duals, numbers before or after a plural, 'and', 'the' and 'for' joined to the word", () => {
+    expect(riders("شخصين")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("نحن أربعة أشخاص")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("بالغ وطفلين")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
+    expect(riders("طفلين وشخص بالغ")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
+    expect(riders("اثنين بالغين")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("تذكرة لشخصين")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("أريد الذهاب إلى المطار")).toBeUndefined();
+  });
+
+  it("reads a companion the speaker goes with, 'both of us' and 'somos cuatro'", () => {
+    expect(riders("going with my wife")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    // Kids of unknown number and age after the wife: asked, not two adults.
+    expect(riders("with my wife and kids")).toBeUndefined();
+    expect(mentionsTravellers("with my wife and kids")).toBe(true);
+    expect(riders("both of us")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("somos cuatro")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+  });
+
   it("a total said beside the riders must agree with them, else the kiosk asks", () => {
     expect(readRiders("2 adults and 1 child, 3 in total", BART_CHILD_AGE)?.confidence).toBeGreaterThanOrEqual(0.6);
     expect(readRiders("2 adults and 1 child, that makes 4", BART_CHILD_AGE)?.confidence).toBeLessThan(0.6);

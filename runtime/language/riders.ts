@@ -12,6 +12,7 @@ import { distance } from "fastest-levenshtein";
 import type * as WordsToNumbers from "words-to-numbers";
 import { childAgeLimit } from "../../tools/fares/child-rule.ts";
 import { lazyPackage } from "./lazy-package.ts";
+import { readArabicCounts } from "./arabic-riders.ts";
 import { hanNumber, namesTravellers, readParty } from "./party.ts";
 import type { RiderCounts } from "./types.ts";
 
@@ -27,7 +28,7 @@ const wordsToNumbers = lazyPackage<typeof WordsToNumbers>("words-to-numbers");
 
 const SENIOR_AGE = 65;
 const NUMBER_WORDS: Record<string, number> = {
-  un: 1, una: 1, uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5,
+  un: 1, una: 1, uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8,
   一: 1, 一位: 1, 一个: 1, 一個: 1, 两: 2, 兩: 2, 二: 2, 三: 3, 四: 4, 五: 5,
   واحد: 1, شخصان: 2, اثنان: 2, ثلاثة: 3, أربعة: 4,
   a: 1, an: 1, single: 1, couple: 2, pair: 2, twins: 2,
@@ -191,7 +192,9 @@ const SPEAKER_OWN_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|blo
 function groupsAsPeople(lower: string): string {
   return lower
     .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
-    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
+    .replace(/\bboth of us\b/gu, "2 people")
+    .replace(/\b(?:somos|seremos)\s+(dos|tres|cuatro|cinco|seis|siete|ocho)\b/gu, (all, n: string) => `${num(n) ?? n} people`)
+    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
     // "I need four." at a ticket machine: four tickets.
     .replace(/\b(?:i|we)\s+(?:need|want|will need|'ll need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(n, `${n} people`))
     .replace(/(\b(?:tickets?|seats?|it|that|booking|reservation|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
@@ -274,8 +277,10 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   add("adults", count(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${GROWN_UP}(?!\s+(?:cards?))`, "giu")));
   // "2 tickets", "4 people", "3 of us" say how many travel, not that they are all adults; "a seat
   // for one person" says it twice.
+  const arabic = readArabicCounts(text);
   const heads = Math.max(
     0,
+    arabic?.heads ?? 0,
     ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1),
     // "我们三个人", "两张票", "三位": how many travel, in Chinese.
     ...[...text.matchAll(ZH_HEADS)].map((m) => hanNumber(m[1] ?? "")),
@@ -331,7 +336,7 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:小孩|儿童|兒童|孩子)/gu)) add("children", num(m[1]) ?? 1);
   for (const m of text.matchAll(/([一两兩二三四五\d])\s*(?:个|個|位)?\s*(?:老人|老年人|长者|長者)/gu)) add("seniors", num(m[1]) ?? 1);
   for (const m of text.matchAll(/(?:残疾人|身心障礙者)\s*([一两兩二三四五\d])\s*(?:个|個|位)/gu)) r.disabled = Math.max(r.disabled, num(m[1]) ?? 1);
-  if (/شخصان بالغان|بالغين اثنين/u.test(text)) add("adults", 2);
+  if (arabic) for (const key of KEYS) add(key, arabic.riders[key]);
   // "me and my son", "me plus 2 kids": the speaker is a rider too.
   const speaker = /\b(?:me and|me \+|me plus|me with|i'?m (?:travell?ing|going) with|mom with|mum with|dad with|with my|and me)\b/iu.test(t) || /\bme\b/.test(t) || /我带|我帶|我和|我跟/u.test(text);
   const total = r.adults + r.children + r.seniors + r.disabled + heads;
