@@ -62,6 +62,9 @@ describe("language rider reader: how it reads", () => {
     expect(mentionsTravellers("with my wife and kids")).toBe(true);
     expect(riders("both of us")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
     expect(riders("somos cuatro")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    // Found by grading the others' report half once (a passenger sold one adult).
+    expect(riders("The ticket is for 3 and I'm going to Oakland City from Decatur.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("the booking is for 2 minutes from now")).toBeUndefined();
   });
 
   it("a total said beside the riders must agree with them, else the kiosk asks", () => {

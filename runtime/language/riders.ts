@@ -193,6 +193,8 @@ function groupsAsPeople(lower: string): string {
   return lower
     .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
     .replace(/\bboth of us\b/gu, "2 people")
+    // "The ticket is for 3", "the booking will be for four".
+    .replace(/\b(?:tickets?|seats?|booking|reservation)\s+(?:is|are|will be|would be)\s+for\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|am|pm|:|\.\d|dollars|usd|\$))/gu, (all, n: string) => all.replace(new RegExp(`${n}$`), `${n} people`))
     .replace(/\b(?:somos|seremos)\s+(dos|tres|cuatro|cinco|seis|siete|ocho)\b/gu, (all, n: string) => `${num(n) ?? n} people`)
     .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
     // "I need four." at a ticket machine: four tickets.

@@ -25,6 +25,8 @@ describe("fare announcements the kiosk cannot price", () => {
       '"Hayya" onboard! Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.',
       "推出松山新店线「不限站数、当趟车资免费」优惠。凡持电子票证自南京三民站或台北小巨蛋站刷卡进站,即可享有免费搭乘",
       "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
+      // Found by grading the others' report half once: a fare in words (CTA's New Year's Eve), sold at the full fare.
+      "The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m.",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);
