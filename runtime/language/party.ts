@@ -185,7 +185,6 @@ export function namesTravellers(t: string): boolean {
   return speakerTravels(t) ? people.some((p) => !p.riderNoun) : people.length >= 2 && people.some((p) => isMultiple(t, p));
 }
 
-
 export function readParty(t: string, ageType: (age: number) => keyof RiderCounts): RiderCounts | "unsure" | undefined {
   const people = namedPeople(t);
   if (people.length === 0) return undefined;

@@ -357,7 +357,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const inForce = noticeSentences(message).filter((sentence) => !contingentMeasure(sentence)).join(" ");
   const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(inForce) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
   if (!mapped && saysStopping) {
-    const named = names.filter((line) => line.names.some((n) => hasWord(normalize(message), n))).map((line) => line.id);
+    const words = normalize(message);
+    const named = names.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id);
     out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));
   }
   // The operator read the notice and said its unread words change nothing.

@@ -13,7 +13,6 @@ import type { Intent } from "./freetext.ts";
 export type { Clarification } from "../../contract/clarification.ts";
 
 const SURE = 0.85;
-/** Words that make a rider statement the whole party ("just me", "only two of us"). */
 const MAX_CHOICES = 6;
 const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|cost|price|journey|heading|going)\b|到|去|票|多少钱|多少錢|إلى|تذكرة|boleto|cuánto|cuanto|ir a/iu;
 
