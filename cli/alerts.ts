@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import YAML from "yaml";
 import { SystemIdSchema, UnreadDecisionSchema, type SystemId } from "../tools/data/schemas.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
+import type { SystemData } from "../tools/data/system.ts";
 import { alertStatus, DEFAULT_ANNOUNCE_AHEAD_HOURS } from "../runtime/alerts/active.ts";
 import { alertReading, readingInWords, type NoticeReading } from "../runtime/kiosk/notice-reading.ts";
 import { loadGtfsIdIndex } from "../runtime/alerts/gtfs-ids.ts";
@@ -103,6 +104,11 @@ function readAlertFile(file: string): unknown[] {
   if (Array.isArray(value)) return value;
   if (value && typeof value === "object" && Array.isArray((value as { alerts?: unknown }).alerts)) return (value as { alerts: unknown[] }).alerts;
   return [value];
+}
+
+/** What the kiosk reads in an alert, as the terminal shows it before the alert takes effect. */
+export function alertReadingText(id: string, system: SystemData, reading: NoticeReading): string {
+  return `${id}: the kiosk reads\n${readingInWords(system, reading).map((l) => `  - ${l}\n`).join("")}`;
 }
 
 interface AddOptions extends AlertsOptions {
@@ -275,7 +281,7 @@ export function registerAlertsCommands(program: Command): void {
           let reading = read(alert);
           // The decision is kept only with an alert that needs one.
           if (reading.unread && reading.decision === null && decided?.success) reading = read((checked[i] = { ...alert, if_unread: decided.data }));
-          (opts.json ? process.stderr : process.stdout).write(`${alert.id}: the kiosk reads\n${readingInWords(system, reading).map((l) => `  - ${l}\n`).join("")}`);
+          (opts.json ? process.stderr : process.stdout).write(alertReadingText(alert.id, system, reading));
           if (reading.unread && reading.decision === null) undecided.push(i);
         }
         if (undecided.length > 0) {

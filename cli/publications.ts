@@ -8,7 +8,8 @@ import type { Command } from "commander";
 import type { PublicationKind } from "../runtime/fleet/publication.ts";
 import { formatPublicationIssues, validateAlertsContent } from "../runtime/fleet/content.ts";
 import { localIso } from "../runtime/alerts/model.ts";
-import { alertReading, readingInWords } from "../runtime/kiosk/notice-reading.ts";
+import { alertReading } from "../runtime/kiosk/notice-reading.ts";
+import { alertReadingText } from "./alerts.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { SystemIdSchema } from "../tools/data/schemas.ts";
 import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
@@ -57,7 +58,7 @@ export function publicationReadingText(pack: DataPack, kind: PublicationKind, sy
     const checked = validateAlertsContent(content, file, parsed.data, system);
     if (!checked.ok) return "";
     const now = localIso(new Date());
-    return checked.alerts.map((alert) => `${alert.id}: the kiosk reads\n${readingInWords(system, alertReading(alert, system, now)).map((l) => `  - ${l}\n`).join("")}`).join("");
+    return checked.alerts.map((alert) => alertReadingText(alert.id, system, alertReading(alert, system, now))).join("");
   }
   try {
     return farePolicyReadingText(parseFramebookText(content, file).framebook);

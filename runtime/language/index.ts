@@ -77,11 +77,13 @@ export interface SessionRiders {
  */
 export function sessionRiders(system: SystemData, texts: readonly string[]): SessionRiders {
   const childAge = freeChildAge(system.fares.discounts?.children?.qualifier);
-  let reading = texts.length > 0 ? readRiders(texts.join(" "), childAge) : undefined;
+  let reading: RiderReading | undefined;
   for (const t of texts) {
     const r = readRiders(t, childAge);
     if (r) reading = { ...r, exclusive: EXCLUSIVE.test(t) };
   }
+  // Said across texts only ("two adults" split over turns): the texts read as one.
+  if (!reading && texts.length > 1) reading = readRiders(texts.join(" "), childAge);
   const sure = !!reading && reading.confidence >= SURE_RIDERS;
   const unsure = !sure && (reading !== undefined || texts.some(mentionsTravellers));
   return { ...(reading ? { reading } : {}), sure, unsure };

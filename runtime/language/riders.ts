@@ -193,13 +193,11 @@ function groupsAsPeople(lower: string): string {
   return lower
     .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
     .replace(/\bboth of us\b/gu, "2 people")
-    // "The ticket is for 3", "the booking will be for four".
-    .replace(/\b(?:tickets?|seats?|booking|reservation)\s+(?:is|are|will be|would be)\s+for\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|am|pm|:|\.\d|dollars|usd|\$))/gu, (all, n: string) => all.replace(new RegExp(`${n}$`), `${n} people`))
-    .replace(/\b(?:somos|seremos)\s+(dos|tres|cuatro|cinco|seis|siete|ocho)\b/gu, (all, n: string) => `${num(n) ?? n} people`)
-    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, "$1 people")
+    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos)\s+(\d+|dos|tres|cuatro|cinco|seis|siete|ocho)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, (_all, n: string) => `${num(n) ?? n} people`)
     // "I need four." at a ticket machine: four tickets.
     .replace(/\b(?:i|we)\s+(?:need|want|will need|'ll need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(n, `${n} people`))
-    .replace(/(\b(?:tickets?|seats?|it|that|booking|reservation|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
+    // "tickets for two", "the ticket is for 3", "book it for 2", a statement that is only "for 2".
+    .replace(/(\b(?:tickets?|seats?|booking|reservation)(?:\s+(?:is|are|will be|would be))?\s+for|\b(?:it|that|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
 }
 
 /** "a dozen" is 12, "half a dozen" 6 (before words-to-numbers, which reads neither). */
