@@ -54,7 +54,7 @@ function withStore<T>(opts: AlertsOptions, fn: (store: AlertStore) => T): T {
 function systemOf(value: string | undefined, required = true): SystemId | undefined {
   if (value === undefined && !required) return undefined;
   const parsed = SystemIdSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`--system must be one of ${SystemIdSchema.options.join(", ")} (got '${value ?? ""}')`);
+  if (!parsed.success) throw new UsageError(`--system: ${parsed.error.issues[0]?.message ?? "not a system id"} (got '${value ?? ""}')`);
   return parsed.data;
 }
 

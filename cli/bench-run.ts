@@ -128,7 +128,7 @@ function summaryTable(run: RunRow, cases: StoredCase[]): string {
   const rows = Object.entries(figures.systems).map(([system, byPart]) => [
     system,
     ...parts.flatMap((p) => {
-      const f = byPart[p];
+      const f = byPart?.[p];
       return f ? [String(f.n), f1(f.tier1), f1(f.composite)] : ["0", "–", "–"];
     }),
   ]);

@@ -8,7 +8,7 @@ import { Command } from "commander";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
-import { SYSTEM_IDS, type Case, type SystemId } from "../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS, type Case, type SystemId } from "../tools/data/schemas.ts";
 import { rulePolicy } from "../runtime/policies/rule/index.ts";
 import { toReferenceRecord } from "../runtime/session/record.ts";
 import { registerPolicyFactory } from "../bench/policies.ts";
@@ -293,6 +293,6 @@ describe("kiosk bench list", () => {
     const json = JSON.parse((await run("list", "--db", db, "--json")).stdout) as { runs: { id: number; tier1: { full: { n: number } } }[] };
     expect(json.runs.map((r) => r.id)).toEqual([1]);
     expect(json.runs[0]?.tier1.full.n).toBeGreaterThan(0);
-    expect(SYSTEM_IDS).toContain("beijing");
+    expect(PACK_SYSTEM_IDS).toContain("beijing");
   });
 });

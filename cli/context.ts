@@ -4,6 +4,7 @@ import { fileValidatedFiles, type BuildCache } from "./validated-files.ts";
 
 export interface GlobalOptions {
   data?: string;
+  systemsDir?: string;
 }
 
 let cached: { key: string; pack: DataPack } | undefined;
@@ -21,16 +22,16 @@ export function useBuildCache(build: BuildCache | undefined): void {
  * not validated again.
  */
 export function dataPack(options: GlobalOptions): DataPack {
-  const key = options.data ?? "";
+  const key = `${options.data ?? ""}\u0000${options.systemsDir ?? ""}`;
   if (!cached || cached.key !== key) {
-    cached = { key, pack: DataPack.locate({ flag: options.data, validatedFiles: buildCache && fileValidatedFiles(buildCache) }) };
+    cached = { key, pack: DataPack.locate({ flag: options.data, systemsDirFlag: options.systemsDir, validatedFiles: buildCache && fileValidatedFiles(buildCache) }) };
   }
   return cached.pack;
 }
 
 /** The same data pack, every file of it validated now (no memo): for `kiosk data check`. */
 export function dataPackValidatedNow(options: GlobalOptions): DataPack {
-  return DataPack.locate({ flag: options.data });
+  return DataPack.locate({ flag: options.data, systemsDirFlag: options.systemsDir });
 }
 
 /** Print a value as pretty JSON on stdout. */

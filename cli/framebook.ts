@@ -37,7 +37,7 @@ export function framebooksDir(flag?: string): string {
 
 function systemOf(opts: FramebookOptions): SystemId {
   const parsed = SystemIdSchema.safeParse(opts.system);
-  if (!parsed.success) throw new UsageError(`--system is required and must be one of ${SystemIdSchema.options.join(", ")} (got '${opts.system ?? ""}')`);
+  if (!parsed.success) throw new UsageError(`--system is required: ${parsed.error.issues[0]?.message ?? "not a system id"} (got '${opts.system ?? ""}')`);
   return parsed.data;
 }
 

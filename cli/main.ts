@@ -14,6 +14,7 @@ export function buildProgram(): Command {
   return new Command("kiosk")
     .description("Metro kiosk runtime: tools, policies, bench and kiosk app for MetroLLM-Bench systems")
     .option("--data <dir>", "benchmark data pack directory (else $METRO_DATA_DIR, ./data/metrollm-bench, ../shared/metrollm-bench)")
+    .option("--systems-dir <dir>", "imported systems (kiosk network import) directory (else $METRO_SYSTEMS_DIR, ./data/systems)")
     .showHelpAfterError()
     .exitOverride();
 }

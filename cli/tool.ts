@@ -90,7 +90,7 @@ export function registerToolCommand(program: Command): void {
     .command("tool")
     .description(commandDescription("tool"))
     .argument("<name>", `tool name: ${TOOL_NAMES.join(", ")}`)
-    .option("--system <id>", "metro system id (marta, bart, cta, taipei, beijing, doha)")
+    .option("--system <id>", "metro system id (a benchmark system or an imported one)")
     .option("--args <json>", "tool arguments as a JSON object", "{}")
     .option("--disruptions <file>", "JSON file with the case's active disruptions (set_disruptions)")
     .option("--current-time <iso>", "hidden current time passed to disruption_feed (ISO 8601, e.g. 2026-04-06T08:00:00)")

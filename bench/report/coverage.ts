@@ -1,6 +1,6 @@
 // Which systems and categories a run covered (its selection, not just the cases finished so far),
 // in a short form for lists: "bart, cta · A–C, F" or "all 6 systems · A–K".
-import { CATEGORIES, SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import { CATEGORIES, PACK_SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { categoryOf } from "../stats/index.ts";
 import type { RunSelection } from "../store/schema.ts";
 
@@ -38,7 +38,7 @@ export function categoryRanges(categories: readonly string[]): string {
 }
 
 export function coverageText(coverage: RunCoverage): string {
-  const systems = coverage.systems.length === SYSTEM_IDS.length ? `all ${SYSTEM_IDS.length} systems` : coverage.systems.join(", ") || "no system";
+  const systems = coverage.systems.length === PACK_SYSTEM_IDS.length ? `all ${PACK_SYSTEM_IDS.length} systems` : coverage.systems.join(", ") || "no system";
   const categories = coverage.categories.length === CATEGORIES.length ? `${CATEGORIES[0]}–${CATEGORIES[CATEGORIES.length - 1]}` : categoryRanges(coverage.categories) || "no category";
   return `${systems} · ${categories}`;
 }

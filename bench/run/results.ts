@@ -5,7 +5,7 @@
 // ({purchasable, interlock_problems, decided_by, fallback}; scorers ignore it).
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import { inReportOrder, type SystemId } from "../../tools/data/schemas.ts";
 import { DEFAULT_MAX_ROUNDS } from "../../runtime/session/session.ts";
 import type { BenchStore, RunRow, StoredCase } from "../store/store.ts";
 import { resultRecordJson, RESULTS_TAIL, type ResultRecord } from "./result-record.ts";
@@ -82,8 +82,7 @@ function resultsLayout<R extends ResultKey>(store: BenchStore, run: RunRow, case
   }
   const parallel = Math.max(1, ...store.sessions(run.id).map((s) => s.concurrency));
   const files: ResultsFileLayout<R>[] = [];
-  for (const system of SYSTEM_IDS) {
-    if (!run.selection.selectedSystems.includes(system)) continue;
+  for (const system of inReportOrder(run.selection.selectedSystems)) {
     const { records, failed } = bySystem.get(system) ?? { records: [], failed: 0 };
     const header = JSON.stringify(fileHeader(run, system, records.length, failed, parallel));
     files.push({ system, head: `${header.slice(0, -1)},"results":[`, records });

@@ -183,6 +183,12 @@ describe("case selection", () => {
     expect(parseCategories(undefined)).toBeUndefined();
   });
 
+  it("takes any system id, and names the systems that have cases when one has none", () => {
+    expect(parseSystems("Hyderabad,marta")).toEqual(["marta", "hyderabad"]);
+    expect(() => parseSystems("new york")).toThrow("'new york' is not a system id");
+    expect(() => selectCases(pack, { systems: ["london"] })).toThrow("unknown system 'london': the data pack has cases for marta, doha, bart, taipei, cta, beijing");
+  });
+
   it("refuses an empty selection", () => {
     expect(() => selectCases(pack, { systems: ["marta"], caseIds: ["DOHA-A-001"] })).toThrow("the selection matches no cases");
   });

@@ -2,7 +2,7 @@
 // category, split partition and explicit ids, in the pack's order.
 import path from "node:path";
 import { readCaseFile, type CaseFileRead, type DataPack } from "../../tools/data/datapack.ts";
-import { CATEGORIES, SYSTEM_IDS, type Case, type SystemId } from "../../tools/data/schemas.ts";
+import { CATEGORIES, inReportOrder, SystemIdSchema, type Case, type SystemId } from "../../tools/data/schemas.ts";
 import { BenchError } from "../errors.ts";
 import type { CasePartition, RunSelection, SplitFilter } from "../store/schema.ts";
 
@@ -63,10 +63,10 @@ export function parseCategories(value: string | undefined): string[] | undefined
 export function parseSystems(value: string | undefined): SystemId[] | undefined {
   const items = parseList(value);
   if (!items) return undefined;
-  const bad = items.filter((s) => !(SYSTEM_IDS as readonly string[]).includes(s.toLowerCase()));
-  if (bad.length > 0) throw new BenchError(`unknown system '${bad[0]}' (expected one of: ${SYSTEM_IDS.join(", ")})`);
-  const wanted = new Set(items.map((s) => s.toLowerCase()));
-  return SYSTEM_IDS.filter((s) => wanted.has(s));
+  const wanted = items.map((s) => s.toLowerCase());
+  const bad = wanted.find((s) => !SystemIdSchema.safeParse(s).success);
+  if (bad !== undefined) throw new BenchError(`'${bad}' is not a system id (lowercase letters, digits, '-' or '_')`);
+  return inReportOrder(wanted);
 }
 
 export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases {
@@ -93,6 +93,12 @@ export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases 
 
   let cases = pool;
   if (spec.systems) {
+    const inPool = new Set(pool.map((c) => c.system));
+    const unknown = spec.systems.find((s) => !inPool.has(s));
+    if (unknown !== undefined) {
+      const where = spec.casesFile ? `the case file ${spec.casesFile}` : "the data pack";
+      throw new BenchError(`unknown system '${unknown}': ${where} has cases for ${inReportOrder(inPool).join(", ")}`);
+    }
     const systems = new Set<string>(spec.systems);
     cases = cases.filter((c) => systems.has(c.system));
   }
@@ -116,7 +122,7 @@ export function selectCases(pack: DataPack, spec: SelectionSpec): SelectedCases 
   }
   if (cases.length === 0) throw new BenchError("the selection matches no cases (check --system, --category, --split, --cases)");
 
-  const selectedSystems = SYSTEM_IDS.filter((s) => cases.some((c) => c.system === s));
+  const selectedSystems = inReportOrder(cases.map((c) => c.system));
   if (!spec.casesFile) {
     for (const s of selectedSystems) checksums[`cases/${s}_cases.json`] = pack.caseFileChecksum(s).slice(0, 12);
   }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { noJudge, scoreCase, type CaseScore } from "./index.ts";
 
@@ -50,7 +50,7 @@ function differences(ours: CaseScore, oracle: OracleScore): string[] {
 describe("scorer parity with the reference (--no-judge) on the rule-agent oracle", () => {
   const rows: { system: SystemId; cases: number; components: number; mismatches: number; ms: number }[] = [];
 
-  for (const system of SYSTEM_IDS) {
+  for (const system of PACK_SYSTEM_IDS) {
     it(`${system}: every case and component matches`, async () => {
       const records = readJson<{ results: { case_id: string }[] }>("rule-agent", `${system}.json`).results;
       const oracle = readJson<{ scores: OracleScore[] }>("scores", `${system}.json`).scores;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { memoryJudgmentCache, REASON_CODES, scoreCase, scoreCaseNoJudge, type Judge } from "./index.ts";
 import { because, NOTES } from "./reasons.ts";
@@ -21,7 +21,7 @@ describe("scorer reasons", () => {
     const theirs = new Set<string>();
     const ours = new Set<string>();
     const codes = new Set<string>();
-    for (const system of SYSTEM_IDS) {
+    for (const system of PACK_SYSTEM_IDS) {
       const oracle = JSON.parse(readFileSync(path.join(ORACLE_DIR, "scores", `${system}.json`), "utf8")) as OracleScores;
       const records = (JSON.parse(readFileSync(path.join(ORACLE_DIR, "rule-agent", `${system}.json`), "utf8")) as { results: { case_id: string }[] }).results;
       const cases = new Map(pack.cases(system).map((c) => [c.id, c]));

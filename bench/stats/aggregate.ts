@@ -8,7 +8,7 @@
 //    is counted at full marks.
 // Sums run in input order with plain float addition, as Python's sum() does.
 import { pyRound } from "../../tools/py/index.ts";
-import { SYSTEM_IDS, type Split, type SystemId } from "../../tools/data/schemas.ts";
+import { inReportOrder, type Split, type SystemId } from "../../tools/data/schemas.ts";
 import { JUDGED_COMPONENTS } from "../scorer/components/table.ts";
 
 /** The fields of a scored case the statistics read (a CaseScore or an entry of a scored file). */
@@ -227,7 +227,7 @@ export function partitionIds(split: Split, partition: PartitionName): ReadonlySe
 }
 
 function systemsIn(scores: ScoresBySystem): SystemId[] {
-  return SYSTEM_IDS.filter((s) => scores[s] !== undefined && (scores[s] as readonly ScoreLike[]).length > 0);
+  return inReportOrder(Object.keys(scores)).filter((s) => (scores[s]?.length ?? 0) > 0);
 }
 
 function filtered(scores: ScoresBySystem, ids: ReadonlySet<string> | undefined): Map<SystemId, ScoreLike[]> {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { scoreCaseNoJudge, type CaseScore } from "../scorer/index.ts";
 import { bootstrapRun, computeMetrics, summarizePartitions, summarizeRun, terminationCounts, type RunSummary, type ScoresBySystem } from "./index.ts";
@@ -37,7 +37,7 @@ describe("aggregate parity with the reference", () => {
   const records: Partial<Record<SystemId, unknown[]>> = {};
 
   beforeAll(() => {
-    for (const system of SYSTEM_IDS) {
+    for (const system of PACK_SYSTEM_IDS) {
       const results = (readOracle("rule-agent", `${system}.json`) as { results: { case_id: string }[] }).results;
       const cases = new Map(pack.cases(system).map((c) => [c.id, c]));
       const data = pack.system(system);
@@ -46,7 +46,7 @@ describe("aggregate parity with the reference", () => {
     }
   });
 
-  for (const system of SYSTEM_IDS) {
+  for (const system of PACK_SYSTEM_IDS) {
     it(`${system}: compute_metrics matches the scored file's metrics block (incl. timing)`, () => {
       const oracle = readOracle("scores", `${system}.json`) as { metrics: unknown };
       const ours = computeMetrics(scores[system] ?? [], records[system] ?? []);
@@ -67,11 +67,11 @@ describe("aggregate parity with the reference", () => {
     const held = ours.partitions.holdout;
     expect(held.overall.tier1_mean_of_system_means).toBe(84.6);
     expect(ours.partitions.full.overall.tier1_mean_of_system_means).toBe(84.55);
-    const perSystem = Object.fromEntries(SYSTEM_IDS.map((s) => [s, held.systems[s]?.tier1_ref]));
+    const perSystem = Object.fromEntries(PACK_SYSTEM_IDS.map((s) => [s, held.systems[s]?.tier1_ref]));
     expect(perSystem).toEqual({ marta: 80.4, doha: 85.6, bart: 88.7, taipei: 84.3, cta: 81.1, beijing: 87.5 });
     expect(held.overall.n + ours.partitions.train.overall.n).toBe(955);
 
-    const rows = SYSTEM_IDS.map((s) => {
+    const rows = PACK_SYSTEM_IDS.map((s) => {
       const f = ours.partitions.full.systems[s];
       const h = held.systems[s];
       return `${s.padEnd(8)} ${String(f?.n).padStart(4)} ${String(f?.tier1_ref).padStart(6)} ${String(f?.composite_ref).padStart(6)}   ${String(h?.n).padStart(4)} ${String(h?.tier1_ref).padStart(6)} ${String(h?.composite_ref).padStart(6)}`;
@@ -88,7 +88,7 @@ describe("aggregate parity with the reference", () => {
   });
 
   it("bootstraps the held-out Tier 1: the system-stratified estimate is the headline mean of system means", () => {
-    const all = SYSTEM_IDS.flatMap((s) => scores[s] ?? []);
+    const all = PACK_SYSTEM_IDS.flatMap((s) => scores[s] ?? []);
     const ids = new Set(pack.split().holdout_ids);
     const pooled = bootstrapRun(all, { ids });
     const bySystem = bootstrapRun(all, { ids, stratify: "system" });
@@ -107,7 +107,7 @@ describe("aggregate parity with the reference", () => {
   });
 
   it("counts terminations: no errors, 733 rejected submissions (route stops sent as names)", () => {
-    const all = SYSTEM_IDS.flatMap((s) => records[s] ?? []);
+    const all = PACK_SYSTEM_IDS.flatMap((s) => records[s] ?? []);
     const counts = terminationCounts(all);
     expect(counts).toMatchObject({ records: 955, errors: 0, exhaustedRounds: 0, truncated: 0, noResponse: 0, rejectedSubmissions: 733 });
     expect(counts.casesWithRejectedSubmission).toBe(733);

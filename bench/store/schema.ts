@@ -2,7 +2,7 @@
 // version; opening a database applies the missing migrations in one transaction each, and refuses
 // a database written by a newer kiosk.
 import { z } from "zod";
-import { SYSTEM_IDS } from "../../tools/data/schemas.ts";
+import { SystemIdSchema } from "../../tools/data/schemas.ts";
 
 export interface Migration {
   version: number;
@@ -152,7 +152,7 @@ export type SplitFilter = z.infer<typeof SplitFilterSchema>;
 
 /** What a run selected: the filters as given, and the resulting case ids in run order. */
 export const RunSelectionSchema = z.object({
-  systems: z.array(z.enum(SYSTEM_IDS)).nullable(),
+  systems: z.array(SystemIdSchema).nullable(),
   categories: z.array(z.string()).nullable(),
   split: SplitFilterSchema,
   caseIds: z.array(z.string()).nullable(),
@@ -162,7 +162,7 @@ export const RunSelectionSchema = z.object({
   /** The selected case ids, in run order (the pack's order). */
   selectedIds: z.array(z.string()),
   /** The distinct systems of the selected cases, in the pack's order. */
-  selectedSystems: z.array(z.enum(SYSTEM_IDS)),
+  selectedSystems: z.array(SystemIdSchema),
 });
 export type RunSelection = z.infer<typeof RunSelectionSchema>;
 

@@ -9,7 +9,7 @@ import type { KeyObject } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type pg from "pg";
 import type { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS, type SystemId } from "../../tools/data/schemas.ts";
+import type { SystemId } from "../../tools/data/schemas.ts";
 import { localIso } from "../../runtime/alerts/model.ts";
 import { publicationContentIssues } from "../../runtime/fleet/content.ts";
 import {
@@ -83,8 +83,8 @@ export class PublicationStore {
    * publishers at once get consecutive versions.
    */
   async publish(input: { pack: DataPack; kind: PublicationKind; system: string; content: string; file: string; publisher: string; key: KeyObject; now?: Date }): Promise<SignedPublication> {
-    if (!(SYSTEM_IDS as readonly string[]).includes(input.system)) throw new PublicationRejectedError(`unknown system '${input.system}' (one of ${SYSTEM_IDS.join(", ")})`, []);
-    const system = input.system as SystemId;
+    if (!input.pack.systemIds.includes(input.system)) throw new PublicationRejectedError(`unknown system '${input.system}' (one of ${input.pack.systemIds.join(", ")})`, []);
+    const system: SystemId = input.system;
     const issues = publicationContentIssues(input.kind, input.content, input.file, system, input.pack.system(system), { requireDecisions: { now: localIso(input.now ?? new Date()) } });
     if (issues.length > 0) throw new PublicationRejectedError(`${input.file}: the ${input.kind} for ${system} is not valid; nothing was published`, issues);
     const client = await this.pool.connect();

@@ -17,7 +17,7 @@ import { DISRUPTION_TYPES, DISRUPTION_SEVERITIES } from "./vocabulary.ts";
 import { AnswerPipeline } from "../answer/pipeline.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
-const systems = (id: SystemId) => pack.system(id);
+const systems = (id: SystemId) => (pack.systemIds.includes(id) ? pack.system(id) : undefined);
 let counter = 0;
 const options = { system: systems, newId: () => `a-${++counter}` };
 
@@ -88,7 +88,8 @@ describe("alert validation names the field that is wrong", () => {
     ["blank text", { ...tube, text: { en: "   " } }, /^alert\.text\.en: must not be empty$/],
     ["bad language tag", { ...tube, text: { English: "x" } }, /^alert\.text\.English: 'English' is not a language tag/],
     ["unknown field", { ...tube, colour: "red" }, /^alert: unknown field\(s\): colour$/],
-    ["unknown system", { ...tube, system: "london" }, /^alert\.system: Invalid option/],
+    ["unknown system", { ...tube, system: "london" }, /^alert\.system: this kiosk does not serve 'london'/],
+    ["not a system id", { ...tube, system: "London Underground" }, /^alert\.system: a system id is/],
     ["advisory with a segment", { ...tube, type: "earthquake_warning" }, /^alert\.segment: a earthquake_warning is an area-wide advisory/],
   ];
   it.each(bad)("%s", (_name, input, expected) => {
@@ -328,6 +329,13 @@ describe("passenger text per language", () => {
     );
   });
 
+  it("an imported system's local language comes from its framebook, where the screen has it", () => {
+    expect(alertLanguages("santiago", { primary_language: "es-CL" })).toEqual(["en", "es"]);
+    expect(alertLanguages("taichung", { primary_language: "en", secondary_languages: ["zh-TW"] })).toEqual(["en", "zh-Hant"]);
+    expect(alertLanguages("busan", { primary_language: "ko" })).toEqual(["en"]);
+    expect(alertLanguages("hyderabad")).toEqual(["en"]);
+  });
+
   it("keeps every language's text through the store (add, edit, reopen) and gives each passenger theirs", () => {
     const file = path.join(dir, "alerts.sqlite");
     const text = { en: "Transbay Tube closed.", es: "Tubo Transbay cerrado.", "zh-Hans": "跨湾隧道关闭。" };
@@ -338,7 +346,7 @@ describe("passenger text per language", () => {
     const again = AlertStore.open(file);
     expect(again.get("tube")!.alert.text).toEqual({ ...text, es: "Tubo Transbay cerrado: tome el autobús." });
     const now = new Date(2026, 2, 9, 14, 0);
-    const conditions = conditionsWithAlerts({ store: again, system: systems, clock: () => now });
+    const conditions = conditionsWithAlerts({ store: again, system: (id) => pack.system(id), clock: () => now });
     expect(conditions("bart", "es").disruptions.map((d) => d.message)).toEqual(["Tubo Transbay cerrado: tome el autobús."]);
     expect(conditions("bart", "zh-Hans").disruptions.map((d) => d.message)).toEqual(["跨湾隧道关闭。"]);
     expect(conditions("bart", "ar").disruptions.map((d) => d.message)).toEqual(["Transbay Tube closed."]);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { validateSubmission } from "./index.ts";
 
@@ -43,7 +43,7 @@ describe("submit_assistant_state parity with the reference server (oracle/rule-a
   const pack = new DataPack(SHARED_DATA_DIR);
   const totals = { calls: 0, accepted: 0, rejected: 0 };
 
-  for (const systemId of SYSTEM_IDS) {
+  for (const systemId of PACK_SYSTEM_IDS) {
     it(`${systemId}: same verdict, body, paths and response_id for every submission`, () => {
       const system = pack.system(systemId);
       const file = JSON.parse(readFileSync(path.join(ORACLE_DIR, "rule-agent", `${systemId}.json`), "utf8")) as {

@@ -22,6 +22,7 @@
 //      trip free (tools/fares/bounds.ts).
 // Problems are "code: detail" strings whose codes (INTERLOCK_CODES, runtime/kiosk/bridge.ts) the
 // screen explains and the operator log records. Pure (tools/ only, plus its own readers).
+import { stepFreeProblem } from "../../tools/data/accessibility.ts";
 import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { freeByRule, MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
@@ -295,7 +296,8 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   if (input.accessibilityMode || needsStepFree(input.turns)) {
     for (const id of stops) {
       const a = system.stationById(id)?.accessibility;
-      if (!a?.step_free || !a.elevator) problems.push(`not_step_free: ${id} has no ${!a?.step_free ? "step-free access" : "lift"}`);
+      const problem = stepFreeProblem(a);
+      if (problem !== null) problems.push(`not_step_free: ${id} has ${problem}`);
       else if (closed.liftsOut.has(id)) problems.push(`not_step_free: the lift at ${id} is out of service (${closed.liftsOut.get(id)})`);
     }
   } else if ((ridersOf(input.state)?.disabled ?? 0) > 0 && stepFreeStatement(input.turns) !== "not_needed") {

@@ -25,6 +25,8 @@ export interface Answers {
   gap: string;
   riders(riders: RiderCounts): string;
   accessibility(station: string, elevator: boolean, stepFree: boolean): string;
+  /** The network's data does not say whether the station is step-free (an imported feed). */
+  accessibilityUnknown(station: string): string;
   realTime(station: string, status: string, headwayMin: number | undefined): string;
   noDisruptions(line: string | undefined): string;
   /** Disruption feed messages (operator text, English), each already a sentence. */
@@ -133,6 +135,7 @@ const en: Answers = {
   locale: "en-US",
   gap: " ",
   riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? EN_RIDERS[k][0] : EN_RIDERS[k][1]}`, ", ", "no passengers"),
+  accessibilityUnknown: (s) => `We do not know whether ${s} has step-free access. Please ask staff before you travel.`,
   accessibility: (s, e, f) => `At ${s}, ${e ? "elevators are in service" : "there is no working elevator"} and ${f ? "step-free access is available" : "step-free access is not available"}.`,
   realTime: (s, status, h) => `${s} is ${status}. This kiosk has no live arrival or crowding data.${h !== undefined ? ` Trains run about every ${h} minutes.` : ""}`,
   noDisruptions: (l) => `There are no reported disruptions${l ? ` on the ${l}` : ""} right now.`,
@@ -207,6 +210,7 @@ const es: Answers = {
   locale: "es-US",
   gap: " ",
   riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? ES_RIDERS[k][0] : ES_RIDERS[k][1]}`, ", ", "ningún pasajero"),
+  accessibilityUnknown: (s) => `No sabemos si ${s} tiene acceso sin escalones. Pregunte al personal antes de viajar.`,
   accessibility: (s, e, f) => `En ${s}, ${e ? "los ascensores funcionan" : "no hay ningún ascensor en servicio"} y ${f ? "hay acceso sin escalones" : "no hay acceso sin escalones"}.`,
   realTime: (s, status, h) =>
     `${s}: ${status === "open" ? "abierta" : status === "closed" ? "cerrada" : status}. Este quiosco no tiene datos de llegadas ni de ocupación en tiempo real.${h !== undefined ? ` Los trenes pasan cada ${h} minutos aproximadamente.` : ""}`,
@@ -280,6 +284,7 @@ const zhHans: Answers = {
   locale: "zh-CN",
   gap: "",
   riders: (r) => riderList(r, (k, n) => `${n}位${ZH_RIDERS["zh-Hans"][k]}`, "、", "没有乘客"),
+  accessibilityUnknown: (s) => `我们不清楚${s}是否有无障碍通道。出行前请向工作人员咨询。`,
   accessibility: (s, e, f) => `${s}：${e ? "电梯正常运行" : "没有可用的电梯"}，${f ? "有无障碍通道" : "没有无障碍通道"}。`,
   realTime: (s, status, h) =>
     `${s}${status === "open" ? "正常开放" : status === "closed" ? "已关闭" : `：${status}`}。本机没有实时到站或拥挤度信息。${h !== undefined ? `列车大约每${h}分钟一班。` : ""}`,
@@ -344,6 +349,7 @@ const zhHant: Answers = {
   locale: "zh-TW",
   gap: "",
   riders: (r) => riderList(r, (k, n) => `${n}位${ZH_RIDERS["zh-Hant"][k]}`, "、", "沒有乘客"),
+  accessibilityUnknown: (s) => `我們不清楚${s}是否有無障礙通道。出行前請向站務人員詢問。`,
   accessibility: (s, e, f) => `${s}：${e ? "電梯正常運作" : "沒有可用的電梯"}，${f ? "有無障礙通道" : "沒有無障礙通道"}。`,
   realTime: (s, status, h) =>
     `${s}${status === "open" ? "正常開放" : status === "closed" ? "已關閉" : `：${status}`}。本機沒有即時到站或擁擠度資訊。${h !== undefined ? `列車大約每${h}分鐘一班。` : ""}`,
@@ -416,6 +422,7 @@ const ar: Answers = {
   locale: "ar-QA-u-nu-latn",
   gap: " ",
   riders: (r) => riderList(r, (k, n) => `${n} ${n === 1 ? AR_RIDERS[k][0] : AR_RIDERS[k][1]}`, "، ", "لا يوجد ركاب"),
+  accessibilityUnknown: (s) => `لا نعرف إن كانت محطة ${s} تتيح الدخول دون درج. يرجى سؤال الموظفين قبل السفر.`,
   accessibility: (s, e, f) => `في محطة ${s}، ${e ? "المصاعد تعمل" : "لا يوجد مصعد يعمل"} و${f ? "يتوفر دخول دون درج" : "لا يتوفر دخول دون درج"}.`,
   realTime: (s, status, h) =>
     `محطة ${s} ${status === "open" ? "مفتوحة" : status === "closed" ? "مغلقة" : status}. لا تتوفر لدى هذا الجهاز بيانات مباشرة عن مواعيد الوصول أو الازدحام.${h !== undefined ? ` تمر القطارات كل ${h} دقائق تقريبًا.` : ""}`,

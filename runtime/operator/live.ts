@@ -89,7 +89,7 @@ export class OperatorLive {
 
   /** What the alerts form shows of a system: its text languages, station and line names (the active framebook's data). */
   private places(id: SystemId): AlertPlaces {
-    return { system: id, languages: alertLanguages(id), ...this.names(id) };
+    return { system: id, languages: alertLanguages(id, this.options.systemData(id).framebook), ...this.names(id) };
   }
 
   private names(id: SystemId): { stations: PlaceName[]; lines: PlaceName[] } {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS } from "../../tools/data/schemas.ts";
 import { runCase } from "../session/case.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ruleRefPolicy } from "./rule-ref.ts";
@@ -29,7 +29,7 @@ describe("rule-ref parity with the reference rule baseline", () => {
     const table: string[] = [];
     let total = 0;
     const mismatches: string[] = [];
-    for (const system of SYSTEM_IDS) {
+    for (const system of PACK_SYSTEM_IDS) {
       const file = path.join(ORACLE_DIR, "rule-agent", `${system}.json`);
       const oracle = (JSON.parse(readFileSync(file, "utf8")) as { results: OracleRecord[] }).results;
       let same = 0;

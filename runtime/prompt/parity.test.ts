@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
-import { SYSTEM_IDS } from "../../tools/data/schemas.ts";
+import { PACK_SYSTEM_IDS } from "../../tools/data/schemas.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { buildCasePrompt, toolDefinitions } from "./index.ts";
 
@@ -29,7 +29,7 @@ describe("prompt parity with the reference (oracle/prompts)", () => {
   const profile = pack.promptProfile();
   const totals = { cases: 0, systemPrompts: 0, userTurns: 0 };
 
-  for (const systemId of SYSTEM_IDS) {
+  for (const systemId of PACK_SYSTEM_IDS) {
     it(`${systemId}: system prompt and user turns are byte-identical`, () => {
       const system = pack.system(systemId);
       const oracle = readFileSync(path.join(ORACLE_DIR, "prompts", `${systemId}.jsonl`), "utf8")

@@ -277,7 +277,7 @@ export async function framebookFuzz(pack: DataPack, options: RunOptions): Promis
         }
         // The next passenger session runs on it.
         try {
-          const [a, b] = trip[systemId];
+          const [a, b] = trip[systemId]!;
           const answer = await service.start({ system: systemId, events: [{ type: "station_selected", field: "origin", value: a, station_id: a }, { type: "station_selected", field: "destination", value: b, station_id: b }] });
           service.end(answer.sessionId);
           if (!AssistantStateSchema.safeParse(answer.record.kiosk.state).success || answer.record.kiosk.fallback) throw new Error(`session on the new framebook ended ${answer.record.kiosk.termination}: ${answer.record.error}`);

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DataPack, dataDirCandidates, locateDataDir, type ValidatedFiles } from "./datapack.ts";
+import { DataPack, dataDirCandidates, locateDataDir, locateSystemsDir, type ValidatedFiles } from "./datapack.ts";
 import { DataFileError, DataPackNotFoundError } from "./errors.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 
@@ -76,6 +76,54 @@ describe("data pack location", () => {
 
   it("does not silently fall back when an explicit --data directory is wrong", () => {
     expect(() => locateDataDir({ flag: "/definitely/not/here", env: {} })).toThrow(/not\/here \(--data\)/);
+  });
+});
+
+describe("imported systems (a systems directory)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "systems-dir-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** A system folder with MARTA's files under another id: the loader cannot tell it from an import. */
+  const install = (root: string, id: string): void => {
+    mkdirSync(root, { recursive: true });
+    cpSync(path.join(SHARED_DATA_DIR, "data", "systems", "marta"), path.join(root, id), { recursive: true });
+  };
+
+  it("loads them through the pack's own loader, listed after the pack's systems; other folders are not systems", () => {
+    const systemsDir = path.join(dir, "ok");
+    install(systemsDir, "atlantis");
+    install(systemsDir, "alpha-2");
+    mkdirSync(path.join(systemsDir, ".import-zeta-1-2"));
+    mkdirSync(path.join(systemsDir, "Not An Id"));
+    const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
+    expect(pack.packSystemIds).toEqual(["marta", "doha", "bart", "taipei", "cta", "beijing"]);
+    expect(pack.systemIds).toEqual([...pack.packSystemIds, "alpha-2", "atlantis"]);
+    expect(pack.isImported("atlantis")).toBe(true);
+    expect(pack.isImported("marta")).toBe(false);
+    expect(pack.systemDir("atlantis")).toBe(path.join(systemsDir, "atlantis"));
+    expect(pack.system("atlantis").stationById("MARTA-FP")?.name).toBe("Five Points");
+    // The bench's cases stay the pack's.
+    expect(pack.allCases()).toHaveLength(955);
+    expect(() => pack.system("london")).toThrow("Unknown system 'london'. Known systems: marta, doha, bart, taipei, cta, beijing, alpha-2, atlantis");
+  });
+
+  it("refuses an imported folder that takes a pack system's id", () => {
+    const systemsDir = path.join(dir, "clash");
+    install(systemsDir, "bart");
+    expect(() => new DataPack(SHARED_DATA_DIR, { systemsDir })).toThrow(/may not take the id of a system of the data pack \('bart'\)/);
+  });
+
+  it("a broken imported file names the file and the line", () => {
+    const systemsDir = path.join(dir, "broken");
+    install(systemsDir, "brokenville");
+    writeFileSync(path.join(systemsDir, "brokenville", "lines.json"), '[\n  {"id": "red"}\n]\n');
+    expect(() => new DataPack(SHARED_DATA_DIR, { systemsDir }).system("brokenville")).toThrow(DataFileError);
+    expect(() => new DataPack(SHARED_DATA_DIR, { systemsDir }).system("brokenville")).toThrow(/brokenville\/lines\.json:2/);
+  });
+
+  it("is found at --systems-dir, else $METRO_SYSTEMS_DIR, else ./data/systems", () => {
+    expect(locateSystemsDir({ flag: "x", env: { METRO_SYSTEMS_DIR: "/y" }, cwd: "/w" })).toBe("/w/x");
+    expect(locateSystemsDir({ env: { METRO_SYSTEMS_DIR: "/y" }, cwd: "/w" })).toBe("/y");
+    expect(locateSystemsDir({ env: {}, cwd: "/w" })).toBe("/w/data/systems");
   });
 });
 

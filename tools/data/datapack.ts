@@ -2,7 +2,7 @@
 // validates every file with zod and caches the result. With a ValidatedFiles memo, a file whose
 // bytes already passed validation under this build is parsed without validating it again.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { DataFileError, DataPackNotFoundError } from "./errors.ts";
@@ -18,7 +18,7 @@ import {
   PromptProfileSchema,
   SplitFileSchema,
   StationsFileSchema,
-  SYSTEM_IDS,
+  inReportOrder,
   SystemIdSchema,
   ToolDefinitionsFileSchema,
   type Case,
@@ -31,6 +31,7 @@ import {
 import { SystemData } from "./system.ts";
 
 export const DATA_DIR_ENV = "METRO_DATA_DIR";
+export const SYSTEMS_DIR_ENV = "METRO_SYSTEMS_DIR";
 export const SPLIT_FILE = "data/splits/v23_holdout75_seed42.json";
 
 export interface DataDirCandidate {
@@ -50,6 +51,22 @@ export function dataDirCandidates(options: { flag?: string; env?: NodeJS.Process
   out.push({ dir: path.resolve(cwd, "../shared/metrollm-bench"), source: "default ../shared/metrollm-bench" });
   return out;
 }
+
+/** Where imported systems live: --systems-dir, else $METRO_SYSTEMS_DIR, else ./data/systems. */
+export function locateSystemsDir(options: { flag?: string | undefined; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  return path.resolve(cwd, options.flag ?? (options.env ?? process.env)[SYSTEMS_DIR_ENV] ?? "data/systems");
+}
+
+/** The files of one system, in the pack and in an imported system's folder alike. */
+export const SYSTEM_FILES = {
+  stations: "stations.json",
+  lines: "lines.json",
+  graph: "graph.json",
+  fares: "fares.json",
+  policies: "policies.json",
+  framebook: "framebook.yaml",
+} as const;
 
 function looksLikeDataPack(dir: string): boolean {
   return existsSync(path.join(dir, "data", "systems")) && existsSync(path.join(dir, "cases"));
@@ -80,7 +97,9 @@ export interface ValidatedFiles {
 }
 
 export interface DataPackOptions {
-  validatedFiles?: ValidatedFiles;
+  validatedFiles?: ValidatedFiles | undefined;
+  /** Where imported systems live (absent: the pack's systems only). */
+  systemsDir?: string | undefined;
 }
 
 export class DataPack {
@@ -95,30 +114,44 @@ export class DataPack {
   private cachedRubrics: Record<string, unknown> | undefined;
 
   private readonly validatedFiles: ValidatedFiles | undefined;
+  readonly systemsDir: string | undefined;
+  /** The pack's own systems (those with a folder under data/systems), in report order. */
+  readonly packSystemIds: readonly SystemId[];
+  /** Every system the kiosk runs: the pack's, then the imported ones, in report order. */
+  readonly systemIds: readonly SystemId[];
 
   constructor(readonly root: string, options: DataPackOptions = {}) {
     if (!existsSync(root) || !statSync(root).isDirectory()) throw new DataPackNotFoundError([{ dir: root, source: "given" }]);
     this.validatedFiles = options.validatedFiles;
+    this.systemsDir = options.systemsDir;
+    this.packSystemIds = inReportOrder(systemFolders(path.join(root, "data", "systems")));
+    const imported = this.systemsDir === undefined ? [] : systemFolders(this.systemsDir);
+    const clash = imported.find((id) => this.packSystemIds.includes(id));
+    if (clash !== undefined) throw new Error(`${path.join(this.systemsDir ?? "", clash)}: an imported system may not take the id of a system of the data pack ('${clash}')`);
+    this.systemIds = [...this.packSystemIds, ...inReportOrder(imported)];
   }
 
-  static locate(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string } & DataPackOptions = {}): DataPack {
-    return new DataPack(locateDataDir(options), { validatedFiles: options.validatedFiles });
+  static locate(options: { flag?: string; env?: NodeJS.ProcessEnv; cwd?: string; systemsDirFlag?: string | undefined } & DataPackOptions = {}): DataPack {
+    const systemsDir = options.systemsDir ?? locateSystemsDir({ flag: options.systemsDirFlag, ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+    return new DataPack(locateDataDir(options), { validatedFiles: options.validatedFiles, systemsDir });
   }
 
-  readonly systemIds: readonly SystemId[] = SYSTEM_IDS;
+  /** Whether `id` is an imported system (its files in the systems directory, not in the pack). */
+  isImported(id: string): boolean {
+    return this.systemIds.includes(id) && !this.packSystemIds.includes(id);
+  }
+
+  /** The folder of a system's files: the pack's data/systems/<id>, or <systems dir>/<id>. */
+  systemDir(id: SystemId): string {
+    return this.isImported(id) ? path.join(this.systemsDir ?? "", id) : this.file(`data/systems/${id}`);
+  }
 
   file(relative: string): string {
     return path.join(this.root, relative);
   }
 
   private readBytes(relative: string): Buffer {
-    const full = this.file(relative);
-    try {
-      return readFileSync(full);
-    } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err);
-      throw new DataFileError(full, [{ message: reason }]);
-    }
+    return readBytesOf(this.file(relative));
   }
 
   /**
@@ -138,34 +171,37 @@ export class DataPack {
     return this.parsed(relative, this.readBytes(relative), (text, options) => parseJsonText(text, this.file(relative), schema, options));
   }
 
+  /** One system, the pack's or an imported one: the same files, read and validated the same way. */
   system(id: string): SystemData {
-    const parsedId = SystemIdSchema.safeParse(id);
-    if (!parsedId.success) throw new Error(`Unknown system '${id}'. Known systems: ${SYSTEM_IDS.join(", ")}`);
-    const sid = parsedId.data;
+    const sid = SystemIdSchema.safeParse(id).data;
+    if (sid === undefined || !this.systemIds.includes(sid)) throw new Error(`Unknown system '${id}'. Known systems: ${this.systemIds.join(", ")}`);
     const cached = this.systems.get(sid);
     if (cached) return cached;
-    const dir = `data/systems/${sid}`;
-    const faresFile = `${dir}/fares.json`;
-    const fares = this.parsed(faresFile, this.readBytes(faresFile), (text, options) => parseJsonTextKeepingFloats(text, this.file(faresFile), FaresFileSchema, options));
-    const framebook = this.loadFramebook(`${dir}/framebook.yaml`);
+    const dir = this.systemDir(sid);
+    // The memo's digest names the file's place: the pack's path, or the imported system's.
+    const place = (file: string): string => (this.isImported(sid) ? `imported/${sid}/${file}` : `data/systems/${sid}/${file}`);
+    const read = <T>(file: string, parse: (text: string, full: string, options: ParseOptions) => T): T => {
+      const full = path.join(dir, file);
+      return this.parsed(place(file), readBytesOf(full), (text, options) => parse(text, full, options));
+    };
+    const json = <T>(file: string, schema: z.ZodType<T>): T => read(file, (text, full, options) => parseJsonText(text, full, schema, options));
+    const fares = read(SYSTEM_FILES.fares, (text, full, options) => parseJsonTextKeepingFloats(text, full, FaresFileSchema, options));
+    const framebook = read(SYSTEM_FILES.framebook, (text, full, options) => parseYamlText(text, full, FramebookFileSchema, options));
+    const graph = json(SYSTEM_FILES.graph, GraphFileSchema);
     const data = new SystemData({
       id: sid,
-      stations: this.json(`${dir}/stations.json`, StationsFileSchema),
-      lines: this.json(`${dir}/lines.json`, LinesFileSchema),
-      edges: this.json(`${dir}/graph.json`, GraphFileSchema).edges,
+      stations: json(SYSTEM_FILES.stations, StationsFileSchema),
+      lines: json(SYSTEM_FILES.lines, LinesFileSchema),
+      edges: graph.edges,
+      directed: graph.directed,
       fares: fares.value,
       faresPy: fares.pyValue,
-      policies: this.json(`${dir}/policies.json`, PoliciesFileSchema).policies,
-      framebook: framebook.framebook,
-      framebookPy: framebook.framebookPy,
+      policies: json(SYSTEM_FILES.policies, PoliciesFileSchema).policies,
+      framebook: framebook.value.framebook,
+      framebookPy: (framebook.pyValue as { framebook: unknown }).framebook,
     });
     this.systems.set(sid, data);
     return data;
-  }
-
-  private loadFramebook(relative: string): { framebook: Framebook; framebookPy: unknown } {
-    const parsed = this.parsed(relative, this.readBytes(relative), (text, options) => parseYamlText(text, this.file(relative), FramebookFileSchema, options));
-    return { framebook: parsed.value.framebook, framebookPy: (parsed.pyValue as { framebook: unknown }).framebook };
   }
 
   cases(system: SystemId): Case[] {
@@ -188,8 +224,9 @@ export class DataPack {
     return sha;
   }
 
+  /** The benchmark's cases: those of the pack's systems (an imported system's cases are a case file of its own). */
   allCases(): Case[] {
-    return this.systemIds.flatMap((s) => this.cases(s));
+    return this.packSystemIds.flatMap((s) => this.cases(s));
   }
 
   caseById(id: string): Case | undefined {
@@ -246,6 +283,23 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+function readBytesOf(full: string): Buffer {
+  try {
+    return readFileSync(full);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === "ENOENT" ? "file is missing" : String(err);
+    throw new DataFileError(full, [{ message: reason }]);
+  }
+}
+
+/** The system ids of a folder's sub-folders (a missing folder has none; other entries are ignored). */
+function systemFolders(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && SystemIdSchema.safeParse(entry.name).success)
+    .map((entry) => entry.name);
 }
 
 const sha256Hex = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");

@@ -3,18 +3,37 @@
 // order (the prompt and some tool results serialise them as they are).
 import { z } from "zod";
 
-export const SYSTEM_IDS = ["marta", "doha", "bart", "taipei", "cta", "beijing"] as const;
-export const SystemIdSchema = z.enum(SYSTEM_IDS);
+/**
+ * The benchmark pack's systems, in the paper's order (the order of its reports). Any other system is
+ * imported data (a GTFS feed): this list orders reports and names the bench's own cases, it does not
+ * limit which systems exist.
+ */
+export const PACK_SYSTEM_IDS = ["marta", "doha", "bart", "taipei", "cta", "beijing"] as const;
+/** A system's id: also a folder name and a URL path part, hence lowercase letters, digits, "-" and "_". */
+export const SystemIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, "a system id is 1 to 40 lowercase letters, digits, '-' or '_', starting with a letter");
 export type SystemId = z.infer<typeof SystemIdSchema>;
+
+/** Systems in report order: the pack's in the paper's order, then any other in id order. */
+export function inReportOrder(ids: Iterable<string>): string[] {
+  const rank = (id: string): number => {
+    const i = (PACK_SYSTEM_IDS as readonly string[]).indexOf(id);
+    return i < 0 ? PACK_SYSTEM_IDS.length : i;
+  };
+  return [...new Set(ids)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
 
 const nonEmpty = z.string().min(1);
 
+/** null: not known (an imported feed's silence), which is never shown or routed as accessible. */
+const knownOrNot = z.boolean().nullable();
 export const AccessibilitySchema = z.looseObject({
-  elevator: z.boolean(),
-  escalator: z.boolean(),
-  step_free: z.boolean(),
-  tactile_paving: z.boolean(),
-  wide_gate: z.boolean(),
+  elevator: knownOrNot,
+  escalator: knownOrNot,
+  step_free: knownOrNot,
+  tactile_paving: knownOrNot,
+  wide_gate: knownOrNot,
 });
 
 export const StationSchema = z.looseObject({
@@ -25,6 +44,10 @@ export const StationSchema = z.looseObject({
   accessibility: AccessibilitySchema,
   connections: z.array(z.string()),
   zone: z.string(),
+  /** Minutes to change lines here (an imported feed's minimum transfer time); absent: the router's default. */
+  transfer_min: z.number().nonnegative().optional(),
+  /** An imported station's fare zones, one per line where the feed gives each platform its own (zone_table fares). */
+  fare_zones: z.array(z.string()).min(1).optional(),
 });
 export type Station = z.infer<typeof StationSchema>;
 export const StationsFileSchema = z.array(StationSchema).min(1);
@@ -85,7 +108,7 @@ const RiderDiscountSchema = z.looseObject({
 
 export const FaresFileSchema = z.looseObject({
   system: z.string().optional(),
-  model: z.enum(["flat", "flat_with_exceptions", "distance"]),
+  model: z.enum(["flat", "flat_with_exceptions", "distance", "zone_table"]),
   currency: nonEmpty,
   currency_symbol: nonEmpty,
   base_fare: money,
@@ -117,7 +140,12 @@ export const FaresFileSchema = z.looseObject({
     })
     .optional(),
   passes: z.record(z.string(), z.looseObject({ price: money })).optional(),
-});
+  /**
+   * zone_table (an imported feed's fare_rules): one adult's fare from an origin zone to a
+   * destination zone, the zones being the stations' `zone`. A pair the table lacks has no fare.
+   */
+  zone_fares: z.record(z.string(), z.record(z.string(), money)).optional(),
+}).refine((f) => f.model !== "zone_table" || f.zone_fares !== undefined, { message: "the zone_table fare model needs zone_fares", path: ["zone_fares"] });
 export type Fares = z.infer<typeof FaresFileSchema>;
 
 export const PolicySchema = z.looseObject({

@@ -6,6 +6,8 @@ export interface SystemFiles {
   stations: Station[];
   lines: Line[];
   edges: GraphEdge[];
+  /** graph.json's `directed`: each edge one way only (absent: both ways, as in the pack). */
+  directed?: boolean;
   fares: Fares;
   /** fares.json with Python's int/float distinction kept (for prompt text). */
   faresPy: unknown;
@@ -20,6 +22,7 @@ export class SystemData {
   readonly stations: readonly Station[];
   readonly lines: readonly Line[];
   readonly edges: readonly GraphEdge[];
+  readonly directed: boolean;
   readonly fares: Fares;
   readonly faresPy: unknown;
   readonly policies: readonly Policy[];
@@ -36,6 +39,7 @@ export class SystemData {
     this.stations = files.stations;
     this.lines = files.lines;
     this.edges = files.edges;
+    this.directed = files.directed ?? false;
     this.fares = files.fares;
     this.faresPy = files.faresPy;
     this.policies = files.policies;
@@ -63,6 +67,7 @@ export class SystemData {
       stations: [...this.stations],
       lines: [...this.lines],
       edges: [...this.edges],
+      directed: this.directed,
       fares: this.fares,
       faresPy: this.faresPy,
       policies: [...this.policies],

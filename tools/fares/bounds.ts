@@ -27,6 +27,7 @@ export function dearestSingleRide(fares: Fares): number {
   const bases: number[] = [num(f.base_fare) ?? 0, num(f.gold_fare) ?? 0];
   for (const b of (Array.isArray(f.fare_brackets) ? f.fare_brackets : []) as Record<string, unknown>[]) bases.push(num(b?.fare) ?? 0);
   for (const o of Object.values((f.station_overrides ?? {}) as Record<string, Record<string, unknown>>)) bases.push(num(o?.fare) ?? 0);
+  for (const row of Object.values(fares.zone_fares ?? {})) bases.push(...Object.values(row));
   let adjustment = 0;
   for (const m of Object.values((f.payment_methods ?? {}) as Record<string, Record<string, unknown>>)) {
     adjustment = Math.max(adjustment, num(m?.fare_adjustment) ?? 0);

@@ -162,3 +162,30 @@ describe("distance (BART, Taipei, Beijing)", () => {
     expect(() => calculateFare(taipei, pax(1), "easycard")).toThrow("route_distance_miles required for distance fare model");
   });
 });
+
+describe("zone_table (an imported feed's origin-destination fares)", () => {
+  const fares: Fares = {
+    model: "zone_table",
+    currency: "INR",
+    currency_symbol: "₹",
+    base_fare: 12,
+    zone_fares: { A: { B: 30, C: 40 }, A2: { B: 30, C: 45 } },
+    discounts: { children: { max_per_adult: 0, qualifier: "no free child fare in the feed" }, senior_65_plus: { multiplier: 0.5 } },
+  };
+
+  it("prices the fare between the stations' zones; children pay, seniors take their multiplier", () => {
+    const fare = calculateFare(fares, pax(1, 1, 1), "contactless", { origin_zones: ["A"], destination_zones: ["B"] });
+    expect(fare.items).toEqual([line("Adult x1", 30, "INR"), line("Senior x1", 15, "INR"), line("Child (fare required) x1", 30, "INR")]);
+    expect(fare.total).toBe(75);
+  });
+
+  it("takes a station's zones together when they agree, and refuses when the fare depends on the platform", () => {
+    expect(calculateFare(fares, pax(1), "contactless", { origin_zones: ["A", "A2"], destination_zones: ["B"] }).total).toBe(30);
+    expect(() => calculateFare(fares, pax(1), "contactless", { origin_zones: ["A", "A2"], destination_zones: ["C"] })).toThrow(/differs by platform \(40, 45\)/);
+  });
+
+  it("refuses a pair the table lacks, and a route without zones", () => {
+    expect(() => calculateFare(fares, pax(1), "contactless", { origin_zones: ["B"], destination_zones: ["A"] })).toThrow(FareError);
+    expect(() => calculateFare(fares, pax(1), "contactless", { origin: "X", destination: "Y" })).toThrow(/zones\) are required/);
+  });
+});

@@ -23,6 +23,9 @@ export interface FareRoute {
   distance_miles?: number;
   origin?: string;
   destination?: string;
+  /** The fare zones of origin and destination (a station may have one per line), for the zone_table model. */
+  origin_zones?: readonly string[];
+  destination_zones?: readonly string[];
 }
 
 export interface FareLine {
@@ -90,6 +93,8 @@ export function calculateFare(
       const surcharges = matchSurcharges(fares, route.origin, route.destination);
       return breakdown(fares, passengers, currency, distanceRiders(fares, route.distance_miles, surcharges), surcharges);
     }
+    case "zone_table":
+      return breakdown(fares, passengers, currency, zoneRiders(fares, route), []);
     default:
       throw new TypeError(`Fare model '${String(fares.model)}' not yet implemented`);
   }
@@ -147,6 +152,22 @@ function exceptionRiders(fares: Fares, paymentMethod: string, route: FareRoute):
     return pyTruthy(cfg) && hasKey(cfg, "fare") ? num((cfg as Dict).fare, `${key}.fare`) : perRide;
   };
   return { perRide, senior: fixed("senior_65_plus"), disabled: fixed("disabled") };
+}
+
+/** zone_table (an imported feed): the table's fare between the two zones. */
+function zoneRiders(fares: Fares, route: FareRoute): RiderFares {
+  const { origin_zones: from, destination_zones: to } = route;
+  if (!from?.length || !to?.length) throw new FareError(FARE_MESSAGES.zonesNeeded);
+  const found = new Set<number>();
+  for (const a of from) for (const b of to) {
+    const fare = fares.zone_fares?.[a]?.[b];
+    if (fare !== undefined) found.add(fare);
+  }
+  const [perRide, ...others] = found;
+  if (perRide === undefined) throw new FareError(FARE_MESSAGES.noZoneFare(from.join("/"), to.join("/")));
+  // A station with a zone per line whose fares disagree: the price depends on the platform, which a ticket cannot know.
+  if (others.length > 0) throw new FareError(FARE_MESSAGES.zoneFareByPlatform(from.join("/"), to.join("/"), [...found].join(", ")));
+  return withReducedFares(fares, perRide);
 }
 
 interface MatchedSurcharge {
@@ -212,6 +233,11 @@ function distanceRiders(fares: Fares, miles: number, surcharges: readonly Matche
     replacing.length > 0
       ? Math.max(...replacing.map((s) => s.amount))
       : pyRound(base + sum(surcharges.map((s) => s.amount)), 2);
+  return withReducedFares(fares, perRide);
+}
+
+/** Senior and disabled fares as a multiplier of, or a fixed replacement for, the adult fare. */
+function withReducedFares(fares: Fares, perRide: number): RiderFares {
   const discounts = discountsOf(fares);
   const reduced = (key: string): number => {
     const cfg = get(discounts, key, undefined);

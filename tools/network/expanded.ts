@@ -76,6 +76,10 @@ export interface ExpandedGraphSpec {
   lineIds: readonly string[];
   edges: readonly TrackEdge[];
   lineOrder: LineOrder;
+  /** Each edge runs one way only (an imported timetable times each direction); else both ways. */
+  directed?: boolean;
+  /** Minutes to change lines at a station, where the network says (else TRANSFER_PENALTY_MIN). */
+  transferMinutes?: ReadonlyMap<number, number>;
   /** Track edges to leave out (restricted routing). */
   dropEdge?: (edge: TrackEdge) => boolean;
   /** Stations with no node at all (closed). */
@@ -207,7 +211,7 @@ export class ExpandedGraph {
       noteLine(e.from, e.line);
       noteLine(e.to, e.line);
       addEdge(track(e.from, e.line), track(e.to, e.line), e.minutes, e.miles);
-      addEdge(track(e.to, e.line), track(e.from, e.line), e.minutes, e.miles);
+      if (!spec.directed) addEdge(track(e.to, e.line), track(e.from, e.line), e.minutes, e.miles);
     }
 
     const lineIndex = new Map(spec.lineIds.map((id, i) => [id, i]));
@@ -225,10 +229,11 @@ export class ExpandedGraph {
       }
       if (!spec.noTransfer?.has(s)) {
         const sorted = [...insertion].sort(comparePyStrings).map((id) => track(s, lineIndex.get(id) as number));
+        const penalty = spec.transferMinutes?.get(s) ?? TRANSFER_PENALTY_MIN;
         for (let i = 0; i < sorted.length; i++) {
           for (let j = i + 1; j < sorted.length; j++) {
-            addEdge(sorted[i] as number, sorted[j] as number, TRANSFER_PENALTY_MIN, 0);
-            addEdge(sorted[j] as number, sorted[i] as number, TRANSFER_PENALTY_MIN, 0);
+            addEdge(sorted[i] as number, sorted[j] as number, penalty, 0);
+            addEdge(sorted[j] as number, sorted[i] as number, penalty, 0);
           }
         }
       }

@@ -2,6 +2,7 @@
 // Expected routes were produced by the Python reference (PYTHONHASHSEED=13).
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../data/datapack.ts";
+import { SystemData } from "../data/system.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { RouteEngine, RouteError, routeEngineFor, type RouteResult } from "./index.ts";
 
@@ -205,5 +206,39 @@ describe("line closures", () => {
     expect(() => beijing.expandLineClosures([{ line: "2", from_station: "Xizhimen", to_station: "Dongzhimen" }])).toThrow(
       new RouteError("Partial closure on loop line '2' is ambiguous — use whole-line closure or specify segments"),
     );
+  });
+});
+
+describe("an imported network: one-way edges and its own transfer times", () => {
+  const base = pack.system("marta");
+  /** MARTA with each edge one way only, timed differently each way, and Five Points' transfer at 2 minutes. */
+  const oneWay = new SystemData({
+    id: "oneway",
+    stations: base.stations.map((s) => (s.id === "MARTA-FP" ? { ...s, transfer_min: 2 } : s)),
+    lines: [...base.lines],
+    edges: base.edges.flatMap((e) => [e, { ...e, from: e.to, to: e.from, travel_time_min: e.travel_time_min + 1 }]),
+    directed: true,
+    fares: base.fares,
+    faresPy: base.faresPy,
+    policies: [...base.policies],
+    framebook: base.framebook,
+    framebookPy: base.framebookPy,
+  });
+  const engine = new RouteEngine(oneWay);
+
+  it("times each direction on its own edges", () => {
+    const north = engine.route("MARTA-AP", "MARTA-CP");
+    const south = engine.route("MARTA-CP", "MARTA-AP");
+    expect(Math.abs(south.estimated_minutes - north.estimated_minutes)).toBeCloseTo(1, 5);
+    expect(marta.route("MARTA-AP", "MARTA-CP").estimated_minutes).toBe(marta.route("MARTA-CP", "MARTA-AP").estimated_minutes);
+  });
+
+  it("charges a transfer the station's own minutes instead of the default five", () => {
+    const trip = ["West End", "Inman Park/Reynoldstown"] as const;
+    const here = engine.route(...trip);
+    const undirected = new RouteEngine(new SystemData({ ...oneWay, id: "oneway2", stations: [...base.stations], edges: base.edges.flatMap((e) => [e, { ...e, from: e.to, to: e.from, travel_time_min: e.travel_time_min + 1 }]), lines: [...oneWay.lines], policies: [...oneWay.policies] }));
+    const there = undirected.route(...trip);
+    expect(here.transfers).toBe(1);
+    expect(there.estimated_minutes - here.estimated_minutes).toBeCloseTo(3, 5);
   });
 });

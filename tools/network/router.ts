@@ -62,6 +62,8 @@ export class RouteEngine {
   private readonly graph: ExpandedGraph;
   private readonly lineShapes = new Map<string, LineShape>();
   private readonly resolved = new Map<string, string | null>();
+  /** Stations whose own minimum transfer time replaces the default penalty (an imported feed's transfers.txt). */
+  private readonly transferMinutes = new Map<number, number>();
 
   constructor(
     readonly system: SystemData,
@@ -88,6 +90,7 @@ export class RouteEngine {
         miles: e.distance_miles,
       });
     }
+    for (const s of system.stations) if (s.transfer_min !== undefined) this.transferMinutes.set(this.indexOfStation(s.id), s.transfer_min);
     this.graph = this.buildGraph();
   }
 
@@ -113,6 +116,8 @@ export class RouteEngine {
       lineIds: this.lineIds,
       edges: this.tracks,
       lineOrder: this.lineOrder,
+      directed: this.system.directed,
+      transferMinutes: this.transferMinutes,
     };
     if (!restrictions) return ExpandedGraph.build(base);
     const { closedPairs, closed } = restrictions;

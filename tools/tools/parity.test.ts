@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../data/datapack.ts";
-import { SYSTEM_IDS } from "../data/schemas.ts";
+import { PACK_SYSTEM_IDS } from "../data/schemas.ts";
 import type { LineOrder } from "../network/expanded.ts";
 import { ORACLE_DIR, SHARED_DATA_DIR } from "../../test/paths.ts";
 import { TOOL_NAMES, ToolSession, type ToolOutcome } from "./index.ts";
@@ -63,7 +63,7 @@ interface Tally {
 function replay(pack: DataPack, lineOrder: LineOrder) {
   const tallies = new Map<string, Tally>(); // `${system}/${tool}`
   const mismatches: string[] = [];
-  for (const system of SYSTEM_IDS) {
+  for (const system of PACK_SYSTEM_IDS) {
     const data = pack.system(system);
     const file = path.join(ORACLE_DIR, "rule-agent", `${system}.json`);
     const records = (JSON.parse(readFileSync(file, "utf8")) as { results: OracleRecord[] }).results;
@@ -94,7 +94,7 @@ function replay(pack: DataPack, lineOrder: LineOrder) {
 }
 
 function table(title: string, tallies: Map<string, Tally>): { text: string; total: Tally } {
-  const tools = TOOL_NAMES.filter((t) => SYSTEM_IDS.some((s) => tallies.has(`${s}/${t}`)));
+  const tools = TOOL_NAMES.filter((t) => PACK_SYSTEM_IDS.some((s) => tallies.has(`${s}/${t}`)));
   const cell = (t: Tally | undefined): string => {
     if (!t) return "-";
     const n = t.identical + t.labels + t.mismatch;
@@ -105,7 +105,7 @@ function table(title: string, tallies: Map<string, Tally>): { text: string; tota
   const zero = (): Tally => ({ identical: 0, labels: 0, mismatch: 0 });
   const rows: string[][] = [["system", ...tools, "all"]];
   let total = zero();
-  for (const s of SYSTEM_IDS) {
+  for (const s of PACK_SYSTEM_IDS) {
     let sys = zero();
     const row: string[] = [s];
     for (const t of tools) {
@@ -118,7 +118,7 @@ function table(title: string, tallies: Map<string, Tally>): { text: string; tota
     rows.push(row);
   }
   const all = ["all"];
-  for (const t of tools) all.push(cell(SYSTEM_IDS.reduce((acc, s) => add(acc, tallies.get(`${s}/${t}`)), zero())));
+  for (const t of tools) all.push(cell(PACK_SYSTEM_IDS.reduce((acc, s) => add(acc, tallies.get(`${s}/${t}`)), zero())));
   all.push(cell(total));
   rows.push(all);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));

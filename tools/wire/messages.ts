@@ -27,6 +27,10 @@ export const ROUTE_MESSAGES = {
 /** fare_calculator's 422 detail. */
 export const FARE_MESSAGES = {
   distanceNeeded: "route_distance_miles required for distance fare model",
+  // The kiosk's own: the reference has no zone_table model (imported feeds), so the model never met these.
+  zonesNeeded: "the origin and destination stations (their zones) are required for the zone_table fare model",
+  noZoneFare: (from: string, to: string) => `The fare table has no fare from zone ${from} to zone ${to}`,
+  zoneFareByPlatform: (from: string, to: string, fares: string) => `The fare from zone ${from} to zone ${to} differs by platform (${fares})`,
 } as const;
 
 /** station_info's and line_info's details. */

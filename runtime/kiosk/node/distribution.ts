@@ -11,7 +11,7 @@
 // it handled and the reports not yet delivered are kept in a small SQLite file, so a restart neither
 // re-applies nor goes back to an older version.
 import type Database from "better-sqlite3";
-import { SYSTEM_IDS, type SystemId } from "../../../tools/data/schemas.ts";
+import type { SystemId } from "../../../tools/data/schemas.ts";
 import { AlertStoreError, type AlertStore } from "../../alerts/store.ts";
 import { backofficeAlertId } from "../../alerts/model.ts";
 import { FramebookRejectedError, type FramebookStore } from "../../framebook/store.ts";
@@ -237,7 +237,7 @@ export class Distribution {
     if (!verified.ok) return { reason: verified.reason, message: verified.message, issues: [], envelope: null };
     const { envelope } = verified;
     const system = envelope.system as SystemId;
-    if (!(SYSTEM_IDS as readonly string[]).includes(envelope.system) || !this.options.systems.includes(system)) {
+    if (!this.options.systems.includes(system)) {
       return { reason: "unknown_system", message: `this kiosk does not serve '${envelope.system}'`, issues: [], envelope };
     }
     const previous = this.appliedRow(envelope.kind, envelope.system);

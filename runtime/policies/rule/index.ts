@@ -2,6 +2,7 @@
 // uses only what a kiosk has at run time — the passenger's events, the framebook, the system data
 // and tool results — and never an answer key. It runs the same tools a model would, through the
 // same session loop, and re-plans on every new passenger turn.
+import { isStepFree, type Accessibility } from "../../../tools/data/accessibility.ts";
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
@@ -114,18 +115,20 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, voice
 
   if (intent.kind === "station_question" && station && intent.topic === "accessibility") {
     const [info] = yield call("station_info", { station_id: station.id, query_type: "accessibility" });
-    const data = (result<{ data?: { accessibility?: Record<string, boolean> } }>(info)?.data?.accessibility) ?? {};
+    const data = (result<{ data?: { accessibility?: Partial<Accessibility> } }>(info)?.data?.accessibility) ?? {};
+    // null: the network's data does not say (an imported feed), which is said as such.
     const parts = [
-      data.elevator ? "elevators are in service" : "there is no working elevator",
-      data.step_free ? "step-free access is available" : "step-free access is not available",
-    ];
+      data.elevator === null ? null : data.elevator ? "elevators are in service" : "there is no working elevator",
+      data.step_free === null ? "whether there is step-free access is not known" : data.step_free ? "step-free access is available" : "step-free access is not available",
+    ].filter((p) => p !== null);
     const here = voice.station(station.id, station.name);
-    const banners: Banner[] = data.elevator && data.step_free ? [] : [{ severity: "warning", title: `Accessibility at ${station.name}`, body: `${station.name}: ${parts.join("; ")}.` }];
+    const banners: Banner[] = isStepFree(data) ? [] : [{ severity: "warning", title: `Accessibility at ${station.name}`, body: `${station.name}: ${parts.join("; ")}.` }];
     yield submit({
       outcome: "policy_answer_only",
       action: "display_info",
       reason: "ok",
-      message: say.accessibility(here, !!data.elevator, !!data.step_free),
+      // Unknown is said as unknown; a known step-free station without lift data has no lift problem.
+      message: data.step_free === null ? say.accessibilityUnknown(here) : say.accessibility(here, (data.elevator ?? data.step_free) === true, !!data.step_free),
       banners,
       reasoning: "Accessibility question answered from station_info.",
     });
@@ -534,14 +537,16 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   if (accessibility) {
     const ids = route.stops.map((s) => s.station_id);
     const [info] = yield call("station_info", { station_ids: ids, query_type: "accessibility" });
-    const results = result<{ results?: { station_id: string; data: { name: string; accessibility: Record<string, boolean> } }[] }>(info)?.results ?? [];
-    const issues = results.filter((r) => !r.data.accessibility.elevator || !r.data.accessibility.step_free);
+    const results = result<{ results?: { station_id: string; data: { name: string; accessibility: Partial<Accessibility> } }[] }>(info)?.results ?? [];
+    const issues = results.filter((r) => !isStepFree(r.data.accessibility));
     const outages = impacts.filter((i) => i.inEffect && ids.some((id) => i.liftsOut.has(id)));
     for (const r of issues) {
-      const problems = [!r.data.accessibility.elevator ? "elevator out of service" : "", !r.data.accessibility.step_free ? "no step-free access" : ""].filter(Boolean);
+      const a = r.data.accessibility;
+      const problems = [a.elevator === false ? "elevator out of service" : "", a.step_free === false ? "no step-free access" : a.step_free !== true ? "step-free access not known" : ""].filter(Boolean);
       const banner: Banner = { severity: "warning", title: `Accessibility: ${r.data.name}`, body: `${r.data.name}: ${problems.join(", ")}. Ask staff for assistance at this station.` };
       banners.push(banner);
-      notices.set(banner, say.accessibilityIssues(voice.station(r.station_id, r.data.name), !!r.data.accessibility.elevator, !!r.data.accessibility.step_free));
+      const where = voice.station(r.station_id, r.data.name);
+      notices.set(banner, a.step_free === null ? say.accessibilityUnknown(where) : say.accessibilityIssues(where, a.elevator !== false, a.step_free === true));
     }
     if (outages.length > 0) {
       yield submit({
