@@ -20,6 +20,7 @@ describe("cli/commands.ts", () => {
     expect(commandNamed(["bench", "run", "--policy", "rule"])?.name).toBe("bench");
     expect(commandNamed(["--data", "/pack", "tool", "route_planner"])?.name).toBe("tool");
     expect(commandNamed(["--data=/pack", "prompt", "MARTA-A-001"])?.name).toBe("prompt");
+    expect(commandNamed(["--systems-dir", "/systems", "network", "import", "feed"])?.name).toBe("network");
     expect(commandNamed(["help", "serve"])?.name).toBe("serve");
     expect(commandNamed(["--help"])).toBeUndefined();
     expect(commandNamed(["bnch"])).toBeUndefined();

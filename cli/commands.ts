@@ -37,6 +37,11 @@ export const COMMANDS = [
     load: async () => (await import("./bench.ts")).registerBenchCommands,
   },
   {
+    name: "network",
+    description: "import a metro network from its GTFS feed (folder or .zip) as a system every command runs",
+    load: async () => (await import("./network.ts")).registerNetworkCommands,
+  },
+  {
     name: "framebook",
     description: "validate, preview, apply and roll back operator framebooks",
     load: async () => (await import("./framebook.ts")).registerFramebookCommands,
@@ -84,7 +89,7 @@ export function commandDescription(name: CommandName): string {
 }
 
 /** Global options that take a value: skipped when looking for the command name. */
-const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--data"]);
+const GLOBAL_VALUE_OPTIONS: ReadonlySet<string> = new Set(["--data", "--systems-dir"]);
 
 /** The first two operands of a command line (`kiosk [--data DIR] <command> <sub-command or argument> …`). */
 export function leadingOperands(args: readonly string[]): string[] {

@@ -29,6 +29,11 @@ export function dataPack(options: GlobalOptions): DataPack {
   return cached.pack;
 }
 
+/** Forget the loaded pack: its list of systems changed on disk (a network was imported). */
+export function forgetDataPack(): void {
+  cached = undefined;
+}
+
 /** The same data pack, every file of it validated now (no memo): for `kiosk data check`. */
 export function dataPackValidatedNow(options: GlobalOptions): DataPack {
   return DataPack.locate({ flag: options.data, systemsDirFlag: options.systemsDir });
