@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
+import { importReview, noteText } from "../host/network/import.ts";
 import { FRAMEBOOKS_DIR_ENV, FramebookRejectedError, FramebookStore, type AuditEntry } from "../runtime/framebook/store.ts";
 import { formatIssues, type FramebookValidation } from "../runtime/framebook/validate.ts";
 import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
@@ -95,8 +96,13 @@ export function registerFramebookCommands(program: Command): void {
     .action((file: string, _o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
       const validation = s.validate(systemOf(opts), readText(file), file);
-      if (opts.json) printJson({ ok: validation.ok, issues: validation.issues });
-      else process.stdout.write(validation.issues.length ? `${formatIssues(validation)}\n` : `${file}: valid\n`);
+      const review = importReview(dataPack(opts), systemOf(opts));
+      if (opts.json) printJson({ ok: validation.ok, issues: validation.issues, review: review?.notes ?? [] });
+      else {
+        process.stdout.write(validation.issues.length ? `${formatIssues(validation)}\n` : `${file}: valid\n`);
+        // A valid draft of an imported system still holds what no feed says.
+        if (review && review.notes.length > 0) process.stdout.write(`still to review (from the network import, ${review.file}):\n${review.notes.map((n) => `  - ${noteText(n)}`).join("\n")}\n`);
+      }
       if (!validation.ok) process.exitCode = 1;
     });
 

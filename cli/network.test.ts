@@ -43,6 +43,11 @@ describe("kiosk network import", () => {
     expect(stdout).toContain("112 of 3192 station pairs have no fare in the feed, most of them at JBS (112)");
     const route = await kiosk("tool", "route_planner", "--system", "hyderabad", "--args", '{"origin":"Miyapur","destination":"Nagole"}');
     expect(JSON.parse(route.stdout)).toMatchObject({ line_sequence: ["RED", "BLUE"], transfers: 1 });
+    // The framebook draft validates, and validation lists what the operator should still review.
+    const draft = path.join(dir, "systems", "hyderabad", "framebook.yaml");
+    const checked = await kiosk("framebook", "validate", draft, "--system", "hyderabad", "--framebooks", path.join(dir, "framebooks"));
+    expect(checked.stdout).toContain(`${draft}: valid\nstill to review (from the network import, `);
+    expect(checked.stdout).toContain("stops.txt wheelchair_boarding: 57 of 57 stations have no step-free information");
   });
 
   it("refuses a broken feed as a usage error naming file, line and field, and installs nothing", async () => {

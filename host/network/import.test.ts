@@ -10,7 +10,7 @@ import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
-import { SHARED_DATA_DIR, SHARED_DIR } from "../../test/paths.ts";
+import { REPO_ROOT, SHARED_DATA_DIR, SHARED_DIR } from "../../test/paths.ts";
 import { AskResultSchema, PurchaseResultSchema } from "../../runtime/kiosk/bridge.ts";
 import { packExtras } from "../../runtime/kiosk/node/pack-extras.ts";
 import { testApp } from "../../runtime/kiosk/testing.ts";
@@ -184,6 +184,100 @@ describe("an imported system at the kiosk", () => {
     expect(answer.purchasable).toBe(false);
     const asked = AskResultSchema.parse(await kiosk.ask({ system: "hyderabad", events: [{ type: "freetext_input", text: "Does Miyapur station have wheelchair access?" }] }));
     expect(asked.state.assistant_message).toBe("We do not know whether Miyapur has step-free access. Please ask staff before you travel.");
+  });
+});
+
+describe("kiosk network import: Busan Metro, with the operator's fare model", () => {
+  const BUSAN = path.join(SHARED_DIR, "gtfs", "busan");
+  const FARES = path.join(REPO_ROOT, "framebooks", "busan", "fares.json");
+  const stopsCsv = csv(BUSAN, "stops.txt");
+  const transfers = csv(BUSAN, "transfers.txt");
+  let busan: ReturnType<DataPack["system"]>;
+  beforeAll(() => {
+    importNetwork({ feed: BUSAN, id: "busan", systemsDir, pack: new DataPack(SHARED_DATA_DIR), faresFile: FARES });
+    busan = new DataPack(SHARED_DATA_DIR, { systemsDir }).system("busan");
+  });
+
+  it("refuses a feed without fares unless the operator gives a fare model", () => {
+    expect(() => importNetwork({ feed: BUSAN, id: "busan-nofares", systemsDir, pack: new DataPack(SHARED_DATA_DIR) })).toThrow(/has no fares; give the fare model with --fares FILE/);
+    expect(existsSync(path.join(systemsDir, "busan-nofares"))).toBe(false);
+  });
+
+  it("applies the fare model exactly: up to 10 km one fare, beyond it the other; children, seniors and disabled riders as it says", () => {
+    const model = JSON.parse(readFileSync(FARES, "utf8")) as { fare_brackets: { max_km: number; fare: number }[] };
+    const session = new ToolSession(busan);
+    const ids = busan.stations.map((s) => s.id);
+    let near = 0;
+    for (const a of ids) {
+      for (const b of ids) {
+        if (a === b) continue;
+        const route = session.call("route_planner", { origin: a, destination: b });
+        if (!route.ok) throw new Error(route.body);
+        const { route_id, distance_miles } = route.result as { route_id: string; distance_miles: number };
+        const km = distance_miles * 1.609344;
+        const want = model.fare_brackets.find((x) => km <= x.max_km)?.fare;
+        const fare = session.call("fare_calculator", { route_id, passengers: { adults: 1, children: 2, seniors: 1, disabled: 1 }, payment_method: "transport_card", ticket_type: "single" });
+        expect(fare.ok && (fare.result as { total: number }).total, `${a} → ${b}, ${km} km`).toBe(want);
+        if (Math.abs(km - 10) < 0.5) near++;
+      }
+    }
+    // The boundary is exercised: trips just under and just over 10 km.
+    expect(near).toBeGreaterThan(10);
+  });
+
+  it("one station where transfers.txt joins two same-name stops, changing lines in its minimum transfer time", () => {
+    const row = transfers[0] as Row;
+    const name = (id: string) => stopsCsv.find((s) => s.stop_id === id)?.stop_name;
+    const station = busan.stations.find((s) => (s as { gtfs_stop_ids?: string[] }).gtfs_stop_ids?.includes(row.from_stop_id as string));
+    expect(station?.name).toBe(name(row.from_stop_id as string));
+    expect((station as { gtfs_stop_ids?: string[] }).gtfs_stop_ids).toContain(row.to_stop_id);
+    expect(station?.transfer_min).toBe(Number(row.min_transfer_time) / 60);
+    expect(station?.lines.length).toBeGreaterThan(1);
+    // A trip that must change there pays its minutes, not the default five.
+    const [lineA, lineB] = station?.lines as [string, string];
+    const from = busan.lineById(lineA)?.stations.find((s) => s !== station?.id && !busan.stationById(s)?.lines.includes(lineB)) as string;
+    const to = busan.lineById(lineB)?.stations.find((s) => s !== station?.id && !busan.stationById(s)?.lines.includes(lineA)) as string;
+    const route = new ToolSession(busan).call("route_planner", { origin: from, destination: to });
+    const r = route.ok ? (route.result as { stops: { station_id: string; line: string; is_transfer: boolean }[]; estimated_minutes: number }) : undefined;
+    const changes = r?.stops.filter((s) => s.is_transfer) ?? [];
+    expect(changes.length).toBeGreaterThan(0);
+    const riding = (r?.stops ?? []).slice(1).reduce((sum, s, i) => {
+      const prev = r?.stops[i] as { station_id: string; line: string };
+      return prev.station_id === s.station_id ? sum : sum + (busan.edges.find((e) => e.from === prev.station_id && e.to === s.station_id && e.line === s.line)?.travel_time_min ?? NaN);
+    }, 0);
+    const transferMinutes = changes.reduce((sum, s) => sum + (busan.stationById(s.station_id)?.transfer_min ?? 5), 0);
+    expect(r?.estimated_minutes).toBeCloseTo(riding + transferMinutes, 1);
+  });
+
+  it("sells step-free trips only through stops the feed marks accessible", async () => {
+    expect(stopsCsv.every((s) => s.wheelchair_boarding === "1")).toBe(true);
+    expect(busan.stations.every((s) => s.accessibility.step_free === true)).toBe(true);
+    const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
+    const { app: kiosk } = testApp({ pack, extras: packExtras(pack.root) });
+    const [a, b] = [busan.stations[0]?.id as string, busan.stations[5]?.id as string];
+    const ask = (accessibilityMode: boolean) => kiosk.ask({ system: "busan", accessibilityMode, events: [
+      { type: "station_selected", field: "origin", value: a, station_id: a },
+      { type: "station_selected", field: "destination", value: b, station_id: b },
+      { type: "passenger_count_changed", adults: 1 },
+    ] });
+    expect(AskResultSchema.parse(await ask(true)).purchasable).toBe(true);
+    // The same feed with one stop on that trip marked not accessible (wheelchair_boarding 2).
+    const feed = path.join(dir, "feed-busan-steps");
+    cpSync(BUSAN, feed, { recursive: true });
+    const through = busan.stations[3]?.id as string;
+    const stopsFile = path.join(feed, "stops.txt");
+    writeFileSync(stopsFile, readFileSync(stopsFile, "utf8").replace(new RegExp(`^(${through},.*),1(\r?)$`, "m"), "$1,2$2"));
+    importNetwork({ feed, id: "busan-steps", systemsDir, pack: new DataPack(SHARED_DATA_DIR), faresFile: FARES });
+    const stepped = new DataPack(SHARED_DATA_DIR, { systemsDir });
+    expect(stepped.system("busan-steps").stationById(through)?.accessibility.step_free).toBe(false);
+    const other = testApp({ pack: stepped, extras: packExtras(stepped.root) }).app;
+    const events = [
+      { type: "station_selected" as const, field: "origin" as const, value: a, station_id: a },
+      { type: "station_selected" as const, field: "destination" as const, value: b, station_id: b },
+      { type: "passenger_count_changed" as const, adults: 1 },
+    ];
+    expect(AskResultSchema.parse(await other.ask({ system: "busan-steps", accessibilityMode: true, events })).purchasable).toBe(false);
+    expect(AskResultSchema.parse(await other.ask({ system: "busan-steps", accessibilityMode: false, events })).purchasable).toBe(true);
   });
 });
 

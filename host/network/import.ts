@@ -10,7 +10,7 @@ import { SYSTEM_FILES, type DataPack } from "../../tools/data/datapack.ts";
 import { parseJsonText, parseYamlText } from "../../tools/data/parse.ts";
 import { FaresFileSchema, FramebookFileSchema, GraphFileSchema, LinesFileSchema, PoliciesFileSchema, StationsFileSchema, SystemIdSchema, type Fares, type SystemId } from "../../tools/data/schemas.ts";
 import { readFeedSource, readGtfsFeed } from "../../tools/gtfs/index.ts";
-import { systemFromFeed, type ImportNote, type ImportedSystem } from "../../tools/gtfs/to-system.ts";
+import { ImportReportSchema, systemFromFeed, type ImportNote, type ImportedSystem } from "../../tools/gtfs/to-system.ts";
 
 /** Files an imported system has beside the six every system has. */
 export const IMPORT_FILES = {
@@ -143,6 +143,14 @@ function licenceText(feed: string, files: ReadonlyMap<string, string>): string |
     if (existsSync(file)) return readFileSync(file, "utf8");
   }
   return null;
+}
+
+/** What the import of an imported system left for its operator to review (its import-report.json). */
+export function importReview(pack: DataPack, system: SystemId): { file: string; notes: ImportNote[] } | undefined {
+  if (!pack.isImported(system)) return undefined;
+  const file = path.join(pack.systemDir(system), IMPORT_FILES.report);
+  if (!existsSync(file)) return undefined;
+  return { file, notes: parseJsonText(readFileSync(file, "utf8"), file, ImportReportSchema).notes.filter((n) => n.severity === "review") };
 }
 
 function readFares(file: string): Fares {

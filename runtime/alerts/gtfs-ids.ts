@@ -1,7 +1,8 @@
 // GTFS ids → the pack's lines and stations, for GTFS-Realtime `informed_entity` selectors. The pack's
 // data/gtfs/<system>_*.json files give the GTFS side: route ids (`lines[].id`, with their names) and
 // stops (keyed by name). A feed may also use the pack's own ids ("BART-EMBR"), their agency code
-// ("EMBR"), or line names; all of these resolve. Anything else is an unknown entity.
+// ("EMBR"), or line names; all of these resolve. An imported system's stations carry their feed's
+// stop ids and its lines are the feed's routes. Anything else is an unknown entity.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DataFileError } from "../../tools/data/errors.ts";
@@ -42,6 +43,8 @@ export function buildGtfsIdIndex(system: SystemData, gtfsFiles: readonly unknown
   }
   for (const s of system.stations) {
     stops.set(s.id, s.id);
+    // An imported system knows its feed's stop ids (platforms too).
+    for (const stop of s.gtfs_stop_ids ?? []) stops.set(stop, s.id);
     const code = s.id.slice(s.id.indexOf("-") + 1);
     if (code && !stops.has(code)) stops.set(code, s.id);
   }

@@ -4,11 +4,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import GtfsRealtimeBindings from "gtfs-realtime-bindings";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import path from "node:path";
+import { SHARED_DATA_DIR, SHARED_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { alertReading } from "../kiosk/notice-reading.ts";
 import { activeDisruptions } from "./active.ts";
-import { loadGtfsIdIndex } from "./gtfs-ids.ts";
+import { buildGtfsIdIndex, loadGtfsIdIndex } from "./gtfs-ids.ts";
+import { readFeedSource, readGtfsFeed } from "../../tools/gtfs/index.ts";
+import { systemFromFeed } from "../../tools/gtfs/to-system.ts";
+import { SystemData } from "../../tools/data/system.ts";
 import { decodeFeed, feedAlertId, GtfsFeedError, mapFeedAlerts } from "./gtfs-rt.ts";
 import { FeedPoller, ingestFeed, type IngestResult } from "./ingest.ts";
 import { localIso } from "./model.ts";
@@ -114,6 +118,17 @@ describe("mapping a feed to alerts", () => {
     expect(sectionReading.tracks.map((pair) => [...pair].sort().join("|")).sort()).toEqual(["BART-CONC|BART-NOC", "BART-NOC|BART-PITT"]);
     // Words it cannot map, unconfirmed (nobody read the feed): only the route's trips are referred.
     expect(alertReading(unread!, bart, localIso(NOW))).toMatchObject({ unread: true, unreadLines: ["yellow"], decision: null });
+  });
+
+  it("an imported system's alerts name its own feed's ids: a platform's stop_id is its station, a route_id its line", () => {
+    const reading = readGtfsFeed(readFeedSource(path.join(SHARED_DIR, "gtfs", "hyderabad")));
+    const imported = systemFromFeed(reading.feed!, { id: "hyderabad" }).system!;
+    const hyderabad = new SystemData({ id: "hyderabad", stations: imported.stations, lines: imported.lines, edges: imported.edges, directed: true, fares: imported.fares!, faresPy: imported.fares, policies: [], framebook: imported.framebook, framebookPy: imported.framebook });
+    const index = buildGtfsIdIndex(hyderabad, []);
+    const alert: IAlert = { ...closureAlert, informedEntity: [{ stopId: "AME3" }, { routeId: "BLUE" }], headerText: text("Ameerpet: lifts under maintenance") };
+    const mapped = mapFeedAlerts(decodeFeed(feed([{ id: "h1", alert }])), { system: hyderabad, index, feed: "hmrl.pb", now: NOW });
+    expect(mapped.problems).toEqual([]);
+    expect(mapped.alerts[0]).toMatchObject({ stations: ["AME"], lines: ["BLUE"] });
   });
 
   it("a partial entity keeps what it can map and says what it left out", () => {

@@ -44,6 +44,8 @@ export const StationSchema = z.looseObject({
   accessibility: AccessibilitySchema,
   connections: z.array(z.string()),
   zone: z.string(),
+  /** An imported station's own stop ids in its feed (platforms included): realtime alerts name those. */
+  gtfs_stop_ids: z.array(z.string()).optional(),
   /** Minutes to change lines here (an imported feed's minimum transfer time); absent: the router's default. */
   transfer_min: z.number().nonnegative().optional(),
   /** An imported station's fare zones, one per line where the feed gives each platform its own (zone_table fares). */
@@ -81,7 +83,10 @@ export const GraphFileSchema = z.looseObject({
 
 const money = z.number().nonnegative();
 
-export const FareBracketSchema = z.looseObject({ max_miles: z.number().positive(), fare: money });
+/** A distance bracket: up to `max_miles`, or up to `max_km` (an operator's own model), costs `fare`. */
+export const FareBracketSchema = z
+  .looseObject({ max_miles: z.number().positive().optional(), max_km: z.number().positive().optional(), fare: money })
+  .refine((b) => (b.max_miles === undefined) !== (b.max_km === undefined), { message: "a fare bracket gives max_miles or max_km (one of the two)" });
 export const SurchargeSchema = z.looseObject({
   amount: money,
   description: z.string(),

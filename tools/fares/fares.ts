@@ -4,6 +4,7 @@
 import type { Fares, Surcharge } from "../data/schemas.ts";
 import { hasKey, pyTruthy } from "../py/text.ts";
 import { pyRound } from "../py/number.ts";
+import { MILES_PER_KM } from "../util/units.ts";
 import { FARE_MESSAGES } from "../wire/messages.ts";
 
 /** A failure the reference reports as HTTP 422 with this message as detail. */
@@ -215,10 +216,10 @@ function matchSurcharges(fares: Fares, origin: string | undefined, destination: 
 
 /** distance (BART, Taipei, Beijing): bracket fare plus surcharges, or a base-replacing flat fare. */
 function distanceRiders(fares: Fares, miles: number, surcharges: readonly MatchedSurcharge[]): RiderFares {
-  const brackets = need(fares, "fare_brackets") as { max_miles: number; fare: number }[];
+  const brackets = need(fares, "fare_brackets") as { max_miles?: number; max_km?: number; fare: number }[];
   let base: number | undefined;
   for (const b of brackets) {
-    if (miles <= b.max_miles) {
+    if (miles <= (b.max_miles ?? (b.max_km as number) * MILES_PER_KM)) {
       base = b.fare;
       break;
     }

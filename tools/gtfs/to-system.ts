@@ -2,6 +2,8 @@
 // policies, framebook draft), with what the import did not take and what the operator should review.
 // Pure: the feed's tables in, plain objects out; writing them is the caller's job.
 import type { Fares, Framebook, GraphEdge, Line, Station, SystemId } from "../data/schemas.ts";
+import { z } from "zod";
+import { MILES_PER_KM } from "../util/units.ts";
 import type { Agency, Calendar, FareAttribute, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopTime, Transfer, Trip } from "./schemas.ts";
 
 /** The tables the import reads (a reader's feed has them all). */
@@ -22,13 +24,20 @@ export interface FeedTables {
 }
 
 /** Something the import noticed: a refusal (error), something left out (warning), or a note for review. */
-export interface ImportNote {
-  severity: "error" | "warning" | "review";
-  file: string;
-  line?: number;
-  field?: string;
-  message: string;
-}
+export const ImportNoteSchema = z.object({
+  severity: z.enum(["error", "warning", "review"]),
+  file: z.string(),
+  line: z.number().int().positive().optional(),
+  field: z.string().optional(),
+  message: z.string(),
+});
+export type ImportNote = z.infer<typeof ImportNoteSchema>;
+
+/** import-report.json: what the import built and noticed, kept with the system for its operator. */
+export const ImportReportSchema = z.object({
+  summary: z.object({ stations: z.number(), lines: z.number(), edges: z.number(), trips: z.number(), patterns: z.number(), farePairs: z.number() }),
+  notes: z.array(ImportNoteSchema),
+});
 
 /** A station's place, for the map. */
 export interface StationPlace {
@@ -38,7 +47,7 @@ export interface StationPlace {
 }
 
 /** An imported station: the pack's fields, and the feed's own ids (realtime alerts name those). */
-export type ImportedStation = Station & { lat: number; lon: number; gtfs_stop_ids: string[]; transfer_min?: number };
+export type ImportedStation = Station & { lat: number; lon: number; gtfs_stop_ids: string[] };
 
 export interface ImportedSystem {
   stations: ImportedStation[];
@@ -51,7 +60,7 @@ export interface ImportedSystem {
   lineShapes: Record<string, [number, number][]>;
   /** Every feed stop the kiosk serves → its station id. */
   stationOfStop: Record<string, string>;
-  summary: { stations: number; lines: number; edges: number; trips: number; patterns: number; farePairs: number };
+  summary: z.infer<typeof ImportReportSchema>["summary"];
 }
 
 export interface ImportResult {
@@ -59,7 +68,6 @@ export interface ImportResult {
   notes: ImportNote[];
 }
 
-const MILES_PER_KM = 0.621371192237334;
 
 /** What kind of vehicle a GTFS route_type is, in the words lines.json uses. */
 function lineType(routeType: number): string {
@@ -79,6 +87,8 @@ function median(values: readonly number[]): number | undefined {
 }
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
+// Distances keep four places: an operator's fare sections in kilometres end between two stations' hundredths of a mile.
+const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
 function haversineKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const rad = Math.PI / 180;
@@ -284,7 +294,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
           notes.push({ severity: "warning", file: "stop_times.txt", message: `no times between ${a} and ${b} on route ${route.route_id}${trip ? ` (trip ${trip.trip_id})` : ""}: the segment is left out` });
           continue;
         }
-        edges.push({ from: a, to: b, distance_miles: round2((distances[i - 1] ?? 0) * MILES_PER_KM), travel_time_min: round2(seconds / 60), line: route.route_id, type: "rail" });
+        edges.push({ from: a, to: b, distance_miles: round4((distances[i - 1] ?? 0) * MILES_PER_KM), travel_time_min: round2(seconds / 60), line: route.route_id, type: "rail" });
       }
     }
   }
