@@ -7,7 +7,7 @@ import type { Metrics } from "../bench/stats/aggregate.ts";
 import { ResultsFileSchema } from "../bench/scorer/record.ts";
 import { scoreResults, type ScoredResults } from "../bench/scorer/results.ts";
 import { loadCaseFile } from "../tools/data/datapack.ts";
-import { PACK_SYSTEM_IDS, SystemIdSchema } from "../tools/data/schemas.ts";
+import { SystemIdSchema } from "../tools/data/schemas.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
 
 function readResultsFile(file: string): unknown {
@@ -70,14 +70,15 @@ export function registerScoreCommand(bench: Command): Command {
     .command("score")
     .description("score a reference-format results file against a system's cases (Tier 1 + programmatic Tier 2; no judge)")
     .requiredOption("--results <file>", "results JSON in the reference runner's format ({…, results: [records]})")
-    .requiredOption("--system <id>", `transit system: ${PACK_SYSTEM_IDS.join(", ")}`)
+    .requiredOption("--system <id>", "transit system: a benchmark system, or an imported one with --cases-file")
     .option("--cases-file <file>", "score against this case file (the pack's case format) instead of the system's cases")
     .option("--out <file>", "write the reference scorer's output (summary, metrics, scores[] in input order)")
     .option("--json", "print the summary, metrics, unknown case ids and flagged records as JSON")
     .action((opts: ScoreCommandOptions, cmd: Command) => {
-      const system = SystemIdSchema.safeParse(opts.system);
-      if (!system.success) throw new UsageError(`unknown system '${opts.system}' (expected one of: ${PACK_SYSTEM_IDS.join(", ")})`);
       const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
+      const system = SystemIdSchema.safeParse(opts.system);
+      if (!system.success || !pack.systemIds.includes(system.data)) throw new UsageError(`unknown system '${opts.system}' (expected one of: ${pack.systemIds.join(", ")})`);
+      if (!opts.casesFile && !pack.packSystemIds.includes(system.data)) throw new UsageError(`'${system.data}' is an imported system: the benchmark has no cases for it; score against --cases-file FILE (kiosk bench generate)`);
       const cases = opts.casesFile ? loadCaseFile(opts.casesFile) : pack.cases(system.data);
       const result = scoreResults(readResultsFile(opts.results), cases, pack.system(system.data));
 

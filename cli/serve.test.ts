@@ -266,11 +266,11 @@ describe("kiosk serve: start-up", () => {
   it("reads live conditions from a file and from a case", () => {
     const file = path.join(staticDir, "conditions.json");
     writeFileSync(file, JSON.stringify({ bart: { disruptions: [{ type: "station_closure", severity: "warning", station_id: "BART-EMBR" }], now: "2026-03-09T14:00:00" } }));
-    const fromFile = conditionsFromFile(file);
+    const fromFile = conditionsFromFile(file, testPack().systemIds);
     expect(fromFile.bart?.disruptions).toHaveLength(1);
     expect(fromFile.bart?.now?.getHours()).toBe(14);
     writeFileSync(file, JSON.stringify({ atlantis: {} }));
-    expect(() => conditionsFromFile(file)).toThrow(/--conditions/);
+    expect(() => conditionsFromFile(file, testPack().systemIds)).toThrow(/--conditions .*: atlantis: this kiosk runs no system 'atlantis'/);
     const fromCase = conditionsFromCase(testPack(), "BART-C-006");
     expect(fromCase.bart?.disruptions[0]?.id).toBe("pm-transbay-tube");
     expect(() => conditionsFromCase(testPack(), "NOPE-1")).toThrow(/no case/);

@@ -43,7 +43,7 @@ function localDate(text: string, what: string): Date {
   return date;
 }
 
-export function conditionsFromFile(file: string): ConditionsMap {
+export function conditionsFromFile(file: string, systems: readonly SystemId[]): ConditionsMap {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
@@ -55,6 +55,8 @@ export function conditionsFromFile(file: string): ConditionsMap {
     const issue = parsed.error.issues[0];
     throw new UsageError(`--conditions ${file}: ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
   }
+  const unknown = Object.keys(parsed.data).find((id) => !systems.includes(id));
+  if (unknown !== undefined) throw new UsageError(`--conditions ${file}: ${unknown}: this kiosk runs no system '${unknown}' (it runs ${systems.join(", ")})`);
   const out: ConditionsMap = {};
   for (const [system, c] of Object.entries(parsed.data) as [SystemId, { disruptions: z.infer<typeof DisruptionSchema>[]; now?: string }][]) {
     out[system] = { disruptions: c.disruptions, ...(c.now ? { now: localDate(c.now, `--conditions ${file}: ${system}.now`) } : {}) };
@@ -330,7 +332,7 @@ export function registerServeCommand(program: Command): void {
       const opts = cmd.optsWithGlobals<ServeCommandOptions>();
       const pack = dataPack(opts);
       let conditions: ConditionsMap = {};
-      if (opts.conditions) conditions = { ...conditions, ...conditionsFromFile(opts.conditions) };
+      if (opts.conditions) conditions = { ...conditions, ...conditionsFromFile(opts.conditions, pack.systemIds) };
       if (opts.replayConditions) conditions = { ...conditions, ...conditionsFromCase(pack, opts.replayConditions) };
       const deadline = opts.deadlineMs !== undefined ? Number(opts.deadlineMs) : undefined;
       if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline-ms: not a positive number: '${opts.deadlineMs}'`);

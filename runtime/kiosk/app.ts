@@ -264,6 +264,8 @@ export class KioskApp {
   }
 
   private system(id: SystemId): SystemData {
+    // Any well-formed id passes the contract's schemas; whether this kiosk runs it is known only here.
+    if (!this.options.pack.systemIds.includes(id)) throw new KioskRequestError(`Unknown system '${id}'`, "unknown_system");
     return this.options.framebooks?.systemData(id) ?? this.options.pack.system(id);
   }
 
@@ -275,7 +277,6 @@ export class KioskApp {
   }
 
   systemView(id: SystemId): SystemView {
-    if (!this.options.pack.systemIds.includes(id)) throw new KioskRequestError(`Unknown system '${id}'`, "unknown_system");
     const system = this.system(id);
     // The store hands out one SystemData per framebook version: a new object means a new framebook.
     const cached = this.views.get(id);

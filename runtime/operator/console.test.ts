@@ -63,7 +63,7 @@ describe("operator sessions", () => {
       ["login", { operator: "A\u0000", pin: "1234" }],
       ["login", { operator: "A", pin: "1234", extra: true }],
       ["framebookStatus", { token: "short", system: "marta" }],
-      ["framebookStatus", { token: "x".repeat(43), system: "atlantis" }],
+      ["framebookStatus", { token: "x".repeat(43), system: "Atlantis!" }],
       ["checkFramebook", { token: "x".repeat(43), system: "marta", text: "" }],
       ["checkFramebook", { token: "x".repeat(43), system: "marta", text: "x".repeat(64_001) }],
       ["applyFramebook", { token: "x".repeat(43), system: "marta", text: "a: 1", expectedVersion: 12 }],

@@ -146,6 +146,8 @@ function mapError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof BodyRefusedError) return new HttpError(err.status, err.message, err.field ? { field: err.field } : {});
   if (err instanceof KioskRequestError) {
+    // A system this kiosk does not run is a bad request field, as a malformed id is.
+    if (err.code === "unknown_system") return new HttpError(400, `invalid request: system: ${err.message}`, { field: "system", code: err.code });
     return new HttpError(err.code === "wrong_system" ? 409 : 404, err.message, { code: err.code });
   }
   if (err instanceof KioskUnavailableError) return new HttpError(503, err.message);
