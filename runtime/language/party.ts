@@ -164,7 +164,11 @@ function namedPeople(t: string): Person[] {
     if (opening || afterPerson) people.push({ kind, at, end: at + word.length, ...(plural !== undefined ? { openGroup: true } : {}) });
   }
   for (const [word, kind] of Object.entries(ZH_RELATIONS)) {
-    for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) people.push({ kind, at, end: at + word.length });
+    for (let at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + word.length)) {
+      // "三个孩子": a counted group is the counting reader's, not one relative.
+      if (/[\d一二两兩三四五六七八九十]\s*[个個位名]?$/u.test(t.slice(0, at))) continue;
+      people.push({ kind, at, end: at + word.length });
+    }
   }
   return people.sort((a, b) => a.at - b.at);
 }
@@ -232,9 +236,13 @@ export function readParty(t: string, ageType: (age: number) => keyof RiderCounts
     else if (p.age !== undefined) {
       // An age that contradicts what was said ("my adult son, he's 4") is not read.
       const type = ageType(p.age);
-      if ((p.kind === "adult" && type === "children") || (p.kind === "senior" && type !== "seniors")) return undefined;
+      if ((p.kind === "adult" && type === "children") || (p.kind === "senior" && type !== "seniors")) return "unsure";
       r[type]++;
-    } else if (p.kind === "unknown") return undefined;
+    } else if (p.kind === "unknown") {
+      // A companion the speaker travels with whose type nothing says ("for me and my son"): unsure,
+      // so the kiosk asks; a count said beside it ("for me") must not quote the party without them.
+      return "unsure";
+    }
     else r[KIND_KEY[p.kind]]++;
   }
   return r;

@@ -38,6 +38,15 @@ describe("language rider reader: how it reads", () => {
     expect(mentionsTravellers("Me, my wife and daughter would be three.")).toBe(true);
   });
 
+  it("never quotes a party without a companion whose type nothing says: 'for me and my son' is asked, not one adult (nor two)", () => {
+    for (const text of ["how much is it from Airport to Five Points for me and my son", "for me and my son", "me and my son", "me and my daughter to Five Points"]) {
+      expect(readRiders(text, BART_CHILD_AGE)?.confidence ?? 0, text).toBeLessThan(0.6);
+      expect(mentionsTravellers(text), text).toBe(true);
+    }
+    // Told, the son is read.
+    expect(riders("for me and my son, he's 4")).toEqual({ adults: 1, children: 1, seniors: 0, disabled: 0 });
+  });
+
   it("reads Chinese head counts: people, passengers, tickets", () => {
     expect(riders("我们三个人")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
     expect(riders("两张票")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
@@ -125,7 +134,7 @@ describe("language rider reader: how it reads", () => {
     expect(riders("yo con mis dos niños de 1 y 3 años")).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
     // Parents of unknown age: asked, not guessed; an age that contradicts "adult" is not read.
     expect(riders("me and both my parents")).toBeUndefined();
-    expect(readParty("me and my adult son (4)", type)).toBeUndefined();
+    expect(readParty("me and my adult son (4)", type)).toBe("unsure");
     expect(riders("两位老人，西直门到东直门")).toEqual({ adults: 0, children: 0, seniors: 2, disabled: 0 });
     // "just me" is the whole party.
     expect(riders("I have 2 kids at home, just me today")).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
@@ -135,7 +144,7 @@ describe("language rider reader: how it reads", () => {
     expect(readParty("my mum and i, she's 70", type)).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
     expect(readParty("my husband (72) and i", type)).toEqual({ adults: 1, children: 0, seniors: 1, disabled: 0 });
     // No age told of the mother: not guessed (the kiosk asks or reads the counter).
-    expect(readParty("me and my mum", type)).toBeUndefined();
+    expect(readParty("me and my mum", type)).toBe("unsure");
     // Counts that are not about named people are for the counting reader.
     expect(readParty("me and my wife plus 2 adults", type)).toBeUndefined();
   });
