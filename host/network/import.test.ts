@@ -178,6 +178,26 @@ describe("an imported system at the kiosk", () => {
     expect(ledger.sales()[0]).toMatchObject({ origin_id: "MYP", destination_id: "AME" });
   });
 
+  it("answers when trains run from the timetable's hours (no article yet), in the passenger's language", async () => {
+    const weekday = new Set(csv(HYDERABAD, "calendar.txt").filter((c) => c.monday === "1").map((c) => c.service_id));
+    const trips = new Set(csv(HYDERABAD, "trips.txt").filter((t) => weekday.has(t.service_id as string)).map((t) => t.trip_id));
+    let first = Infinity;
+    let last = -Infinity;
+    for (const st of csv(HYDERABAD, "stop_times.txt")) {
+      if (!trips.has(st.trip_id)) continue;
+      first = Math.min(first, seconds(st.departure_time as string));
+      last = Math.max(last, seconds(st.arrival_time as string));
+    }
+    const hhmm = (s: number): string => `${String(Math.floor(s / 3600) % 24).padStart(2, "0")}:${String(Math.floor(s / 60) % 60).padStart(2, "0")}`;
+    const { app: kiosk } = app();
+    const ask = async (text: string, language: "en" | "es" | "zh-Hans") => AskResultSchema.parse(await kiosk.ask({ system: "hyderabad", language, events: [{ type: "freetext_input", text }] })).state;
+    expect((await ask("When does the last train leave?", "en")).assistant_message).toContain(`${hhmm(first)}–${hhmm(last)}`);
+    expect((await ask("¿Cuál es el horario del metro?", "es")).assistant_message).toContain(`de ${hhmm(first)} a ${hhmm(last)}`);
+    expect((await ask("末班车几点？", "zh-Hans")).assistant_message).toContain(`${hhmm(first)}–${hhmm(last)}`);
+    // Anything else no article answers is still declined, not answered with the hours.
+    expect((await ask("Can I bring my bike?", "en")).outcome).not.toBe("policy_answer_only");
+  });
+
   it("never sells a step-free trip through stations the feed says nothing about", async () => {
     const { app: kiosk } = app();
     const answer = AskResultSchema.parse(await kiosk.ask({ ...trip, accessibilityMode: true }));

@@ -18,6 +18,20 @@ export interface RouteFacts {
 
 export type OutOfScopeTopic = "taxi" | "weather" | "other";
 
+type HourKey = "weekday" | "saturday" | "sunday" | "default";
+
+/** The day types that have hours, each worded; "every day" when all three are the same (or only a default is given). */
+function hoursList(hours: Readonly<Partial<Record<HourKey, string>>>, days: Record<HourKey, string>, item: (from: string, to: string, when: string) => string, separator: string): string {
+  const same = hours.weekday !== undefined && hours.weekday === hours.saturday && hours.weekday === hours.sunday;
+  const keys: HourKey[] = same ? ["weekday"] : hours.weekday || hours.saturday || hours.sunday ? ["weekday", "saturday", "sunday"] : ["default"];
+  const shown = keys.filter((k) => hours[k] !== undefined);
+  if (same) return shown.map((k) => item(...((hours[k] as string).split("-") as [string, string]), days.default)).join(separator);
+  return shown.map((k) => {
+    const [from = "", to = ""] = (hours[k] as string).split("-");
+    return item(from, to, days[k]);
+  }).join(separator);
+}
+
 export interface Answers {
   /** BCP 47 locale for Intl (amounts, numbers). */
   locale: string;
@@ -35,6 +49,8 @@ export interface Answers {
   /** A knowledge-base article (English) quoted, with a pointer to a station's connections. */
   policyArticle(title: string, content: string, connectionsAt: string | undefined): string;
   cannotHelp(smartcard: string, org: string): string;
+  /** Service hours from the framebook, by day type ("05:30-23:15"), where no article answers. */
+  serviceHours(org: string, hours: Readonly<Partial<Record<"weekday" | "saturday" | "sunday" | "default", string>>>): string;
   outOfScope(topic: OutOfScopeTopic, org: string): string;
   manipulation: string;
   contradictory: string;
@@ -142,6 +158,7 @@ const en: Answers = {
   disruptions: joined,
   lineStations: (l, names) => `The ${l} serves ${names.length} stations: ${names.join(", ")}. The network map is shown on screen.`,
   policyArticle: (t, c, s) => `${t}: ${c}${s ? ` Connections at ${s} are listed on the station map.` : ""}`,
+  serviceHours: (org, h) => `${org} trains run ${hoursList(h, { weekday: "on weekdays", saturday: "on Saturdays", sunday: "on Sundays", default: "every day" }, (from, to, when) => `${from}–${to} ${when}`, ", ")}.`,
   cannotHelp: (card, org) => `I can help with routes, fares and ${card} tickets on the ${org} network, but not with that request.`,
   outOfScope: (topic, org) =>
     `Sorry, this kiosk cannot help with ${topic === "taxi" ? "taxis or ride services" : topic === "weather" ? "weather information" : "that"}. I can plan ${org} trips and sell tickets.`,
@@ -218,6 +235,7 @@ const es: Answers = {
   disruptions: (m) => `Avisos del operador (solo en inglés): ${joined(m)}`,
   lineStations: (l, names) => `La ${l} tiene ${names.length} estaciones: ${names.join(", ")}. El mapa de la red se muestra en pantalla.`,
   policyArticle: (t, c, s) => `Esta información solo está disponible en inglés. ${t}: ${c}${s ? ` Las conexiones en ${s} figuran en el plano de la estación.` : ""}`,
+  serviceHours: (org, h) => `Los trenes de ${org} circulan ${hoursList(h, { weekday: "entre semana", saturday: "los sábados", sunday: "los domingos", default: "todos los días" }, (from, to, when) => `${when} de ${from} a ${to}`, ", ")}.`,
   cannotHelp: (card, org) => `Puedo ayudarle con rutas, tarifas y billetes ${card} de la red de ${org}, pero no con esa solicitud.`,
   outOfScope: (topic, org) =>
     `Lo siento, este quiosco no puede ayudarle con ${topic === "taxi" ? "taxis ni servicios de transporte privado" : topic === "weather" ? "información del tiempo" : "eso"}. Puedo planificar viajes de ${org} y vender billetes.`,
@@ -292,6 +310,7 @@ const zhHans: Answers = {
   disruptions: (m) => `运营通告（仅有英文）：${joined(m)}`,
   lineStations: (l, names) => `${l}共有${names.length}座车站：${names.join("、")}。屏幕上显示线网图。`,
   policyArticle: (t, c, s) => `此信息仅有英文版本。${t}: ${c}${s ? ` ${s}的换乘信息见车站示意图。` : ""}`,
+  serviceHours: (org, h) => `${org}运营时间：${hoursList(h, { weekday: "工作日", saturday: "周六", sunday: "周日", default: "每天" }, (from, to, when) => `${when} ${from}–${to}`, "，")}。`,
   cannotHelp: (card, org) => `我可以帮您查询${org}的路线、票价和${card}车票，但无法办理这项请求。`,
   outOfScope: (topic, org) => `抱歉，本机无法提供${topic === "taxi" ? "出租车或网约车服务" : topic === "weather" ? "天气信息" : "这项帮助"}。我可以规划${org}行程并售票。`,
   manipulation: "我只能按公布的票价售票并遵守售票机的规定。其他事项请询问工作人员。",
@@ -357,6 +376,7 @@ const zhHant: Answers = {
   disruptions: (m) => `營運公告（僅有英文）：${joined(m)}`,
   lineStations: (l, names) => `${l}共有${names.length}個車站：${names.join("、")}。螢幕上顯示路網圖。`,
   policyArticle: (t, c, s) => `此資訊僅有英文版本。${t}: ${c}${s ? ` ${s}的轉乘資訊請見車站示意圖。` : ""}`,
+  serviceHours: (org, h) => `${org}營運時間：${hoursList(h, { weekday: "平日", saturday: "週六", sunday: "週日", default: "每天" }, (from, to, when) => `${when} ${from}–${to}`, "，")}。`,
   cannotHelp: (card, org) => `我可以協助查詢${org}的路線、票價和${card}車票，但無法處理這項要求。`,
   outOfScope: (topic, org) => `抱歉，本機無法提供${topic === "taxi" ? "計程車或叫車服務" : topic === "weather" ? "天氣資訊" : "這項協助"}。我可以規劃${org}行程並售票。`,
   manipulation: "我只能依公告票價售票並遵守售票機的規定。其他事項請詢問站務人員。",
@@ -430,6 +450,7 @@ const ar: Answers = {
   disruptions: (m) => `تنبيهات المشغل (بالإنجليزية فقط): ${joined(m)}`,
   lineStations: (l, names) => `يخدم ${l} ${names.length} محطة: ${names.join("، ")}. خريطة الشبكة معروضة على الشاشة.`,
   policyArticle: (t, c, s) => `هذه المعلومات متوفرة بالإنجليزية فقط. ${t}: ${c}${s ? ` وصلات محطة ${s} مبينة على خريطة المحطة.` : ""}`,
+  serviceHours: (org, h) => `تعمل قطارات ${org} ${hoursList(h, { weekday: "أيام الأسبوع", saturday: "يوم السبت", sunday: "يوم الأحد", default: "كل يوم" }, (from, to, when) => `${when} من ${from} إلى ${to}`, "، ")}.`,
   cannotHelp: (card, org) => `يمكنني المساعدة في المسارات والأجرة وتذاكر ${card} على شبكة ${org}، لكن ليس في هذا الطلب.`,
   outOfScope: (topic, org) =>
     `عذرًا، لا يمكن لهذا الجهاز المساعدة في ${topic === "taxi" ? "سيارات الأجرة أو خدمات التوصيل" : topic === "weather" ? "معلومات الطقس" : "ذلك"}. يمكنني تخطيط رحلات ${org} وبيع التذاكر.`,

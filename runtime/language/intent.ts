@@ -38,3 +38,11 @@ export function travelWish(text: string, stationWords: readonly string[], riders
   const topics = topicWords(text, stationWords).filter((w) => !TRIP_TALK.has(w) && !/\d/.test(w));
   return { travels, only: topics.length === 0 };
 }
+
+/** A question about when trains run ("when does the last train leave?", "horario", 末班车, آخر قطار). */
+const SERVICE_HOURS =
+  /\b(?:(?:first|last|earliest|latest) (?:train|metro|subway|service)s?|(?:opening|operating|service|business) hours|hours of (?:service|operation)|how (?:late|early)|until what time|what time (?:do|does|is) (?:the )?(?:trains?|metro|subway|service|it) (?:start|stop|open|close|run|end|finish)|when (?:do|does|is) (?:the )?(?:trains?|metro|subway|service) (?:start|stop|run|open|close|end|finish)|(?:primer|último|ultimo) (?:tren|metro)|horarios?)\b|首班车|末班车|运营时间|首班車|末班車|營運時間|营运时间|أول قطار|آخر قطار|ساعات (?:العمل|التشغيل)|مواعيد/iu;
+
+export function asksServiceHours(text: string): boolean {
+  return SERVICE_HOURS.test(text);
+}

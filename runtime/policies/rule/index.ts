@@ -27,6 +27,7 @@ import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
 import { freeChildLimit, readTextRequest, ridersConflict, ridersQuestion, type Clarification, type TextRequest } from "./clarify.ts";
 import { messages, statedAges } from "../../language/index.ts";
 import { answeringArticle, topicWords } from "../../language/topic.ts";
+import { asksServiceHours } from "../../language/intent.ts";
 import { voiceFor, type Voice } from "./voice.ts";
 import type { RouteFacts } from "../../language/answers.ts";
 
@@ -214,6 +215,13 @@ function* answerQuestion(system: SystemData, intent: Intent, text: string, voice
       banners: [{ severity: "info", title: top.title, body: top.content }],
       reasoning: `Answered from policy ${top.policy_id}.`,
     });
+    return;
+  }
+  // No article (an imported system has none yet): when trains run is in the framebook.
+  const hours = framebook.operating_hours as Record<string, unknown>;
+  const dayHours = Object.fromEntries((["weekday", "saturday", "sunday", "default"] as const).flatMap((k) => (typeof hours[k] === "string" ? [[k, hours[k] as string]] : [])));
+  if (asksServiceHours(text) && Object.keys(dayHours).length > 0) {
+    yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: say.serviceHours(framebook.org_name, dayHours), reasoning: "Service hours from the framebook (no knowledge-base article answers)." });
     return;
   }
   yield declined(
