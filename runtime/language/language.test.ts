@@ -151,3 +151,27 @@ describe("language data registered as a loader", () => {
     expect(loose?.confidence ?? 1).toBeLessThan(0.85);
   });
 });
+
+describe("station names written with initials", () => {
+  it("reads 'LB Nagar', 'L B Nagar' and 'L.B. Nagar' as the station named 'L. B. Nagar' (an imported feed's spelling)", () => {
+    const marta = new DataPack(SHARED_DATA_DIR).system("marta");
+    const renamed = new SystemData({
+      id: "initials",
+      stations: marta.stations.map((s) => (s.id === "MARTA-AP" ? { ...s, name: "L. B. Nagar" } : s)),
+      lines: [...marta.lines],
+      edges: [...marta.edges],
+      fares: marta.fares,
+      faresPy: marta.faresPy,
+      policies: [...marta.policies],
+      framebook: marta.framebook,
+      framebookPy: marta.framebookPy,
+    });
+    for (const text of ["from LB Nagar to Five Points", "from L B Nagar to Five Points", "from L.B. Nagar to Five Points", "from l. b. nagar to five points"]) {
+      const trip = understand(renamed, text).trip;
+      expect(trip.origin?.candidates, text).toEqual(["MARTA-AP"]);
+      expect(trip.origin?.kind, text).toBe("name");
+    }
+    // Single letters that are no initials of a name stay as they are.
+    expect(understand(renamed, "plan a b to Five Points").trip.origin).toBeUndefined();
+  });
+});

@@ -39,11 +39,18 @@ function numberForms(): Record<string, string> {
 }
 
 function canon(folded: string): string {
-  return folded
-    .split(" ")
-    .filter(Boolean)
-    .map((t) => TOKEN_FORMS[t] ?? t)
-    .join(" ");
+  return joinInitials(
+    folded
+      .split(" ")
+      .filter(Boolean)
+      .map((t) => TOKEN_FORMS[t] ?? t)
+      .join(" "),
+  );
+}
+
+/** Initials are one word however they are written: "L. B. Nagar" = "LB Nagar" = "L B Nagar". */
+function joinInitials(key: string): string {
+  return key.replace(/(?<![\p{L}\p{N}])\p{L}(?: \p{L}(?![\p{L}\p{N}]))+/gu, (initials) => initials.replace(/ /g, ""));
 }
 
 export class StationLexicon {
@@ -204,7 +211,7 @@ export class StationLexicon {
     }));
     const used = new Array<boolean>(tokens.length).fill(false);
     const out: StationMatch[] = [];
-    const span = (i: number, n: number): string => tokens.slice(i, i + n).map((t) => t.key).filter(Boolean).join(" ");
+    const span = (i: number, n: number): string => joinInitials(tokens.slice(i, i + n).map((t) => t.key).filter(Boolean).join(" "));
     const push = (i: number, n: number, e: Entry, confidence = e.confidence, kind = e.kind): void => {
       for (let k = i; k < i + n; k++) used[k] = true;
       const first = tokens[i]!;
