@@ -343,6 +343,8 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
     lineShapes[route.route_id] = shape ? shape.map((p) => [p.shape_pt_lat, p.shape_pt_lon]) : main.stations.map((s) => [groups.get(s)?.place.lat ?? 0, groups.get(s)?.place.lon ?? 0]);
   }
 
+  notes.push({ severity: "review", file: "routes.txt", field: "route_long_name", message: `lines are named as the feed names its routes (${lines.map((l) => `'${l.name}'`).join(", ")}): the screen and the assistant say these names` });
+
   // Stations, in the order lines first reach them.
   const stationLines = new Map<string, Set<string>>();
   const neighbours = new Map<string, Set<string>>();
