@@ -21,7 +21,8 @@ export function foldForSearch(text: string): string {
     // Taiwan writes 臺 as 台 (台北): either finds the other.
     .replace(/臺/g, "台")
     .toLowerCase()
-    .replace(/[\s'’`\-_/.()]+/g, " ")
+    // A middle dot joins two names in one (Busan's 경성대·부경대): a separator, like "/".
+    .replace(/[\s'’`\-_/.()·]+/g, " ")
     .trim();
 }
 

@@ -7,4 +7,5 @@ import "@fontsource/noto-sans-arabic/arabic-400.css";
 import "@fontsource/noto-sans-arabic/arabic-700.css";
 import "@fontsource/noto-sans-sc/400.css";
 import "@fontsource/noto-sans-tc/400.css";
+import "@fontsource/noto-sans-kr/400.css";
 import "./fonts.css";
