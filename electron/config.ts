@@ -13,6 +13,8 @@ export interface ShellConfig {
   devTools: boolean;
   /** The data pack (else the DataPack defaults: $METRO_DATA_DIR, ./data/metrollm-bench, ../shared). */
   dataDir: string | undefined;
+  /** Imported systems (`kiosk network import --systems-dir`; else $METRO_SYSTEMS_DIR, else <userData>/systems). */
+  systemsDir: string;
   /** Sales ledger file (else $METRO_LEDGER, else <userData>/ledger.sqlite). */
   ledger: string;
   /** The built renderer. */
@@ -102,6 +104,7 @@ export function shellConfig(
     kiosk,
     devTools,
     dataDir: flagValue(argv, "data") ?? env.METRO_DATA_DIR ?? (defaults.resourcesDir ? path.join(defaults.resourcesDir, "metrollm-bench") : undefined),
+    systemsDir: flagValue(argv, "systems-dir") ?? env.METRO_SYSTEMS_DIR ?? path.join(defaults.userData, "systems"),
     ledger: flagValue(argv, "ledger") ?? env.METRO_LEDGER ?? path.join(defaults.userData, "ledger.sqlite"),
     // A packaged kiosk shows its own screen only: no switch or variable can point it at other files.
     rendererDir: (defaults.packaged ? undefined : (flagValue(argv, "renderer") ?? env.KIOSK_RENDERER_DIR)) ?? path.join(defaults.appRoot, "renderer", "dist"),

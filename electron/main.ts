@@ -75,7 +75,7 @@ if (!app.requestSingleInstanceLock()) {
     // The passenger assistant's model, when one is configured; without it (or if it cannot be
     // loaded) the rule policy answers and the kiosk sells as usual.
     try {
-      const pack = DataPack.locate(config.dataDir ? { flag: config.dataDir } : {});
+      const pack = DataPack.locate({ ...(config.dataDir ? { flag: config.dataDir } : {}), systemsDir: config.systemsDir });
       // The model runs in a utility process (the bundled model worker), never in this main process.
       runtime = await createKioskRuntime({ ...kioskRuntimeConfig(config, pack), ...shellFleet(config), spawnModel: utilityProcessSpawner(bundledWorkerEntry(bundleDir)) });
       const metricsPort = metricsPortOf(config);

@@ -23,6 +23,7 @@ describe("shell configuration", () => {
       kiosk: true,
       devTools: false,
       dataDir: undefined,
+      systemsDir: "/home/k/.config/kiosk/systems",
       ledger: "/home/k/.config/kiosk/ledger.sqlite",
       rendererDir: "/opt/kiosk/renderer/dist",
       operatorDir: "/opt/kiosk/framebooks",
@@ -117,6 +118,11 @@ describe("shell configuration", () => {
     const c = shellConfig(["--ledger", "/data/l.sqlite", "--data=/pack", "--renderer", "/r"], { METRO_LEDGER: "/env.sqlite" }, defaults);
     expect(c).toMatchObject({ ledger: "/data/l.sqlite", dataDir: "/pack", rendererDir: "/r" });
     expect(shellConfig([], { METRO_LEDGER: "/env.sqlite", METRO_DATA_DIR: "/p2" }, defaults)).toMatchObject({ ledger: "/env.sqlite", dataDir: "/p2" });
+  });
+  it("finds imported systems at --systems-dir, else $METRO_SYSTEMS_DIR, else in userData (writable, kept across updates)", () => {
+    expect(shellConfig(["--systems-dir", "/s"], { METRO_SYSTEMS_DIR: "/env" }, defaults).systemsDir).toBe("/s");
+    expect(shellConfig([], { METRO_SYSTEMS_DIR: "/env" }, defaults).systemsDir).toBe("/env");
+    expect(shellConfig([], {}, defaults).systemsDir).toBe(path.join(defaults.userData, "systems"));
   });
 });
 
