@@ -51,7 +51,7 @@ describe("IPC bridge (main side)", () => {
       ["ask", [], /arguments: Too small/],
       ["ask", [null], /argument 0/],
       ["ask", [{ system: "marta" }], /events/],
-      ["ask", [{ system: "atlantis", events: [{ type: "freetext_input", text: "x" }] }], /system/],
+      ["ask", [{ system: "Atlantis!", events: [{ type: "freetext_input", text: "x" }] }], /system/],
       ["ask", [{ system: "marta", events: [{ type: "freetext_input", text: 42 }] }], /events\.0\.text/],
       ["ask", [{ system: "marta", events: Array(51).fill({ type: "freetext_input", text: "x" }) }], /events/],
       ["ask", [askFromCase("MARTA-A-001"), "extra"], /arguments|argument/],

@@ -88,7 +88,7 @@ function recordingBackend(calls: string[]): KioskBackend {
 const MALFORMED: Record<InvokeMethod, unknown[][]> = {
   listSystems: [["extra"], [{}]],
   ticket: [[], [""], [42], ["x".repeat(101)], ["T-1", "extra"]],
-  systemView: [[], ["atlantis"], [42], [{ toString: "marta" }], ["marta", "extra"]],
+  systemView: [[], ["Atlantis!"], [42], [{ toString: "marta" }], ["marta", "extra"]],
   ask: [
     [],
     [null],
