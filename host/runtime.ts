@@ -218,7 +218,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
     const sessionSinks: { metrics?: KioskMetrics } = {};
     const app = new KioskApp({
       pack,
-      extras: packExtras(pack.root, config.operatorDir),
+      extras: packExtras(pack, config.operatorDir),
       framebooks,
       ledger,
       ...(ledgerProblem ? { ledgerProblem } : {}),

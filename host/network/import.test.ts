@@ -159,7 +159,7 @@ describe("kiosk network import: Hyderabad Metro", () => {
 describe("an imported system at the kiosk", () => {
   const app = () => {
     const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
-    return testApp({ pack, extras: packExtras(pack.root) });
+    return testApp({ pack, extras: packExtras(pack) });
   };
   const trip = { system: "hyderabad", events: [
     { type: "station_selected" as const, field: "origin" as const, value: "Miyapur", station_id: "MYP" },
@@ -273,7 +273,7 @@ describe("kiosk network import: Busan Metro, with the operator's fare model", ()
     expect(stopsCsv.every((s) => s.wheelchair_boarding === "1")).toBe(true);
     expect(busan.stations.every((s) => s.accessibility.step_free === true)).toBe(true);
     const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
-    const { app: kiosk } = testApp({ pack, extras: packExtras(pack.root) });
+    const { app: kiosk } = testApp({ pack, extras: packExtras(pack) });
     const [a, b] = [busan.stations[0]?.id as string, busan.stations[5]?.id as string];
     const ask = (accessibilityMode: boolean) => kiosk.ask({ system: "busan", accessibilityMode, events: [
       { type: "station_selected", field: "origin", value: a, station_id: a },
@@ -290,7 +290,7 @@ describe("kiosk network import: Busan Metro, with the operator's fare model", ()
     importNetwork({ feed, id: "busan-steps", systemsDir, pack: new DataPack(SHARED_DATA_DIR), faresFile: FARES });
     const stepped = new DataPack(SHARED_DATA_DIR, { systemsDir });
     expect(stepped.system("busan-steps").stationById(through)?.accessibility.step_free).toBe(false);
-    const other = testApp({ pack: stepped, extras: packExtras(stepped.root) }).app;
+    const other = testApp({ pack: stepped, extras: packExtras(stepped) }).app;
     const events = [
       { type: "station_selected" as const, field: "origin" as const, value: a, station_id: a },
       { type: "station_selected" as const, field: "destination" as const, value: b, station_id: b },

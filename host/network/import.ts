@@ -6,19 +6,12 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
-import { SYSTEM_FILES, type DataPack } from "../../tools/data/datapack.ts";
+import { IMPORTED_SYSTEM_FILES, SYSTEM_FILES, type DataPack } from "../../tools/data/datapack.ts";
 import { parseJsonText, parseYamlText } from "../../tools/data/parse.ts";
 import { FaresFileSchema, FramebookFileSchema, GraphFileSchema, LinesFileSchema, PoliciesFileSchema, StationsFileSchema, SystemIdSchema, type Fares, type SystemId } from "../../tools/data/schemas.ts";
 import { readFeedSource, readGtfsFeed } from "../../tools/gtfs/index.ts";
+import { ImportSourceFileSchema, LineShapesFileSchema } from "../../runtime/kiosk/extras.ts";
 import { ImportReportSchema, systemFromFeed, type ImportNote, type ImportedSystem } from "../../tools/gtfs/to-system.ts";
-
-/** Files an imported system has beside the six every system has. */
-export const IMPORT_FILES = {
-  source: "source.json",
-  report: "import-report.json",
-  shapes: "shapes.json",
-  stops: "stops.json",
-} as const;
 
 export interface NetworkImportOptions {
   /** A GTFS feed: a folder of .txt files or a .zip. */
@@ -105,7 +98,7 @@ export function importNetwork(options: NetworkImportOptions): NetworkImportOutco
       [SYSTEM_FILES.fares]: json({ system: systemId, ...system.fares }),
       [SYSTEM_FILES.policies]: json({ system: systemId, policies: [] }),
       [SYSTEM_FILES.framebook]: `# A draft from the feed (kiosk network import, ${now}): review it, then \`kiosk framebook validate --system ${systemId}\`.\n${stringify({ framebook: system.framebook })}`,
-      [IMPORT_FILES.source]: json({
+      [IMPORTED_SYSTEM_FILES.source]: json({
         feed: path.resolve(options.feed),
         feed_sha256: sha256.digest("hex"),
         imported_at: now,
@@ -115,9 +108,9 @@ export function importNetwork(options: NetworkImportOptions): NetworkImportOutco
         licence: licenceText(options.feed, files),
         fares_from: options.faresFile !== undefined ? path.resolve(options.faresFile) : "the feed",
       }),
-      [IMPORT_FILES.report]: json({ summary: system.summary, notes }),
-      [IMPORT_FILES.shapes]: json(system.lineShapes),
-      [IMPORT_FILES.stops]: json(system.stationOfStop),
+      [IMPORTED_SYSTEM_FILES.report]: json({ summary: system.summary, notes }),
+      [IMPORTED_SYSTEM_FILES.shapes]: json(system.lineShapes),
+      [IMPORTED_SYSTEM_FILES.stops]: json(system.stationOfStop),
     };
     for (const [name, text] of Object.entries(written)) writeDurably(path.join(temp, name), text);
     step("checking the written files");
@@ -148,7 +141,7 @@ function licenceText(feed: string, files: ReadonlyMap<string, string>): string |
 /** What the import of an imported system left for its operator to review (its import-report.json). */
 export function importReview(pack: DataPack, system: SystemId): { file: string; notes: ImportNote[] } | undefined {
   if (!pack.isImported(system)) return undefined;
-  const file = path.join(pack.systemDir(system), IMPORT_FILES.report);
+  const file = path.join(pack.systemDir(system), IMPORTED_SYSTEM_FILES.report);
   if (!existsSync(file)) return undefined;
   return { file, notes: parseJsonText(readFileSync(file, "utf8"), file, ImportReportSchema).notes.filter((n) => n.severity === "review") };
 }
@@ -172,6 +165,9 @@ function checkWritten(dir: string): void {
   parseJsonText(read(SYSTEM_FILES.fares), path.join(dir, SYSTEM_FILES.fares), FaresFileSchema);
   parseJsonText(read(SYSTEM_FILES.policies), path.join(dir, SYSTEM_FILES.policies), PoliciesFileSchema);
   parseYamlText(read(SYSTEM_FILES.framebook), path.join(dir, SYSTEM_FILES.framebook), FramebookFileSchema);
+  parseJsonText(read(IMPORTED_SYSTEM_FILES.source), path.join(dir, IMPORTED_SYSTEM_FILES.source), ImportSourceFileSchema);
+  parseJsonText(read(IMPORTED_SYSTEM_FILES.shapes), path.join(dir, IMPORTED_SYSTEM_FILES.shapes), LineShapesFileSchema);
+  parseJsonText(read(IMPORTED_SYSTEM_FILES.report), path.join(dir, IMPORTED_SYSTEM_FILES.report), ImportReportSchema);
 }
 
 function writeDurably(file: string, text: string): void {

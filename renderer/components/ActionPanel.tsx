@@ -74,7 +74,7 @@ export function ActionPanel(props: {
   }
 
   if (action === "prompt_purchase") {
-    const total = state.fare_quote ? formatFare(state.fare_quote.total, props.system.fareDisplayFormat, props.system.currencySymbol) : "";
+    const total = state.fare_quote ? formatFare(state.fare_quote.total, props.system) : "";
     return (
       <section className="action action-purchase" data-action={action}>
         <button

@@ -8,7 +8,7 @@ import type { FareQuote } from "../lib/types.ts";
 
 export function FareCard({ system, quote }: { system: SystemView; quote: FareQuote }) {
   const { t, i18n } = useTranslation();
-  const money = (amount: number): string => formatFare(amount, system.fareDisplayFormat, system.currencySymbol);
+  const money = (amount: number): string => formatFare(amount, system);
   const summary = quote.passenger_summary ? passengersInWords(quote.passenger_summary, t, i18n.language, system.riderRules) : "";
   const discounts = (quote.discounts ?? []).filter((d) => d.amount !== undefined || d.label);
   const items = (quote.line_items ?? []).filter((item) => item.subtotal !== 0 || knownRiderType(item.rider_type) !== null);

@@ -1,10 +1,11 @@
 // The network drawn from station coordinates (or a schematic when they are missing), lines in
-// their colours, the planned route highlighted on top. Geography is never mirrored for RTL.
+// their colours (along their own courses where the data has them), the planned route highlighted
+// on top. Geography is never mirrored for RTL.
 import { memo, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import { lineColor } from "../lib/lineColors.ts";
-import { computeMapLayout, routeSegments, type Point } from "../lib/mapLayout.ts";
+import { computeMapLayout, labelPlacement, routeSegments, type Point } from "../lib/mapLayout.ts";
 import { lineName, stationName, stationNameById } from "../lib/names.ts";
 import { useView } from "../state/ViewStoreProvider.tsx";
 import type { RouteStop } from "../lib/types.ts";
@@ -12,11 +13,17 @@ import type { RouteStop } from "../lib/types.ts";
 const WIDTH = 1000;
 const HEIGHT = 760;
 
-function polyline(points: readonly (Point | undefined)[]): string {
-  return points
-    .filter((p): p is Point => p !== undefined)
-    .map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`)
-    .join(" ");
+function polyline(points: readonly Point[]): string {
+  return points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
+}
+
+function StationLabel({ at, neighbours, text, obstacles }: { at: Point; neighbours: readonly Point[]; text: string; obstacles: readonly (readonly Point[])[] }) {
+  const place = labelPlacement(at, neighbours, text, WIDTH, HEIGHT, obstacles);
+  return (
+    <text x={place.x} y={place.y} textAnchor={place.anchor} className="map-label">
+      {text}
+    </text>
+  );
 }
 
 export const NetworkMap = memo(function NetworkMap(props: {
@@ -36,11 +43,19 @@ export const NetworkMap = memo(function NetworkMap(props: {
   const nameOf = (id: string | null): string => (id ? stationNameById(system, id, language) : "");
   const colorOf = (lineId: string | undefined): string => lineColor(system.lines.find((l) => l.id === lineId)?.color);
   const segments = route ? routeSegments(route, layout.positions) : [];
+  // What a label should not cover: the lines, and the route drawn over them.
+  const obstacles = [...layout.courses.values(), ...segments.map((segment) => [segment.from, segment.to])];
   // Labels for the ends and the changes only: a label per stop would pile up in a dense centre.
   const transfers = (route ?? [])
     .filter((stop, i, stops) => stop.is_transfer === true || (i > 0 && i < stops.length - 1 && stops[i + 1]?.line !== stop.line))
     .map((stop) => stop.station_id);
   const labelled = new Set<string>([...transfers, ...(origin ? [origin] : []), ...(destination ? [destination] : [])]);
+  // A label keeps off the route (the stops before and after its station), or before there is one, off its lines.
+  const neighboursOf = (id: string): Point[] => {
+    const around = (ids: readonly (string | undefined)[]): Point[] => ids.flatMap((n) => (n !== undefined && n !== id ? (layout.positions.get(n) ?? []) : []));
+    if (onRoute.has(id)) return around((route ?? []).flatMap((stop, i, stops) => (stop.station_id === id ? [stops[i - 1]?.station_id, stops[i + 1]?.station_id] : [])));
+    return around(system.lines.flatMap((line) => line.stations.flatMap((s, i) => (s === id ? [line.stations[i - 1], line.stations[i + 1]] : []))));
+  };
   const description = [
     t("map.label", { system: system.orgName }),
     highlighting ? t("map.route", { from: nameOf(origin), to: nameOf(destination) }) : "",
@@ -59,7 +74,7 @@ export const NetworkMap = memo(function NetworkMap(props: {
             <polyline
               key={line.id}
               data-line={line.id}
-              points={polyline(line.stations.map((id) => layout.positions.get(id)))}
+              points={polyline(layout.courses.get(line.id) ?? [])}
               stroke={lineColor(line.color)}
               className={highlighting ? "map-line dimmed" : "map-line"}
             />
@@ -92,11 +107,7 @@ export const NetworkMap = memo(function NetworkMap(props: {
             return (
               <g key={station.id} data-station={station.id} data-role={role} className={`map-station map-station-${role}`}>
                 <circle cx={p.x} cy={p.y} r={role === "origin" || role === "destination" ? 13 : role === "route" ? 8 : 5} />
-                {labelled.has(station.id) ? (
-                  <text x={p.x + 16} y={p.y - 12} className="map-label">
-                    {stationName(system, station, language)}
-                  </text>
-                ) : null}
+                {labelled.has(station.id) ? <StationLabel at={p} neighbours={neighboursOf(station.id)} text={stationName(system, station, language)} obstacles={obstacles} /> : null}
               </g>
             );
           })}

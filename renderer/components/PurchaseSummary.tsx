@@ -13,7 +13,7 @@ export function PurchaseSummary({ system, confirmation }: { system: SystemView; 
     ["from", t("safety.confirmFrom"), stationNameById(system, confirmation.fromId, language, confirmation.from)],
     ["to", t("safety.confirmTo"), stationNameById(system, confirmation.toId, language, confirmation.to)],
     ["riders", t("safety.confirmRiders"), passengersInWords(confirmation.riders, t, i18n.language)],
-    ["total", t("safety.confirmTotal"), formatFare(confirmation.total, system.fareDisplayFormat, system.currencySymbol)],
+    ["total", t("safety.confirmTotal"), formatFare(confirmation.total, system)],
   ];
   return (
     <section className="card purchase-summary" aria-labelledby="purchase-summary-title" data-confirmation={confirmation.id}>

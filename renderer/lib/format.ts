@@ -3,21 +3,60 @@ import type { TFunction } from "i18next";
 import type { SystemView } from "../../runtime/kiosk/bridge.ts";
 import type { PassengerSummary } from "./types.ts";
 
+/** What an amount is written with: the framebook's ISO 4217 currency code, its display format and symbol. */
+export type MoneyFormat = Pick<SystemView, "currencyCode" | "fareDisplayFormat" | "currencySymbol">;
+
+/** Intl's currency formatter for `code` (null: not a well-formed currency code). */
+function currencyFormatter(code: string, display: "symbol" | "narrowSymbol", decimals?: number): Intl.NumberFormat | null {
+  try {
+    return new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: code,
+      currencyDisplay: display,
+      ...(decimals === undefined ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** Currency signs ($, ¥, ₹, …) in a text. */
+function currencySigns(text: string): string[] {
+  return text.match(/\p{Sc}/gu) ?? [];
+}
+
 /**
- * An amount in the framebook's `fareDisplayFormat`: "$X.XX" → "$2.50", "¥X" → "¥4", "QR X" →
- * "QR 2", "NT$X" → "NT$25". The number of X's after the point fixes the decimals; a format without
- * decimals still shows the cents of an amount that has some (money is never hidden).
+ * An amount in the system's currency, through Intl.NumberFormat with the framebook's currency
+ * code (its grouping and usual decimals; its sign where the framebook gives none), written as the
+ * framebook's `fareDisplayFormat` shows it: "$X.XX" → "$2.50", "¥X" → "¥4", "QR X" → "QR 2",
+ * "NT$X" → "NT$25", "₹X.XX" → "₹50.00". The X's after the point fix the decimals; a whole-unit
+ * format still shows the cents of an amount that has some (money is never hidden). A format whose
+ * sign is not the code's (a draft's "$X.XX" for INR) gives way to the code's own sign: a fare is
+ * never shown in another currency.
  */
-export function formatFare(amount: number, displayFormat: string, currencySymbol = ""): string {
-  const match = /X(?:\.(X+))?/.exec(displayFormat);
+export function formatFare(amount: number, money: MoneyFormat): string {
+  const format = money.fareDisplayFormat;
+  const match = /X(?:\.(X+))?/.exec(format);
   const negative = amount < 0;
   const value = Math.abs(amount);
-  const decimals = match?.[1]?.length ?? 0;
-  const figures = new Intl.NumberFormat("en-US", {
-    minimumFractionDigits: Number.isInteger(value) ? decimals : Math.max(decimals, 2),
-    maximumFractionDigits: Number.isInteger(value) ? decimals : Math.max(decimals, 2),
-  }).format(value);
-  const text = match ? displayFormat.slice(0, match.index) + figures + displayFormat.slice(match.index + match[0].length) : `${currencySymbol}${figures}`;
+  const usual = currencyFormatter(money.currencyCode, "narrowSymbol")?.resolvedOptions().maximumFractionDigits ?? 2;
+  const wanted = match ? (match[1]?.length ?? 0) : usual;
+  const decimals = Number.isInteger(value) ? wanted : Math.max(wanted, 2);
+  const intl = currencyFormatter(money.currencyCode, "narrowSymbol", decimals);
+  const parts = intl?.formatToParts(value) ?? new Intl.NumberFormat("en-US", { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).formatToParts(value);
+  const figures = parts
+    .filter((p) => p.type === "integer" || p.type === "group" || p.type === "decimal" || p.type === "fraction")
+    .map((p) => p.value)
+    .join("");
+  const before = match ? format.slice(0, match.index) : "";
+  const after = match ? format.slice(match.index + match[0].length) : "";
+  const signOf = (f: Intl.NumberFormat | null): string => f?.formatToParts(0).find((p) => p.type === "currency")?.value ?? "";
+  const codeSigns = new Set([...currencySigns(signOf(intl)), ...currencySigns(signOf(currencyFormatter(money.currencyCode, "symbol")))]);
+  const formatFits = intl === null || currencySigns(before + after).every((sign) => codeSigns.has(sign));
+  let text: string;
+  if (match && formatFits) text = before + figures + after;
+  else if (intl) text = parts.map((p) => p.value).join("");
+  else text = `${money.currencySymbol}${figures}`;
   return negative ? `−${text}` : text;
 }
 

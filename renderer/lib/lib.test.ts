@@ -5,26 +5,44 @@ import { contrastRatio, HIGH_CONTRAST, STANDARD, TEXT_PAIRS, cssVariables } from
 import { askDraft, canAsk, emptyJourney, journeyEvents } from "./askDraft.ts";
 import { formatDistance, formatFare, passengersInWords, qualifierText, riderLabel } from "./format.ts";
 import { lineTextColor } from "./lineColors.ts";
-import { computeMapLayout, routeSegments } from "./mapLayout.ts";
+import { computeMapLayout, labelPlacement, routeSegments } from "./mapLayout.ts";
 import { createSpeaker, scriptLanguage } from "./speech.ts";
 import { stationName } from "./names.ts";
 import { foldForSearch, searchStations } from "./stationSearch.ts";
 import type { StationView } from "./types.ts";
 
 describe("formatFare", () => {
+  const money = (currencyCode: string, fareDisplayFormat: string, currencySymbol = "") => ({ currencyCode, fareDisplayFormat, currencySymbol });
   it("follows the framebook's fareDisplayFormat", () => {
-    expect(formatFare(2.5, "$X.XX")).toBe("$2.50");
-    expect(formatFare(12, "$X.XX")).toBe("$12.00");
-    expect(formatFare(1234.5, "$X.XX")).toBe("$1,234.50");
-    expect(formatFare(4, "¥X")).toBe("¥4");
-    expect(formatFare(2, "QR X")).toBe("QR 2");
-    expect(formatFare(25, "NT$X")).toBe("NT$25");
-    expect(formatFare(-0.5, "$X.XX")).toBe("−$0.50");
+    expect(formatFare(2.5, money("USD", "$X.XX"))).toBe("$2.50");
+    expect(formatFare(12, money("USD", "$X.XX"))).toBe("$12.00");
+    expect(formatFare(1234.5, money("USD", "$X.XX"))).toBe("$1,234.50");
+    expect(formatFare(4, money("CNY", "¥X"))).toBe("¥4");
+    expect(formatFare(2, money("QAR", "QR X"))).toBe("QR 2");
+    expect(formatFare(25, money("TWD", "NT$X"))).toBe("NT$25");
+    expect(formatFare(50, money("INR", "₹X.XX"))).toBe("₹50.00");
+    expect(formatFare(-0.5, money("USD", "$X.XX"))).toBe("−$0.50");
   });
 
-  it("never hides cents a whole-unit format cannot show, and falls back to the symbol", () => {
-    expect(formatFare(3.5, "¥X")).toBe("¥3.50");
-    expect(formatFare(7, "", "€")).toBe("€7");
+  it("never hides cents a whole-unit format cannot show", () => {
+    expect(formatFare(3.5, money("CNY", "¥X"))).toBe("¥3.50");
+  });
+
+  it("any ISO currency without a format: Intl's sign and the currency's own decimals", () => {
+    expect(formatFare(50, money("INR", ""))).toBe("₹50.00");
+    expect(formatFare(1400, money("KRW", ""))).toBe("₩1,400");
+    expect(formatFare(3.2, money("EUR", "", "€"))).toBe("€3.20");
+    expect(formatFare(7, money("CHF", ""))).toBe("CHF\u00a07.00");
+  });
+
+  it("a format whose sign is another currency's gives way to the code's: rupees are never shown as dollars", () => {
+    expect(formatFare(50, money("INR", "$X.XX"))).toBe("₹50.00");
+    expect(formatFare(2, money("EUR", "£X.XX"))).toBe("€2.00");
+  });
+
+  it("a code Intl cannot use: the format, else the framebook's symbol", () => {
+    expect(formatFare(2, money("not a code", "QR X"))).toBe("QR 2");
+    expect(formatFare(7, money("", "", "€"))).toBe("€7.00");
   });
 });
 
@@ -225,6 +243,39 @@ describe("map layout", () => {
     expect(line1.every((p, i) => i === 0 || p.x > line1[i - 1]!.x)).toBe(true);
     // Fuxingmen is on lines 1 and 2: it keeps its line-1 place, which line 2 passes through.
     expect(layout.positions.get("B-FUX")!.y).toBe(line1[0]!.y);
+  });
+
+  it("draws a line along its own course where it has one, projected like the stations and inside the map", () => {
+    const stations: StationView[] = [
+      { id: "A", name: "A", localNames: [], lines: ["L"], lat: 17.5, lon: 78.37 },
+      { id: "B", name: "B", localNames: [], lines: ["L"], lat: 17.44, lon: 78.45 },
+    ];
+    const shape: [number, number][] = [[17.5, 78.37], [17.52, 78.41], [17.44, 78.45], [17.43, 78.46]];
+    const layout = computeMapLayout(stations, [{ id: "L", name: "L", color: "#e31e24", stations: ["A", "B"], shape }, { id: "M", name: "M", color: "#009846", stations: ["B", "A"] }], 1000, 760);
+    const course = layout.courses.get("L")!;
+    expect(course).toHaveLength(shape.length);
+    expect(course[0]).toEqual(layout.positions.get("A"));
+    expect(course[2]).toEqual(layout.positions.get("B"));
+    // The course's bend north of both stations is on the map, above them.
+    expect(course[1]!.y).toBeLessThan(layout.positions.get("A")!.y);
+    for (const p of course) expect(p.y).toBeGreaterThanOrEqual(0);
+    // A line without one joins its stations.
+    expect(layout.courses.get("M")).toEqual([layout.positions.get("B"), layout.positions.get("A")]);
+  });
+
+  it("puts a station's label on the side away from the route, inside the map", () => {
+    // The route leaves up and to the right: the label goes below and to the left.
+    expect(labelPlacement({ x: 500, y: 400 }, [{ x: 560, y: 380 }], "Ameerpet", 1000, 760)).toEqual({ x: 484, y: 438, anchor: "end" });
+    // No room on the left at the map's edge: to the right, still below.
+    expect(labelPlacement({ x: 100, y: 40 }, [{ x: 160, y: 30 }], "Miyapur", 1000, 760)).toEqual({ x: 116, y: 78, anchor: "start" });
+    // No route yet: above and to the right, unless that leaves the map.
+    expect(labelPlacement({ x: 500, y: 400 }, [], "Five Points", 1000, 760)).toEqual({ x: 516, y: 388, anchor: "start" });
+    expect(labelPlacement({ x: 950, y: 400 }, [], "Five Points", 1000, 760).anchor).toBe("end");
+    // A line through the corner it would take: the label moves to a corner no line crosses.
+    const blue = [{ x: 400, y: 380 }, { x: 700, y: 380 }];
+    expect(labelPlacement({ x: 500, y: 400 }, [], "Ameerpet", 1000, 760, [blue])).toEqual({ x: 516, y: 438, anchor: "start" });
+    const red = [{ x: 500, y: 400 }, { x: 700, y: 440 }];
+    expect(labelPlacement({ x: 500, y: 400 }, [], "Ameerpet", 1000, 760, [blue, red])).toEqual({ x: 484, y: 438, anchor: "end" });
   });
 
   it("turns route stops into segments coloured by the line of each leg", () => {

@@ -23,7 +23,7 @@ export function PaymentScreen({ system }: { system: SystemView }) {
   const chosen = useView((s) => s.journey.paymentMethod);
   const setPaymentMethod = useView((s) => s.setPaymentMethod);
   const [method, setMethod] = useState<string | null>(chosen ?? (system.paymentMethods.length === 1 ? system.paymentMethods[0]!.id : null));
-  const total = quote ? formatFare(quote.total, system.fareDisplayFormat, system.currencySymbol) : "";
+  const total = quote ? formatFare(quote.total, system) : "";
 
   return (
     <section className="screen payment" data-stage={stage} aria-labelledby="payment-title">

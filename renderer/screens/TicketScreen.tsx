@@ -40,7 +40,7 @@ export function TicketScreen({ system, ticket }: { system: SystemView; ticket: T
           <dt>{t("ticket.riders")}</dt>
           <dd>{passengersInWords(ticket.riders, t, i18n.language, system.riderRules)}</dd>
           <dt>{t("ticket.paid")}</dt>
-          <dd className="amount">{formatFare(ticket.total, system.fareDisplayFormat, system.currencySymbol)}</dd>
+          <dd className="amount">{formatFare(ticket.total, system)}</dd>
           <dt>{t("ticket.method")}</dt>
           <dd>
             <bdi>{method}</bdi>

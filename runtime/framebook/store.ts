@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import type { DataPack } from "../../tools/data/datapack.ts";
+import { SYSTEM_FILES, type DataPack } from "../../tools/data/datapack.ts";
 import type { SystemId } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { z } from "zod";
@@ -120,6 +120,11 @@ export class FramebookStore {
     return path.join(this.systemDir(system), "versions");
   }
 
+  /** The framebook the system's own files carry (the pack's, or an imported system's draft). */
+  private packFramebook(system: SystemId): string {
+    return path.join(this.pack.systemDir(system), SYSTEM_FILES.framebook);
+  }
+
   /** The framebook in force: the operator's override when there is one, else the data pack's. */
   active(system: SystemId): ActiveFramebook {
     const override = this.activeFile(system);
@@ -127,7 +132,7 @@ export class FramebookStore {
       const text = readFileSync(override, "utf8");
       return { source: "operator", version: versionOf(text), file: override, text };
     }
-    const file = this.pack.file(`data/systems/${system}/framebook.yaml`);
+    const file = this.packFramebook(system);
     const text = readFileSync(file, "utf8");
     return { source: "data-pack", version: versionOf(text), file, text };
   }
@@ -160,7 +165,7 @@ export class FramebookStore {
     if (active.source === "data-pack") return { ...active, problem: null };
     const checked = validateFramebook(active.text, active.file, this.pack.system(system));
     if (checked.ok) return { ...active, problem: null };
-    const file = this.pack.file(`data/systems/${system}/framebook.yaml`);
+    const file = this.packFramebook(system);
     const text = readFileSync(file, "utf8");
     const first = checked.issues.find((i) => i.severity === "error");
     const where = first?.line !== undefined ? ` (line ${first.line})` : "";

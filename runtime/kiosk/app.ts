@@ -109,7 +109,7 @@ export interface LiveConditionsInput {
 
 export interface KioskAppOptions {
   pack: DataPack;
-  /** Station coordinates, operator local names and attribution (node/pack-extras.ts: packExtras). */
+  /** Station coordinates, line drawings, operator local names and attribution (node/pack-extras.ts: packExtras). */
   extras: SystemExtrasSource;
   /**
    * Operator framebooks: every new passenger session reads its system data through the store, so
@@ -283,7 +283,8 @@ export class KioskApp {
     if (cached && cached.data === system) return cached.view;
     const { extras } = this.options;
     const operatorNames = extras.operatorNames(system);
-    const view = buildSystemView(system, { geo: extras.geo(system), operatorNames, attribution: extras.attribution(system) });
+    const lineShapes = extras.lineShapes?.(system);
+    const view = buildSystemView(system, { geo: extras.geo(system), ...(lineShapes ? { lineShapes } : {}), operatorNames, attribution: extras.attribution(system) });
     this.views.set(id, { data: system, view });
     // The passenger-language layer reads typed station names in the screen's local names too
     // (bench mode registers them from the default operator folder in caseSetup).

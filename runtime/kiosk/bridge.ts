@@ -18,7 +18,7 @@ export const StationViewSchema = z.object({
   /** Names in the local language(s) (e.g. Chinese for Beijing), for type-ahead search. */
   localNames: z.array(z.string()),
   lines: z.array(z.string()),
-  /** WGS84 coordinates when the data pack has them (for the network map). */
+  /** WGS84 coordinates when the system's data has them (the pack's gtfs files, an imported stations.json), for the network map. */
   lat: z.number().nullable(),
   lon: z.number().nullable(),
   /** The station's name by passenger language (e.g. "zh-Hans": "西直门"), where the pack or the operator has it. */
@@ -39,6 +39,8 @@ export const LineViewSchema = z.object({
   name: z.string(),
   color: z.string(),
   stations: z.array(z.string()),
+  /** The line's course as WGS84 [lat, lon] points (an imported feed's shapes, simplified), for the map; absent: drawn station to station. */
+  shape: z.array(z.tuple([z.number(), z.number()])).optional(),
   /** The line's name by passenger language, from the operator's local-names file. */
   localized: z.record(z.string(), z.string()).optional(),
 });
@@ -54,8 +56,9 @@ export type SystemSummary = z.infer<typeof SystemSummarySchema>;
 export const SystemViewSchema = SystemSummarySchema.extend({
   primaryLanguage: z.string(),
   currencySymbol: z.string(),
+  /** ISO 4217 ("INR"): the screen formats every amount with Intl.NumberFormat in this currency. */
   currencyCode: z.string(),
-  /** e.g. "$X.XX", "¥X", "QRX" — how the framebook wants fares shown. */
+  /** e.g. "$X.XX", "¥X", "QRX" — how the framebook wants fares shown (a sign that is not the currency's gives way to it). */
   fareDisplayFormat: z.string(),
   terminology: z.record(z.string(), z.string().nullable()),
   /** Payment method keys with their display label from the framebook's terminology. */
@@ -65,7 +68,7 @@ export const SystemViewSchema = SystemSummarySchema.extend({
   riderRules: z
     .record(z.string(), z.object({ qualifier: z.string().nullable(), free: z.boolean(), maxPerAdult: z.number().nullable() }))
     .optional(),
-  /** How distances are shown: miles on the US systems, kilometres elsewhere. */
+  /** How distances are shown: the framebook's `distance_unit`, else miles where fares are in US dollars, kilometres elsewhere. */
   distanceUnit: z.enum(["mi", "km"]).optional(),
   operatingHours: z.record(z.string(), z.union([z.string(), z.number()])),
   stations: z.array(StationViewSchema),

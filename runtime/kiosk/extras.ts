@@ -1,14 +1,19 @@
 // What the kiosk screen needs beyond the validated system files — station coordinates and native
 // names (from the data pack's data/gtfs/<system>_*.json files, several heterogeneous formats,
-// matched to stations by name), operator-supplied local names (framebooks/<system>/local-names.yaml)
-// and the attribution the data licence requires (from the pack's NOTICE) — as pure parsing and
-// merging. Reading the files is the Node adapter's job (node/pack-extras.ts).
+// matched to stations by name, and from an imported system's own stations.json `lat`/`lon`), the
+// drawing of each line (an imported system's shapes.json), operator-supplied local names
+// (framebooks/<system>/local-names.yaml) and the attribution the data licence requires (the pack's
+// NOTICE, or an imported system's source.json) — as pure parsing and merging. Reading the files is
+// the Node adapter's job (node/pack-extras.ts).
 import { z } from "zod";
+import type { Station } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 
 /** Where the kiosk app gets a system's extras (node/pack-extras.ts reads them from files). */
 export interface SystemExtrasSource {
   geo(system: SystemData): StationGeoIndex;
+  /** Each line's drawing, by line id (none: the map joins the line's stations). */
+  lineShapes?(system: SystemData): LineShapes;
   operatorNames(system: SystemData): OperatorLocalNames | undefined;
   attribution(system: SystemData): string;
 }
@@ -62,6 +67,20 @@ export function gtfsStationEntries(json: unknown): Map<string, StationGeo> {
 /** Merge the gtfs files of a system: the first file (name order) with coordinates wins, native names accumulate. */
 export class StationGeoIndex {
   private readonly byKey = new Map<string, StationGeo>();
+  private readonly byId = new Map<string, StationGeo>();
+
+  /** A station's own coordinates (its stations.json entry), which win over a name match. */
+  addStation(id: string, geo: StationGeo): void {
+    this.byId.set(id, geo);
+  }
+
+  /** A station by its id, else by its name (lookup). */
+  find(station: { id: string; name: string }): StationGeo | undefined {
+    const own = this.byId.get(station.id);
+    if (!own) return this.lookup(station.name);
+    const named = this.lookup(station.name);
+    return named ? { lat: own.lat, lon: own.lon, nativeNames: [...new Set([...own.nativeNames, ...named.nativeNames])] } : own;
+  }
 
   add(entries: Map<string, StationGeo>): void {
     for (const [name, geo] of entries) {
@@ -88,8 +107,67 @@ export class StationGeoIndex {
   }
 
   get size(): number {
-    return this.byKey.size;
+    return this.byKey.size + this.byId.size;
   }
+}
+
+/**
+ * The coordinates stations.json itself gives (an imported feed's stops: `lat`, `lon` beside the
+ * schema's fields), added to `index` by station id; stations without both keep none.
+ */
+export function addStationCoordinates(index: StationGeoIndex, stations: readonly Station[]): StationGeoIndex {
+  for (const s of stations) {
+    const lat = finite(s.lat);
+    const lon = finite(s.lon);
+    if (lat !== null && lon !== null) index.addStation(s.id, { lat, lon, nativeNames: [] });
+  }
+  return index;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Line drawings
+
+/** shapes.json of an imported system: line id → the line's course as [lat, lon] points. */
+export const LineShapesFileSchema = z.record(z.string().min(1), z.array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])));
+export type LineShapes = ReadonlyMap<string, readonly (readonly [number, number])[]>;
+
+/** How far (metres) a simplified drawing may stray from the feed's course: well under a pixel of a city-wide map. */
+export const SHAPE_TOLERANCE_M = 15;
+
+/**
+ * A course with the points a drawing does not need left out (Douglas–Peucker, distances in metres
+ * on a local equirectangular plane): feeds carry a point every few metres, which the screen would
+ * otherwise receive and draw by the thousand.
+ */
+export function simplifyCourse(points: readonly (readonly [number, number])[], toleranceM = SHAPE_TOLERANCE_M): [number, number][] {
+  if (points.length <= 2) return points.map(([lat, lon]) => [lat, lon]);
+  const lat0 = (points.reduce((sum, p) => sum + p[0], 0) / points.length) * (Math.PI / 180);
+  const metres = points.map(([lat, lon]) => [lon * Math.cos(lat0) * 111_320, lat * 110_574] as const);
+  const keep = new Uint8Array(points.length);
+  keep[0] = keep[points.length - 1] = 1;
+  const stack: [number, number][] = [[0, points.length - 1]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop() as [number, number];
+    const [ax, ay] = metres[from] as readonly [number, number];
+    const [bx, by] = metres[to] as readonly [number, number];
+    const squared = (bx - ax) ** 2 + (by - ay) ** 2;
+    let far = -1;
+    let farthest = toleranceM;
+    for (let i = from + 1; i < to; i++) {
+      const [px, py] = metres[i] as readonly [number, number];
+      // Distance to the segment, not its line: a course that turns back keeps its turn.
+      const t = squared === 0 ? 0 : Math.min(1, Math.max(0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / squared));
+      const d = Math.hypot(ax + t * (bx - ax) - px, ay + t * (by - ay) - py);
+      if (d > farthest) {
+        farthest = d;
+        far = i;
+      }
+    }
+    if (far < 0) continue;
+    keep[far] = 1;
+    stack.push([from, far], [far, to]);
+  }
+  return points.filter((_, i) => keep[i] === 1).map(([lat, lon]) => [lat, lon]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,6 +212,44 @@ export const LOCAL_NAMES_FILE = "local-names.yaml";
 
 // ---------------------------------------------------------------------------------------------
 // Attribution
+
+/** source.json of an imported system: where its files came from (kiosk network import writes it). */
+export const ImportSourceFileSchema = z.looseObject({
+  agency: z.array(z.string()).optional(),
+  publisher: z.looseObject({ name: z.string(), url: z.string().nullable().optional() }).nullable().optional(),
+  /** The attribution the feed's licence asks for ("Contains data provided by …"). */
+  attribution: z.string().nullable().optional(),
+  /** The licence text that came with the feed. */
+  licence: z.string().nullable().optional(),
+});
+export type ImportSourceFile = z.infer<typeof ImportSourceFileSchema>;
+
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?)]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * The attribution of an imported system, from its source.json: the feed's own attribution line,
+ * then that it is imported data and whose feed (agency, publisher and its address), and the first
+ * line of the licence that came with the feed. Nothing of the data pack's: none of it is.
+ */
+export function attributionFromImportSource(source: ImportSourceFile, orgName: string): string {
+  const agencies = (source.agency ?? []).map((a) => a.trim()).filter(Boolean);
+  const agency = agencies.length > 0 ? agencies.join(", ") : orgName;
+  const publisher = source.publisher?.name.trim();
+  const url = source.publisher?.url?.trim();
+  const by = publisher && publisher !== agency ? `, published by ${publisher}${url ? ` (${url})` : ""}` : url ? ` (${url})` : "";
+  const licence = source.licence
+    ?.split(/\r?\n/)
+    .map((l) => l.trim())
+    .find(Boolean);
+  // A licence's first line names it; a screen has no room for the rest.
+  const licenceName = licence && licence.length > 120 ? `${licence.slice(0, 119)}…` : licence;
+  return [source.attribution?.trim() ? sentence(source.attribution) : undefined, `Imported data: the GTFS feed of ${agency}${by}.`, licenceName ? sentence(`Licence: ${licenceName}`) : undefined]
+    .filter((p): p is string => p !== undefined)
+    .join(" ");
+}
 
 const CC_BY_SA = "CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/)";
 

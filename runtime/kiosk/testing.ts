@@ -102,7 +102,8 @@ export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: strin
   let n = 0;
   const app = new KioskApp({
     pack: testPack(),
-    extras: packExtras(testPack().root),
+    // The extras of the pack the app runs (an imported system's come from its own folder).
+    extras: packExtras(options.pack ?? testPack()),
     ledger,
     payment,
     log: (m) => logs.push(m),

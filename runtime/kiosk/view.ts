@@ -6,10 +6,11 @@ import { pinyinKey } from "../language/pinyin.ts";
 import { hasCjk } from "../language/text.ts";
 import { sha256hex12 } from "../../tools/py/text.ts";
 import { passengerLanguageOf, type RiderType, type StationView, type SystemSummary, type SystemView } from "./bridge.ts";
-import type { OperatorLocalNames, StationGeoIndex } from "./extras.ts";
+import type { LineShapes, OperatorLocalNames, StationGeoIndex } from "./extras.ts";
 
 export interface ViewExtras {
   geo?: StationGeoIndex;
+  lineShapes?: LineShapes;
   operatorNames?: OperatorLocalNames;
   attribution: string;
 }
@@ -40,15 +41,30 @@ function titleWords(key: string): string {
     .join(" ");
 }
 
+/** A label as a button shows it: its first letter a capital ("smart card" → "Smart card"), the rest as written. */
+function buttonLabel(label: string): string {
+  return label.charAt(0).toLocaleUpperCase("en") + label.slice(1);
+}
+
 /**
  * Payment methods of fares.json with the framebook's wording: the terminology entry whose label
  * starts with the method key ("breeze_card" → "Breeze Card", "gold_travel_card" → "Gold Travel
  * Card", "mobile_pay" → "Mobile payment (…)"), `contactless` → its label, otherwise the key in words.
+ * Fares that name no method (an imported feed's) are paid the two ways every framebook names and
+ * the assistant offers: its `smartcard` and `contactless` (the fare does not depend on the method).
  */
 export function paymentMethodsOf(system: SystemData): { id: string; label: string }[] {
   const terminology = system.framebook.terminology as Record<string, unknown>;
   const labels = Object.values(terminology).filter((v): v is string => typeof v === "string" && v.trim() !== "");
-  return Object.keys(system.fares.payment_methods ?? {}).map((id) => {
+  const ids = Object.keys(system.fares.payment_methods ?? {});
+  if (ids.length === 0) {
+    const { smartcard, contactless } = system.framebook.terminology;
+    return [
+      { id: "smartcard", label: buttonLabel(smartcard) },
+      { id: "contactless", label: buttonLabel(contactless) },
+    ];
+  }
+  return ids.map((id) => {
     const key = squash(id);
     const byPrefix = labels.find((l) => squash(l).startsWith(key));
     const direct = typeof terminology[id] === "string" ? (terminology[id] as string) : undefined;
@@ -111,14 +127,14 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
   const packLanguage = passengerLanguageOf(fb.primary_language);
   const operatorLanguage = extras.operatorNames ? passengerLanguageOf(extras.operatorNames.language) : null;
   // Each station's native (pack) and operator names, read once for the airport reading and the view.
-  const localNamesById = new Map(system.stations.map((s) => [s.id, [...new Set([...(extras.geo?.lookup(s.name)?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])])]]));
+  const localNamesById = new Map(system.stations.map((s) => [s.id, [...new Set([...(extras.geo?.find(s)?.nativeNames ?? []), ...(extras.operatorNames?.byStation.get(s.id) ?? [])])]]));
   const aliasesOf = (id: string): string[] => [...(extras.operatorNames?.aliases.get(id) ?? [])];
   // The same airport reading as the passenger-language layer's, so typing "airport" finds what saying it does.
   const airports = airportStations(system.stations.map((s) => [s.id, [s.name, ...(localNamesById.get(s.id) ?? []), ...aliasesOf(s.id)]] as const));
   const landmarksOf = new Map<string, string[]>();
   for (const [landmark, ids] of extras.operatorNames?.landmarks ?? []) for (const id of ids) landmarksOf.set(id, [...(landmarksOf.get(id) ?? []), landmark]);
   const stations: StationView[] = system.stations.map((s) => {
-    const geo = extras.geo?.lookup(s.name);
+    const geo = extras.geo?.find(s);
     const operatorNames = extras.operatorNames?.byStation.get(s.id) ?? [];
     const localNames = localNamesById.get(s.id) ?? [];
     const localized: Record<string, string> = {};
@@ -161,7 +177,10 @@ export function buildSystemView(system: SystemData, extras: ViewExtras): SystemV
     distanceUnit: distanceUnitOf(system),
     operatingHours: operatingHours(system),
     stations,
-    lines: system.lines.map((l) => ({ id: l.id, name: l.name, color: l.color, stations: [...l.stations], ...localizedBy(extras.operatorNames?.byLine, l.id) })),
+    lines: system.lines.map((l) => {
+      const shape = extras.lineShapes?.get(l.id);
+      return { id: l.id, name: l.name, color: l.color, stations: [...l.stations], ...(shape && shape.length > 1 ? { shape: shape.map(([lat, lon]) => [lat, lon] as [number, number]) } : {}), ...localizedBy(extras.operatorNames?.byLine, l.id) };
+    }),
     framebookVersion: framebookVersion(system),
     attribution,
   };

@@ -83,7 +83,7 @@ export async function adversarialPassengers(pack: DataPack, options: RunOptions)
     let n = 0;
     const app = new KioskApp({
       pack,
-      extras: packExtras(pack.root),
+      extras: packExtras(pack),
       ledger,
       payment: new SimulatedPaymentTerminal(),
       conditions: () => live,

@@ -43,7 +43,7 @@ let n = 0;
 let nextTicket = "";
 const app = new KioskApp({
   pack,
-  extras: packExtras(pack.root),
+  extras: packExtras(pack),
   ledger: reporting,
   payment: new SimulatedPaymentTerminal(),
   // A Monday afternoon: inside every system's service hours, whatever the time of the run.

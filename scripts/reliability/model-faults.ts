@@ -140,7 +140,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
   const reference = new Map<string, unknown>();
   {
     const ledger = Ledger.open(":memory:");
-    const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), conditions, clock: () => current.now, log: () => undefined });
+    const app = new KioskApp({ pack, extras: packExtras(pack), ledger, payment: new SimulatedPaymentTerminal(), conditions, clock: () => current.now, log: () => undefined });
     for (const r of requests) {
       current = r;
       let answer = await app.ask({ system: r.system, events: r.turns[0]! });
@@ -165,7 +165,7 @@ export async function modelFaults(pack: DataPack, options: RunOptions): Promise<
       const ledger = Ledger.open(":memory:");
       const app = new KioskApp({
         pack,
-        extras: packExtras(pack.root),
+        extras: packExtras(pack),
         ledger,
         payment: new SimulatedPaymentTerminal(),
         assistant: { mode: "model", policy: () => policy },

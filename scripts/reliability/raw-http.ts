@@ -140,7 +140,7 @@ export async function rawHttp(pack: DataPack, options: RunOptions): Promise<Sect
   writeFileSync(path.join(dir, "assets", "app.js.map"), "{}");
   const ledger = Ledger.open(":memory:");
   const logs: string[] = [];
-  const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: (m) => logs.push(m) });
+  const app = new KioskApp({ pack, extras: packExtras(pack), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: (m) => logs.push(m) });
   const server = await startKioskServer({ backend: app, staticDir: dir, port: 0, log: (m) => logs.push(m) });
   let uncaught = 0;
   const onUncaught = (): void => {

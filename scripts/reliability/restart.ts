@@ -94,7 +94,7 @@ async function corruptLedgerTrial(pack: DataPack, rng: Rng, dir: string, trial: 
   const file = path.join(dir, `ledger-${trial}.sqlite`);
   const seedSales = rng.range(15, 40);
   const make = (ledger: Ledger | null, problem?: string): KioskApp =>
-    new KioskApp({ pack, extras: packExtras(pack.root), ledger, ...(problem ? { ledgerProblem: problem } : {}), payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14), log: () => undefined });
+    new KioskApp({ pack, extras: packExtras(pack), ledger, ...(problem ? { ledgerProblem: problem } : {}), payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14), log: () => undefined });
   const ledger = Ledger.open(file);
   const app = make(ledger);
   for (let i = 0; i < seedSales; i++) {

@@ -16,7 +16,7 @@ export async function sessionGrowth(pack: DataPack, options: RunOptions): Promis
   const rng = new Rng(`${options.seed}:growth`);
   const followUps = options.quick ? 300 : 1000;
   const ledger = Ledger.open(":memory:");
-  const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
+  const app = new KioskApp({ pack, extras: packExtras(pack), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
   const first = await app.ask({ system: "marta", events: [{ type: "station_selected", field: "origin", value: "Airport", station_id: "MARTA-AP" }, { type: "station_selected", field: "destination", value: "Five Points", station_id: "MARTA-FP" }] });
   globalThis.gc?.();
   const rss0 = process.memoryUsage().rss;

@@ -37,7 +37,7 @@ const clientId = (name: string): string => `${name}-${"0".repeat(16)}`;
 export async function kioskServerTrustFigures(pack: DataPack = new DataPack(SHARED_DATA_DIR)): Promise<{ passengersTurnedAway: number; flooderSessionsHeld: number; operatorLockedOutByOthers: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), "kiosk-trust-"));
   const ledger = Ledger.open(":memory:");
-  const app = new KioskApp({ pack, extras: packExtras(pack.root), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
+  const app = new KioskApp({ pack, extras: packExtras(pack), ledger, payment: new SimulatedPaymentTerminal(), clock: () => new Date(2026, 2, 9, 14, 0, 0), log: () => undefined });
   // A cheap hash: the figure is about who is locked out, not about scrypt's cost.
   const pin = new PinGate({ hash: await hashPin(PIN, { N: 1024, r: 8, p: 1 }) });
   const operator = new OperatorConsole({ framebooks: new FramebookStore(pack, dir), pin, systems: pack.systemIds, log: () => undefined });

@@ -68,6 +68,18 @@ export const SYSTEM_FILES = {
   framebook: "framebook.yaml",
 } as const;
 
+/** The files an imported system has beside those (kiosk network import writes them). */
+export const IMPORTED_SYSTEM_FILES = {
+  /** The feed, its publisher, licence and attribution. */
+  source: "source.json",
+  /** What the import built and noticed, for the operator to review. */
+  report: "import-report.json",
+  /** Line id → the line's course as [lat, lon] points. */
+  shapes: "shapes.json",
+  /** The feed's stop ids → station ids. */
+  stops: "stops.json",
+} as const;
+
 function looksLikeDataPack(dir: string): boolean {
   return existsSync(path.join(dir, "data", "systems")) && existsSync(path.join(dir, "cases"));
 }

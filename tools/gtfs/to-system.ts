@@ -482,7 +482,7 @@ function faresFromFeed(feed: FeedTables, stationOf: ReadonlyMap<string, string>,
     currency_symbol: symbol,
     base_fare: Math.min(...prices.values()),
     // The feed says nothing about children: none ride free until the operator says so.
-    discounts: { children: { max_per_adult: 0, qualifier: "no free child fare in the feed" } },
+    discounts: { children: { max_per_adult: 0 } },
   };
   if (feed.fareRules.length === 0) {
     if (feed.fareAttributes.length > 1) {

@@ -1,18 +1,44 @@
 // The Node adapter of the kiosk's system extras (extras.ts): reads the data pack's gtfs files and
-// NOTICE and the operator's local-names files from disk.
+// NOTICE, an imported system's own source.json and shapes.json, and the operator's local-names
+// files from disk.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { IMPORTED_SYSTEM_FILES, type DataPack } from "../../../tools/data/datapack.ts";
 import { DataFileError } from "../../../tools/data/errors.ts";
-import { parseYamlText } from "../../../tools/data/parse.ts";
+import { parseJsonText, parseYamlText } from "../../../tools/data/parse.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
-import { attributionFromNotice, gtfsStationEntries, LOCAL_NAMES_FILE, LocalNamesFileSchema, StationGeoIndex, type OperatorLocalNames, type SystemExtrasSource } from "../extras.ts";
+import {
+  addStationCoordinates,
+  attributionFromImportSource,
+  attributionFromNotice,
+  gtfsStationEntries,
+  ImportSourceFileSchema,
+  LineShapesFileSchema,
+  LOCAL_NAMES_FILE,
+  LocalNamesFileSchema,
+  simplifyCourse,
+  StationGeoIndex,
+  type LineShapes,
+  type OperatorLocalNames,
+  type SystemExtrasSource,
+} from "../extras.ts";
+import { paymentMethodsOf } from "../view.ts";
 
-/** The extras of the pack at `packRoot`, with the operator's local names from `operatorDir`. */
-export function packExtras(packRoot: string, operatorDir?: string): SystemExtrasSource {
+/** Where the extras are read: the pack's root (gtfs files, NOTICE) and each system's own folder. A DataPack is one. */
+export type ExtrasPlaces = Pick<DataPack, "root" | "systemDir">;
+
+/**
+ * The extras of the pack's systems and of the imported ones `pack` knows, with the operator's
+ * local names from `operatorDir`. A bare pack root knows only the pack's own system folders: an
+ * imported system needs the DataPack, or its attribution and drawings are not found.
+ */
+export function packExtras(pack: ExtrasPlaces | string, operatorDir?: string): SystemExtrasSource {
+  const places: ExtrasPlaces = typeof pack === "string" ? { root: pack, systemDir: (id) => path.join(pack, "data", "systems", id) } : pack;
   return {
-    geo: (system) => loadStationGeo(packRoot, system.id),
+    geo: (system) => addStationCoordinates(loadStationGeo(places.root, system.id), system.stations),
+    lineShapes: (system) => loadLineShapes(places.systemDir(system.id), system),
     operatorNames: (system) => loadOperatorLocalNames(operatorDir, system),
-    attribution: (system) => readAttribution(packRoot, system.id),
+    attribution: (system) => readSystemAttribution(places, system),
   };
 }
 
@@ -47,7 +73,8 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
   if (!existsSync(file)) return undefined;
   const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
   const lineIds = new Set(system.lines.map((l) => l.id));
-  const methodIds = new Set(Object.keys(system.fares.payment_methods ?? {}));
+  // The methods the screen offers (an imported system's fares name none: the framebook's two).
+  const methodIds = new Set(paymentMethodsOf(system).map((m) => m.id));
   const unknownStation = (id: string): string => `unknown station id '${id}' for system ${system.id}`;
   const problems = [
     ...Object.keys(parsed.names ?? {})
@@ -84,6 +111,24 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     aliases: new Map(Object.entries(parsed.aliases ?? {})),
     landmarks: new Map(Object.entries(parsed.landmarks ?? {})),
   };
+}
+
+/** An imported system's source.json when its folder has one (its data is not the pack's), else the pack's NOTICE. */
+export function readSystemAttribution(places: ExtrasPlaces, system: SystemData): string {
+  const file = path.join(places.systemDir(system.id), IMPORTED_SYSTEM_FILES.source);
+  if (!existsSync(file)) return readAttribution(places.root, system.id);
+  return attributionFromImportSource(parseJsonText(readFileSync(file, "utf8"), file, ImportSourceFileSchema), system.framebook.org_name);
+}
+
+/** shapes.json of a system's folder, simplified for drawing; a line the system does not have is a stale file: reported. */
+export function loadLineShapes(systemDir: string, system: SystemData): LineShapes {
+  const file = path.join(systemDir, IMPORTED_SYSTEM_FILES.shapes);
+  if (!existsSync(file)) return new Map();
+  const shapes = parseJsonText(readFileSync(file, "utf8"), file, LineShapesFileSchema);
+  const lineIds = new Set(system.lines.map((l) => l.id));
+  const unknown = Object.keys(shapes).filter((id) => !lineIds.has(id));
+  if (unknown.length > 0) throw new DataFileError(file, unknown.map((id) => ({ path: [id], message: `unknown line id '${id}' for system ${system.id}` })));
+  return new Map(Object.entries(shapes).map(([id, points]) => [id, simplifyCourse(points)]));
 }
 
 export function readAttribution(packRoot: string, system: string): string {
