@@ -18,7 +18,7 @@ import { loadOperatorLocalNames } from "../runtime/kiosk/node/pack-extras.ts";
 import { TEST_NOW } from "../runtime/kiosk/testing.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import type { SystemData } from "../tools/data/system.ts";
-import { buildRenderer, launchChromium, SCREENSHOTS } from "./e2e.ts";
+import { buildRenderer, fontsSettled, launchChromium, SCREENSHOTS } from "./e2e.ts";
 import { REPO_ROOT, SHARED_DATA_DIR, SHARED_DIR } from "./paths.ts";
 
 const VIEWPORT = { width: 1080, height: 1920 };
@@ -56,14 +56,6 @@ afterAll(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-async function fontsSettled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    // unicode-range slices start loading after layout: wait for those too.
-    for (let i = 0; i < 50 && document.fonts.status !== "loaded"; i++) await new Promise((r) => setTimeout(r, 20));
-    await document.fonts.ready;
-  });
-}
 
 /** The picker's options as shown: station id (from the option's description) → its name and the other names beside it. */
 async function shownOptions(page: Page): Promise<Map<string, { name: string; others: string[] }>> {

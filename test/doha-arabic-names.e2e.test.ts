@@ -12,7 +12,7 @@ import { startServe, type RunningServe } from "../cli/serve.ts";
 import { DEFAULT_OPERATOR_DIR } from "../runtime/framebook/local-names.ts";
 import { loadOperatorLocalNames } from "../runtime/kiosk/node/pack-extras.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
-import { buildRenderer, launchChromium, SCREENSHOTS } from "./e2e.ts";
+import { buildRenderer, fontsSettled, launchChromium, SCREENSHOTS } from "./e2e.ts";
 
 const VIEWPORT = { width: 1080, height: 1920 };
 const ARABIC = /\p{Script=Arabic}/u;
@@ -36,13 +36,6 @@ afterAll(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-async function fontsSettled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    for (let i = 0; i < 50 && document.fonts.status !== "loaded"; i++) await new Promise((r) => setTimeout(r, 20));
-    await document.fonts.ready;
-  });
-}
 
 /** The picker's options as shown: station id (from the option's description) → the name on the button. */
 async function shownNames(page: Page): Promise<Map<string, string>> {

@@ -92,3 +92,12 @@ export async function recordSpeech(context: BrowserContext): Promise<void> {
 export function spokenReadings(page: Page): Promise<SpokenReading[]> {
   return page.evaluate(() => (window as unknown as { __spoken: { text: string; lang: string; volume: number }[] }).__spoken);
 }
+
+/** Wait until the page's fonts are loaded, the unicode-range slices too (they start loading after layout). */
+export async function fontsSettled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 50 && document.fonts.status !== "loaded"; i++) await new Promise((r) => setTimeout(r, 20));
+    await document.fonts.ready;
+  });
+}

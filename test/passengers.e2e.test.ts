@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PassengerLanguage } from "../runtime/kiosk/bridge.ts";
 import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { startServe, type RunningServe } from "../cli/serve.ts";
-import { buildRenderer, launchChromium, recordSpeech, SCREENSHOTS, spokenReadings, type SpokenReading } from "./e2e.ts";
+import { buildRenderer, fontsSettled, launchChromium, recordSpeech, SCREENSHOTS, spokenReadings, type SpokenReading } from "./e2e.ts";
 import { REPO_ROOT } from "./paths.ts";
 
 const VIEWPORT = { width: 1080, height: 1920 };
@@ -68,14 +68,6 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors };
 }
 
-async function fontsSettled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    // unicode-range slices start loading after layout: wait for those too.
-    for (let i = 0; i < 50 && document.fonts.status !== "loaded"; i++) await new Promise((r) => setTimeout(r, 20));
-    await document.fonts.ready;
-  });
-}
 
 /** Fonts Chromium drew text with that are not shipped ones (CDP CSS.getPlatformFontsForNode). */
 async function platformFonts(page: Page): Promise<Map<string, string>> {
