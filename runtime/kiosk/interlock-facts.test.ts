@@ -177,6 +177,19 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...airport, disruptions: notice({ if_unread: "ignore", type: "station_closure", station_id: "MARTA-AP", message: "Airport station closed." }) }).codes).toEqual(["station_closed"]);
   });
 
+  it("a closed station whose name carries a line's word ('Chicago (Brown)') closes the station, not its line", () => {
+    const cta = pack.system("cta");
+    const named = cta.stations.filter((s) => /\((?:Brown|Red)\)$/.test(s.name)).slice(0, 4);
+    expect(named.length).toBeGreaterThan(1);
+    for (const s of named) {
+      const read = readDisruption(cta, { id: "c", type: "station_closure", severity: "critical", station_id: s.id, message: `${s.name} station closed: trains pass through without stopping.` });
+      expect([...read.lines.keys()], s.name).toEqual([]);
+      expect([...read.stations.keys()], s.name).toEqual([s.id]);
+    }
+    // The line itself, named, still closes.
+    expect([...readDisruption(cta, { id: "l", type: "service_alert", severity: "critical", message: "Brown Line trains are suspended." }).lines.keys()]).toEqual(["brown"]);
+  });
+
   it("a line named only in a notice's words: the section it names closes, the rest of the line still sells", async () => {
     const airport = await ignorantAnswer("MARTA-A-001");
     expect(airport.state.route?.stops[0]?.station_id).toBe("MARTA-AP");

@@ -252,6 +252,23 @@ function hasWord(text: string, phrase: string): boolean {
   return ` ${text} `.includes(` ${phrase} `);
 }
 
+const namesWithLineWords = new WeakMap<SystemData, string[]>();
+
+/**
+ * The (normalized) text without the station names that carry a line's word ("Chicago (Brown)",
+ * "Monroe (Red)"): a closed station's name does not name its line. Longest names first.
+ */
+function withoutStationNames(system: SystemData, text: string, lineWords: ReadonlySet<string>): string {
+  let names = namesWithLineWords.get(system);
+  if (!names) {
+    names = [...new Set(system.stations.map((s) => normalize(s.name)))].filter((n) => n.split(" ").some((w) => lineWords.has(w))).sort((a, b) => b.length - a.length);
+    namesWithLineWords.set(system, names);
+  }
+  let out = ` ${text} `;
+  for (const name of names) out = out.split(` ${name} `).join(" ");
+  return out.trim();
+}
+
 /** Read the disruptions in effect at `now` into what they close. */
 function noClosures(): Closures {
   return { systemSuspended: null, lines: new Map(), tracks: new Map(), stations: new Map(), liftsOut: new Map(), unread: [] };
@@ -330,7 +347,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     const clause = normalize(closingClause(sentence));
     if (!closing(clause)) return;
     if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
-    const namedLines = names.filter((line) => line.names.some((n) => hasWord(clause, n)));
+    const lineClause = withoutStationNames(system, clause, lineWords);
+    const namedLines = names.filter((line) => line.names.some((n) => hasWord(lineClause, n)));
     for (const line of namedLines) {
       // The disruption's own line, named in its message, with a segment whose track is closed:
       // the segment is its scope ("Blue Line: no service between East Lake and Indian Creek").
