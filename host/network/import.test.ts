@@ -96,6 +96,44 @@ describe("kiosk network import: Hyderabad Metro", () => {
     expect(priced + refused).toBe(57 * 56);
   });
 
+  it("reads the same fares from GTFS-Fares v2 (fare products and leg rules between areas) as from fare_rules", () => {
+    // The feed's v1 fares rewritten as v2: zones become areas, fares products, rules leg rules.
+    const feed = path.join(dir, "feed-fares-v2");
+    cpSync(HYDERABAD, feed, { recursive: true });
+    const attributes = csv(feed, "fare_attributes.txt");
+    const rules = csv(feed, "fare_rules.txt");
+    const zoned = stops.filter((s) => s.zone_id);
+    writeFileSync(path.join(feed, "areas.txt"), `area_id\n${[...new Set(zoned.map((s) => s.zone_id))].join("\n")}\n`);
+    writeFileSync(path.join(feed, "stop_areas.txt"), `area_id,stop_id\n${zoned.map((s) => `${s.zone_id},${s.stop_id}`).join("\n")}\n`);
+    writeFileSync(path.join(feed, "fare_products.txt"), `fare_product_id,amount,currency\n${attributes.map((a) => `${a.fare_id},${a.price},${a.currency_type}`).join("\n")}\n`);
+    writeFileSync(path.join(feed, "fare_leg_rules.txt"), `from_area_id,to_area_id,fare_product_id\n${rules.map((r) => `${r.origin_id},${r.destination_id},${r.fare_id}`).join("\n")}\n`);
+    rmSync(path.join(feed, "fare_attributes.txt"));
+    rmSync(path.join(feed, "fare_rules.txt"));
+    const v2 = importNetwork({ feed, id: "hyd-v2", systemsDir, pack: new DataPack(SHARED_DATA_DIR) });
+    expect(v2.fares).toBe("zone_table");
+    expect(v2.summary.farePairs).toBe(outcome.summary.farePairs);
+    const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
+    const [a, b] = [new ToolSession(pack.system("hyderabad")), new ToolSession(pack.system("hyd-v2"))];
+    const quote = (session: ToolSession, from: string, to: string): number | string => {
+      const route = session.call("route_planner", { origin: from, destination: to });
+      const fare = route.ok ? session.call("fare_calculator", { route_id: (route.result as { route_id: string }).route_id, passengers: { adults: 1, children: 0, seniors: 0, disabled: 0 }, payment_method: "contactless", ticket_type: "single" }) : route;
+      return fare.ok ? (fare.result as { total: number }).total : "no fare";
+    };
+    for (const x of stations) for (const y of stations) if (x !== y) expect(quote(b, x.stop_id as string, y.stop_id as string), `${x.stop_id} → ${y.stop_id}`).toBe(quote(a, x.stop_id as string, y.stop_id as string));
+    // A leg rule that depends on the time of day would be priced wrong: refused with file, line and field.
+    const timed = path.join(dir, "feed-fares-v2-timed");
+    cpSync(feed, timed, { recursive: true });
+    const legs = readFileSync(path.join(timed, "fare_leg_rules.txt"), "utf8").trimEnd().split("\n");
+    writeFileSync(path.join(timed, "timeframes.txt"), "timeframe_group_id,start_time,end_time,service_id\npeak,07:00:00,10:00:00,WK\n");
+    writeFileSync(path.join(timed, "fare_leg_rules.txt"), `${legs.map((l, i) => (i === 0 ? `${l},from_timeframe_group_id` : i === 1 ? `${l},peak` : `${l},`)).join("\n")}\n`);
+    expect(() => importNetwork({ feed: timed, id: "hyd-v2-timed", systemsDir, pack: new DataPack(SHARED_DATA_DIR) })).toThrow(NetworkImportError);
+    try {
+      importNetwork({ feed: timed, id: "hyd-v2-timed", systemsDir, pack: new DataPack(SHARED_DATA_DIR) });
+    } catch (err) {
+      expect((err as NetworkImportError).notes).toContainEqual(expect.objectContaining({ file: "fare_leg_rules.txt", line: 2, field: "from_timeframe_group_id" }));
+    }
+  });
+
   it("proposes routes that ride the feed's trip patterns, each leg within 10 % of the timetable", () => {
     const trips = new Map(csv(HYDERABAD, "trips.txt").map((t) => [t.trip_id as string, t]));
     const byTrip = new Map<string, { station: string; arrival: number }[]>();

@@ -4,7 +4,7 @@
 import type { Fares, Framebook, GraphEdge, Line, Station, SystemId } from "../data/schemas.ts";
 import { z } from "zod";
 import { MILES_PER_KM } from "../util/units.ts";
-import type { Agency, Calendar, FareAttribute, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopTime, Transfer, Trip } from "./schemas.ts";
+import type { Agency, Calendar, FareAttribute, FareLegRule, FareProduct, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopArea, StopTime, Transfer, Trip } from "./schemas.ts";
 
 /** The tables the import reads (a reader's feed has them all). */
 export interface FeedTables {
@@ -19,6 +19,9 @@ export interface FeedTables {
   transfers: readonly Transfer[];
   fareAttributes: readonly FareAttribute[];
   fareRules: readonly FareRule[];
+  fareProducts: readonly FareProduct[];
+  fareLegRules: readonly FareLegRule[];
+  stopAreas: readonly StopArea[];
   shapes: readonly ShapePoint[];
   feedInfo: readonly FeedInfo[];
 }
@@ -122,7 +125,7 @@ interface StationGroup {
  * without a parent is a station of its own, joined to another only where transfers.txt links the
  * two and both carry the same name (the feed says they are one place).
  */
-function groupStations(feed: FeedTables, notes: ImportNote[]): { groups: Map<string, StationGroup>; stationOf: Map<string, string> } {
+function groupStations(feed: FeedTables, zonesOfStop: ReadonlyMap<string, readonly string[]>, notes: ImportNote[]): { groups: Map<string, StationGroup>; stationOf: Map<string, string> } {
   const stopsById = new Map(feed.stops.map((s) => [s.stop_id, s]));
   const rootOf = (stop: Stop): Stop => {
     let at = stop;
@@ -178,7 +181,7 @@ function groupStations(feed: FeedTables, notes: ImportNote[]): { groups: Map<str
       groups.set(id, group);
     }
     group.members.push(stop);
-    if (stop.zone_id !== undefined && !group.zones.includes(stop.zone_id)) group.zones.push(stop.zone_id);
+    for (const zone of zonesOfStop.get(stop.stop_id) ?? []) if (!group.zones.includes(zone)) group.zones.push(zone);
     const seconds = transferSeconds.get(root.stop_id);
     if (seconds !== undefined) group.transferSeconds = Math.max(group.transferSeconds ?? 0, seconds);
   }
@@ -225,7 +228,9 @@ function tripStations(times: readonly StopTime[], stationOf: ReadonlyMap<string,
 
 export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?: Fares | undefined }): ImportResult {
   const notes: ImportNote[] = [];
-  const { groups, stationOf } = groupStations(feed, notes);
+  const source = options.fares ? undefined : fareSource(feed, notes);
+  const zonesOfStop = source?.zonesOfStop ?? new Map(feed.stops.flatMap((s) => (s.zone_id === undefined ? [] : [[s.stop_id, [s.zone_id]] as const])));
+  const { groups, stationOf } = groupStations(feed, zonesOfStop, notes);
 
   // Patterns and per-segment samples, per route.
   const patterns = new Map<string, Pattern>();
@@ -385,9 +390,9 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
   const unknownAccess = stations.filter((s) => s.accessibility.step_free === null).length;
   if (unknownAccess > 0) notes.push({ severity: "review", file: "stops.txt", field: "wheelchair_boarding", message: `${unknownAccess} of ${stations.length} stations have no step-free information: the kiosk never shows them as step-free` });
 
-  const fareResult = options.fares ? { fares: options.fares, pairs: 0 } : faresFromFeed(feed, stationOf, placed, notes);
-  const currency = fareResult?.fares.currency ?? feed.fareAttributes[0]?.currency_type;
-  if (!fareResult) notes.push({ severity: "review", file: "fare_attributes.txt", message: "the feed has no fares: the system cannot sell tickets until the operator supplies a fare model (--fares FILE)" });
+  const fareResult = options.fares ? { fares: options.fares, pairs: 0 } : source && faresOf(source, stationOf, placed, notes);
+  const currency = fareResult?.fares.currency;
+  if (!fareResult && !notes.some((n) => n.severity === "error")) notes.push({ severity: "review", file: "fare_attributes.txt", message: "the feed has no fares: the system cannot sell tickets until the operator supplies a fare model (--fares FILE)" });
 
   const framebook = framebookDraft(feed, options.id, currency, patterns, stationOf, notes);
   if (notes.some((n) => n.severity === "error")) return { system: undefined, notes };
@@ -461,35 +466,47 @@ function headwayOf(
   return round2(median(gaps) ?? 0);
 }
 
+/** What a feed says of fares: one fare for every trip, or a table between zones, and each stop's zones. */
+interface FareSource {
+  currency: string;
+  /** The file the table comes from (named in notes). */
+  file: string;
+  flat: number | undefined;
+  /** One adult's fare from a zone to a zone (zone_id in GTFS v1, an area in GTFS-Fares v2). */
+  table: Record<string, Record<string, number>> | undefined;
+  zonesOfStop: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
- * Fares from fare_attributes + fare_rules: an origin–destination table between zones (the cheapest
- * fare where rules overlap), or one fare for every trip. Rules by route or by zones passed through
- * are refused: the kiosk would price them wrong.
+ * The feed's fares: fare_attributes + fare_rules (v1) or fare_products + fare_leg_rules between
+ * areas (GTFS-Fares v2), read into an origin–destination table. What would be priced wrong —
+ * rules by route or by zones passed through, time-dependent v2 rules, several networks, products
+ * priced by rider category or fare medium — is refused with the file and field.
  */
-function faresFromFeed(feed: FeedTables, stationOf: ReadonlyMap<string, string>, served: ReadonlySet<string>, notes: ImportNote[]): { fares: Fares; pairs: number } | undefined {
-  if (feed.fareAttributes.length === 0) return undefined;
-  const currencies = [...new Set(feed.fareAttributes.map((f) => f.currency_type))];
-  if (currencies.length > 1) {
-    notes.push({ severity: "error", file: "fare_attributes.txt", field: "currency_type", message: `fares in several currencies (${currencies.join(", ")}): a kiosk sells in one` });
-    return undefined;
-  }
-  const currency = currencies[0] as string;
-  const symbol = currencySymbol(currency);
+function fareSource(feed: FeedTables, notes: ImportNote[]): FareSource | undefined {
+  if (feed.fareAttributes.length > 0) return fareSourceV1(feed, notes);
+  if (feed.fareLegRules.length > 0) return fareSourceV2(feed, notes);
+  return undefined;
+}
+
+function oneCurrency(currencies: readonly string[], file: string, field: string, notes: ImportNote[]): string | undefined {
+  const distinct = [...new Set(currencies)];
+  if (distinct.length === 1) return distinct[0];
+  notes.push({ severity: "error", file, field, message: `fares in several currencies (${distinct.join(", ")}): a kiosk sells in one` });
+  return undefined;
+}
+
+function fareSourceV1(feed: FeedTables, notes: ImportNote[]): FareSource | undefined {
+  const currency = oneCurrency(feed.fareAttributes.map((f) => f.currency_type), "fare_attributes.txt", "currency_type", notes);
+  if (currency === undefined) return undefined;
   const prices = new Map(feed.fareAttributes.map((f) => [f.fare_id, f.price]));
-  const base = {
-    model: "flat" as Fares["model"],
-    currency,
-    currency_symbol: symbol,
-    base_fare: Math.min(...prices.values()),
-    // The feed says nothing about children: none ride free until the operator says so.
-    discounts: { children: { max_per_adult: 0 } },
-  };
+  const zonesOfStop = new Map(feed.stops.flatMap((s) => (s.zone_id === undefined ? [] : [[s.stop_id, [s.zone_id]] as const])));
   if (feed.fareRules.length === 0) {
     if (feed.fareAttributes.length > 1) {
       notes.push({ severity: "error", file: "fare_rules.txt", message: "several fares but no fare rules: the feed does not say which trip costs what (supply a fare model with --fares FILE)" });
       return undefined;
     }
-    return { fares: { ...base, model: "flat" }, pairs: 0 };
+    return { currency, file: "fare_attributes.txt", flat: feed.fareAttributes[0]?.price, table: undefined, zonesOfStop };
   }
   const unsupported = feed.fareRules.find((r) => r.route_id !== undefined || r.contains_id !== undefined || r.origin_id === undefined || r.destination_id === undefined);
   if (unsupported) {
@@ -505,17 +522,93 @@ function faresFromFeed(feed: FeedTables, stationOf: ReadonlyMap<string, string>,
     if (before !== undefined && before !== price) notes.push({ severity: "warning", file: "fare_rules.txt", line: rule.line, message: `zones ${rule.origin_id} → ${rule.destination_id} have two fares (${before}, ${price}): the cheaper is sold` });
     row[rule.destination_id as string] = before === undefined ? price : Math.min(before, price);
   }
+  return { currency, file: "fare_rules.txt", flat: undefined, table, zonesOfStop };
+}
+
+function fareSourceV2(feed: FeedTables, notes: ImportNote[]): FareSource | undefined {
+  // One adult's price per product: the row for no rider category and no fare medium, else one price all rows agree on.
+  const byProduct = new Map<string, FareProduct[]>();
+  for (const p of feed.fareProducts) byProduct.set(p.fare_product_id, [...(byProduct.get(p.fare_product_id) ?? []), p]);
+  const price = new Map<string, number>();
+  for (const [id, rows] of byProduct) {
+    const plain = rows.filter((r) => r.rider_category_id === undefined && r.fare_media_id === undefined);
+    const amounts = new Set((plain.length > 0 ? plain : rows).map((r) => r.amount));
+    if (amounts.size > 1) {
+      notes.push({ severity: "error", file: "fare_products.txt", line: rows[0]?.line, field: "amount", message: `fare product ${id} has several prices by rider category or fare medium: the kiosk sells one adult fare (supply a fare model with --fares FILE)` });
+      return undefined;
+    }
+    price.set(id, [...amounts][0] as number);
+  }
+  const currency = oneCurrency(feed.fareProducts.map((p) => p.currency), "fare_products.txt", "currency", notes);
+  if (currency === undefined) return undefined;
+  const timed = feed.fareLegRules.find((r) => r.from_timeframe_group_id !== undefined || r.to_timeframe_group_id !== undefined);
+  if (timed) {
+    notes.push({ severity: "error", file: "fare_leg_rules.txt", line: timed.line, field: timed.from_timeframe_group_id !== undefined ? "from_timeframe_group_id" : "to_timeframe_group_id", message: "fares that depend on the time of day are not supported: the kiosk prices one table (supply a fare model with --fares FILE)" });
+    return undefined;
+  }
+  const networks = new Set(feed.fareLegRules.map((r) => r.network_id));
+  if (networks.size > 1) {
+    const rule = feed.fareLegRules.find((r) => r.network_id !== feed.fareLegRules[0]?.network_id);
+    notes.push({ severity: "error", file: "fare_leg_rules.txt", line: rule?.line, field: "network_id", message: "fares by network are not supported: the kiosk prices one network's table (supply a fare model with --fares FILE)" });
+    return undefined;
+  }
+  const zonesOfStop = new Map<string, string[]>();
+  for (const sa of feed.stopAreas) zonesOfStop.set(sa.stop_id, [...(zonesOfStop.get(sa.stop_id) ?? []), sa.area_id]);
+  // An area given to a station is its platforms' too.
+  for (const stop of feed.stops) {
+    const parent = stop.parent_station === undefined ? undefined : zonesOfStop.get(stop.parent_station);
+    if (parent && !zonesOfStop.has(stop.stop_id)) zonesOfStop.set(stop.stop_id, [...parent]);
+  }
+  const areas = [...new Set(feed.stopAreas.map((sa) => sa.area_id))];
+  // An empty area matches every area; a rule naming both areas beats one naming one, which beats none; then the higher priority; then the cheaper.
+  const rank = (r: FareLegRule): [number, number] => [(r.from_area_id === undefined ? 0 : 1) + (r.to_area_id === undefined ? 0 : 1), r.rule_priority ?? 0];
+  const best = new Map<string, { rank: [number, number]; fare: number; line: number }>();
+  for (const rule of feed.fareLegRules) {
+    const fare = price.get(rule.fare_product_id);
+    if (fare === undefined) continue;
+    const r = rank(rule);
+    for (const from of rule.from_area_id === undefined ? areas : [rule.from_area_id]) {
+      for (const to of rule.to_area_id === undefined ? areas : [rule.to_area_id]) {
+        const key = `${from}\u0000${to}`;
+        const before = best.get(key);
+        const better = !before || r[0] > before.rank[0] || (r[0] === before.rank[0] && (r[1] > before.rank[1] || (r[1] === before.rank[1] && fare < before.fare)));
+        if (before && r[0] === before.rank[0] && r[1] === before.rank[1] && fare !== before.fare) notes.push({ severity: "warning", file: "fare_leg_rules.txt", line: rule.line, message: `areas ${from} → ${to} have two fares of the same rank (${before.fare}, ${fare}): the cheaper is sold` });
+        if (better) best.set(key, { rank: r, fare, line: rule.line });
+      }
+    }
+  }
+  const table: Record<string, Record<string, number>> = {};
+  for (const [key, { fare }] of best) {
+    const [from, to] = key.split("\u0000") as [string, string];
+    (table[from] ??= {})[to] = fare;
+  }
+  return { currency, file: "fare_leg_rules.txt", flat: undefined, table, zonesOfStop };
+}
+
+/** The fares.json of a fare source, and how many station pairs it prices; what it cannot price is noted. */
+function faresOf(source: FareSource, stationOf: ReadonlyMap<string, string>, served: ReadonlySet<string>, notes: ImportNote[]): { fares: Fares; pairs: number } {
+  const all = source.table ? Object.values(source.table).flatMap((row) => Object.values(row)) : [];
+  const base = {
+    model: "flat" as Fares["model"],
+    currency: source.currency,
+    currency_symbol: currencySymbol(source.currency),
+    base_fare: source.flat ?? (all.length > 0 ? Math.min(...all) : 0),
+    // The feed says nothing about children: none ride free until the operator says so.
+    discounts: { children: { max_per_adult: 0 } },
+  };
+  if (!source.table) return { fares: base, pairs: 0 };
+  const table = source.table;
   // Every pair of served stations should have one fare; the ones that do not cannot be sold.
   const zonesOfStation = new Map<string, Set<string>>();
-  for (const stop of feed.stops) {
-    const station = stationOf.get(stop.stop_id);
-    if (station === undefined || !served.has(station) || stop.zone_id === undefined) continue;
+  for (const [stop, zones] of source.zonesOfStop) {
+    const station = stationOf.get(stop);
+    if (station === undefined || !served.has(station)) continue;
     let set = zonesOfStation.get(station);
     if (!set) zonesOfStation.set(station, (set = new Set()));
-    set.add(stop.zone_id);
+    for (const zone of zones) set.add(zone);
   }
   const noZone = [...served].filter((s) => !zonesOfStation.has(s));
-  if (noZone.length > 0) notes.push({ severity: "warning", file: "stops.txt", field: "zone_id", message: `${noZone.length} station(s) have no fare zone and cannot be sold: ${noZone.slice(0, 5).join(", ")}` });
+  if (noZone.length > 0) notes.push({ severity: "warning", file: source.file === "fare_rules.txt" ? "stops.txt" : "stop_areas.txt", field: source.file === "fare_rules.txt" ? "zone_id" : "area_id", message: `${noZone.length} station(s) have no fare zone and cannot be sold: ${noZone.slice(0, 5).join(", ")}` });
   let pairs = 0;
   const unpriced = new Map<string, number>();
   let byPlatform = 0;
@@ -531,9 +624,9 @@ function faresFromFeed(feed: FeedTables, stationOf: ReadonlyMap<string, string>,
   const missing = [...unpriced.values()].reduce((n, k) => n + k, 0) / 2;
   if (missing > 0) {
     const worst = [...unpriced].sort((x, y) => y[1] - x[1]).slice(0, 3).map(([s, n]) => `${s} (${n})`);
-    notes.push({ severity: "warning", file: "fare_rules.txt", message: `${missing} of ${zonesOfStation.size * (zonesOfStation.size - 1)} station pairs have no fare in the feed, most of them at ${worst.join(", ")}: the kiosk sells no ticket between them` });
+    notes.push({ severity: "warning", file: source.file, message: `${missing} of ${zonesOfStation.size * (zonesOfStation.size - 1)} station pairs have no fare in the feed, most of them at ${worst.join(", ")}: the kiosk sells no ticket between them` });
   }
-  if (byPlatform > 0) notes.push({ severity: "warning", file: "fare_rules.txt", message: `${byPlatform} station pairs have a fare that depends on the platform boarded: the kiosk sells no ticket between them` });
+  if (byPlatform > 0) notes.push({ severity: "warning", file: source.file, message: `${byPlatform} station pairs have a fare that depends on the platform boarded: the kiosk sells no ticket between them` });
   return { fares: { ...base, model: "zone_table", zone_fares: table }, pairs };
 }
 
