@@ -205,11 +205,6 @@ interface Pattern {
   trips: Trip[];
 }
 
-interface Sample {
-  /** Seconds between the train's arrivals at two consecutive stations. */
-  seconds: number;
-}
-
 function tripStations(times: readonly StopTime[], stationOf: ReadonlyMap<string, string>): { station: string; arrival: number | undefined }[] {
   const out: { station: string; arrival: number | undefined }[] = [];
   for (const st of times) {
@@ -229,12 +224,13 @@ function tripStations(times: readonly StopTime[], stationOf: ReadonlyMap<string,
 export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?: Fares | undefined }): ImportResult {
   const notes: ImportNote[] = [];
   const source = options.fares ? undefined : fareSource(feed, notes);
-  const zonesOfStop = source?.zonesOfStop ?? new Map(feed.stops.flatMap((s) => (s.zone_id === undefined ? [] : [[s.stop_id, [s.zone_id]] as const])));
+  const zonesOfStop = source?.zonesOfStop ?? zoneIdsOfStops(feed);
   const { groups, stationOf } = groupStations(feed, zonesOfStop, notes);
 
   // Patterns and per-segment samples, per route.
   const patterns = new Map<string, Pattern>();
-  const samples = new Map<string, Sample[]>();
+  /** Seconds between the train's arrivals at two consecutive stations, per route and direction. */
+  const samples = new Map<string, number[]>();
   // Each direction is timed on its own: a train dwells longer at some stations than at others.
   const segmentKey = (route: string, a: string, b: string): string => `${route}\u0000${a}\u0000${b}`;
   for (const trip of feed.trips) {
@@ -252,7 +248,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
       const k = segmentKey(trip.route_id, a.station, b.station);
       let list = samples.get(k);
       if (!list) samples.set(k, (list = []));
-      if (a.arrival !== undefined && b.arrival !== undefined && b.arrival >= a.arrival) list.push({ seconds: b.arrival - a.arrival });
+      if (a.arrival !== undefined && b.arrival !== undefined && b.arrival >= a.arrival) list.push(b.arrival - a.arrival);
     }
   }
   const served = new Set<string>();
@@ -293,7 +289,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
         const k = segmentKey(route.route_id, a, b);
         if (edgeSeen.has(k)) continue;
         edgeSeen.add(k);
-        const seconds = median((samples.get(k) ?? []).map((s) => s.seconds));
+        const seconds = median(samples.get(k) ?? []);
         if (seconds === undefined) {
           const trip = pattern.trips[0];
           notes.push({ severity: "warning", file: "stop_times.txt", message: `no times between ${a} and ${b} on route ${route.route_id}${trip ? ` (trip ${trip.trip_id})` : ""}: the segment is left out` });
@@ -489,6 +485,11 @@ function fareSource(feed: FeedTables, notes: ImportNote[]): FareSource | undefin
   return undefined;
 }
 
+/** Each stop's fare zone (stops.txt zone_id). */
+function zoneIdsOfStops(feed: FeedTables): ReadonlyMap<string, readonly string[]> {
+  return new Map(feed.stops.flatMap((s) => (s.zone_id === undefined ? [] : [[s.stop_id, [s.zone_id]] as const])));
+}
+
 function oneCurrency(currencies: readonly string[], file: string, field: string, notes: ImportNote[]): string | undefined {
   const distinct = [...new Set(currencies)];
   if (distinct.length === 1) return distinct[0];
@@ -500,7 +501,7 @@ function fareSourceV1(feed: FeedTables, notes: ImportNote[]): FareSource | undef
   const currency = oneCurrency(feed.fareAttributes.map((f) => f.currency_type), "fare_attributes.txt", "currency_type", notes);
   if (currency === undefined) return undefined;
   const prices = new Map(feed.fareAttributes.map((f) => [f.fare_id, f.price]));
-  const zonesOfStop = new Map(feed.stops.flatMap((s) => (s.zone_id === undefined ? [] : [[s.stop_id, [s.zone_id]] as const])));
+  const zonesOfStop = zoneIdsOfStops(feed);
   if (feed.fareRules.length === 0) {
     if (feed.fareAttributes.length > 1) {
       notes.push({ severity: "error", file: "fare_rules.txt", message: "several fares but no fare rules: the feed does not say which trip costs what (supply a fare model with --fares FILE)" });
