@@ -3,7 +3,7 @@
 // is priced as the feed's fare_rules say, routes ride real trip patterns at timetable speed, and a
 // broken feed installs nothing. The expectations are computed here from the raw CSV files, not
 // from the importer's reader.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
@@ -242,6 +242,36 @@ describe("an imported system at the kiosk", () => {
     expect(answer.purchasable).toBe(false);
     const asked = AskResultSchema.parse(await kiosk.ask({ system: "hyderabad", events: [{ type: "freetext_input", text: "Does Miyapur station have wheelchair access?" }] }));
     expect(asked.state.assistant_message).toBe("We do not know whether Miyapur has step-free access. Please ask staff before you travel.");
+  });
+});
+
+describe("kiosk network import: names in another language from translations.txt", () => {
+  it("become the system's local names (stations and lines) on the screen, until the operator's own file replaces them", () => {
+    const feed = path.join(dir, "feed-translations");
+    cpSync(HYDERABAD, feed, { recursive: true });
+    // By record_id (a station, and a platform of another) and by the value translated; one line; a second language left out.
+    writeFileSync(
+      path.join(feed, "translations.txt"),
+      "table_name,field_name,language,translation,record_id,field_value\nstops,stop_name,te,మియాపూర్,MYP,\nstops,stop_name,te,నాగోల్,NAG1,\nstops,stop_name,te,అమీర్‌పేట,,Ameerpet\nroutes,route_long_name,te,రెడ్ లైన్,RED,\nstops,stop_name,hi,मियापुर,MYP,\n",
+    );
+    const imported = importNetwork({ feed, id: "hyd-te", systemsDir, pack: new DataPack(SHARED_DATA_DIR) });
+    expect(imported.notes).toContainEqual(expect.objectContaining({ severity: "warning", file: "translations.txt", field: "language" }));
+    const pack = new DataPack(SHARED_DATA_DIR, { systemsDir });
+    const view = testApp({ pack, extras: packExtras(pack, path.join(dir, "no-operator-files")) }).app.systemView("hyd-te");
+    const names = (id: string) => view.stations.find((s) => s.id === id)?.localNames;
+    expect(names("MYP")).toContain("మియాపూర్");
+    expect(names("NAG")).toContain("నాగోల్");
+    expect(names("AME")).toContain("అమీర్‌పేట");
+    expect(names("MYP")).not.toContain("मियापुर");
+    // Line names too (the screen shows them in its own languages only; Telugu is none of them).
+    expect(readFileSync(path.join(systemsDir, "hyd-te", "local-names.yaml"), "utf8")).toMatch(/lines:\n {2}RED: రెడ్ లైన్/);
+    // The operator's file wins over the feed's.
+    const operatorDir = path.join(dir, "operator-te");
+    mkdirSync(path.join(operatorDir, "hyd-te"), { recursive: true });
+    writeFileSync(path.join(operatorDir, "hyd-te", "local-names.yaml"), "language: te\nnames:\n  MYP: మియాపూర్ స్టేషన్\n");
+    const own = testApp({ pack, extras: packExtras(pack, operatorDir) }).app.systemView("hyd-te");
+    expect(own.stations.find((s) => s.id === "MYP")?.localNames).toContain("మియాపూర్ స్టేషన్");
+    expect(own.stations.find((s) => s.id === "AME")?.localNames).not.toContain("అమీర్‌పేట");
   });
 });
 

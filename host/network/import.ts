@@ -10,7 +10,7 @@ import { IMPORTED_SYSTEM_FILES, SYSTEM_FILES, type DataPack } from "../../tools/
 import { parseJsonText, parseYamlText } from "../../tools/data/parse.ts";
 import { FaresFileSchema, FramebookFileSchema, GraphFileSchema, LinesFileSchema, PoliciesFileSchema, StationsFileSchema, SystemIdSchema, type Fares, type SystemId } from "../../tools/data/schemas.ts";
 import { readFeedSource, readGtfsFeed } from "../../tools/gtfs/index.ts";
-import { ImportSourceFileSchema, LineShapesFileSchema } from "../../runtime/kiosk/extras.ts";
+import { ImportSourceFileSchema, LineShapesFileSchema, LOCAL_NAMES_FILE, LocalNamesFileSchema } from "../../runtime/kiosk/extras.ts";
 import { ImportReportSchema, systemFromFeed, type ImportNote, type ImportedSystem } from "../../tools/gtfs/to-system.ts";
 
 export interface NetworkImportOptions {
@@ -112,6 +112,7 @@ export function importNetwork(options: NetworkImportOptions): NetworkImportOutco
       [IMPORTED_SYSTEM_FILES.shapes]: json(system.lineShapes),
       [IMPORTED_SYSTEM_FILES.stops]: json(system.stationOfStop),
     };
+    if (system.localNames) written[LOCAL_NAMES_FILE] = `# From the feed's translations.txt (kiosk network import): an operator's framebooks/${systemId}/local-names.yaml replaces this file.\n${stringify(system.localNames)}`;
     for (const [name, text] of Object.entries(written)) writeDurably(path.join(temp, name), text);
     step("checking the written files");
     checkWritten(temp);
@@ -168,6 +169,7 @@ function checkWritten(dir: string): void {
   parseJsonText(read(IMPORTED_SYSTEM_FILES.source), path.join(dir, IMPORTED_SYSTEM_FILES.source), ImportSourceFileSchema);
   parseJsonText(read(IMPORTED_SYSTEM_FILES.shapes), path.join(dir, IMPORTED_SYSTEM_FILES.shapes), LineShapesFileSchema);
   parseJsonText(read(IMPORTED_SYSTEM_FILES.report), path.join(dir, IMPORTED_SYSTEM_FILES.report), ImportReportSchema);
+  if (existsSync(path.join(dir, LOCAL_NAMES_FILE))) parseYamlText(read(LOCAL_NAMES_FILE), path.join(dir, LOCAL_NAMES_FILE), LocalNamesFileSchema);
 }
 
 function writeDurably(file: string, text: string): void {

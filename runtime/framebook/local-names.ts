@@ -11,9 +11,9 @@ import { loadOperatorLocalNames, loadStationGeo } from "../kiosk/node/pack-extra
 /** The repository's operator data folder (framebooks/), the default for bench and kiosk. */
 export const DEFAULT_OPERATOR_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../framebooks");
 
-export function loadLanguageData(packRoot: string, system: SystemData, operatorDir: string | undefined = DEFAULT_OPERATOR_DIR): LanguageData {
+export function loadLanguageData(packRoot: string, system: SystemData, operatorDir: string | undefined = DEFAULT_OPERATOR_DIR, systemDir?: string): LanguageData {
   const geo = loadStationGeo(packRoot, system.id);
-  const operator = loadOperatorLocalNames(operatorDir, system);
+  const operator = loadOperatorLocalNames(operatorDir, system, systemDir);
   const localNames = new Map<string, string[]>();
   for (const s of system.stations) {
     const names = [...(geo.lookup(s.name)?.nativeNames ?? []), ...(operator?.byStation.get(s.id) ?? [])];
@@ -26,7 +26,7 @@ export function loadLanguageData(packRoot: string, system: SystemData, operatorD
  * Register a system's language data once per process (bench cases and kiosk sessions alike),
  * loaded when a lexicon first needs it.
  */
-export function ensureLanguageData(pack: Pick<DataPack, "root">, system: SystemData, operatorDir?: string): void {
+export function ensureLanguageData(pack: Pick<DataPack, "root"> & Partial<Pick<DataPack, "systemDir">>, system: SystemData, operatorDir?: string): void {
   if (hasLanguageData(system.id)) return;
-  registerLanguageData(system.id, () => loadLanguageData(pack.root, system, operatorDir));
+  registerLanguageData(system.id, () => loadLanguageData(pack.root, system, operatorDir, pack.systemDir?.(system.id)));
 }

@@ -4,7 +4,7 @@
 import type { Fares, Framebook, GraphEdge, Line, Station, SystemId } from "../data/schemas.ts";
 import { z } from "zod";
 import { MILES_PER_KM } from "../util/units.ts";
-import type { Agency, Calendar, FareAttribute, FareLegRule, FareProduct, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopArea, StopTime, Transfer, Trip } from "./schemas.ts";
+import type { Agency, Calendar, FareAttribute, FareLegRule, FareProduct, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopArea, StopTime, Transfer, Translation, Trip } from "./schemas.ts";
 
 /** The tables the import reads (a reader's feed has them all). */
 export interface FeedTables {
@@ -22,6 +22,7 @@ export interface FeedTables {
   fareProducts: readonly FareProduct[];
   fareLegRules: readonly FareLegRule[];
   stopAreas: readonly StopArea[];
+  translations: readonly Translation[];
   shapes: readonly ShapePoint[];
   feedInfo: readonly FeedInfo[];
 }
@@ -63,7 +64,17 @@ export interface ImportedSystem {
   lineShapes: Record<string, [number, number][]>;
   /** Every feed stop the kiosk serves → its station id. */
   stationOfStop: Record<string, string>;
+  /** Station and line names in another language, from translations.txt (the screen shows them beside the feed's). */
+  localNames: LocalNamesDraft | undefined;
   summary: z.infer<typeof ImportReportSchema>["summary"];
+}
+
+/** What translations.txt gives in one language, in the shape of an operator's local-names file. */
+export interface LocalNamesDraft {
+  language: string;
+  source: string;
+  names: Record<string, string[]>;
+  lines: Record<string, string>;
 }
 
 export interface ImportResult {
@@ -391,6 +402,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
   if (!fareResult && !notes.some((n) => n.severity === "error")) notes.push({ severity: "review", file: "fare_attributes.txt", message: "the feed has no fares: the system cannot sell tickets until the operator supplies a fare model (--fares FILE)" });
 
   const framebook = framebookDraft(feed, options.id, currency, patterns, stationOf, notes);
+  const localNames = namesFromTranslations(feed, stationOf, placed, new Set(lines.map((l) => l.id)), framebook.primary_language, notes);
   if (notes.some((n) => n.severity === "error")) return { system: undefined, notes };
   return {
     system: {
@@ -401,6 +413,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
       framebook,
       lineShapes,
       stationOfStop,
+      localNames,
       summary: { stations: stations.length, lines: lines.length, edges: edges.length, trips: feed.trips.length, patterns: patterns.size, farePairs: fareResult?.pairs ?? 0 },
     },
     notes,
@@ -483,6 +496,49 @@ function fareSource(feed: FeedTables, notes: ImportNote[]): FareSource | undefin
   if (feed.fareAttributes.length > 0) return fareSourceV1(feed, notes);
   if (feed.fareLegRules.length > 0) return fareSourceV2(feed, notes);
   return undefined;
+}
+
+/**
+ * Station and line names in another language from translations.txt (by record_id, or by the
+ * field_value they translate), in the language most of them are in; others are left out with a
+ * note. A station takes the translations of its stops' names, first its own.
+ */
+function namesFromTranslations(feed: FeedTables, stationOf: ReadonlyMap<string, string>, served: ReadonlySet<string>, lineIds: ReadonlySet<string>, feedLanguage: string, notes: ImportNote[]): LocalNamesDraft | undefined {
+  const wanted = feed.translations.filter(
+    (t) => ((t.table_name === "stops" && t.field_name === "stop_name") || (t.table_name === "routes" && (t.field_name === "route_long_name" || t.field_name === "route_short_name"))) && isoLanguage(t.language) !== feedLanguage,
+  );
+  if (wanted.length === 0) return undefined;
+  const count = new Map<string, number>();
+  for (const t of wanted) count.set(t.language, (count.get(t.language) ?? 0) + 1);
+  const [language] = [...count].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  const others = [...count.keys()].filter((l) => l !== language);
+  if (others.length > 0) notes.push({ severity: "warning", file: "translations.txt", field: "language", message: `names in ${others.join(", ")} are left out: the kiosk keeps one local language per system (${language}, the most translated)` });
+  const stopsByName = new Map<string, string[]>();
+  for (const s of feed.stops) if (s.stop_name !== undefined) stopsByName.set(s.stop_name, [...(stopsByName.get(s.stop_name) ?? []), s.stop_id]);
+  const routesByName = new Map<string, string[]>();
+  for (const r of feed.routes) for (const n of [r.route_long_name, r.route_short_name]) if (n !== undefined) routesByName.set(n, [...(routesByName.get(n) ?? []), r.route_id]);
+  const names: Record<string, string[]> = {};
+  const lines: Record<string, string> = {};
+  for (const t of wanted.filter((x) => x.language === language)) {
+    if (t.table_name === "stops") {
+      const stops = t.record_id !== undefined ? [t.record_id] : (stopsByName.get(t.field_value ?? "") ?? []);
+      for (const stop of stops) {
+        const station = stationOf.get(stop);
+        if (station === undefined || !served.has(station)) continue;
+        const list = (names[station] ??= []);
+        // The station's own translation first, its platforms' after.
+        if (list.includes(t.translation)) continue;
+        if (stop === station) list.unshift(t.translation);
+        else list.push(t.translation);
+      }
+    } else {
+      const routes = t.record_id !== undefined ? [t.record_id] : (routesByName.get(t.field_value ?? "") ?? []);
+      for (const route of routes) if (lineIds.has(route) && (t.field_name === "route_long_name" || lines[route] === undefined)) lines[route] = t.translation;
+    }
+  }
+  if (Object.keys(names).length === 0 && Object.keys(lines).length === 0) return undefined;
+  notes.push({ severity: "review", file: "translations.txt", message: `${Object.keys(names).length} station and ${Object.keys(lines).length} line names in ${language} from the feed, written to local-names.yaml in the system's folder: the operator's own file (framebooks/<system>/local-names.yaml) replaces it` });
+  return { language: isoLanguage(language), source: "translations.txt of the imported feed", names, lines };
 }
 
 /** Each stop's fare zone (stops.txt zone_id). */

@@ -37,7 +37,7 @@ export function packExtras(pack: ExtrasPlaces | string, operatorDir?: string): S
   return {
     geo: (system) => addStationCoordinates(loadStationGeo(places.root, system.id), system.stations),
     lineShapes: (system) => loadLineShapes(places.systemDir(system.id), system),
-    operatorNames: (system) => loadOperatorLocalNames(operatorDir, system),
+    operatorNames: (system) => loadOperatorLocalNames(operatorDir, system, places.systemDir(system.id)),
     attribution: (system) => readSystemAttribution(places, system),
   };
 }
@@ -64,13 +64,14 @@ export function loadStationGeo(packRoot: string, system: string): StationGeoInde
 }
 
 /**
- * `<operatorDir>/<system>/local-names.yaml`, validated against the system's station ids (an
- * unknown id is an operator typo: reported, not ignored). Undefined when there is no such file.
+ * `<operatorDir>/<system>/local-names.yaml`, else the one beside an imported system's files
+ * (`systemDir`, written from its feed's translations), validated against the system's station ids
+ * (an unknown id is an operator typo: reported, not ignored). Undefined when there is no such file.
  */
-export function loadOperatorLocalNames(operatorDir: string | undefined, system: SystemData): OperatorLocalNames | undefined {
-  if (!operatorDir) return undefined;
-  const file = path.join(operatorDir, system.id, LOCAL_NAMES_FILE);
-  if (!existsSync(file)) return undefined;
+export function loadOperatorLocalNames(operatorDir: string | undefined, system: SystemData, systemDir?: string): OperatorLocalNames | undefined {
+  // The operator's file, else the one an import wrote from the feed's translations beside the system.
+  const file = [operatorDir && path.join(operatorDir, system.id, LOCAL_NAMES_FILE), systemDir && path.join(systemDir, LOCAL_NAMES_FILE)].find((f): f is string => !!f && existsSync(f));
+  if (file === undefined) return undefined;
   const parsed = parseYamlText(readFileSync(file, "utf8"), file, LocalNamesFileSchema).value;
   const lineIds = new Set(system.lines.map((l) => l.id));
   // The methods the screen offers (an imported system's fares name none: the framebook's two).
