@@ -4,7 +4,7 @@
 import type { Fares, Framebook, GraphEdge, Line, Station, SystemId } from "../data/schemas.ts";
 import { z } from "zod";
 import { MILES_PER_KM } from "../util/units.ts";
-import type { Agency, Calendar, FareAttribute, FareLegRule, FareProduct, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopArea, StopTime, Transfer, Translation, Trip } from "./schemas.ts";
+import type { Agency, Calendar, CalendarDate, FareAttribute, FareLegRule, FareProduct, FareRule, FeedInfo, Frequency, Route, ShapePoint, Stop, StopArea, StopTime, Transfer, Translation, Trip } from "./schemas.ts";
 
 /** The tables the import reads (a reader's feed has them all). */
 export interface FeedTables {
@@ -15,6 +15,7 @@ export interface FeedTables {
   /** Each trip's stop times in stop_sequence order. */
   stopTimesByTrip: ReadonlyMap<string, readonly StopTime[]>;
   calendar: readonly Calendar[];
+  calendarDates: readonly CalendarDate[];
   frequencies: readonly Frequency[];
   transfers: readonly Transfer[];
   fareAttributes: readonly FareAttribute[];
@@ -314,7 +315,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
   // Lines: each route's main pattern (its longest, the most run among those), branches named by headsign.
   const lines: Line[] = [];
   const lineShapes: Record<string, [number, number][]> = {};
-  const weekdayServices = new Set(feed.calendar.filter((c) => c.monday + c.tuesday + c.wednesday + c.thursday + c.friday > 0).map((c) => c.service_id));
+  const weekdayServices = servicesOn(feed, "weekday");
   const headwayFromFrequencies = new Map<string, number[]>();
   const tripsById = new Map(feed.trips.map((t) => [t.trip_id, t]));
   for (const f of feed.frequencies) {
@@ -714,19 +715,44 @@ function isoLanguage(tag: string | undefined): string {
 }
 
 /** Service hours per day type, from the first departure to the last arrival of the day's trips. */
-function serviceHours(feed: FeedTables, patterns: ReadonlyMap<string, Pattern>): Partial<Record<"weekday" | "saturday" | "sunday", string>> {
-  const days = { weekday: (c: Calendar) => c.monday + c.tuesday + c.wednesday + c.thursday + c.friday > 0, saturday: (c: Calendar) => c.saturday === 1, sunday: (c: Calendar) => c.sunday === 1 };
-  const out: Partial<Record<"weekday" | "saturday" | "sunday", string>> = {};
+type DayType = "weekday" | "saturday" | "sunday";
+
+/** The services that run on a day type: by calendar.txt's weekdays, or on a date calendar_dates.txt adds of that weekday. */
+export function servicesOn(feed: Pick<FeedTables, "calendar" | "calendarDates">, day: DayType): Set<string> {
+  const byCalendar = { weekday: (c: Calendar) => c.monday + c.tuesday + c.wednesday + c.thursday + c.friday > 0, saturday: (c: Calendar) => c.saturday === 1, sunday: (c: Calendar) => c.sunday === 1 }[day];
+  const weekdays = { weekday: [1, 2, 3, 4, 5], saturday: [6], sunday: [0] }[day];
+  const out = new Set(feed.calendar.filter(byCalendar).map((c) => c.service_id));
+  for (const d of feed.calendarDates) {
+    const weekday = new Date(Date.UTC(Number(d.date.slice(0, 4)), Number(d.date.slice(4, 6)) - 1, Number(d.date.slice(6, 8)))).getUTCDay();
+    if (d.exception_type === 1 && weekdays.includes(weekday)) out.add(d.service_id);
+  }
+  return out;
+}
+
+/** Service hours per day type, from the first departure to the last arrival of the day's trips (a frequency-based trip over its whole window). */
+function serviceHours(feed: FeedTables, patterns: ReadonlyMap<string, Pattern>): Partial<Record<DayType, string>> {
+  const out: Partial<Record<DayType, string>> = {};
   const tripsInPatterns = [...patterns.values()].flatMap((p) => p.trips);
-  for (const [day, runs] of Object.entries(days) as ["weekday" | "saturday" | "sunday", (c: Calendar) => boolean][]) {
-    const services = new Set(feed.calendar.filter(runs).map((c) => c.service_id));
+  const windows = new Map<string, { start: number; end: number }>();
+  for (const f of feed.frequencies) {
+    const w = windows.get(f.trip_id);
+    windows.set(f.trip_id, { start: Math.min(w?.start ?? Infinity, f.start_time), end: Math.max(w?.end ?? -Infinity, f.end_time) });
+  }
+  for (const day of ["weekday", "saturday", "sunday"] as const) {
+    const services = servicesOn(feed, day);
     let first = Infinity;
     let last = -Infinity;
     for (const trip of tripsInPatterns) {
       if (!services.has(trip.service_id)) continue;
       const times = feed.stopTimesByTrip.get(trip.trip_id) ?? [];
-      const start = times[0]?.departure_time ?? times[0]?.arrival_time;
-      const end = times[times.length - 1]?.arrival_time ?? times[times.length - 1]?.departure_time;
+      let start = times[0]?.departure_time ?? times[0]?.arrival_time;
+      let end = times[times.length - 1]?.arrival_time ?? times[times.length - 1]?.departure_time;
+      // A frequency-based trip's times are a template: its first run leaves at the window's start, its last at the window's end.
+      const window = windows.get(trip.trip_id);
+      if (window && start !== undefined && end !== undefined) {
+        end = window.end + (end - start);
+        start = window.start;
+      }
       if (start !== undefined) first = Math.min(first, start);
       if (end !== undefined) last = Math.max(last, end);
     }
