@@ -128,7 +128,7 @@ export class GenerationContext {
   priced(route: GtRoute, rawMiles: number, riders: Riders, paymentMethod?: string): PricedTrip | undefined {
     const origin = this.station(route.path[0] as string);
     const destination = this.station(route.path[route.path.length - 1] as string);
-    const fare = quoteFare(this.system.fares, { origin, destination, distanceMiles: route.distance_miles, rawMiles }, riders, paymentMethod);
+    const fare = quoteFare(this.system.fares, { origin, destination, distanceMiles: route.distance_miles, rawMiles, path: route.path }, riders, paymentMethod);
     if (fare.kind !== "fare") {
       this.drop(`no fare: ${fare.reason}`);
       return undefined;

@@ -96,6 +96,32 @@ describe("the generator's fare computation", () => {
     expect(quoteFare(fares, trip(A, B, 3), party({ adults: 1, children: 1 }))).toEqual({ kind: "none", reason: "free riders are counted two ways with a surcharge listed" });
   });
 
+  it("distance by stations travelled: the route's path less the boarding station, whatever the miles", () => {
+    const fares: Fares = {
+      model: "distance",
+      currency: "KRW",
+      currency_symbol: "₩",
+      base_fare: 1500,
+      fare_brackets: [
+        { max_stations: 2, fare: 1500 },
+        { max_stations: 4, fare: 1700 },
+      ],
+      discounts: { senior_65_plus: { multiplier: 0.5 } },
+    };
+    const along = (path: string[], miles = 1): Trip => ({ origin: station(path[0] as string), destination: station(path[path.length - 1] as string), distanceMiles: miles, rawMiles: miles, path });
+    expect(quoteFare(fares, along(["A", "B"]), party({ adults: 1 }))).toMatchObject({ perRide: 1500 });
+    expect(quoteFare(fares, along(["A", "B", "C"], 40), party({ adults: 1 }))).toMatchObject({ perRide: 1500 });
+    expect(quoteFare(fares, along(["A", "B", "C", "D"]), party({ adults: 1, seniors: 1 }))).toMatchObject({ perRide: 1700, fare: { total: 2550 } });
+    expect(quoteFare(fares, along(["A", "B", "C", "D", "E"]), party({ adults: 1 }))).toMatchObject({ perRide: 1700 });
+    // Beyond the last bracket: its fare. Miles on a rounding tie do not matter to a count of stations.
+    expect(quoteFare(fares, { ...along(["A", "B", "C", "D", "E", "F"]), rawMiles: 5.995 }, party({ adults: 1 }))).toMatchObject({ perRide: 1700 });
+    // Without the route's stations there is no count to price.
+    expect(quoteFare(fares, trip(A, B), party({ adults: 1 }))).toEqual({ kind: "none", reason: "the route's stations are not known" });
+    // A table mixing stations with a distance has no one scale (the schema refuses it too).
+    const mixed: Fares = { ...fares, fare_brackets: [{ max_stations: 2, fare: 1500 }, { max_km: 10, fare: 1700 }] };
+    expect(quoteFare(mixed, along(["A", "B", "C", "D"]), party({ adults: 1 }))).toEqual({ kind: "none", reason: "a fare bracket without a limit" });
+  });
+
   it("zone_table: the table's fare between the stations' zones, none where it has none or the platform decides", () => {
     const fares: Fares = {
       model: "zone_table",

@@ -1,6 +1,7 @@
 // The generator's own fare computation from fares.json, kept apart from the kiosk's fare engine
 // (tools/fares) so that ground truth does not inherit its mistakes. Same semantics as the pack's
-// reference (CONTRACT.md §4): flat, flat_with_exceptions, distance brackets in miles and zone_table;
+// reference (CONTRACT.md §4): flat, flat_with_exceptions, distance brackets in miles (or an
+// operator's km, or stations travelled counted on the generator's own route) and zone_table;
 // children free up to `max_per_adult` per paying rider, the rest at the adult fare; seniors and
 // disabled riders at a multiplier or a fixed fare. Where the fare table leaves the price open, the
 // answer is "none" with the reason, and no case is written.
@@ -43,6 +44,8 @@ export interface Trip {
   distanceMiles: number;
   /** The same before rounding, to refuse a trip whose rounding is a coin toss. */
   rawMiles: number;
+  /** The stations the route visits in order (GtRoute.path), for brackets in stations travelled. */
+  path?: readonly string[];
 }
 
 export type FareAnswer = { kind: "fare"; fare: GtFare; expected: ExpectedBreakdown; perRide: number } | { kind: "none"; reason: string };
@@ -159,17 +162,29 @@ function perRider(fares: Fares, trip: Trip, paymentMethod: string | undefined, r
       return { adult, senior: fixed("senior_65_plus"), disabled: fixed("disabled"), surcharges: [] };
     }
     case "distance": {
-      // The bracket reads the route's miles to the hundredth; a sum that sits on a half-hundredth
-      // rounds either way with the order of addition.
-      const cents = trip.rawMiles * 100;
-      if (Math.abs(cents - Math.floor(cents) - 0.5) < 1e-6) return { reason: "the route's miles sit on a rounding tie" };
       const brackets = fares.fare_brackets ?? [];
-      const limit = (b: Dict): number | undefined => numberAt(b, "max_miles") ?? ((k) => (k === undefined ? undefined : k / KM_PER_MILE))(numberAt(b, "max_km"));
+      const byStations = brackets.some((b) => numberAt(b, "max_stations") !== undefined);
+      let measure: number;
+      let limit: (b: Dict) => number | undefined;
+      if (byStations) {
+        // Stations travelled: every station after the one boarded at, the destination included.
+        if (trip.path === undefined || trip.path.length === 0) return { reason: "the route's stations are not known" };
+        measure = trip.path.length - 1;
+        limit = (b) => numberAt(b, "max_stations");
+      } else {
+        // The bracket reads the route's miles to the hundredth; a sum that sits on a half-hundredth
+        // rounds either way with the order of addition.
+        const cents = trip.rawMiles * 100;
+        if (Math.abs(cents - Math.floor(cents) - 0.5) < 1e-6) return { reason: "the route's miles sit on a rounding tie" };
+        measure = trip.distanceMiles;
+        limit = (b) => numberAt(b, "max_miles") ?? ((k) => (k === undefined ? undefined : k / KM_PER_MILE))(numberAt(b, "max_km"));
+      }
       let base: number | undefined;
       for (const b of brackets) {
+        // In a table by stations, a bracket in miles or km has no limit on its scale (the schema refuses such a table).
         const max = limit(b as Dict);
         if (max === undefined) return { reason: "a fare bracket without a limit" };
-        if (trip.distanceMiles <= max) {
+        if (measure <= max) {
           base = b.fare;
           break;
         }

@@ -104,7 +104,7 @@ export function engineTotal(
   paymentMethod: string,
   policyText?: string | null,
 ): { total: number; currency: string } {
-  const fare = calculateFare(system.fares, riders, paymentMethod, { origin: stops[0], destination: stops[stops.length - 1], distance_miles: distanceMiles });
+  const fare = calculateFare(system.fares, riders, paymentMethod, { origin: stops[0], destination: stops[stops.length - 1], distance_miles: distanceMiles, stations: stops.length - 1 });
   if (!policyText) return { total: fare.total, currency: fare.currency };
   const adjusted = adjustQuote({ items: fare.items, total: fare.total }, riders, system.fares.base_fare, policyText);
   return { total: adjusted.total, currency: fare.currency };

@@ -83,10 +83,28 @@ export const GraphFileSchema = z.looseObject({
 
 const money = z.number().nonnegative();
 
-/** A distance bracket: up to `max_miles`, or up to `max_km` (an operator's own model), costs `fare`. */
+/**
+ * A bracket of the distance model: up to `max_miles`, up to `max_km`, or up to `max_stations`
+ * stations travelled (the last two: an operator's own model) costs `fare`.
+ */
 export const FareBracketSchema = z
-  .looseObject({ max_miles: z.number().positive().optional(), max_km: z.number().positive().optional(), fare: money })
-  .refine((b) => (b.max_miles === undefined) !== (b.max_km === undefined), { message: "a fare bracket gives max_miles or max_km (one of the two)" });
+  .looseObject({ max_miles: z.number().positive().optional(), max_km: z.number().positive().optional(), max_stations: z.number().int().min(1).optional(), fare: money })
+  .refine((b) => [b.max_miles, b.max_km, b.max_stations].filter((v) => v !== undefined).length === 1, { message: "a fare bracket gives max_miles, max_km or max_stations (exactly one of the three)" });
+const BRACKET_UNITS = ["max_miles", "max_km", "max_stations"] as const;
+/** A fare table's brackets, all in one unit: the first bracket a trip fits is its fare, which needs one scale to read them on. */
+export const FareBracketsSchema = z
+  .array(FareBracketSchema)
+  .min(1)
+  .superRefine((brackets, ctx) => {
+    const units = new Map<string, number[]>();
+    brackets.forEach((b, i) => {
+      const unit = BRACKET_UNITS.find((u) => b[u] !== undefined);
+      if (unit !== undefined) units.set(unit, [...(units.get(unit) ?? []), i + 1]);
+    });
+    if (units.size < 2) return;
+    const found = [...units].map(([unit, at]) => `${unit} in bracket${at.length > 1 ? "s" : ""} ${at.join(", ")}`).join("; ");
+    ctx.addIssue({ code: "custom", message: `the fare brackets mix units (${found}); every bracket of a table gives the same one of max_miles, max_km or max_stations` });
+  });
 export const SurchargeSchema = z.looseObject({
   amount: money,
   description: z.string(),
@@ -118,7 +136,7 @@ export const FaresFileSchema = z.looseObject({
   currency_symbol: nonEmpty,
   base_fare: money,
   gold_fare: money.optional(),
-  fare_brackets: z.array(FareBracketSchema).min(1).optional(),
+  fare_brackets: FareBracketsSchema.optional(),
   surcharges: z.record(z.string(), SurchargeSchema).optional(),
   station_overrides: z
     .record(

@@ -1,7 +1,8 @@
 // Fare models of the six systems. Expected figures were produced by the Python reference.
 import { describe, expect, it } from "vitest";
 import { DataPack } from "../data/datapack.ts";
-import type { Fares } from "../data/schemas.ts";
+import { FaresFileSchema, type Fares } from "../data/schemas.ts";
+import { FARE_MESSAGES } from "../wire/messages.ts";
 import { routeEngineFor } from "../network/router.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { calculateFare, FareError, type FareRoute, type PassengerCounts } from "./index.ts";
@@ -160,6 +161,64 @@ describe("distance (BART, Taipei, Beijing)", () => {
   it("needs a route distance", () => {
     expect(() => calculateFare(taipei, pax(1), "easycard", {})).toThrow(FareError);
     expect(() => calculateFare(taipei, pax(1), "easycard")).toThrow("route_distance_miles required for distance fare model");
+  });
+});
+
+describe("distance by stations travelled (an operator's model)", () => {
+  // Up to 5 stations 1,500, 6 to 10 stations 1,700, beyond 1,900; seniors half, disabled riders free.
+  const fares = FaresFileSchema.parse({
+    model: "distance",
+    currency: "KRW",
+    currency_symbol: "₩",
+    base_fare: 1500,
+    fare_brackets: [
+      { max_stations: 5, fare: 1500 },
+      { max_stations: 10, fare: 1700 },
+      { max_stations: 20, fare: 1900 },
+    ],
+    surcharges: { airport: { amount: 300, description: "Airport surcharge", station: "AIR" } },
+    discounts: { senior_65_plus: { multiplier: 0.5 }, disabled: { fare: 0 } },
+  });
+  const adultFare = (stations: number, route: FareRoute = {}): number => calculateFare(fares, pax(1), "card", { stations, ...route }).total;
+
+  it("prices a trip at the first bracket whose max_stations it does not exceed: exactly N stations, then N+1", () => {
+    expect(adultFare(1)).toBe(1500);
+    expect(adultFare(5)).toBe(1500);
+    expect(adultFare(6)).toBe(1700);
+    expect(adultFare(10)).toBe(1700);
+    expect(adultFare(11)).toBe(1900);
+    // Beyond the last bracket: the last bracket's fare, as for miles.
+    expect(adultFare(21)).toBe(1900);
+  });
+
+  it("reads the station count, not the miles, and keeps surcharges and reduced fares", () => {
+    expect(adultFare(3, { distance_miles: 500 })).toBe(1500);
+    const fare = calculateFare(fares, pax(1, 0, 1, 1), "card", { stations: 6, origin: "AIR", destination: "X" });
+    expect(fare.items).toEqual([line("Adult x1", 2000, "KRW"), line("Senior x1", 1000, "KRW"), line("Disabled x1", 0, "KRW"), line("Airport surcharge", 0.0, "KRW")]);
+  });
+
+  it("needs the route's station count, with its own message (miles alone do not price it)", () => {
+    expect(() => calculateFare(fares, pax(1), "card", {})).toThrow(FareError);
+    expect(() => calculateFare(fares, pax(1), "card", { distance_miles: 3 })).toThrow(FARE_MESSAGES.stationsNeeded);
+    // A table in miles still asks for the miles, whatever the route knows of its stations.
+    expect(() => calculateFare(pack.system("taipei").fares, pax(1), "easycard", { stations: 3 })).toThrow(FARE_MESSAGES.distanceNeeded);
+  });
+
+  it("refuses a fare table that mixes units across brackets, and a bracket that is not a whole number of stations from 1", () => {
+    const table = (fare_brackets: unknown[]) => FaresFileSchema.safeParse({ model: "distance", currency: "KRW", currency_symbol: "₩", base_fare: 1, fare_brackets });
+    const mixed = table([{ max_stations: 5, fare: 1 }, { max_km: 10, fare: 2 }]);
+    expect(mixed.success).toBe(false);
+    expect(mixed.error?.issues.map((i) => [i.path, i.message])).toEqual([
+      [["fare_brackets"], "the fare brackets mix units (max_stations in bracket 1; max_km in bracket 2); every bracket of a table gives the same one of max_miles, max_km or max_stations"],
+    ]);
+    expect(table([{ max_miles: 5, fare: 1 }, { max_km: 10, fare: 2 }]).error?.issues[0]?.message).toMatch(/^the fare brackets mix units \(max_miles in bracket 1; max_km in bracket 2\)/);
+    expect(table([{ max_stations: 5, max_km: 3, fare: 1 }]).error?.issues[0]?.message).toBe("a fare bracket gives max_miles, max_km or max_stations (exactly one of the three)");
+    expect(table([{ max_stations: 0, fare: 1 }]).success).toBe(false);
+    expect(table([{ max_stations: 2.5, fare: 1 }]).success).toBe(false);
+    expect(table([{ max_stations: 1, fare: 1 }]).success).toBe(true);
+    // A table that reaches the engine without the schema is refused there too, not read on two scales.
+    const unchecked = { ...fares, fare_brackets: [{ max_stations: 5, fare: 1 }, { max_km: 10, fare: 2 }] } as Fares;
+    for (const stations of [3, 7]) expect(() => calculateFare(unchecked, pax(1), "card", { stations, distance_miles: 1 })).toThrow(/mix max_stations with a distance/);
   });
 });
 

@@ -1,6 +1,7 @@
 // Fare engine for the three fare models of the data pack (flat, flat_with_exceptions, distance).
 // Amounts are rounded with pyRound at the same points as the reference, and sums are accumulated in
-// the same order, so every figure is bit-identical to the Python result.
+// the same order, so every figure is bit-identical to the Python result. Beyond the reference: the
+// zone_table model and distance brackets in km or in stations travelled (operators' own models).
 import type { Fares, Surcharge } from "../data/schemas.ts";
 import { hasKey, pyTruthy } from "../py/text.ts";
 import { pyRound } from "../py/number.ts";
@@ -24,6 +25,8 @@ export interface FareRoute {
   distance_miles?: number;
   origin?: string;
   destination?: string;
+  /** Stations travelled: the route's stops minus one (the next station is 1), for brackets in max_stations. */
+  stations?: number;
   /** The fare zones of origin and destination (a station may have one per line), for the zone_table model. */
   origin_zones?: readonly string[];
   destination_zones?: readonly string[];
@@ -88,11 +91,16 @@ export function calculateFare(
     case "flat_with_exceptions":
       return breakdown(fares, passengers, currency, exceptionRiders(fares, paymentMethod, route), []);
     case "distance": {
+      if (pricedByStations(fares)) {
+        if (route.stations === undefined || route.stations === null) throw new FareError(FARE_MESSAGES.stationsNeeded);
+        const surcharges = matchSurcharges(fares, route.origin, route.destination);
+        return breakdown(fares, passengers, currency, distanceRiders(fares, { stations: route.stations }, surcharges), surcharges);
+      }
       if (route.distance_miles === undefined || route.distance_miles === null) {
         throw new FareError(FARE_MESSAGES.distanceNeeded);
       }
       const surcharges = matchSurcharges(fares, route.origin, route.destination);
-      return breakdown(fares, passengers, currency, distanceRiders(fares, route.distance_miles, surcharges), surcharges);
+      return breakdown(fares, passengers, currency, distanceRiders(fares, { miles: route.distance_miles }, surcharges), surcharges);
     }
     case "zone_table":
       return breakdown(fares, passengers, currency, zoneRiders(fares, route), []);
@@ -214,14 +222,37 @@ function matchSurcharges(fares: Fares, origin: string | undefined, destination: 
   return matched;
 }
 
-/** distance (BART, Taipei, Beijing): bracket fare plus surcharges, or a base-replacing flat fare. */
-function distanceRiders(fares: Fares, miles: number, surcharges: readonly MatchedSurcharge[]): RiderFares {
-  const brackets = need(fares, "fare_brackets") as { max_miles?: number; max_km?: number; fare: number }[];
+type Bracket = { max_miles?: number; max_km?: number; max_stations?: number; fare: number };
+
+/** Whether the table's brackets count stations travelled (the schema keeps a table to one unit). */
+function pricedByStations(fares: Fares): boolean {
+  const brackets = get(fares, "fare_brackets", undefined);
+  return Array.isArray(brackets) && brackets.some((b) => hasKey(b, "max_stations"));
+}
+
+/** What a trip measures on the table's scale: the route's miles, or the stations it travels. */
+type TripMeasure = { miles: number } | { stations: number };
+
+/** distance (BART, Taipei, Beijing; an operator's km or stations): bracket fare plus surcharges, or a base-replacing flat fare. */
+function distanceRiders(fares: Fares, measure: TripMeasure, surcharges: readonly MatchedSurcharge[]): RiderFares {
+  const brackets = need(fares, "fare_brackets") as Bracket[];
   let base: number | undefined;
-  for (const b of brackets) {
-    if (miles <= (b.max_miles ?? (b.max_km as number) * MILES_PER_KM)) {
-      base = b.fare;
-      break;
+  if ("stations" in measure) {
+    // A table that is not all in stations has no one scale to read a trip on (FareBracketsSchema refuses it).
+    if (brackets.some((b) => b.max_stations === undefined)) throw new TypeError("fares.json: fare_brackets mix max_stations with a distance");
+    for (const b of brackets) {
+      if (measure.stations <= (b.max_stations as number)) {
+        base = b.fare;
+        break;
+      }
+    }
+  } else {
+    const { miles } = measure;
+    for (const b of brackets) {
+      if (miles <= (b.max_miles ?? (b.max_km as number) * MILES_PER_KM)) {
+        base = b.fare;
+        break;
+      }
     }
   }
   if (base === undefined) {

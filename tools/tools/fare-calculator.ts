@@ -8,9 +8,12 @@ import type { SessionState } from "./state.ts";
 export function fareCalculator(state: SessionState, req: FareCalculatorInput): FareCalculatorResult {
   const p = req.passengers;
   // An unknown route id prices without route context: flat systems still answer (CTA then skips
-  // its O'Hare check), distance systems fail with 422.
+  // its O'Hare check), distance systems fail with 422 (without miles, or without the stations
+  // travelled for a table by stations).
   const cached = state.routeCache.get(req.route_id);
-  const route: FareRoute = cached ? Object.assign({}, cached) : {};
+  const route: FareRoute = cached
+    ? { origin: cached.origin, destination: cached.destination, distance_miles: cached.distance_miles, stations: cached.stations }
+    : {};
   if (state.system.fares.model === "zone_table") {
     // A fare table between zones prices the stations' zones, which only the network knows.
     const zones = (id: string | undefined): readonly string[] => {

@@ -42,6 +42,8 @@ export function routePlanner(state: SessionState, req: RoutePlannerInput): Route
     origin: first ? first.station_id : req.origin,
     destination: last ? last.station_id : req.destination,
     distance_miles: route.distance_miles,
+    // A stop per station visited, the boarding one included, so a ride to the next station counts 1.
+    stations: route.stops.length - 1,
   });
   return {
     route_id: id,

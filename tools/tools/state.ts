@@ -6,6 +6,8 @@ export interface CachedRoute {
   origin: string;
   destination: string;
   distance_miles: number;
+  /** Stations travelled (the route's stops minus one), for a fare table by stations. */
+  stations: number;
 }
 
 export interface SessionState {

@@ -31,6 +31,8 @@ export const FARE_MESSAGES = {
   zonesNeeded: "the origin and destination stations (their zones) are required for the zone_table fare model",
   noZoneFare: (from: string, to: string) => `The fare table has no fare from zone ${from} to zone ${to}`,
   zoneFareByPlatform: (from: string, to: string, fares: string) => `The fare from zone ${from} to zone ${to} differs by platform (${fares})`,
+  // The kiosk's own: the reference's brackets are in miles only; a table by stations travelled is an operator's model.
+  stationsNeeded: "a route_id from route_planner (its number of stations travelled) is required for a fare model priced by stations",
 } as const;
 
 /** station_info's and line_info's details. */
