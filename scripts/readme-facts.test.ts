@@ -52,6 +52,10 @@ describe("stored runs", () => {
     expect(text).toContain("p99 1.23 ms");
     expect(text).toMatch(/\d{4}-\d\d-\d\d, .+ ×\d+, \d+ GB, Node \d+/);
     expect(text).toContain("*not recorded yet*: run `npm run perf:latency -- --record`");
+    expect(text).not.toContain("grid metro");
+    // A run with the large network and the real feeds' imports says them too.
+    await recordFigures("perf-tools", "npm run perf:tools -- --record", { stations: 414, calls: 10000, route_p50_us: 35.2, route_p99_us: 170.4, fare_p50_us: 17, fare_p99_us: 1234, route_p99_budget_ms: 1, grid_stations: 2000, grid_import_ms: 201, grid_route_p50_us: 169.8, grid_route_p99_us: 459.8, import_hyderabad_ms: 492 }, dir);
+    expect(performanceText(dir)).toContain("A generated 2,000-station grid metro, imported from a GTFS feed in 201 ms: `route_planner` p50 170 µs, p99 460 µs. Importing the real feeds (read, validated, converted): Hyderabad 492 ms.");
   });
 
   it("the model's figures name the model and both builds, and say when llama-bench was not compiled like ours", async () => {

@@ -184,13 +184,21 @@ function measuredOn(r: FigureRecord): string {
 const micro = (us: number): string => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${Math.round(us)} µs`);
 const notRecorded = (command: string): string => `*not recorded yet*: run \`${command}\``;
 
+/** The large-network and real-feed import figures of a perf:tools run (runs recorded before they existed have none). */
+function largeNetworkText(tools: FigureRecord): string {
+  if (tools.figures["grid_stations"] === undefined) return "";
+  const grid = `A generated ${figure(tools, "perf-tools", "grid_stations").toLocaleString("en-US")}-station grid metro, imported from a GTFS feed in ${figure(tools, "perf-tools", "grid_import_ms")} ms: \`route_planner\` p50 ${micro(figure(tools, "perf-tools", "grid_route_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "grid_route_p99_us"))}.`;
+  const feeds = (["hyderabad", "busan"] as const).filter((id) => tools.figures[`import_${id}_ms`] !== undefined).map((id) => `${id[0]?.toUpperCase()}${id.slice(1)} ${figure(tools, "perf-tools", `import_${id}_ms`)} ms`);
+  return feeds.length > 0 ? `${grid} Importing the real feeds (read, validated, converted): ${feeds.join(", ")}.` : grid;
+}
+
 /** The performance figures as the README shows them (markers included), from the stored runs. */
 export function performanceText(dir = FIGURES_DIR): string {
   const lines = [PERFORMANCE.begin, "Each figure is its script's last `--record` run, stored in `docs/figures/` with the machine, date and commit it ran on; they swing with the machine and its load.", ""];
   const tools = readFigures("perf-tools", dir);
   lines.push(
     tools
-      ? `- **Tools** (\`npm run perf:tools\`; ${measuredOn(tools)}): \`route_planner\` on Beijing (${figure(tools, "perf-tools", "stations")} stations) p50 ${micro(figure(tools, "perf-tools", "route_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "route_p99_us"))} over ${figure(tools, "perf-tools", "calls").toLocaleString("en-US")} random calls (budget: p99 under ${figure(tools, "perf-tools", "route_p99_budget_ms")} ms); \`fare_calculator\` p50 ${micro(figure(tools, "perf-tools", "fare_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "fare_p99_us"))}. A generated ${figure(tools, "perf-tools", "grid_stations").toLocaleString("en-US")}-station grid metro, imported from a GTFS feed in ${figure(tools, "perf-tools", "grid_import_ms")} ms: \`route_planner\` p50 ${micro(figure(tools, "perf-tools", "grid_route_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "grid_route_p99_us"))}. Importing the real feeds (read, validated, converted): Hyderabad ${figure(tools, "perf-tools", "import_hyderabad_ms")} ms, Busan ${figure(tools, "perf-tools", "import_busan_ms")} ms.`
+      ? `- **Tools** (\`npm run perf:tools\`; ${measuredOn(tools)}): \`route_planner\` on Beijing (${figure(tools, "perf-tools", "stations")} stations) p50 ${micro(figure(tools, "perf-tools", "route_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "route_p99_us"))} over ${figure(tools, "perf-tools", "calls").toLocaleString("en-US")} random calls (budget: p99 under ${figure(tools, "perf-tools", "route_p99_budget_ms")} ms); \`fare_calculator\` p50 ${micro(figure(tools, "perf-tools", "fare_p50_us"))}, p99 ${micro(figure(tools, "perf-tools", "fare_p99_us"))}. ${largeNetworkText(tools)}`
       : `- **Tools**: ${notRecorded("npm run perf:tools -- --record")}.`,
   );
   const bench = readFigures("perf-bench", dir);
