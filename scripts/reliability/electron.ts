@@ -98,7 +98,7 @@ const MALFORMED: Record<InvokeMethod, unknown[][]> = {
     [{ system: "marta", events: Array.from({ length: 51 }, () => ({ type: "freetext_input", text: "x" })) }],
     [{ system: "marta", events: [{ type: "teleport" }] }],
     [{ system: "marta", events: [{ type: "freetext_input", text: 42 }] }],
-    [{ system: "nope", events: [{ type: "freetext_input", text: "x" }] }],
+    [{ system: "No such system", events: [{ type: "freetext_input", text: "x" }] }],
     [{ system: "marta", sessionId: "x".repeat(101), events: [{ type: "freetext_input", text: "x" }] }],
     [JSON.parse('{"__proto__": {"system": "marta"}, "events": [{"type": "freetext_input", "text": "x"}]}')],
     [{ system: "marta", events: [{ type: "freetext_input", text: "x" }] }, "extra"],
