@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
@@ -131,6 +132,21 @@ describe("technician bench", () => {
     } finally {
       restore();
     }
+  });
+
+  it("generates cases for imported systems only, and only where a case file can be kept", () => {
+    // The pack alone: no system is imported, and an in-memory database has no folder for case files.
+    expect(technician.info().generatedCasesDir).toBeNull();
+    expect(() => technician.start({ policy: "rule", selection: { kind: "generated", system: "marta", perCategory: 2, seed: 1 }, operator: "Tess" })).toThrow(
+      expect.objectContaining({ code: "rejected", message: expect.stringMatching(/^'marta' is a system of the benchmark's data pack: .*\(no system is imported on this kiosk\)\.$/) }),
+    );
+    expect(() => technician.start({ policy: "rule", selection: { kind: "generated", system: "atlantis", perCategory: 2, seed: 1 }, operator: "Tess" })).toThrow(
+      expect.objectContaining({ code: "rejected", message: "This kiosk has no system 'atlantis' (no system is imported on this kiosk)." }),
+    );
+    expect(running).toEqual([]);
+    expect(store.listRuns()).toEqual([]);
+    const onDisk = new BenchTechnician({ pack, store, setBenchRunning: () => undefined, casesDir: "var/cases", log: () => undefined });
+    expect(onDisk.info().generatedCasesDir).toBe(path.resolve("var/cases"));
   });
 
   it("leaves a clear state for the latency probe without a model", async () => {

@@ -3,24 +3,32 @@
 // it live (per-category running scores), stop it, and read stored runs back as the bench's HTML
 // report or as JSON exports. Runs go through startRun into the same SQLite database as
 // `kiosk bench run`, so the CLI lists, reports and resumes them too. While a run is in progress the
-// kiosk refuses passengers (`setBenchRunning`).
+// kiosk refuses passengers (`setBenchRunning`). For an imported system, which has no cases in the
+// pack, the technician generates them (bench/generate, as `kiosk bench generate` does): the case
+// file is kept beside the bench database and run as `--cases-file` runs are (its checksum recorded,
+// resumable from the CLI).
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { CATEGORIES, type SystemId } from "../tools/data/schemas.ts";
 import type {
   BenchCategoryProgress,
   BenchExport,
+  BenchGeneration,
   BenchJob,
   BenchPolicyName,
   BenchReport,
   BenchRunSummary,
   BenchSelection,
   BenchStatus,
+  GeneratedSelection,
   LatencyProbeResult,
   TechnicianInfo,
 } from "../runtime/kiosk/bridge.ts";
 import { OperatorError, type TechnicianBench } from "../runtime/operator/console.ts";
 import { BenchError } from "./errors.ts";
+import { generateCases, type GenerateResult } from "./generate/index.ts";
 import { listPolicies } from "./policies.ts";
 import { probeCases } from "./probe/set.ts";
 import { buildReport } from "./report/build.ts";
@@ -47,7 +55,8 @@ export function probeCaseIds(pack: DataPack): string[] {
   return probeCases(pack).map((c) => c.id);
 }
 
-export function selectionSpec(pack: DataPack, selection: BenchSelection): SelectionSpec {
+/** The pack's cases a selection names (a "generated" selection runs its own case file instead). */
+export function selectionSpec(pack: DataPack, selection: Exclude<BenchSelection, GeneratedSelection>): SelectionSpec {
   switch (selection.kind) {
     case "probe":
       return { caseIds: probeCaseIds(pack) };
@@ -70,6 +79,11 @@ export interface BenchTechnicianOptions {
   model?: string | null;
   /** The latency probe, when this build has one (bench/probe); it receives the model. */
   probe?: ((model: string) => Promise<LatencyProbeResult>) | null;
+  /**
+   * Where case files generated for imported systems are kept: default `generated-cases/` beside the
+   * bench database (an in-memory database has none, so generating is refused unless one is given).
+   */
+  casesDir?: string | null;
   /** Cases in flight at once (default 1). */
   concurrency?: number;
   clock?: () => Date;
@@ -145,7 +159,59 @@ export class BenchTechnician implements TechnicianBench {
       counts: this.counts,
       model: { configured: Boolean(this.options.model), name: this.options.model ?? null },
       database: path.resolve(this.options.store.file),
+      generatedCasesDir: this.generatedCasesDir(),
     };
+  }
+
+  private generatedCasesDir(): string | null {
+    if (this.options.casesDir !== undefined) return this.options.casesDir === null ? null : path.resolve(this.options.casesDir);
+    const file = this.options.store.file;
+    return file === ":memory:" ? null : path.join(path.dirname(path.resolve(file)), "generated-cases");
+  }
+
+  /**
+   * Generate an imported system's cases and write them as a case file; refuses a system this kiosk
+   * does not run, a system of the pack (its cases are the pack's), and a network that yields none.
+   */
+  private generate(selection: GeneratedSelection): { spec: SelectionSpec; generation: BenchGeneration } {
+    const { pack } = this.options;
+    const { system, perCategory, seed } = selection;
+    const imported = pack.systemIds.filter((id) => pack.isImported(id));
+    const offered = imported.length > 0 ? `imported systems: ${imported.join(", ")}` : "no system is imported on this kiosk";
+    if (!pack.systemIds.includes(system)) throw new OperatorError("rejected", `This kiosk has no system '${system}' (${offered}).`);
+    if (!pack.isImported(system)) {
+      throw new OperatorError("rejected", `'${system}' is a system of the benchmark's data pack: run its own cases (the probe set, a category, held-out or all cases). Cases are generated for imported systems only (${offered}).`);
+    }
+    const dir = this.generatedCasesDir();
+    if (dir === null) throw new OperatorError("unavailable", "This kiosk's bench database is kept in memory: there is nowhere to keep a generated case file.");
+    let result: GenerateResult;
+    try {
+      result = generateCases(pack.system(system), { perCategory, seed });
+    } catch (err) {
+      throw new OperatorError("failed", `Cases could not be generated for '${system}': ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const categories = result.report.map((r) => ({ category: r.category, requested: r.requested, generated: r.generated, skipped: r.skipped ?? null, notes: [...r.notes], dropped: { ...r.dropped } }));
+    if (result.cases.length === 0) {
+      throw new OperatorError("rejected", `No cases could be generated for '${system}': ${categories.map((c) => `${c.category}: ${c.skipped ?? "none"}`).join("; ")}.`);
+    }
+    // Written as `kiosk bench generate --out` writes it. Named by its content: the same network, count
+    // and seed reuse one file, and a file a stored run started from is never overwritten (its
+    // resume checks the checksum).
+    const text = `${JSON.stringify(result.cases, null, 2)}\n`;
+    const sha = createHash("sha256").update(text).digest("hex").slice(0, 12);
+    const file = path.join(dir, `${system}-${perCategory}x-seed${seed}-${sha}.json`);
+    if (!existsSync(file)) {
+      try {
+        mkdirSync(dir, { recursive: true });
+        const temp = `${file}.${process.pid}.tmp`;
+        writeFileSync(temp, text);
+        renameSync(temp, file);
+      } catch (err) {
+        throw new OperatorError("failed", `The generated case file cannot be written to ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.log(`generated ${result.cases.length} cases for ${system} (${perCategory} per category, seed ${seed}): ${file}`);
+    return { spec: { casesFile: file }, generation: { system, perCategory, seed, cases: result.cases.length, casesFile: file, categories } };
   }
 
   start(request: { policy: BenchPolicyName; selection: BenchSelection; operator: string }): BenchJob {
@@ -155,7 +221,8 @@ export class BenchTechnician implements TechnicianBench {
       throw new OperatorError("rejected", availability.unavailableReason === "no_model" ? `Policy ${request.policy} needs a model; none is configured on this kiosk.` : `Policy ${request.policy} is not available in this build.`);
     }
     const { pack, store } = this.options;
-    const spec = selectionSpec(pack, request.selection);
+    const { selection } = request;
+    const { spec, generation } = selection.kind === "generated" ? this.generate(selection) : { spec: selectionSpec(pack, selection), generation: null };
     let cases;
     try {
       cases = selectCases(pack, spec).cases;
@@ -185,6 +252,7 @@ export class BenchTechnician implements TechnicianBench {
       elapsedMs: 0,
       categories: [],
       error: null,
+      ...(generation ? { generation } : {}),
     };
     const job: Job = { view, controller, tallies, compositeSum: 0, promise: Promise.resolve() };
     this.job = job;

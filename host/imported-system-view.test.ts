@@ -59,7 +59,7 @@ describe("the SystemView of an imported network (Hyderabad Metro)", () => {
 
   it("is listed with the pack's systems under the feed's agency name", () => {
     const agency = csv("agency.txt")[0]?.agency_name;
-    expect(testApp({ pack }).app.listSystems().at(-1)).toEqual({ id: "hyderabad", orgName: agency, fullName: agency });
+    expect(testApp({ pack }).app.listSystems().at(-1)).toEqual({ id: "hyderabad", orgName: agency, fullName: agency, imported: true });
   });
 
   it("has every station of the feed, named as the feed names it, where the feed puts it", () => {

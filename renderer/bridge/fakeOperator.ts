@@ -4,7 +4,9 @@
 // advances case by case.
 import {
   BENCH_CATEGORIES as CATEGORIES,
+  BenchSelectionSchema,
   type BenchCategory,
+  type BenchGeneration,
   type BenchJob,
   type BenchSelection,
   type FramebookAuditEntry,
@@ -32,6 +34,8 @@ export interface FakeOperatorOptions {
   stepDelayMs?: number;
   /** The configured model (enables llm/hybrid), if any. */
   model?: string | null;
+  /** Systems imported on this fake kiosk: a "generated" selection is accepted for these only. */
+  importedSystems?: readonly SystemId[];
   now?: () => Date;
   /** Service alerts and audited sessions (fakeOperatorLive.ts). */
   live?: FakeLiveOptions;
@@ -129,6 +133,20 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
     return selection.kind === "category" ? [selection.category] : [...CATEGORIES];
   }
 
+  /** The fake's generator: every category but the two network data cannot answer (as bench/generate skips E and K). */
+  const FAKE_SKIPPED: Partial<Record<BenchCategory, string>> = {
+    E: "cultural questions are answered from the framebook's cultural notes; network data has neither",
+    K: "compound cases have hand-written answer keys; not generated",
+  };
+  function fakeGeneration(system: SystemId, perCategory: number, seed: number): BenchGeneration {
+    const categories = CATEGORIES.map((category) => {
+      const skipped = FAKE_SKIPPED[category] ?? null;
+      return { category, requested: perCategory, generated: skipped === null ? perCategory : 0, skipped, notes: [], dropped: {} };
+    });
+    const cases = categories.reduce((n, c) => n + c.generated, 0);
+    return { system, perCategory, seed, cases, casesFile: `var/generated-cases/${system}-${perCategory}x-seed${seed}.json`, categories };
+  }
+
   function tick(): void {
     if (!job || job.state !== "running") return;
     const next = job.categories.find((c) => c.done < c.total);
@@ -174,6 +192,7 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
     },
     model: { configured: Boolean(options.model), name: options.model ?? null },
     database: "var/bench.sqlite",
+    generatedCasesDir: "var/generated-cases",
   });
 
   const status = (): OperatorResult<"benchStatus"> => ({
@@ -260,17 +279,32 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
     },
     async startBench(request) {
       const who = operatorOf(request.token);
-      calls.push(`startBench ${request.policy} ${request.selection.kind}`);
+      calls.push(`startBench ${request.policy} ${request.selection.kind}${request.selection.kind === "generated" ? ` ${request.selection.system}` : ""}`);
+      // Validated as the kiosk validates it (the contract's schema: defaults, count and seed ranges).
+      const parsed = BenchSelectionSchema.safeParse(request.selection);
+      if (!parsed.success) {
+        const detail = `invalid request: ${parsed.error.issues[0]?.message ?? "invalid"}`;
+        throw new OperatorBridgeError("rejected", `fake operator: ${detail}`, { detail });
+      }
+      const selection = parsed.data;
       if (job?.state === "running") throw new OperatorBridgeError("conflict", "fake operator: a run is in progress");
-      const categories = selectionCategories(request.selection);
-      const each = request.selection.kind === "probe" ? 1 : perCategory;
+      let generation: BenchGeneration | undefined;
+      if (selection.kind === "generated") {
+        if (!options.importedSystems?.includes(selection.system)) {
+          const detail = `'${selection.system}' is not an imported system of this kiosk.`;
+          throw new OperatorBridgeError("rejected", `fake operator: ${detail}`, { detail });
+        }
+        generation = fakeGeneration(selection.system, selection.perCategory, selection.seed);
+      }
+      const categories = generation ? generation.categories.filter((c) => c.generated > 0).map((c) => c.category) : selectionCategories(selection);
+      const each = selection.kind === "probe" ? 1 : generation ? generation.perCategory : perCategory;
       const runId = runs.length + 1;
-      job = {
+      const started: BenchJob = {
         runId,
         state: "running",
         policy: request.policy,
         model: request.policy === "llm" || request.policy === "hybrid" ? (options.model ?? null) : request.policy,
-        selection: request.selection,
+        selection,
         startedBy: who,
         startedAt: now().toISOString(),
         total: categories.length * each,
@@ -281,10 +315,12 @@ export function createFakeOperatorBridge(options: FakeOperatorOptions): FakeOper
         elapsedMs: 0,
         categories: categories.map((category) => ({ category, total: each, done: 0, scored: 0, tier1: null, composite: null })),
         error: null,
+        ...(generation ? { generation } : {}),
       };
-      runs = [...runs, { runId, status: "running", policy: request.policy, startedAt: job.startedAt, total: job.total, done: 0 }];
+      job = started;
+      runs = [...runs, { runId, status: "running", policy: request.policy, startedAt: started.startedAt, total: started.total, done: 0 }];
       if (options.stepDelayMs) timer = setInterval(tick, options.stepDelayMs);
-      return structuredClone(job);
+      return structuredClone(started);
     },
     async benchStatus(request) {
       operatorOf(request.token);

@@ -14,12 +14,15 @@ import {
 
 export class OperatorBridgeError extends Error {
   override readonly name = "OperatorBridgeError";
+  /** What the kiosk said, in its own words (the HTTP answer's `error`, the IPC failure's message); null when it said nothing. */
+  readonly detail: string | null;
   constructor(
     readonly code: OperatorFailureCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: string },
   ) {
     super(message, options);
+    this.detail = options?.detail ?? null;
   }
 }
 
@@ -88,7 +91,7 @@ export function createHttpOperatorBridge(baseUrl: string, options: HttpOperatorB
     if (!response.ok) {
       const body = (payload ?? {}) as { error?: unknown; code?: unknown };
       const code = typeof body.code === "string" && CODES.has(body.code) ? (body.code as OperatorFailureCode) : operatorCodeForStatus(response.status);
-      throw new OperatorBridgeError(code, `${method}: HTTP ${response.status} ${String(body.error ?? response.statusText)}`);
+      throw new OperatorBridgeError(code, `${method}: HTTP ${response.status} ${String(body.error ?? response.statusText)}`, typeof body.error === "string" ? { detail: body.error } : {});
     }
     return validated(method, payload);
   });
@@ -107,7 +110,7 @@ export function validatingOperatorBridge(inner: OperatorBridge): OperatorBridge 
       const { code, kind, message } = (typeof error === "object" && error !== null ? error : {}) as { code?: unknown; kind?: unknown; message?: unknown };
       const resolved: OperatorFailureCode =
         typeof code === "string" && CODES.has(code) ? (code as OperatorFailureCode) : kind === "network" || kind === "unavailable" ? "unavailable" : kind === "rejected" ? "rejected" : "failed";
-      throw new OperatorBridgeError(resolved, `${method}: ${typeof message === "string" ? message : String(error)}`, { cause: error });
+      throw new OperatorBridgeError(resolved, `${method}: ${typeof message === "string" ? message : String(error)}`, typeof message === "string" ? { cause: error, detail: message } : { cause: error });
     }
     return validated(method, value);
   });

@@ -22,13 +22,16 @@ const PIN = "135790";
 
 afterEach(cleanup);
 
-function renderScreen(bridge: OperatorBridge, options: { language?: Language; onClose?: () => void; pollMs?: number; idleMs?: number } = {}) {
+/** The pack's two and a network imported from a feed (listSystems marks it). */
+const WITH_IMPORTED: SystemSummary[] = [...SYSTEMS.map((s) => ({ ...s, imported: false })), { id: "hyderabad", orgName: "Hyderabad Metro Rail", fullName: "Hyderabad Metro Rail Ltd.", imported: true }];
+
+function renderScreen(bridge: OperatorBridge, options: { language?: Language; onClose?: () => void; pollMs?: number; idleMs?: number; systems?: SystemSummary[] } = {}) {
   const store = createViewStore({ language: options.language ?? "en" });
   const onClose = options.onClose ?? vi.fn();
   const view = render(
     <ViewStoreProvider store={store}>
       <I18nextProvider i18n={createKioskI18n(options.language ?? "en")}>
-        <OperatorScreen bridge={bridge} systems={SYSTEMS} currentSystem="marta" onClose={onClose} pollMs={options.pollMs ?? 5} {...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {})} />
+        <OperatorScreen bridge={bridge} systems={options.systems ?? SYSTEMS} currentSystem="marta" onClose={onClose} pollMs={options.pollMs ?? 5} {...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {})} />
       </I18nextProvider>
     </ViewStoreProvider>,
   );
@@ -262,6 +265,89 @@ describe("technician tab", () => {
     fireEvent.click(await screen.findByRole("button", { name: en.operator.technician.stop }));
     expect(await screen.findByText(en.operator.technician.interrupted)).toBeTruthy();
     expect(bridge.calls).toEqual(expect.arrayContaining(["startBench rule probe", "stopBench"]));
+  });
+});
+
+describe("technician tab: generated cases for an imported network", () => {
+  const tt = en.operator.technician;
+  const generateButton = (): HTMLButtonElement => screen.getByRole("button", { name: "Generate and run cases · Hyderabad Metro Rail Ltd." }) as HTMLButtonElement;
+
+  async function openTechnician(bridge: FakeOperator, systems: SystemSummary[] = WITH_IMPORTED): Promise<HTMLElement> {
+    renderScreen(bridge, { pollMs: 5, systems });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    await findEnabledStart();
+    return screen.getByRole("region", { name: tt.importedHeading });
+  }
+
+  it("offers each imported system only, with 10 per category and seed 1 to start from", async () => {
+    const card = await openTechnician(createFakeOperatorBridge({ pin: PIN, importedSystems: ["hyderabad"] }));
+    const rows = card.querySelectorAll("[data-system]");
+    expect([...rows].map((r) => r.getAttribute("data-system"))).toEqual(["hyderabad"]);
+    expect((within(card).getByLabelText(tt.perCategory) as HTMLInputElement).value).toBe("10");
+    expect((within(card).getByLabelText(tt.seed) as HTMLInputElement).value).toBe("1");
+    expect(card.textContent).toContain("Case files: var/generated-cases");
+    // The steppers keep to the contract's range.
+    fireEvent.click(within(card).getByRole("button", { name: `More · ${tt.perCategory}` }));
+    expect((within(card).getByLabelText(tt.perCategory) as HTMLInputElement).value).toBe("11");
+    fireEvent.change(within(card).getByLabelText(tt.perCategory), { target: { value: "50" } });
+    expect((within(card).getByRole("button", { name: `More · ${tt.perCategory}` }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(card).getByLabelText(tt.seed), { target: { value: "0" } });
+    expect((within(card).getByRole("button", { name: `Less · ${tt.seed}` }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("has no such card when no system is imported", async () => {
+    renderScreen(createFakeOperatorBridge({ pin: PIN }), { pollMs: 5 });
+    await logIn();
+    fireEvent.click(screen.getByRole("tab", { name: en.operator.tabTechnician }));
+    await findEnabledStart();
+    expect(screen.queryByRole("region", { name: tt.importedHeading })).toBeNull();
+  });
+
+  it("says which field is wrong before sending anything", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, importedSystems: ["hyderabad"] });
+    const card = await openTechnician(bridge);
+    fireEvent.change(within(card).getByLabelText(tt.perCategory), { target: { value: "0" } });
+    fireEvent.change(within(card).getByLabelText(tt.seed), { target: { value: "1.5" } });
+    fireEvent.click(generateButton());
+    const alert = await within(card).findByRole("alert");
+    expect([...alert.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Cases per category: a whole number from 1 to 50.", "Seed: a whole number from 0 to 4294967295."]);
+    expect(within(card).getByLabelText(tt.perCategory).getAttribute("aria-invalid")).toBe("true");
+    expect(bridge.calls.some((c) => c.startsWith("startBench"))).toBe(false);
+    // Fixing the field clears its message.
+    fireEvent.change(within(card).getByLabelText(tt.perCategory), { target: { value: "5" } });
+    expect([...within(card).getByRole("alert").querySelectorAll("li")].map((li) => li.textContent)).toEqual(["Seed: a whole number from 0 to 4294967295."]);
+  });
+
+  it("generates and runs with the chosen policy, shows what was generated per category, then the report", async () => {
+    const bridge = createFakeOperatorBridge({ pin: PIN, importedSystems: ["hyderabad"] });
+    const card = await openTechnician(bridge);
+    fireEvent.click(screen.getByRole("radio", { name: /rule-ref — reference baseline/ }));
+    fireEvent.change(within(card).getByLabelText(tt.perCategory), { target: { value: "2" } });
+    fireEvent.change(within(card).getByLabelText(tt.seed), { target: { value: "7" } });
+    fireEvent.click(generateButton());
+    await screen.findByRole("button", { name: tt.stop });
+    expect(bridge.calls).toContain("startBench rule-ref generated hyderabad");
+    expect(generateButton().disabled).toBe(true);
+    const progress = document.querySelector(".op-progress")!;
+    expect(progress.textContent).toContain("Generated for Hyderabad Metro Rail Ltd. · 2 per category · seed 7");
+    const generated = [...document.querySelectorAll("tr[data-generated-category]")];
+    expect(generated).toHaveLength(11);
+    expect(document.querySelector('tr[data-generated-category="A"]')!.textContent).toBe("A · Routing2 of 2");
+    expect(document.querySelector('tr[data-generated-category="E"]')!.textContent).toMatch(/^E · Cultural0 of 2Skipped: cultural questions/);
+    // Running scores for the categories that have cases only.
+    expect(document.querySelectorAll(".op-categories-table tbody tr")).toHaveLength(9);
+    for (let i = 0; i < 18; i++) act(() => bridge.tick());
+    expect(await screen.findByTitle("Bench report of run 1")).toBeTruthy();
+    expect(screen.getByText(tt.finished)).toBeTruthy();
+  });
+
+  it("shows the kiosk's own words when it refuses", async () => {
+    // The screen lists the system as imported, the kiosk does not run it (any more).
+    const card = await openTechnician(createFakeOperatorBridge({ pin: PIN, importedSystems: [] }));
+    fireEvent.click(generateButton());
+    expect((await within(card).findByRole("alert")).textContent).toBe("The kiosk refused: 'hyderabad' is not an imported system of this kiosk.");
+    expect(screen.queryByRole("button", { name: tt.stop })).toBeNull();
   });
 });
 

@@ -135,7 +135,7 @@ export function OperatorScreen(props: OperatorScreenProps) {
             </div>
             <div role="tabpanel" id={`op-panel-${tab}`} aria-labelledby={`op-tab-${tab}`}>
               {tab === "framebooks" ? <FramebookPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
-              {tab === "technician" ? <TechnicianPanel onBenchRunning={setWatchingBench} speech={props.speech} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} /> : null}
+              {tab === "technician" ? <TechnicianPanel onBenchRunning={setWatchingBench} speech={props.speech} systems={props.systems} {...(props.pollMs !== undefined ? { pollMs: props.pollMs } : {})} /> : null}
               {tab === "alerts" ? <AlertsPanel systems={props.systems} initialSystem={props.currentSystem} /> : null}
               {tab === "audit" ? <AuditPanel /> : null}
             </div>

@@ -2,21 +2,28 @@
 // model is configured) and a set of cases, start it (the kiosk refuses passengers meanwhile),
 // follow live progress with per-category running scores, stop it, then read the bench's own HTML
 // report in a sandboxed iframe (no scripts) and export the results. Stored runs — from this screen
-// or `kiosk bench run` — can be reopened. The latency probe needs a configured model.
+// or `kiosk bench run` — can be reopened. The latency probe needs a configured model. An imported
+// network has no benchmark cases: for each imported system the technician generates them (count
+// per category and seed) and runs them, and sees what was generated per category with the run.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   BENCH_CATEGORIES,
   benchCategoryLabel,
   type BenchCategory,
+  type BenchGeneration,
   type BenchJob,
   type BenchPolicyName,
   type BenchReport,
   type BenchRunSummary,
   type BenchSelection,
   type BenchStatus,
+  GENERATED_PER_CATEGORY,
+  GeneratedSelectionSchema,
+  GENERATION_SEED,
   type LatencyProbeResult,
   type SpeechStatus,
+  type SystemSummary,
   type TechnicianInfo,
 } from "../../runtime/kiosk/bridge.ts";
 import { toOperatorError } from "../bridge/operatorBridge.ts";
@@ -26,7 +33,89 @@ import { SpeechStatusCard } from "./SpeechStatusCard.tsx";
 import { PinLockoutCard } from "./PinLockoutCard.tsx";
 import { useOperator } from "./session.ts";
 
-type SelectionKind = BenchSelection["kind"];
+/** The pack's selections (a generated one is started from the imported systems' card). */
+type SelectionKind = Exclude<BenchSelection["kind"], "generated">;
+type SystemId = SystemSummary["id"];
+
+/** What the technician typed for one imported system (kept as text: a half-typed number is not lost). */
+interface GenerateForm {
+  perCategory: string;
+  seed: string;
+}
+const DEFAULT_FORM: GenerateForm = { perCategory: String(GENERATED_PER_CATEGORY.default), seed: String(GENERATION_SEED.default) };
+type GenerateField = keyof GenerateForm;
+const FIELD_RANGE = { perCategory: GENERATED_PER_CATEGORY, seed: GENERATION_SEED } as const satisfies Record<GenerateField, { min: number; max: number }>;
+
+/** A whole number typed or stepped with − and + (the kiosk is a touch screen; a keyboard may be absent). */
+function NumberStepper(props: { label: string; value: string; invalid: boolean; min: number; max: number; disabled: boolean; onChange: (value: string) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const n = Number(props.value);
+  const step = (delta: number): void => {
+    const base = props.value.trim() !== "" && Number.isInteger(n) ? n : delta > 0 ? props.min - 1 : props.min + 1;
+    props.onChange(String(Math.min(props.max, Math.max(props.min, base + delta))));
+  };
+  return (
+    <div className="op-field op-stepper-field" data-invalid={props.invalid || undefined}>
+      <label htmlFor={id}>{props.label}</label>
+      <div className="op-stepper">
+        <button type="button" className="op-button op-button-secondary" aria-label={t("operator.technician.decrease", { field: props.label })} disabled={props.disabled || (Number.isInteger(n) && n <= props.min)} onClick={() => step(-1)}>
+          −
+        </button>
+        <input id={id} className="op-input op-num" inputMode="numeric" value={props.value} aria-invalid={props.invalid} disabled={props.disabled} onChange={(e) => props.onChange(e.target.value)} />
+        <button type="button" className="op-button op-button-secondary" aria-label={t("operator.technician.increase", { field: props.label })} disabled={props.disabled || (Number.isInteger(n) && n >= props.max)} onClick={() => step(1)}>
+          +
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** What was generated per category, or why a category was skipped. */
+function GenerationTable(props: { generation: BenchGeneration }) {
+  const { t } = useTranslation();
+  const { generation } = props;
+  return (
+    <>
+      <h4>{t("operator.technician.generatedHeading")}</h4>
+      <p className="op-muted">{t("operator.technician.generatedTotal", { cases: generation.cases, categories: generation.categories.filter((c) => c.generated > 0).length })}</p>
+      <p className="op-muted op-mono">{t("operator.technician.caseFile", { file: generation.casesFile })}</p>
+      <table className="op-table op-generated-table">
+        <thead>
+          <tr>
+            <th scope="col">{t("operator.technician.categoryColumn")}</th>
+            <th scope="col">{t("operator.technician.generatedColumn")}</th>
+            <th scope="col">{t("operator.technician.noteColumn")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {generation.categories.map((c) => {
+            const dropped = Object.entries(c.dropped);
+            return (
+              <tr key={c.category} data-generated-category={c.category} data-skipped={c.generated === 0 || undefined}>
+                <th scope="row">{benchCategoryLabel(c.category)}</th>
+                <td className="op-num">{t("operator.technician.generatedCount", { generated: c.generated, requested: c.requested })}</td>
+                <td>
+                  <div className="op-generated-notes">
+                    {c.generated === 0 ? <span className="op-generated-skipped">{t("operator.technician.skipped", { reason: c.skipped ?? "" })}</span> : null}
+                    {c.notes.map((note) => (
+                      <span key={note} className="op-generated-note op-muted">
+                        {note}
+                      </span>
+                    ))}
+                    {dropped.length > 0 ? (
+                      <span className="op-generated-note op-muted">{t("operator.technician.leftOut", { list: dropped.map(([why, n]) => `${n} × ${why}`).join("; ") })}</span>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
+  );
+}
 
 const POLICY_LABEL = {
   rule: "operator.technician.policyRule",
@@ -43,7 +132,7 @@ const STATE_LABEL = {
   failed: "operator.technician.failed",
 } as const satisfies Record<BenchJob["state"], string>;
 
-export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (running: boolean) => void; speech?: SpeechStatus | undefined }) {
+export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (running: boolean) => void; speech?: SpeechStatus | undefined; systems?: readonly SystemSummary[] }) {
   const { t } = useTranslation();
   const { call } = useOperator();
   const pollMs = props.pollMs ?? 500;
@@ -60,7 +149,12 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
   const [probe, setProbe] = useState<LatencyProbeResult | null>(null);
   const [message, setMessage] = useState<{ tone: "positive" | "critical"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [forms, setForms] = useState<Partial<Record<SystemId, GenerateForm>>>({});
+  // Per imported system: the fields the screen found wrong, or what the kiosk said when it refused.
+  const [generateProblems, setGenerateProblems] = useState<Partial<Record<SystemId, { fields: GenerateField[]; refused: string | null }>>>({});
   const headingId = useId();
+  const importedHeadingId = useId();
+  const imported = (props.systems ?? []).filter((s) => s.imported === true);
   const job = status?.job ?? null;
   const running = job !== null && (job.state === "running" || job.state === "starting");
 
@@ -119,8 +213,8 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
     };
   }, [running, call, fail, pollMs, showReport, onBenchRunning]);
 
-  async function start(): Promise<void> {
-    const selection: BenchSelection = kind === "category" ? { kind, category } : { kind };
+  /** Start a run; false when the kiosk refused it (`onRefused` may explain it next to what was asked). */
+  async function startRun(selection: BenchSelection, onRefused?: (error: ReturnType<typeof toOperatorError>) => boolean): Promise<void> {
     setBusy(true);
     setMessage(null);
     setReport(null);
@@ -130,10 +224,39 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
       const started = await call("startBench", { policy, selection });
       setStatus((s) => ({ job: started, runs: s?.runs ?? [] }));
     } catch (error) {
-      fail(error);
+      if (!onRefused?.(toOperatorError(error))) fail(error);
     } finally {
       setBusy(false);
     }
+  }
+
+  function start(): Promise<void> {
+    return startRun(kind === "category" ? { kind, category } : { kind });
+  }
+
+  const formOf = (system: SystemId): GenerateForm => forms[system] ?? DEFAULT_FORM;
+
+  function edit(system: SystemId, field: GenerateField, value: string): void {
+    setForms((f) => ({ ...f, [system]: { ...(f[system] ?? DEFAULT_FORM), [field]: value } }));
+    setGenerateProblems((p) => ({ ...p, [system]: { fields: (p[system]?.fields ?? []).filter((x) => x !== field), refused: null } }));
+  }
+
+  async function generate(system: SystemId): Promise<void> {
+    const form = formOf(system);
+    const number = (text: string): number => (text.trim() === "" ? Number.NaN : Number(text.trim()));
+    // The contract's own schema checks the count and the seed before anything is sent.
+    const parsed = GeneratedSelectionSchema.safeParse({ kind: "generated", system, perCategory: number(form.perCategory), seed: number(form.seed) });
+    if (!parsed.success) {
+      const fields = [...new Set(parsed.error.issues.map((i) => i.path[0]).filter((f): f is GenerateField => f === "perCategory" || f === "seed"))];
+      setGenerateProblems((p) => ({ ...p, [system]: { fields, refused: fields.length > 0 ? null : (parsed.error.issues[0]?.message ?? "") } }));
+      return;
+    }
+    setGenerateProblems((p) => ({ ...p, [system]: { fields: [], refused: null } }));
+    await startRun(parsed.data, (error) => {
+      if (error.code !== "rejected") return false;
+      setGenerateProblems((p) => ({ ...p, [system]: { fields: [], refused: error.detail ?? t("operator.error.rejected") } }));
+      return true;
+    });
   }
 
   async function stop(): Promise<void> {
@@ -164,6 +287,8 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
 
   const availability = (name: BenchPolicyName) => info?.policies.find((p) => p.name === name);
   const count = (k: SelectionKind): number => (info ? (k === "category" ? (info.counts.categories.find((c) => c.category === category)?.cases ?? 0) : info.counts[k]) : 0);
+  const systemName = (id: SystemId): string => props.systems?.find((s) => s.id === id)?.fullName ?? id;
+  const canGenerate = info !== null && info.generatedCasesDir !== null && info.generatedCasesDir !== undefined;
   const reportRun = report ? status?.runs.find((r) => r.runId === report.runId) : undefined;
   const percent = job && job.total > 0 ? Math.round((job.done / job.total) * 100) : 0;
 
@@ -241,6 +366,64 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
         </div>
       </div>
 
+      {imported.length > 0 ? (
+        <section className="op-card op-generate" aria-labelledby={importedHeadingId}>
+          <h3 id={importedHeadingId}>{t("operator.technician.importedHeading")}</h3>
+          <p className="op-muted">{t("operator.technician.importedIntro", { policy: t(POLICY_LABEL[policy]) })}</p>
+          {info && !canGenerate ? (
+            <p className="op-notice op-notice-info">
+              <Icon name="info" /> <span>{t("operator.technician.noCasesDir")}</span>
+            </p>
+          ) : null}
+          {info?.generatedCasesDir ? <p className="op-muted op-mono">{t("operator.technician.casesDir", { dir: info.generatedCasesDir })}</p> : null}
+          <ul className="op-generate-list">
+            {imported.map((system) => {
+              const form = formOf(system.id);
+              const problems = generateProblems[system.id];
+              const disabled = running || busy;
+              return (
+                <li key={system.id} className="op-generate-system" data-system={system.id}>
+                  <div className="op-generate-name">
+                    <strong>{system.fullName}</strong> <span className="op-mono op-muted">{system.id}</span>
+                  </div>
+                  <div className="op-generate-fields">
+                    {(["perCategory", "seed"] as const).map((field) => (
+                      <NumberStepper
+                        key={field}
+                        label={t(`operator.technician.${field}`)}
+                        value={form[field]}
+                        invalid={problems?.fields.includes(field) ?? false}
+                        min={FIELD_RANGE[field].min}
+                        max={FIELD_RANGE[field].max}
+                        disabled={disabled}
+                        onChange={(value) => edit(system.id, field, value)}
+                      />
+                    ))}
+                    <button
+                      type="button"
+                      className="op-button op-button-primary"
+                      aria-label={t("operator.technician.generateRunFor", { system: system.fullName })}
+                      disabled={disabled || !canGenerate || !availability(policy)?.available}
+                      onClick={() => void generate(system.id)}
+                    >
+                      {t("operator.technician.generateRun")}
+                    </button>
+                  </div>
+                  {problems && (problems.fields.length > 0 || problems.refused) ? (
+                    <ul className="op-issues" role="alert">
+                      {problems.fields.map((field) => (
+                        <li key={field}>{t(`operator.technician.${field}Invalid`, { min: FIELD_RANGE[field].min, max: FIELD_RANGE[field].max })}</li>
+                      ))}
+                      {problems.refused ? <li>{t("operator.technician.generateRefused", { reason: problems.refused })}</li> : null}
+                    </ul>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+
       {message ? (
         <p className={`op-notice op-notice-${message.tone}`} role={message.tone === "positive" ? "status" : "alert"}>
           <Icon name={message.tone} /> <span>{message.text}</span>
@@ -254,7 +437,12 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
             <span className={`op-badge op-badge-${job.state}`}>{t(STATE_LABEL[job.state])}</span>
           </div>
           <p className="op-muted">
-            {t(POLICY_LABEL[job.policy])} · {job.selection.kind === "category" ? `${t("operator.technician.categoryPick")} ${benchCategoryLabel(job.selection.category)}` : t(`operator.technician.${job.selection.kind}`, { count: job.total })}
+            {t(POLICY_LABEL[job.policy])} ·{" "}
+            {job.selection.kind === "category"
+              ? `${t("operator.technician.categoryPick")} ${benchCategoryLabel(job.selection.category)}`
+              : job.selection.kind === "generated"
+                ? t("operator.technician.generatedFor", { system: systemName(job.selection.system), perCategory: job.selection.perCategory, seed: job.selection.seed })
+                : t(`operator.technician.${job.selection.kind}`, { count: job.total })}
           </p>
           <div className="op-bar" role="progressbar" aria-valuemin={0} aria-valuemax={job.total} aria-valuenow={job.done} aria-label={t("operator.technician.done", { done: job.done, total: job.total })}>
             <div className="op-bar-fill" style={{ inlineSize: `${percent}%` }} />
@@ -274,6 +462,7 @@ export function TechnicianPanel(props: { pollMs?: number; onBenchRunning?: (runn
             </div>
           </div>
           {job.state === "failed" && job.error ? <p className="op-notice op-notice-critical">{t("operator.technician.failedBecause", { message: job.error })}</p> : null}
+          {job.generation ? <GenerationTable generation={job.generation} /> : null}
           <h4>{t("operator.technician.byCategory")}</h4>
           <table className="op-table op-categories-table">
             <thead>

@@ -273,7 +273,9 @@ export class KioskApp {
   // Systems
 
   listSystems(): SystemSummary[] {
-    return this.options.pack.systemIds.map((id) => systemSummary(this.system(id)));
+    const { pack } = this.options;
+    // Marked so the technician screen offers generated cases for the imported ones (the pack's have their own).
+    return pack.systemIds.map((id) => ({ ...systemSummary(this.system(id)), imported: pack.isImported(id) }));
   }
 
   systemView(id: SystemId): SystemView {

@@ -49,6 +49,12 @@ export const SystemSummarySchema = z.object({
   id: SystemIdSchema,
   orgName: z.string(),
   fullName: z.string(),
+  /**
+   * Imported from a feed (`kiosk network import`), not one of the benchmark pack's systems: the
+   * benchmark has no cases for it, so the technician generates them (a "generated" bench selection).
+   * Set by `listSystems`; absent elsewhere.
+   */
+  imported: z.boolean().optional(),
 });
 export type SystemSummary = z.infer<typeof SystemSummarySchema>;
 
@@ -630,14 +636,73 @@ export const benchCategoryLabel = categoryLabel;
 export const BenchPolicyNameSchema = z.enum(["rule", "rule-ref", "llm", "hybrid"]);
 export type BenchPolicyName = z.infer<typeof BenchPolicyNameSchema>;
 
-/** Which cases: the probe set (one per category), one category, the held-out partition, or all. */
+/** Cases generated for an imported system: how many per category the technician may ask for, and the defaults. */
+export const GENERATED_PER_CATEGORY = { min: 1, max: 50, default: 10 } as const;
+/** The generator's seed (the same seed and network write the same cases); `kiosk bench generate --seed` takes the same range. */
+export const GENERATION_SEED = { min: 0, max: 0xffffffff, default: 1 } as const;
+
+/**
+ * Generate cases for an imported system from its own network and fare files (bench/generate, as
+ * `kiosk bench generate` does), store them beside the bench database and run them. Whether the
+ * system is known and imported is checked where the systems are known (the technician's bench).
+ */
+export const GeneratedSelectionSchema = z.strictObject({
+  kind: z.literal("generated"),
+  system: z.string({ error: "name the imported system to generate cases for" }).pipe(SystemIdSchema),
+  perCategory: z
+    .number({ error: "cases per category must be a number" })
+    .int({ error: "cases per category must be a whole number" })
+    .min(GENERATED_PER_CATEGORY.min, { error: `cases per category must be from ${GENERATED_PER_CATEGORY.min} to ${GENERATED_PER_CATEGORY.max}` })
+    .max(GENERATED_PER_CATEGORY.max, { error: `cases per category must be from ${GENERATED_PER_CATEGORY.min} to ${GENERATED_PER_CATEGORY.max}` })
+    .default(GENERATED_PER_CATEGORY.default),
+  seed: z
+    .number({ error: "the seed must be a number" })
+    .int({ error: "the seed must be a whole number" })
+    .min(GENERATION_SEED.min, { error: `the seed must be from ${GENERATION_SEED.min} to ${GENERATION_SEED.max}` })
+    .max(GENERATION_SEED.max, { error: `the seed must be from ${GENERATION_SEED.min} to ${GENERATION_SEED.max}` })
+    .default(GENERATION_SEED.default),
+});
+export type GeneratedSelection = z.infer<typeof GeneratedSelectionSchema>;
+
+/**
+ * Which cases: the pack's probe set (one per category), one category, the held-out partition, or
+ * all; or cases generated for an imported system.
+ */
 export const BenchSelectionSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("probe") }),
   z.strictObject({ kind: z.literal("category"), category: z.enum(CATEGORIES) }),
   z.strictObject({ kind: z.literal("holdout") }),
   z.strictObject({ kind: z.literal("all") }),
+  GeneratedSelectionSchema,
 ]);
 export type BenchSelection = z.infer<typeof BenchSelectionSchema>;
+
+/** What the generator wrote for one category, or why it wrote nothing. */
+export const BenchGeneratedCategorySchema = z.object({
+  category: z.enum(CATEGORIES),
+  requested: z.number().int().nonnegative(),
+  generated: z.number().int().nonnegative(),
+  /** Why none were generated (network data cannot answer the category, or every candidate was left out); null when some were. */
+  skipped: z.string().nullable(),
+  /** What the generator noted (e.g. no step-free route in the sample). */
+  notes: z.array(z.string()),
+  /** Candidates left out, by reason (ambiguous routes, no fare, …). */
+  dropped: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type BenchGeneratedCategory = z.infer<typeof BenchGeneratedCategorySchema>;
+
+/** The cases generated for a "generated" run: the case file it runs (as `--cases-file`) and the per-category account. */
+export const BenchGenerationSchema = z.object({
+  system: SystemIdSchema,
+  perCategory: z.number().int().positive(),
+  seed: z.number().int().nonnegative(),
+  /** Cases written (the run's total). */
+  cases: z.number().int().nonnegative(),
+  /** The case file, beside the bench database; the run records its checksum and resumes from it. */
+  casesFile: z.string(),
+  categories: z.array(BenchGeneratedCategorySchema),
+});
+export type BenchGeneration = z.infer<typeof BenchGenerationSchema>;
 
 export const TechnicianInfoSchema = z.object({
   policies: z.array(
@@ -657,6 +722,8 @@ export const TechnicianInfoSchema = z.object({
   model: z.object({ configured: z.boolean(), name: z.string().nullable() }),
   /** The bench database runs are stored in (shared with `kiosk bench run`). */
   database: z.string(),
+  /** Where generated case files are written (beside the bench database); null: this kiosk cannot generate cases. */
+  generatedCasesDir: z.string().nullable().optional(),
 });
 export type TechnicianInfo = z.infer<typeof TechnicianInfoSchema>;
 
@@ -693,6 +760,8 @@ export const BenchJobSchema = z.object({
   elapsedMs: z.number().nonnegative(),
   categories: z.array(BenchCategoryProgressSchema),
   error: z.string().nullable(),
+  /** A "generated" selection: what was generated, per category (absent for the pack's cases). */
+  generation: BenchGenerationSchema.optional(),
 });
 export type BenchJob = z.infer<typeof BenchJobSchema>;
 

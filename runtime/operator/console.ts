@@ -263,7 +263,9 @@ export class OperatorConsole implements OperatorBackend {
   startBench(request: ParsedOperatorRequest<"startBench">): OperatorResult<"startBench"> {
     const operator = this.operatorOf(request.token);
     const job = this.bench().start({ policy: request.policy, selection: request.selection, operator });
-    this.log(`operator '${operator}' started a ${request.policy} bench run (${request.selection.kind}${request.selection.kind === "category" ? ` ${request.selection.category}` : ""})`);
+    const { selection } = request;
+    const detail = selection.kind === "category" ? ` ${selection.category}` : selection.kind === "generated" ? ` for ${selection.system}: ${job.total} cases, ${selection.perCategory} per category, seed ${selection.seed}` : "";
+    this.log(`operator '${operator}' started a ${request.policy} bench run (${selection.kind}${detail})`);
     return job;
   }
 
