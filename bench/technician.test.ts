@@ -6,8 +6,7 @@ import { CATEGORIES } from "../tools/data/schemas.ts";
 import { BENCH_REPORT_STYLE_HASH, BENCH_TRACE_STYLE_HASH, KIOSK_CSP_DIRECTIVES } from "../runtime/kiosk/csp.ts";
 import { BenchJobSchema, BenchStatusSchema, TechnicianInfoSchema } from "../runtime/kiosk/bridge.ts";
 import { OperatorError } from "../runtime/operator/console.ts";
-import type { Policy } from "../runtime/session/policy.ts";
-import { rulePolicy } from "../runtime/policies/rule/index.ts";
+import { pacedRulePolicy } from "../runtime/kiosk/testing.ts";
 import { registerPolicyFactory } from "./policies.ts";
 import { REPORT_CSS, reportStyleHash } from "./report/html.ts";
 import { TRACE_CSS, traceStyleHash } from "./report/trace-html.ts";
@@ -28,15 +27,6 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 /** The rule policy, each session held back `ms` (so a run is slow enough to watch). */
-function paced(ms: number): Policy {
-  return {
-    id: "rule",
-    async start(setup) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return rulePolicy.start(setup);
-    },
-  };
-}
 
 describe("technician bench", () => {
   it("the probe set is the latency probe's fixed set: every category, all held out", () => {
@@ -116,7 +106,7 @@ describe("technician bench", () => {
   });
 
   it("stops a run on request (interrupted, resumable from the CLI) and serves passengers again", async () => {
-    const restore = registerPolicyFactory({ name: "rule", description: "paced", deterministic: true, accepts: [], create: () => ({ policy: paced(20), model: "rule" }) });
+    const restore = registerPolicyFactory({ name: "rule", description: "paced", deterministic: true, accepts: [], create: () => ({ policy: pacedRulePolicy(20), model: "rule" }) });
     try {
       technician.start({ policy: "rule", selection: { kind: "category", category: "A" }, operator: "Tess" });
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR, SHARED_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { CasesFileSchema, type Case, type GraphEdge, type KioskEvent } from "../tools/data/schemas.ts";
@@ -15,7 +15,7 @@ import { strictScore } from "../bench/robustness/strict.ts";
 import { BenchStore } from "../bench/store/store.ts";
 import { importNetwork } from "../host/network/import.ts";
 import { forgetDataPack, UsageError } from "./context.ts";
-import { buildProgram, registerCommands } from "./main.ts";
+import { runKioskWithSystems } from "../test/cli.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cli-bench-generate-"));
 const systemsDir = path.join(dir, "systems");
@@ -25,22 +25,7 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** Run `kiosk …` (every command registered) and capture what it writes. */
-async function kiosk(...argv: string[]): Promise<{ stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    const program = buildProgram();
-    await registerCommands(program, ["node", "kiosk", ...argv]);
-    await program.parseAsync(["--data", SHARED_DATA_DIR, "--systems-dir", systemsDir, ...argv], { from: "user" });
-    return { stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const kiosk = (...argv: string[]): Promise<{ stdout: string; stderr: string }> => runKioskWithSystems(systemsDir, ...argv);
 
 describe("kiosk bench generate", () => {
   it("refuses an unknown system and counts that are not positive integers, clearly", async () => {

@@ -3,10 +3,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { SHARED_DATA_DIR, SHARED_DIR } from "../test/paths.ts";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { SHARED_DIR } from "../test/paths.ts";
 import { UsageError } from "./context.ts";
-import { buildProgram, registerCommands } from "./main.ts";
+import { runKioskWithSystems } from "../test/cli.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cli-network-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,22 +14,7 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** Run `kiosk …` (every command registered) and capture what it writes. */
-async function kiosk(...argv: string[]): Promise<{ stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    const program = buildProgram();
-    await registerCommands(program, "all");
-    await program.parseAsync(["--data", SHARED_DATA_DIR, "--systems-dir", path.join(dir, "systems"), ...argv], { from: "user" });
-    return { stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const kiosk = (...argv: string[]): Promise<{ stdout: string; stderr: string }> => runKioskWithSystems(path.join(dir, "systems"), ...argv);
 
 describe("kiosk network import", () => {
   const feed = path.join(SHARED_DIR, "gtfs", "hyderabad");

@@ -14,11 +14,9 @@ import { registerPolicyFactory } from "../bench/policies.ts";
 import { f2 } from "../bench/report/table.ts";
 import { resumeRun } from "../bench/run/execute.ts";
 import { BenchJobSchema, BenchStatusSchema, benchCategoryLabel, type OperatorMethod } from "../runtime/kiosk/bridge.ts";
-import { TEST_NOW } from "../runtime/kiosk/testing.ts";
+import { pacedRulePolicy, TEST_NOW } from "../runtime/kiosk/testing.ts";
 import { callOperator, parseOperatorRequest } from "../runtime/operator/console.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
-import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import type { Policy } from "../runtime/session/policy.ts";
 import { SHARED_DATA_DIR, SHARED_DIR } from "../test/paths.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { importNetwork } from "./network/import.ts";
@@ -71,15 +69,6 @@ function schemaRefusal(selection: Record<string, unknown>): string {
 }
 
 /** The rule policy, each session held back `ms` (a run slow enough to stop midway). */
-function paced(ms: number): Policy {
-  return {
-    id: "rule",
-    async start(setup) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return rulePolicy.start(setup);
-    },
-  };
-}
 
 describe("the technician benches an imported system's own network", () => {
   it("the systems list marks which systems are imported", () => {
@@ -134,7 +123,7 @@ describe("the technician benches an imported system's own network", () => {
   });
 
   it("a stopped run resumes from its case file; the same count and seed reuse the file", async () => {
-    const restore = registerPolicyFactory({ name: "rule", description: "paced", deterministic: true, accepts: [], create: () => ({ policy: paced(25), model: "rule" }) });
+    const restore = registerPolicyFactory({ name: "rule", description: "paced", deterministic: true, accepts: [], create: () => ({ policy: pacedRulePolicy(25), model: "rule" }) });
     let runId: number;
     try {
       const job = await call("startBench", { policy: "rule", selection: { kind: "generated", system: "hyderabad", perCategory: 3, seed: 7 } });

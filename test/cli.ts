@@ -32,3 +32,23 @@ export async function runKiosk(...argv: string[]): Promise<KioskRun> {
   process.exitCode = undefined;
   return { stdout, stderr, exitCode, ...(error ? { error } : {}) };
 }
+
+/**
+ * Run `kiosk --systems-dir DIR …` in-process, with imported systems: what it printed, or what it
+ * threw (rethrown, for `rejects`).
+ */
+export async function runKioskWithSystems(systemsDir: string, ...argv: string[]): Promise<{ stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    const program = buildProgram();
+    await registerCommands(program, ["node", "kiosk", ...argv]);
+    await program.parseAsync(["--data", SHARED_DATA_DIR, "--systems-dir", systemsDir, ...argv], { from: "user" });
+    return { stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}

@@ -113,3 +113,14 @@ export function testApp(options: Partial<KioskAppOptions> & { ledgerFile?: strin
   });
   return { app, ledger, payment, logs };
 }
+
+/** The rule policy, each session starting `ms` later (a run slow enough to watch, stop and resume). */
+export function pacedRulePolicy(ms: number): Policy {
+  return {
+    id: "rule",
+    async start(setup) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return rulePolicy.start(setup);
+    },
+  };
+}
