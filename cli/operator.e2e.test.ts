@@ -10,10 +10,8 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { registerPolicyFactory } from "../bench/policies.ts";
-import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
+import { pacedRulePolicy, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
-import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import type { Policy } from "../runtime/session/policy.ts";
 import { buildRenderer, launchChromium, SCREENSHOTS } from "../test/e2e.ts";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { startServe, type RunningServe } from "./serve.ts";
@@ -33,16 +31,6 @@ const SENIORS_FREE = original.replace(
 const BROKEN = SENIORS_FREE.replace("late_night_headway_min: 20", "late_night_headway_min: twenty");
 const brokenLine = BROKEN.split("\n").findIndex((l) => l.includes("twenty")) + 1;
 
-/** The rule policy, each case held back a little, so a technician's run can be watched. */
-function paced(ms: number): Policy {
-  return {
-    id: "rule",
-    async start(setup) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return rulePolicy.start(setup);
-    },
-  };
-}
 let restorePolicy: () => void = () => undefined;
 
 beforeAll(async () => {
@@ -58,7 +46,7 @@ beforeAll(async () => {
     clock: () => new Date(TEST_NOW),
     log: () => undefined,
   });
-  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: paced(25), model: "rule" }) });
+  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: pacedRulePolicy(25), model: "rule" }) });
   writeFileSync(path.join(temp, "broken.yaml"), BROKEN);
   writeFileSync(path.join(temp, "seniors-free.yaml"), SENIORS_FREE);
   context = await launchChromium(path.join(temp, "profile"), { width: 1080, height: 1920 });

@@ -10,10 +10,8 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerPolicyFactory } from "../bench/policies.ts";
-import { TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
+import { pacedRulePolicy, TEST_NOW, testPack } from "../runtime/kiosk/testing.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
-import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import type { Policy } from "../runtime/session/policy.ts";
 import { buildRenderer, launchChromium, SCREENSHOTS } from "../test/e2e.ts";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { startServe, type RunningServe } from "./serve.ts";
@@ -28,16 +26,6 @@ let token: string;
 /** Requests the page made to /api/status (the poll), with when. */
 const statusPolls: number[] = [];
 
-/** The rule policy, each case held back, so the technician's run lasts a while. */
-function paced(ms: number): Policy {
-  return {
-    id: "rule",
-    async start(setup) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return rulePolicy.start(setup);
-    },
-  };
-}
 let restorePolicy: () => void = () => undefined;
 
 async function operator(method: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -59,7 +47,7 @@ beforeAll(async () => {
     clock: () => new Date(TEST_NOW),
     log: () => undefined,
   });
-  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: paced(150), model: "rule" }) });
+  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: pacedRulePolicy(150), model: "rule" }) });
   token = String((await operator("login", { operator: "Tess Technician", pin: PIN }))["token"]);
   context = await launchChromium(path.join(temp, "profile"), { width: 1080, height: 1920, scale: 0.5 });
   page = await context.newPage();

@@ -13,10 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServe, type RunningServe } from "../cli/serve.ts";
 import { registerPolicyFactory } from "../bench/policies.ts";
 import { importNetwork } from "../host/network/import.ts";
-import { TEST_NOW } from "../runtime/kiosk/testing.ts";
+import { pacedRulePolicy, TEST_NOW } from "../runtime/kiosk/testing.ts";
 import { hashPin } from "../runtime/operator/pin.ts";
-import { rulePolicy } from "../runtime/policies/rule/index.ts";
-import type { Policy } from "../runtime/session/policy.ts";
 import { DataPack } from "../tools/data/datapack.ts";
 import { buildRenderer, fontsSettled, launchChromium, SCREENSHOTS } from "./e2e.ts";
 import { SHARED_DATA_DIR, SHARED_DIR } from "./paths.ts";
@@ -31,16 +29,6 @@ let page: Page;
 const problems: string[] = [];
 const reportRequests: string[] = [];
 
-/** The rule policy, each case held back a little, so the run's progress can be watched. */
-function paced(ms: number): Policy {
-  return {
-    id: "rule",
-    async start(setup) {
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      return rulePolicy.start(setup);
-    },
-  };
-}
 let restorePolicy: () => void = () => undefined;
 
 beforeAll(async () => {
@@ -57,7 +45,7 @@ beforeAll(async () => {
     clock: () => new Date(TEST_NOW),
     log: () => undefined,
   });
-  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: paced(15), model: "rule" }) });
+  restorePolicy = registerPolicyFactory({ name: "rule", description: "rule, paced for the test", deterministic: true, accepts: [], create: () => ({ policy: pacedRulePolicy(15), model: "rule" }) });
   context = await launchChromium(path.join(temp, "profile"), { width: 1080, height: 1920 });
   page = await context.newPage();
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
