@@ -211,7 +211,13 @@ export class StationLexicon {
     }));
     const used = new Array<boolean>(tokens.length).fill(false);
     const out: StationMatch[] = [];
-    const span = (i: number, n: number): string => joinInitials(tokens.slice(i, i + n).map((t) => t.key).filter(Boolean).join(" "));
+    // Initials written apart ("L B Nagar") are rare: only a text that has them joins every span (a regex per span).
+    const all = tokens.map((t) => t.key).filter(Boolean).join(" ");
+    const spacedInitials = joinInitials(all) !== all;
+    const span = (i: number, n: number): string => {
+      const key = tokens.slice(i, i + n).map((t) => t.key).filter(Boolean).join(" ");
+      return spacedInitials ? joinInitials(key) : key;
+    };
     const push = (i: number, n: number, e: Entry, confidence = e.confidence, kind = e.kind): void => {
       for (let k = i; k < i + n; k++) used[k] = true;
       const first = tokens[i]!;

@@ -402,7 +402,7 @@ export function systemFromFeed(feed: FeedTables, options: { id: SystemId; fares?
   const currency = fareResult?.fares.currency;
   if (!fareResult && !notes.some((n) => n.severity === "error")) notes.push({ severity: "review", file: "fare_attributes.txt", message: "the feed has no fares: the system cannot sell tickets until the operator supplies a fare model (--fares FILE)" });
 
-  const framebook = framebookDraft(feed, options.id, currency, patterns, stationOf, notes);
+  const framebook = framebookDraft(feed, options.id, currency, patterns, notes);
   const localNames = namesFromTranslations(feed, stationOf, placed, new Set(lines.map((l) => l.id)), framebook.primary_language, notes);
   if (notes.some((n) => n.severity === "error")) return { system: undefined, notes };
   return {
@@ -761,7 +761,7 @@ function serviceHours(feed: FeedTables, patterns: ReadonlyMap<string, Pattern>):
   return out;
 }
 
-function framebookDraft(feed: FeedTables, id: SystemId, currency: string | undefined, patterns: ReadonlyMap<string, Pattern>, _stationOf: ReadonlyMap<string, string>, notes: ImportNote[]): Framebook {
+function framebookDraft(feed: FeedTables, id: SystemId, currency: string | undefined, patterns: ReadonlyMap<string, Pattern>, notes: ImportNote[]): Framebook {
   const agency = feed.agency[0];
   const name = agency?.agency_name ?? id;
   const hours = serviceHours(feed, patterns);
