@@ -10,6 +10,8 @@ import type { AssistantMode } from "./assistant-mode.ts";
 import { nodeWorkerSpawner, type WorkerSpawner } from "../models/worker/spawn.ts";
 import { ModelProcess, type ModelProcessOptions, type ModelProcessStatus } from "../models/worker/supervisor.ts";
 import type { ModelBreaker } from "../runtime/answer/breaker.ts";
+import type { PrefillResult } from "../runtime/model/backend.ts";
+import type { SessionSetup } from "../runtime/session/policy.ts";
 import type { ModelAssistant } from "../runtime/answer/pipeline.ts";
 import type { ModelHealth } from "../runtime/kiosk/app.ts";
 import { liveContext } from "../runtime/kiosk/service.ts";
@@ -50,6 +52,8 @@ export interface PassengerAssistant {
   /** The process's state as the kiosk's status shows it. */
   health: ModelHealth;
   info: LocalModelInfo;
+  /** Prefill the system turn a session with this setup starts with (the prompt warmer's work). */
+  prefill(setup: SessionSetup): Promise<PrefillResult | null>;
   close(): Promise<void>;
 }
 
@@ -119,6 +123,7 @@ export async function startPassengerAssistant(pack: DataPack, spec: PassengerAss
     process: modelProcess,
     health: processHealth(modelProcess),
     info,
+    prefill: (setup) => policy.prefill(setup),
     close: async () => {
       unsubscribe();
       await modelProcess.stop();

@@ -36,6 +36,8 @@ import type { SessionAuditStore } from "../runtime/audit/store.ts";
 import { openSessionAudit } from "./session-audit.ts";
 import type { SpeechEngineChoice } from "../runtime/speech/engines.ts";
 import { createSpeechService } from "../runtime/speech/service.ts";
+import { floorToMinute } from "../runtime/kiosk/service.ts";
+import { PromptWarmer } from "./prompt-warmer.ts";
 import { startPassengerAssistant, type PassengerAssistant, type PassengerAssistantOptions, type PassengerAssistantSpec } from "./assistant.ts";
 import { startEndpointAssistant, type EndpointAssistant, type EndpointAssistantSpec } from "./endpoint-assistant.ts";
 
@@ -129,6 +131,8 @@ export interface KioskRuntime {
   distribution: Distribution | null;
   /** The passenger model, when one is configured and loaded (in its own process, or behind an endpoint). */
   assistant: PassengerAssistant | EndpointAssistant | null;
+  /** A local model's prompt warmer (prefills the next passenger's system turn), null without one. */
+  warmer: PromptWarmer | null;
   /** The kiosk's health in the Prometheus text format (`GET /metrics`). */
   metrics: KioskMetrics;
   close(): Promise<void>;
@@ -216,6 +220,8 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
 
     // The metrics read the app's status, and the app reports its sessions to them: joined after both exist.
     const sessionSinks: { metrics?: KioskMetrics } = {};
+    // A local model's kiosk prefills the next passenger's system turn while nobody is at the screen.
+    let warmer: PromptWarmer | null = null;
     const app = new KioskApp({
       pack,
       extras: packExtras(pack, config.operatorDir),
@@ -229,6 +235,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       ...(conditions ? { conditions } : {}),
       ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
+      ...(assistant && "prefill" in assistant ? { promptTime: (now: Date) => warmer?.promptTime(now) ?? floorToMinute(now) } : {}),
       ...(config.headsetPattern ? { headsetPattern: config.headsetPattern } : {}),
       speech,
       // The session audit and the /metrics counters read the same session events.
@@ -238,6 +245,19 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       },
       log,
     });
+    if (assistant && "prefill" in assistant) {
+      const local = assistant;
+      warmer = new PromptWarmer({
+        nextSetup: (stated) => app.nextSessionSetup(stated),
+        prefill: (setup) => local.prefill(setup),
+        idle: () => app.idle && local.process.status.state === "ready",
+        ...(config.clock ? { now: config.clock } : {}),
+        log,
+      });
+      const started = warmer;
+      started.start();
+      closers.push(() => started.stop());
+    }
     const metrics = createKioskMetrics(() => app.status());
     sessionSinks.metrics = metrics;
     // Every system's data and operator files are checked now: fail at start-up, not mid-sale.
@@ -324,6 +344,7 @@ export async function createKioskRuntime(config: KioskRuntimeConfig): Promise<Ki
       bench: benchStore,
       distribution,
       assistant,
+      warmer,
       metrics,
       close: closeAll,
     };

@@ -15,19 +15,20 @@
 // recurrent state at an arbitrary token: node-llama-cpp restores the nearest earlier checkpoint and
 // evaluates the rest again. The engine takes three kinds of checkpoint (recurrent state only, about
 // 53 MB each for the 4B): the ends of the shared prefixes — the tools block every session shares,
-// and the system turn the sessions of one framebook and live context share — (named checkpoints
-// that survive the sessions' own), the end of every prompt but its last token (the next round of
-// the session starts there) and the end of every generation (reused when the next prompt
-// re-renders the output token for token). A llama-architecture model reuses any common prefix; a
-// hybrid one only what ends at a checkpoint. Tokens evaluated again after a restore are reported as checkpointReplayTokens,
-// not as cached. A warm-boot state file saves the evaluated shared prefix.
+// a live system turn up to its stated time, and the whole system turn — (named checkpoints that
+// survive the sessions' own), the end of every prompt but its last token (the next round of the
+// session starts there) and the end of every generation (reused when the next prompt re-renders
+// the output token for token). A llama-architecture model reuses any common prefix; a hybrid one
+// only what ends at a checkpoint. Tokens evaluated again after a restore are reported as
+// checkpointReplayTokens, not as cached. A warm-boot state file saves the evaluated shared prefix;
+// `prefill` evaluates the next passenger's system turn in the background.
 //
 // Message text (passenger input, tool results, framebook text) never becomes a control token:
 // see models/prompt-tokens.ts.
 import { availableParallelism } from "node:os";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaLogLevel, LlamaModel, Token } from "node-llama-cpp";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type TextRange } from "../runtime/model/backend.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type PrefillRequest, type PrefillResult, type TextRange } from "../runtime/model/backend.ts";
 import { ModelContextOverflowError, ModelError, ModelNotLoadedError } from "./errors.ts";
 import { inspectGgufFile } from "./gguf.ts";
 import { llamaCpp } from "./llama-cpp.ts";
@@ -74,6 +75,9 @@ export interface LlamaEngineOptions {
 }
 
 export type TokenPrediction = "off" | "input-lookup";
+
+/** A background prefill checks for a waiting completion after each chunk of this many tokens. */
+const PREFILL_CHUNK_TOKENS = 64;
 
 /** Name of the hybrid models' shared-prefix checkpoint (kept apart from the rolling ones). */
 const SHARED_PREFIX_CHECKPOINT = "metro-kiosk:shared-prefix";
@@ -363,6 +367,64 @@ export class LlamaEngine implements CompletionBackend {
     else await sequence.takeCheckpoint();
   }
 
+  /**
+   * Token positions where the given character prefixes of the prompt end, ascending; a prefix whose
+   * tokens are not the prompt's own first tokens (a token straddles its end) is left out.
+   */
+  private prefixEnds(request: { prompt: string; literalRanges?: readonly TextRange[] | undefined }, tokens: readonly Token[], ends: readonly (number | undefined)[]): number[] {
+    const positions = new Set<number>();
+    for (const chars of ends) {
+      if (chars === undefined) continue;
+      const prefix = this.tokenizePrompt(
+        request.prompt.slice(0, chars),
+        request.literalRanges?.filter((r) => r.start < chars).map((r) => ({ ...r, end: Math.min(r.end, chars) })),
+      );
+      if (prefix.length <= tokens.length && prefix.every((t, i) => tokens[i] === t)) positions.add(prefix.length);
+    }
+    return [...positions].sort((a, b) => a - b);
+  }
+
+  /**
+   * Evaluate a coming prompt's prefix in the background (the kiosk's prompt warmer). It runs in chunks and stops between two of them when a completion is waiting
+   * for the sequence: a passenger never waits behind a warm-up. On a hybrid model the prefix ends
+   * given and the prompt's end are checkpointed as shared prefixes.
+   */
+  prefill(request: PrefillRequest): Promise<PrefillResult> {
+    this.requireModel();
+    const tokens = this.tokenizePrompt(request.prompt, request.literalRanges);
+    const slot = this.pickSlot(tokens);
+    return slot.lock.run(() => this.prefillOn(slot, tokens, request));
+  }
+
+  private async prefillOn(slot: SequenceSlot, tokens: Token[], request: PrefillRequest): Promise<PrefillResult> {
+    const t0 = now();
+    const sequence = slot.sequence;
+    if (tokens.length >= sequence.contextSize) throw new ModelContextOverflowError(tokens.length, sequence.contextSize);
+    const evaluatedBefore = sequence.tokenMeter.usedInputTokens;
+    const keep = sequence.compareContextTokens(tokens).firstDifferentIndex;
+    if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    const cachedTokens = Math.max(0, sequence.nextTokenIndex - (sequence.tokenMeter.usedInputTokens - evaluatedBefore));
+    // The lock counts its holder (this prefill) and those waiting behind it.
+    const someoneWaits = (): boolean => slot.lock.waiting > 1;
+    const result = (complete: boolean): PrefillResult => ({
+      promptTokens: tokens.length,
+      cachedTokens,
+      evaluatedTokens: sequence.tokenMeter.usedInputTokens - evaluatedBefore,
+      ms: now() - t0,
+      complete,
+    });
+    const targets = [...this.prefixEnds(request, tokens, [request.stablePrefixChars, request.livePrefixChars]).filter((end) => end < tokens.length), tokens.length];
+    for (const end of targets) {
+      if (end < sequence.nextTokenIndex) continue;
+      while (sequence.nextTokenIndex < end) {
+        if (someoneWaits()) return result(false);
+        await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, Math.min(end, sequence.nextTokenIndex + PREFILL_CHUNK_TOKENS)));
+      }
+      if (sequence.needsCheckpoints) await this.checkpointSharedPrefix(sequence);
+    }
+    return result(true);
+  }
+
   private async completeOn(sequence: LlamaContextSequence, model: LlamaModel, tokens: Token[], request: CompletionRequest): Promise<CompletionResult> {
     const t0 = now();
     const signal = request.signal;
@@ -383,17 +445,11 @@ export class LlamaEngine implements CompletionBackend {
     const cached = Math.max(0, sequence.nextTokenIndex - replayed);
 
     if (hybrid) {
-      // Checkpoint the ends of the shared prefixes (tools block, system turn) so the next session
-      // can restore them…
-      for (const chars of [request.stablePrefixChars, request.sharedPrefixChars]) {
-        if (chars === undefined) continue;
-        const prefix = this.tokenizePrompt(
-          request.prompt.slice(0, chars),
-          request.literalRanges?.filter((r) => r.start < chars).map((r) => ({ start: r.start, end: Math.min(r.end, chars) })),
-        );
-        const aligned = prefix.every((t, i) => tokens[i] === t);
-        if (!aligned || prefix.length >= tokens.length || prefix.length < sequence.nextTokenIndex) continue;
-        if (prefix.length > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, prefix.length));
+      // Checkpoint the ends of the shared prefixes (tools block, the live system turn up to its
+      // clock, the system turn) so the next session can restore them…
+      for (const end of this.prefixEnds(request, tokens, [request.stablePrefixChars, request.livePrefixChars, request.sharedPrefixChars])) {
+        if (end >= tokens.length || end < sequence.nextTokenIndex) continue;
+        if (end > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, end));
         await this.checkpointSharedPrefix(sequence);
       }
       // …and the prompt but its last token, where the next round of this session starts.

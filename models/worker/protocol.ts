@@ -14,6 +14,9 @@ const GrammarSpecSchema = z.object({
   options: z.object({ profile: z.enum(PROTOCOL_PROFILES).optional(), parallelToolCalls: z.boolean().optional() }),
 });
 
+// Message text is tokenized as plain text in the model process too (never control tokens).
+const LiteralRangesSchema = z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative(), modelOutput: z.boolean().optional() })).readonly();
+
 export const WorkerRequestSchema = z.discriminatedUnion("type", [
   z.object({ id: z.number().int(), type: z.literal("load"), options: z.record(z.string(), z.unknown()) }),
   z.object({
@@ -25,9 +28,20 @@ export const WorkerRequestSchema = z.discriminatedUnion("type", [
       grammar: GrammarSpecSchema.optional(),
       sharedPrefixChars: z.number().int().nonnegative().optional(),
       stablePrefixChars: z.number().int().nonnegative().optional(),
-      // Message text is tokenized as plain text in the model process too (never control tokens).
-      literalRanges: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative(), modelOutput: z.boolean().optional() })).readonly().optional(),
+      livePrefixChars: z.number().int().nonnegative().optional(),
+      literalRanges: LiteralRangesSchema.optional(),
       reasoningBudget: z.object({ tokens: z.number().int().nonnegative(), endText: z.string(), endMarker: z.string() }).optional(),
+    }),
+  }),
+  /** Evaluate the next passenger's prompt prefix in the background (gives way to completions). */
+  z.object({
+    id: z.number().int(),
+    type: z.literal("prefill"),
+    request: z.object({
+      prompt: z.string(),
+      literalRanges: LiteralRangesSchema.optional(),
+      stablePrefixChars: z.number().int().nonnegative().optional(),
+      livePrefixChars: z.number().int().nonnegative().optional(),
     }),
   }),
   /** Warm boot: restore `file`, else evaluate `prefix` and save it there. */

@@ -1,7 +1,7 @@
 // The model process's side of the protocol (protocol.ts): loads the model once, answers
 // completions (several may be queued; the engine serializes them per sequence), aborts the one
-// asked, warm-boots the shared prompt prefix, answers pings (the kiosk's hang check), unloads on
-// request. Transport-free: main.ts connects it to a Node IPC channel or an Electron parentPort.
+// asked, warm-boots the shared prompt prefix, prefills the next passenger's prompt prefix, answers
+// pings (the kiosk's hang check), unloads on request. Transport-free: main.ts connects it to a Node IPC channel or an Electron parentPort.
 import { LazyToolCallGrammar, type ToolCallGrammarOptions } from "../../runtime/model/grammar.ts";
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
 import type { LoadedLocalModel } from "../local.ts";
@@ -63,6 +63,10 @@ export function serveModelWorker(channel: WorkerChannel, options: ServeWorkerOpt
         } finally {
           inFlight.delete(request.id);
         }
+      }
+      case "prefill": {
+        const { engine } = requireLoaded();
+        return await engine.prefill(request.request);
       }
       case "warmBoot": {
         const { engine } = requireLoaded();

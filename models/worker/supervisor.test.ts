@@ -2,7 +2,7 @@
 // process): requests and replies, a crash mid-answer failing the request at once, restarts with
 // backoff, hang detection by ping and by an abort that is not honoured, a failed first start, stop.
 import { afterEach, describe, expect, it } from "vitest";
-import type { CompletionRequest, CompletionResult } from "../../runtime/model/backend.ts";
+import type { CompletionRequest, CompletionResult, PrefillRequest, PrefillResult } from "../../runtime/model/backend.ts";
 import { LazyToolCallGrammar } from "../../runtime/model/grammar.ts";
 import { testPack } from "../../runtime/kiosk/testing.ts";
 import type { LoadedLocalModel } from "../local.ts";
@@ -21,6 +21,7 @@ interface FakeEngineBehaviour {
 
 interface FakeProcess extends WorkerPort {
   requests: CompletionRequest[];
+  prefills: PrefillRequest[];
   alive: boolean;
   crash(): void;
 }
@@ -44,6 +45,7 @@ function fakeSpawner(behaviour: () => FakeEngineBehaviour) {
     const fake: FakeProcess = {
       pid: ++pid,
       requests: [],
+      prefills: [],
       alive: true,
       send: (message) => {
         if (!fake.alive) return;
@@ -68,6 +70,10 @@ function fakeSpawner(behaviour: () => FakeEngineBehaviour) {
         return new Promise((_, reject) => {
           if (b.complete === "until-aborted") request.signal?.addEventListener("abort", () => reject(new Error(String((request.signal?.reason as Error).message))));
         });
+      },
+      prefill: async (request: PrefillRequest): Promise<PrefillResult> => {
+        fake.prefills.push(request);
+        return { promptTokens: 9, cachedTokens: 4, evaluatedTokens: 5, ms: 2, complete: true };
       },
       loadWarmState: async () => false,
       saveWarmState: async (_file: string, prefix: string) => ({ fileSize: 1, tokens: prefix.length }),
@@ -139,6 +145,16 @@ describe("ModelProcess", () => {
     };
     await process.complete(request);
     expect(spawned[0]!.requests.at(-1)).toMatchObject(request);
+  });
+
+  it("prefills the next passenger's prompt prefix in the process, and refuses while the process is down", async () => {
+    const { spawner, spawned } = fakeSpawner(() => ({ complete: "answer" }));
+    const { process } = supervised(spawner);
+    await expect(process.prefill({ prompt: "x" })).rejects.toThrow(/the model process is stopped/);
+    await process.start();
+    const request = { prompt: "<|im_start|>system\nYou are a kiosk. Time: 14:00<|im_end|>\n", literalRanges: [{ start: 19, end: 45 }], stablePrefixChars: 19, livePrefixChars: 39 };
+    expect(await process.prefill(request)).toEqual({ promptTokens: 9, cachedTokens: 4, evaluatedTokens: 5, ms: 2, complete: true });
+    expect(spawned[0]!.prefills).toEqual([request]);
   });
 
   it("fails the answer in flight at once when the process dies, and restarts it with growing delays", async () => {

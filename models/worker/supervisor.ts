@@ -6,7 +6,7 @@
 // (1 s, 2 s, 4 s … up to 60 s; back to 1 s once it has stayed up a minute). Every state change
 // goes to the listeners — the host holds the model's breaker open while the process is not ready,
 // so passengers are answered by `rule` meanwhile, and the operator sees the state in the status.
-import type { CompletionBackend, CompletionRequest, CompletionResult } from "../../runtime/model/backend.ts";
+import type { CompletionBackend, CompletionRequest, CompletionResult, PrefillRequest, PrefillResult } from "../../runtime/model/backend.ts";
 import { ModelError } from "../errors.ts";
 import { WorkerMessageSchema, type WorkerLoaded, type WorkerLoadOptions, type WorkerRequest, type WorkerWarmBoot } from "./protocol.ts";
 import { nodeWorkerSpawner, type WorkerPort, type WorkerSpawner } from "./spawn.ts";
@@ -116,6 +116,11 @@ export class ModelProcess implements CompletionBackend {
     const { lazyGrammar, signal, ...rest } = request;
     const message = { type: "complete" as const, request: { ...rest, ...(lazyGrammar ? { grammar: { tools: [...lazyGrammar.spec.tools], options: lazyGrammar.spec.options } } : {}) } };
     return this.call(message, signal ? { signal } : {}) as Promise<CompletionResult>;
+  }
+
+  prefill(request: PrefillRequest): Promise<PrefillResult> {
+    if (this.current.state !== "ready" || !this.port) return Promise.reject(new ModelProcessError(`the model process is ${this.current.state}`));
+    return this.call({ type: "prefill", request }) as Promise<PrefillResult>;
   }
 
   /** Unload the model and end the process (no restart after this). */

@@ -28,7 +28,7 @@ import { framebookPolicyChange } from "../framebook/validate.ts";
 import { clarificationOf } from "../contract/clarification.ts";
 import { rulePolicy } from "../policies/rule/index.ts";
 import { registerLanguageData } from "../language/index.ts";
-import type { LocalizedNames, PassengerLocale, Policy } from "../session/policy.ts";
+import type { LocalizedNames, PassengerLocale, Policy, SessionSetup } from "../session/policy.ts";
 import type { SessionRecord } from "../session/record.ts";
 import type { SessionEvent } from "../session/session.ts";
 import type {
@@ -139,6 +139,8 @@ export interface KioskAppOptions {
   /** Time limit of one answer by the deterministic policy (and by the model in `model` mode). */
   deadlineMs?: number;
   clock?: () => Date;
+  /** The time a new session's system prompt states (default: the start of the minute; the prompt warmer's). */
+  promptTime?: (now: Date) => Date;
   /** The headset output's label pattern the screen uses in headset mode (config: --headset-pattern). */
   headsetPattern?: string;
   /** The platform speech engine that renders headset readings (runtime/speech/service.ts); absent: headset mode cannot speak. */
@@ -209,6 +211,8 @@ export class KioskApp {
   private readonly versions = new WeakMap<SystemData, string>();
   private readonly views = new Map<SystemId, { data: SystemData; view: SystemView }>();
   private benchRunning = false;
+  /** The network of the last passenger session (the screen's current one). */
+  private lastSystem: SystemId | undefined;
   /** A ledger write failed: sales are off until a health check passes. */
   private ledgerFailure: { problem: string; atMs: number } | null = null;
   private readonly clock: () => Date;
@@ -239,6 +243,7 @@ export class KioskApp {
       conditions: (system, language) => this.conditionsFor(system, language),
       systemData: (system) => this.system(system),
       clock: this.clock,
+      ...(options.promptTime ? { promptTime: options.promptTime } : {}),
     });
     options.framebooks?.onChange((system, version) => {
       this.views.delete(system);
@@ -515,6 +520,7 @@ export class KioskApp {
         purchases: new Map(),
       };
       this.sessions.set(sessionId, session);
+      this.lastSystem = request.system;
       try {
         answer = await this.service.start(
           {
@@ -889,6 +895,16 @@ export class KioskApp {
 
   get activeSessions(): number {
     return this.sessions.size;
+  }
+
+  /** No passenger session is open and no technician bench runs: background model work may run. */
+  get idle(): boolean {
+    return this.sessions.size === 0 && !this.benchRunning;
+  }
+
+  /** The setup the next passenger session would get on the current network, its prompt stating `stated`. */
+  nextSessionSetup(stated: Date): SessionSetup {
+    return this.service.setupFor({ system: this.lastSystem ?? (this.options.pack.systemIds[0] as SystemId), stated });
   }
 
   private audit(entry: Omit<SessionLogEntry, "at">): void {

@@ -9,7 +9,7 @@ import type { Disruption, KioskEvent, SystemContext, SystemId } from "../../tool
 import type { SystemData } from "../../tools/data/system.ts";
 import type { AnswerConversation, AnswerHooks, AnswerPipeline, Answer } from "../answer/pipeline.ts";
 import { framebookPolicyChange } from "../framebook/validate.ts";
-import { buildSystemPrompt, toolDefinitions } from "../prompt/index.ts";
+import { buildSystemPrompt, clockFreeLength, toolDefinitions } from "../prompt/index.ts";
 import type { PassengerLocale, SessionSetup } from "../session/policy.ts";
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -25,6 +25,22 @@ export interface LiveConditions {
   disruptions: readonly Disruption[];
   accessibilityMode: boolean;
   policyChange?: { policy_id?: string; text: string } | null;
+}
+
+/** The start of `now`'s minute: live system prompts state the time to the minute. */
+export function floorToMinute(now: Date): Date {
+  const t = new Date(now.getTime());
+  t.setSeconds(0, 0);
+  return t;
+}
+
+/**
+ * The context a live session's system prompt is rendered from: the session's own, with the time
+ * the prompt states. The session itself (tools, the rule policy, the interlock) keeps the exact time.
+ */
+export function statedAt(context: SystemContext, stated: Date): SystemContext {
+  const time = localIsoMinute(stated);
+  return { ...context, current_time: time, temporal_context: { ...context.temporal_context, current_time: time, day_of_week: WEEKDAYS[stated.getDay()] ?? "" } };
 }
 
 /** The system context of a live session: the kiosk always knows the time of day. */
@@ -52,6 +68,11 @@ export interface KioskServiceOptions {
   /** The live conditions of a new session; `language` is the passenger's (alerts carry text per language). */
   conditions?: (system: SystemId, language?: string) => Omit<LiveConditions, "accessibilityMode">;
   clock?: () => Date;
+  /**
+   * The time a new session's system prompt states (default: the start of the minute). Sessions
+   * that state the same time share the whole system turn, which the model may have prefilled.
+   */
+  promptTime?: (now: Date) => Date;
   newSessionId?: () => string;
 }
 
@@ -79,17 +100,23 @@ export class KioskService {
     return this.options.newSessionId?.() ?? `kiosk-${Date.now().toString(36)}-${(++sessionCounter).toString(36)}`;
   }
 
-  /** The setup of a new live session: the active framebook, the live conditions, the prompt. */
-  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string; language?: string; passenger?: PassengerLocale }): SessionSetup {
+  /**
+   * The setup of a new live session: the active framebook, the live conditions, the prompt (stating
+   * `stated`, else the prompt time of now).
+   */
+  setupFor(request: { system: SystemId; accessibilityMode?: boolean; sessionId?: string; language?: string; passenger?: PassengerLocale; stated?: Date }): SessionSetup {
     const system = this.system(request.system);
     const now = (this.options.clock ?? (() => new Date()))();
     const conditions = this.options.conditions?.(request.system, request.language) ?? { now, disruptions: [] };
     const context = liveContext(system, { ...conditions, accessibilityMode: request.accessibilityMode ?? false });
+    const profile = this.options.pack.promptProfile();
+    const stated = statedAt(context, request.stated ?? (this.options.promptTime ?? floorToMinute)(conditions.now));
     return {
       sessionId: request.sessionId ?? this.newId(),
       system,
       context,
-      systemPrompt: buildSystemPrompt(system, context, this.options.pack.promptProfile()),
+      systemPrompt: buildSystemPrompt(system, stated, profile),
+      systemPromptClockAt: clockFreeLength(system, stated, profile),
       tools: toolDefinitions(this.options.pack),
       ...(request.passenger ? { passenger: request.passenger } : {}),
     };

@@ -54,6 +54,12 @@ export interface CompletionRequest {
    */
   stablePrefixChars?: number;
   /**
+   * Live sessions: characters at the start of `prompt` that do not change with the clock (the system
+   * turn up to the stated time). Hybrid engines checkpoint there, so a prompt for another minute
+   * evaluates only what follows the time.
+   */
+  livePrefixChars?: number;
+  /**
    * Ranges of `prompt` holding message text (passenger input, tool results, framebook text, the
    * model's own earlier output) rather than the chat template's structure: text there is always
    * tokenized as plain text, so it can never become a control token such as `<|im_start|>`.
@@ -104,8 +110,34 @@ export interface CompletionResult {
   usage: CompletionUsage;
 }
 
+/**
+ * Evaluate a prompt prefix ahead of time (the system turn the next passenger will get), so that a
+ * completion starting with it finds it cached. Background work: it gives way to a completion that
+ * is waiting for the model.
+ */
+export interface PrefillRequest {
+  prompt: string;
+  literalRanges?: readonly TextRange[];
+  /** Prefix ends to checkpoint on the way (hybrid engines), as in CompletionRequest. */
+  stablePrefixChars?: number;
+  livePrefixChars?: number;
+}
+
+export interface PrefillResult {
+  promptTokens: number;
+  /** Tokens already in the cache (nothing to evaluate). */
+  cachedTokens: number;
+  /** Tokens evaluated now (checkpoint replays included). */
+  evaluatedTokens: number;
+  ms: number;
+  /** False when the prefill stopped early to let a waiting completion run. */
+  complete: boolean;
+}
+
 export interface CompletionBackend {
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /** Background prefill of a coming prompt's prefix (engines without a prompt cache leave it out). */
+  prefill?(request: PrefillRequest): Promise<PrefillResult>;
   /** The chat template embedded in the loaded model (GGUF tokenizer.chat_template), if any. */
   chatTemplate(): string | undefined;
 }

@@ -5,7 +5,7 @@
 // server's rules. A parse failure is what the harness saw as HTTP 500: it is thrown, and the
 // session records the error. The model engine sits behind CompletionBackend (no node-llama-cpp here).
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult, type TextRange } from "../model/backend.ts";
+import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult, type PrefillResult, type TextRange } from "../model/backend.ts";
 import { LazyToolCallGrammar } from "../model/grammar.ts";
 import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
 import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
@@ -99,6 +99,18 @@ export function stablePrefixLength(prompt: string, literalRanges: readonly TextR
 }
 
 /**
+ * Live sessions: the end of the part of the system turn that does not change with the clock (the
+ * system prompt up to its stated time), where the system message's text sits in the prompt.
+ */
+function livePrefixLength(prompt: string, literalRanges: readonly TextRange[], setup: SessionSetup): number | undefined {
+  const system = literalRanges[0];
+  if (setup.systemPromptClockAt === undefined || system === undefined) return undefined;
+  // The chat template trims the system message: find its clock-free head where the text starts.
+  const head = setup.systemPrompt.slice(0, setup.systemPromptClockAt).trimStart();
+  return prompt.startsWith(head, system.start) ? system.start + head.length : undefined;
+}
+
+/**
  * The text every session of a system prompt starts with — the rendered system turn (tools block and
  * kiosk instructions) — for saving a warm-boot KV state.
  */
@@ -138,6 +150,31 @@ export class LlmPolicy implements Policy {
     return { grammar, ms: now() - t0 };
   }
 
+  /**
+   * Prefill the system turn a session with this setup will start with (its tools block and system
+   * prompt), checkpointing where live prompts diverge; null when the backend keeps no prompt cache.
+   */
+  async prefill(setup: SessionSetup): Promise<PrefillResult | null> {
+    const backend = this.options.backend;
+    if (!backend.prefill) return null;
+    // The template needs a user turn; only the system turn before it is prefilled.
+    const { prompt, literalRanges } = this.template().renderWithLiterals(
+      [
+        { role: "system", content: setup.systemPrompt },
+        { role: "user", content: "." },
+      ],
+      { tools: setup.tools, enableThinking: this.options.thinking ?? true },
+    );
+    const end = sharedPrefixLength(prompt);
+    if (end === undefined) return null;
+    return backend.prefill({
+      prompt: prompt.slice(0, end),
+      literalRanges: literalRanges.filter((r) => r.start < end).map((r) => ({ ...r, end: Math.min(r.end, end) })),
+      stablePrefixChars: stablePrefixLength(prompt, literalRanges),
+      livePrefixChars: livePrefixLength(prompt, literalRanges, setup),
+    });
+  }
+
   start(setup: SessionSetup): PolicyRun {
     return { next: (input) => this.next(setup, input) };
   }
@@ -158,6 +195,7 @@ export class LlmPolicy implements Policy {
       lazyGrammar: setup.tools.length > 0 ? grammar : undefined,
       sharedPrefixChars: sharedPrefixLength(prompt),
       stablePrefixChars: stablePrefixLength(prompt, literalRanges),
+      livePrefixChars: livePrefixLength(prompt, literalRanges, setup),
       ...(reasoningTokens !== undefined ? { reasoningBudget: { tokens: reasoningTokens, ...QWEN_THINK_END } } : {}),
       signal: input.signal,
     });

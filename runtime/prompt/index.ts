@@ -28,6 +28,6 @@ export function toolDefinitions(pack: DataPack): readonly ToolDefinition[] {
 
 export { buildSystemPrompt, eventsToUserMessage };
 export type { SystemContext };
-export { fareRules } from "./system.ts";
+export { clockFreeLength, fareRules } from "./system.ts";
 export { compileProfile, PromptProfileError, KNOWN_BLOCK_IDS } from "./profile.ts";
 export { CONDITIONS } from "./conditions.ts";

@@ -110,6 +110,28 @@ export function buildSystemPrompt(system: SystemData, context: SystemContext, pr
   return prompt;
 }
 
+/**
+ * How much of a live session's system prompt does not depend on the clock: the length it shares
+ * with the same prompt stated at another time (every digit of the time changed, another day).
+ * Engines checkpoint there, so the next minute's prompt evaluates only what follows the time.
+ */
+export function clockFreeLength(system: SystemData, context: SystemContext, profile: PromptProfile): number {
+  const temporal = context.temporal_context;
+  if (!temporal) return buildSystemPrompt(system, context, profile).length;
+  const otherTime = (iso: string): string => iso.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
+  const other: SystemContext = {
+    ...context,
+    current_time: otherTime(context.current_time),
+    temporal_context: { ...temporal, current_time: otherTime(temporal.current_time), day_of_week: `~${temporal.day_of_week ?? ""}` },
+  };
+  const a = buildSystemPrompt(system, context, profile);
+  // Rendered once and not cached: it is never a session's prompt.
+  const b = renderSystemPrompt(system, other, profile);
+  let i = 0;
+  while (i < a.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
 function renderSystemPrompt(system: SystemData, context: SystemContext, profile: PromptProfile): string {
   const compiled = compileProfile(profile);
   const inputs: PromptInputs = { system, context };

@@ -75,6 +75,11 @@ export interface SessionSetup {
   system: SystemData;
   context: SystemContext;
   systemPrompt: string;
+  /**
+   * Live sessions: where the system prompt starts to depend on the clock (its stated time). The
+   * model engine checkpoints there, so the next minute's prompt reuses everything before it.
+   */
+  systemPromptClockAt?: number;
   tools: readonly ToolDefinition[];
   /**
    * All user turns of a scripted (benchmark) session, in order. Live kiosk sessions reveal turns as
