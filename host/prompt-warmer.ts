@@ -19,6 +19,12 @@ const STEPS_MINUTES = [1, 2, 5] as const;
 const WARM_DUTY = 0.2;
 const MINUTE_MS = 60_000;
 
+/** The stated-time step and lead for a machine where warming a changed prompt takes `warmMs`. */
+export function warmPlan(warmMs: number, tickMs: number): { stepMinutes: number; leadMs: number } {
+  const stepMinutes = STEPS_MINUTES.find((m) => warmMs <= WARM_DUTY * m * MINUTE_MS) ?? STEPS_MINUTES[STEPS_MINUTES.length - 1]!;
+  return { stepMinutes, leadMs: Math.min(Math.ceil(1.5 * warmMs) + tickMs, (stepMinutes * MINUTE_MS) / 2) };
+}
+
 export interface PromptWarmerOptions {
   /** The setup a new passenger session would get with its prompt stating `stated` (what is warmed). */
   nextSetup: (stated: Date) => SessionSetup;
@@ -132,9 +138,9 @@ export class PromptWarmer {
 
   /** Choose the step and lead from what warming a changed prompt costs here. */
   private adapt(warmMs: number): void {
-    const step = STEPS_MINUTES.find((m) => warmMs <= WARM_DUTY * m * MINUTE_MS) ?? STEPS_MINUTES[STEPS_MINUTES.length - 1]!;
-    const lead = Math.min(Math.ceil(1.5 * warmMs) + this.tickMs, (step * MINUTE_MS) / 2);
+    const plan = warmPlan(warmMs, this.tickMs);
+    const step = plan.stepMinutes;
     if (step !== this.current.stepMinutes) this.options.log?.(`a prompt warm-up takes ${Math.round(warmMs)} ms here: live prompts state the time to ${step} minute${step === 1 ? "" : "s"}`);
-    Object.assign(this.current, { warmMs, stepMinutes: step, leadMs: lead });
+    Object.assign(this.current, { warmMs, ...plan });
   }
 }

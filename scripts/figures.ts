@@ -13,7 +13,7 @@ import { gitRevision, hardwareInfo } from "../bench/run/environment.ts";
 export const FIGURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "docs", "figures");
 
 /** The stored runs the README draws on: one file each. */
-export const FIGURE_NAMES = ["perf-tools", "perf-bench", "latency", "perf-llm", "perf-anchor"] as const;
+export const FIGURE_NAMES = ["perf-tools", "perf-bench", "latency", "perf-llm", "perf-live", "perf-anchor"] as const;
 export type FigureName = (typeof FIGURE_NAMES)[number];
 
 export const FigureRecordSchema = z.strictObject({

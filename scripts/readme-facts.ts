@@ -228,6 +228,16 @@ export function performanceText(dir = FIGURES_DIR): string {
   } else {
     lines.push(`- **Local model on the CPU**: ${notRecorded("npm run perf:llm -- --record")}.`);
   }
+  const live = readFigures("perf-live", dir);
+  if (live) {
+    const f = (key: string): number => figure(live, "perf-live", key);
+    const step = f("step_minutes");
+    lines.push(
+      `- **A live passenger's first token** (\`npm run perf:live\`; ${measuredOn(live)}), ${String(live.figures["model"])}, ${f("threads")} threads: ${(f("live_ttft_ms") / 1000).toFixed(1)} s with the prompt warmer against ${(f("warm_ttft_ms") / 1000).toFixed(1)} s for a fully warm prompt (**${f("live_over_warm").toFixed(2)}×**, median of ${f("reps")}); ${(f("before_ttft_ms") / 1000).toFixed(1)} s when the prompt stated the second and nothing was prefilled (${f("before_over_live").toFixed(1)}× longer). Prefilling the next stated time takes ${(f("warmup_ms") / 1000).toFixed(1)} s here, so live prompts state the time to ${step} minute${step === 1 ? "" : "s"}.`,
+    );
+  } else {
+    lines.push(`- **A live passenger's first token**: ${notRecorded("npm run perf:live -- --record")}.`);
+  }
   const anchor = readFigures("perf-anchor", dir);
   if (anchor) {
     const shares = String(anchor.figures["rows"])
