@@ -64,7 +64,7 @@ describe("thread governor", () => {
     expect(g.observe(round(2, 11, 8))).toBeUndefined();
     expect(g.observe(round(2, 0.5, 8))).toBeUndefined();
     expect(g.observe(round(2, 10, 8))).toBeUndefined();
-    expect(g.status()).toMatchObject({ threads: 2, watchedRounds: 3, observedTokS: 10, expectedTokS: 12, slowBelowTokS: 6 });
+    expect(g.status()).toMatchObject({ threads: 2, watchedRounds: 3, observedTokS: 10, expectedTokS: 12, slowBelowTokS: 6, wouldRemeasure: false, comeBackInMs: null });
   });
 
   it("keeps the current count when the re-measure confirms it (fastest, or not faster by the minimum gain)", async () => {
@@ -88,6 +88,7 @@ describe("thread governor", () => {
     // Still slow against the re-measured 6 tok/s, but within the cooldown.
     clock.t = 59_999;
     for (let i = 0; i < 3; i++) expect(g.observe(round(2, 1))).toBeUndefined();
+    expect(g.status().wouldRemeasure).toBe(true);
     clock.t = 60_000;
     expect(g.observe(round(2, 1))).toMatchObject({ kind: "slow", threads: 2 });
   });
@@ -101,6 +102,8 @@ describe("thread governor", () => {
     for (let i = 0; i < 2; i++) g.observe(round(2, 0.5));
     await g.remeasure(g.observe(round(2, 0.5))!);
     expect(g.threads).toBe(1);
+    clock.t = 20_000;
+    expect(g.status()).toMatchObject({ threads: 1, wouldRemeasure: false, comeBackInMs: 100_000 });
 
     // Fast enough at 1 thread: only the back-off brings a re-measure.
     clock.t = 119_999;

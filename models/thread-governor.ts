@@ -80,6 +80,10 @@ export interface ThreadGovernorStatus {
   /** The figure measured for the current count, and the speed under which it re-measures. */
   expectedTokS: number | null;
   slowBelowTokS: number | null;
+  /** The watched rounds are slow enough to re-measure (once the cooldown allows). */
+  wouldRemeasure: boolean;
+  /** Away from the quiet-machine best: time left until it checks whether to come back. */
+  comeBackInMs: number | null;
 }
 
 export function roundDecodeTokS(round: Pick<DecodedRound, "completionTokens" | "decodeMs">): number | null {
@@ -178,13 +182,18 @@ export class ThreadGovernor {
 
   status(): ThreadGovernorStatus {
     const expected = this.expected.get(this.current) ?? null;
+    const observed = this.recent.length > 0 ? median(this.recent) : null;
+    const slowBelow = expected === null ? null : this.settings.slowRatio * expected;
+    const away = this.current !== this.quietBest && this.lastMeasureAt !== undefined;
     return {
       threads: this.current,
       quietBest: this.quietBest,
-      observedTokS: this.recent.length > 0 ? median(this.recent) : null,
+      observedTokS: observed,
       watchedRounds: this.recent.length,
       expectedTokS: expected,
-      slowBelowTokS: expected === null ? null : this.settings.slowRatio * expected,
+      slowBelowTokS: slowBelow,
+      wouldRemeasure: observed !== null && slowBelow !== null && this.recent.length >= this.settings.window && observed < slowBelow,
+      comeBackInMs: away ? Math.max(0, (this.lastMeasureAt as number) + this.comeBackDelay - this.deps.now()) : null,
     };
   }
 
