@@ -1,5 +1,5 @@
 // Switching the engine's thread count on the tiny qwen35 model: setThreads changes the threads the
-// context really decodes with, greedy output of a session is byte-identical at 1 thread, at 2 and
+// context really decodes with (and says no where the runtime cannot), greedy output of a session is byte-identical at 1 thread, at 2 and
 // switched between rounds, and an adaptive engine re-measures on a scratch context of its loaded
 // model between answers and keeps `info.threads` truthful.
 import type { LlamaContext } from "node-llama-cpp";
@@ -58,6 +58,22 @@ describe("switching threads", () => {
       await engine.complete({ prompt: "<|im_start|>user\nAnd once more<|im_end|>\n", maxTokens: 4 });
       expect(contextThreads(engine)).toBe(1);
       expect(engine.info.threads).toBe(1);
+    });
+  });
+
+  it("fails soft where the runtime has no internal thread fields: setThreads says no and the count stays", async () => {
+    await withEngine({ threads: 1 }, async (engine) => {
+      const context = (engine as unknown as { context: { _idealThreads: unknown } }).context;
+      const ideal = context._idealThreads;
+      context._idealThreads = undefined; // as a node-llama-cpp that renamed it
+      try {
+        expect(await engine.setThreads(2)).toBe(false);
+        expect(engine.info.threads).toBe(1);
+      } finally {
+        context._idealThreads = ideal;
+      }
+      await engine.complete({ prompt: "<|im_start|>user\nHello<|im_end|>\n", maxTokens: 4 });
+      expect(contextThreads(engine)).toBe(1);
     });
   });
 

@@ -246,7 +246,12 @@ export class LlamaEngine implements CompletionBackend {
           const model = this.model;
           this.adaptive = new AdaptiveThreads(adaptive, this.threadCount, {
             exclusive: (fn) => this.exclusive(fn),
-            measure: (candidates, workload) => measureThreadsOnModel(model, candidates, workload),
+            measure: (candidates, workload) => {
+              // The scratch contexts share the runtime's thread splitter: the idle context's leftover
+              // reservation would otherwise cut their share.
+              this.threadInternals()?._freeReservedThreads();
+              return measureThreadsOnModel(model, candidates, workload);
+            },
             switchTo: async (threads) => this.switchThreads(threads),
             onDecision: (decision) => {
               for (const listener of this.threadListeners) listener(decision);
@@ -421,17 +426,26 @@ export class LlamaEngine implements CompletionBackend {
     return run();
   }
 
+  /**
+   * node-llama-cpp 3.21.1 has no public way to change a context's threads (internal API): each
+   * evaluation reserves `_idealThreads` (at least `_minThreads`) from the runtime's thread splitter
+   * and sets the native context's threads from that reservation, released after the evaluation.
+   * Undefined when a later version renamed them.
+   */
+  private threadInternals(): { _idealThreads: number; _minThreads: number; _freeReservedThreads: () => void } | undefined {
+    const internals = this.context as unknown as { _idealThreads?: unknown; _minThreads?: unknown; _freeReservedThreads?: unknown } | undefined;
+    if (typeof internals?._idealThreads !== "number" || typeof internals._minThreads !== "number" || typeof internals._freeReservedThreads !== "function") return undefined;
+    return internals as { _idealThreads: number; _minThreads: number; _freeReservedThreads: () => void };
+  }
+
   private switchThreads(threads: number): boolean {
-    if (!this.context) return false;
-    // node-llama-cpp 3.21.1 has no public way to change a context's threads (internal API): each
-    // evaluation reserves `_idealThreads` from the runtime's thread splitter and sets the native
-    // context's threads from that reservation, so changing it between evaluations switches.
-    const internals = this.context as unknown as { _idealThreads?: unknown; _minThreads?: unknown; _freeReservedThreads?: unknown };
-    if (typeof internals._idealThreads !== "number" || typeof internals._freeReservedThreads !== "function") return false;
+    const internals = this.threadInternals();
+    if (!internals) return false;
+    // Changed between evaluations, the next one reserves (and runs with) the new count.
     internals._idealThreads = threads;
-    if (typeof internals._minThreads === "number" && internals._minThreads > threads) internals._minThreads = threads;
+    internals._minThreads = Math.min(internals._minThreads, threads);
     // A reservation made with the old count would otherwise serve the next evaluation.
-    (internals._freeReservedThreads as () => void).call(this.context);
+    internals._freeReservedThreads();
     this.threadCount = threads;
     return true;
   }
