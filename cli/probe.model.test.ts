@@ -31,13 +31,14 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function probe(...argv: string[]): Promise<Record<string, unknown>> {
+  /** `kiosk probe` on the tiny model, one thread unless `threads` is null (the measured, adaptive count). */
+  async function probe(argv: string[], threads: string | null = "1"): Promise<Record<string, unknown>> {
     const program = new Command("kiosk").option("--data <dir>").exitOverride();
     registerProbeCommand(program, { engine: { contextSize: 16384 }, llm: { maxTokens: 16 } });
     let stdout = "";
     vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
     try {
-      await program.parseAsync(["--data", SHARED_DATA_DIR, "probe", "--model", tiny.file, "--threads", "1", "--gpu", "off", "--json", ...argv], { from: "user" });
+      await program.parseAsync(["--data", SHARED_DATA_DIR, "probe", "--model", tiny.file, ...(threads ? ["--threads", threads] : []), "--gpu", "off", "--json", ...argv], { from: "user" });
     } finally {
       vi.restoreAllMocks();
     }
@@ -62,7 +63,7 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
   describe("kiosk probe on the tiny model", () => {
     it("prints one JSON object with the headline figures, reuses the prefix when warm, and writes --out", async () => {
       const out = path.join(dir, "probe.json");
-      const json = await probe("--cases", "2", "--sustained", "1", "--out", out);
+      const json = await probe(["--cases", "2", "--sustained", "1", "--out", out]);
       expect(Object.keys(json).slice(0, HEADLINE.length)).toEqual(HEADLINE);
       for (const key of HEADLINE) {
         expect(typeof json[key], key).toBe("number");
@@ -89,6 +90,7 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
       // The thread table (1..cores, measured once and cached per machine and model) and the Air projection.
       const threads = json.threads as { used: number; table: { threads: number; decode_tok_s: number }[]; from_cache: boolean };
       expect(threads.used).toBe(1);
+      expect(json.threads).toMatchObject({ adaptive: null }); // --threads pins the count
       expect(threads.table.map((t) => t.threads)).toEqual(Array.from({ length: availableParallelism() }, (_, i) => i + 1));
       expect(threads.table.every((t) => t.decode_tok_s > 0)).toBe(true);
       expect(existsSync(path.join(dir, "metro-kiosk", "threads.json"))).toBe(true);
@@ -100,9 +102,14 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
       console.log(`tiny-model probe (${architecture}):`, JSON.stringify(Object.fromEntries(HEADLINE.map((k) => [k, json[k]]))));
     });
 
-    it("--policy hybrid splits the case latency by router path", async () => {
-      const json = await probe("--cases", "3", "--policy", "hybrid");
-      expect((json.threads as { from_cache: boolean }).from_cache).toBe(true);
+    it("--policy hybrid splits the case latency by router path (with the measured thread count, which adapts)", async () => {
+      const json = await probe(["--cases", "3", "--policy", "hybrid"], null);
+      const threads = json.threads as { from_cache: boolean; used: number; table: { threads: number }[]; adaptive: { decisions: string[]; would: string } | null };
+      expect(threads.from_cache).toBe(true);
+      // Without --threads the count adapts: the probe says what it decided and would do.
+      expect(threads.adaptive?.decisions).toBeInstanceOf(Array);
+      expect(threads.adaptive?.would).toMatch(/^(keep|re-measure|check in)/);
+      expect(threads.table.map((t) => t.threads)).toContain(threads.used);
       const byPath = json.by_path as Record<"rule" | "model", { n: number; p50_ms: number | null }>;
       // MARTA-A-001 and MARTA-B-011 are structured (rule); MARTA-C-004 has a station closure (model).
       expect(byPath.rule.n).toBe(2);

@@ -48,7 +48,7 @@ export function registerProbeCommand(program: Command, deps: ProbeCommandDeps = 
     .command("probe")
     .description(commandDescription("probe"))
     .option("--model <model>", `a .gguf path, 2b/4b/9b/27b from the models directory, or ${SYNTHETIC_4B_SPEC} (a 4B-shaped qwen35 Q4_K_M with random weights, generated once into the cache: realistic speed and memory, gibberish answers)`, "4b")
-    .option("--threads <n>", "CPU threads (default: the fastest in the thread table, measured on first use and cached)")
+    .option("--threads <n>", "CPU threads, fixed (default: the fastest in the thread table, measured on first use and cached, then adapted to the machine's load)")
     .option("--gpu <backend>", "auto, off, metal, cuda or vulkan", "auto")
     .option("--policy <name>", "llm (every case through the model) or hybrid (router: rule or model; latency split by path)", "llm")
     .option("--cases <n>", `run only the first N probe cases (1..${PROBE_SET_SIZE})`, String(PROBE_SET_SIZE))

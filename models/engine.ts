@@ -29,12 +29,15 @@ import { availableParallelism } from "node:os";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaLogLevel, LlamaModel, Token } from "node-llama-cpp";
 import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type PrefillRequest, type PrefillResult, type TextRange } from "../runtime/model/backend.ts";
+import { AdaptiveThreads, type AdaptiveThreadsOptions } from "./adaptive-threads.ts";
 import { ModelContextOverflowError, ModelError, ModelNotLoadedError } from "./errors.ts";
 import { inspectGgufFile } from "./gguf.ts";
 import { llamaCpp } from "./llama-cpp.ts";
 import { sharedLlama, type GpuSetting } from "./llama.ts";
 import { Mutex } from "./lock.ts";
 import { specialTokenTexts, tokenizePrompt, type PromptTokenizer } from "./prompt-tokens.ts";
+import type { ThreadDecision, ThreadGovernorStatus } from "./thread-governor.ts";
+import { measureThreadsOnModel } from "./threads.ts";
 
 export type { GpuSetting };
 
@@ -42,6 +45,11 @@ export interface LlamaEngineOptions {
   modelPath: string;
   /** CPU threads for evaluation (always passed to node-llama-cpp). Default: cores − 1, at least 1. */
   threads?: number;
+  /**
+   * Watch the decode speed of real answers and switch the thread count when it falls well below the
+   * measured figure (models/thread-governor.ts). Off unless given.
+   */
+  adaptiveThreads?: AdaptiveThreadsOptions;
   /** GPU backend: "auto" (default) falls back to CPU when none works; false forces CPU. */
   gpu?: GpuSetting;
   /**
@@ -165,11 +173,18 @@ export class LlamaEngine implements CompletionBackend {
   private gpuInUse: string | false = false;
   private contextFallback: string | undefined;
   private promptTokenizer: PromptTokenizer<Token> | undefined;
-  readonly threads: number;
+  private threadCount: number;
+  private adaptive: AdaptiveThreads | undefined;
+  private readonly threadListeners = new Set<(decision: ThreadDecision) => void>();
 
   constructor(readonly options: LlamaEngineOptions) {
-    this.threads = options.threads ?? defaultThreads();
+    this.threadCount = options.threads ?? defaultThreads();
     this.current = { loaded: false, loading: false, progress: 0, modelPath: options.modelPath };
+  }
+
+  /** The thread count evaluations use now (it changes when threads adapt, or by `setThreads`). */
+  get threads(): number {
+    return this.threadCount;
   }
 
   get state(): EngineState {
@@ -230,6 +245,23 @@ export class LlamaEngine implements CompletionBackend {
           }),
           lock: new Mutex(),
         }));
+        const adaptive = this.options.adaptiveThreads;
+        if (adaptive) {
+          const model = this.model;
+          this.adaptive = new AdaptiveThreads(adaptive, this.threadCount, {
+            exclusive: (fn) => this.exclusive(fn),
+            measure: (candidates, workload) => {
+              // The scratch contexts share the runtime's thread splitter: the idle context's leftover
+              // reservation would otherwise cut their share.
+              this.threadInternals()?._freeReservedThreads();
+              return measureThreadsOnModel(model, candidates, workload);
+            },
+            switchTo: async (threads) => this.switchThreads(threads),
+            onDecision: (decision) => {
+              for (const listener of this.threadListeners) listener(decision);
+            },
+          });
+        }
         this.setState({ loaded: true, loading: false, progress: 1 });
       } catch (err) {
         await this.disposeAll();
@@ -243,6 +275,7 @@ export class LlamaEngine implements CompletionBackend {
   /** Release the model and context (waits for running completions). */
   unload(): Promise<void> {
     return this.lifecycle.run(async () => {
+      await this.adaptive?.idle();
       await Promise.all(this.slots.map((s) => s.lock.run(() => undefined)));
       await this.disposeAll();
       this.setState({ loaded: false, loading: false, progress: 0 });
@@ -267,6 +300,7 @@ export class LlamaEngine implements CompletionBackend {
 
   private async disposeAll(): Promise<void> {
     this.grammarCache.clear();
+    this.adaptive = undefined;
     this.promptTokenizer = undefined;
     this.contextFallback = undefined;
     await this.context?.dispose();
@@ -355,7 +389,69 @@ export class LlamaEngine implements CompletionBackend {
     const model = this.requireModel();
     const tokens = this.tokenizePrompt(request.prompt, request.literalRanges);
     const slot = this.pickSlot(tokens);
-    return slot.lock.run(() => this.completeOn(slot.sequence, model, tokens, request));
+    return slot.lock.run(async () => {
+      const threads = this.threadCount;
+      const result = await this.completeOn(slot.sequence, model, tokens, request);
+      // A re-measurement this asks for waits for this lock: it runs after the answer is returned.
+      this.adaptive?.afterRound({ threads, completionTokens: result.usage.completionTokens, decodeMs: result.usage.decodeMs - (result.usage.grammarMs ?? 0) });
+      return result;
+    });
+  }
+
+  /**
+   * Use `threads` CPU threads from the next evaluation on (waits for running evaluations). False
+   * when this node-llama-cpp cannot switch a context's threads; the count then stays as it was.
+   */
+  setThreads(threads: number): Promise<boolean> {
+    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${threads}`);
+    return this.exclusive(async () => this.switchThreads(threads));
+  }
+
+  /** Every re-measurement of the adaptive thread count, with its table and what it decided. */
+  onThreadDecision(listener: (decision: ThreadDecision) => void): () => void {
+    this.threadListeners.add(listener);
+    return () => this.threadListeners.delete(listener);
+  }
+
+  /** What the adaptive thread count sees now (undefined: the count is fixed). */
+  adaptiveThreadsStatus(): ThreadGovernorStatus | undefined {
+    return this.adaptive?.status();
+  }
+
+  /** Resolves when no thread re-measurement is in flight. */
+  async threadsSettled(): Promise<void> {
+    await this.adaptive?.idle();
+  }
+
+  /** Run `fn` holding every sequence's lock, so no evaluation runs beside it. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    // Always taken in the same order, and a completion holds only one: no two callers wait in a cycle.
+    const run = this.slots.reduceRight<() => Promise<T>>((inner, slot) => () => slot.lock.run(inner), fn);
+    return run();
+  }
+
+  /**
+   * node-llama-cpp 3.21.1 has no public way to change a context's threads (internal API): each
+   * evaluation reserves `_idealThreads` (at least `_minThreads`) from the runtime's thread splitter
+   * and sets the native context's threads from that reservation, released after the evaluation.
+   * Undefined when a later version renamed them.
+   */
+  private threadInternals(): { _idealThreads: number; _minThreads: number; _freeReservedThreads: () => void } | undefined {
+    const internals = this.context as unknown as { _idealThreads?: unknown; _minThreads?: unknown; _freeReservedThreads?: unknown } | undefined;
+    if (typeof internals?._idealThreads !== "number" || typeof internals._minThreads !== "number" || typeof internals._freeReservedThreads !== "function") return undefined;
+    return internals as { _idealThreads: number; _minThreads: number; _freeReservedThreads: () => void };
+  }
+
+  private switchThreads(threads: number): boolean {
+    const internals = this.threadInternals();
+    if (!internals) return false;
+    // Changed between evaluations, the next one reserves (and runs with) the new count.
+    internals._idealThreads = threads;
+    internals._minThreads = Math.min(internals._minThreads, threads);
+    // A reservation made with the old count would otherwise serve the next evaluation.
+    internals._freeReservedThreads();
+    this.threadCount = threads;
+    return true;
   }
 
   /** The shared-prefix checkpoint of a hybrid sequence, unless one exists at this very position. */

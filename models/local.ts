@@ -40,6 +40,11 @@ export interface LocalModelOptions {
   model?: string;
   /** CPU threads (always passed to node-llama-cpp). Default: measured on first use (models/threads.ts). */
   threads?: number;
+  /**
+   * When the thread count is measured (no `threads`): watch the decode speed of real answers and
+   * switch the count when another process slows it down (models/thread-governor.ts). Default true.
+   */
+  adaptiveThreads?: boolean;
   gpu?: GpuSetting;
   /** Models directory (default: $METRO_MODELS_DIR, else ./models/cache). */
   modelsDir?: string;
@@ -94,11 +99,18 @@ export async function loadLocalModel(options: LocalModelOptions = {}): Promise<L
     import("./threads.ts"),
   ]);
   try {
-    // Measured once per machine and model (decode tok/s for 1..N threads), then read from the cache.
-    const threads = options.threads ?? (await chooseThreads(file, { gpu: options.gpu ?? "auto" })).threads;
+    // Measured once per machine and model (decode tok/s for 1..N threads), then read from the cache;
+    // that table is also what the adaptive thread count compares real answers with.
+    let threads = options.threads;
+    let adaptiveThreads = options.engine?.adaptiveThreads;
+    if (threads === undefined) {
+      const chosen = await chooseThreads(file, { gpu: options.gpu ?? "auto" });
+      threads = chosen.threads;
+      if (options.adaptiveThreads !== false) adaptiveThreads ??= { table: chosen.table };
+    }
     const { inspection } = await inspectGgufFile(file);
     const contextSize = options.engine?.contextSize ?? (catalogId ? catalogEntry(catalogId)?.defaultContextSize : undefined) ?? 16384;
-    const engine = new LlamaEngine({ gpu: options.gpu ?? "auto", ...options.engine, contextSize, modelPath: file, threads });
+    const engine = new LlamaEngine({ gpu: options.gpu ?? "auto", ...options.engine, contextSize, modelPath: file, threads, ...(adaptiveThreads ? { adaptiveThreads } : {}) });
     const t0 = performance.now();
     await engine.load();
     const loadMs = performance.now() - t0;

@@ -85,29 +85,61 @@ function storeThreadTable(table: ThreadTable, file: string): void {
 }
 
 /** A deterministic workload prompt of `n` tokens (the same for every thread count). */
-function workload(model: LlamaModel, n: number): Token[] {
+function workloadPrompt(model: LlamaModel, n: number): Token[] {
   const text = "Passenger at Five Points needs two adult tickets to the Airport, step-free please. ".repeat(Math.ceil(n / 8) + 2);
   return model.tokenize(text, false).slice(0, n);
 }
 
-async function measureOne(model: LlamaModel, threads: number, prompt: Token[], decodeTokens: number): Promise<ThreadMeasurement> {
+/** What one measurement per thread count does. */
+export interface ThreadWorkload {
+  /** Prompt tokens prefilled. */
+  promptTokens: number;
+  /** Tokens decoded (at least 2: the first one ends the prefill). */
+  decodeTokens: number;
+  /** Stop decoding after this long once a decode speed is known (the re-measure between answers). */
+  maxDecodeMs?: number;
+}
+
+async function measureOne(model: LlamaModel, threads: number, prompt: Token[], workload: ThreadWorkload): Promise<ThreadMeasurement> {
+  const decodeTokens = Math.max(2, workload.decodeTokens);
   const context = await model.createContext({ contextSize: Math.max(256, prompt.length + decodeTokens + 8), threads, sequences: 1 });
   try {
     const sequence = context.getSequence();
     const t0 = performance.now();
     let first = 0;
+    let last = 0;
     let count = 0;
     for await (const _token of sequence.evaluate(prompt, { temperature: 0 })) {
       void _token;
       count++;
-      if (count === 1) first = performance.now();
+      last = performance.now();
+      if (count === 1) first = last;
       if (count >= decodeTokens) break;
+      if (workload.maxDecodeMs !== undefined && count >= 2 && last - first >= workload.maxDecodeMs) break;
     }
-    const end = performance.now();
-    return { threads, prefillTokS: prompt.length / ((first - t0) / 1000), decodeTokS: (count - 1) / ((end - first) / 1000) };
+    return { threads, prefillTokS: prompt.length / ((first - t0) / 1000), decodeTokS: count < 2 ? 0 : (count - 1) / ((last - first) / 1000) };
   } finally {
     await context.dispose();
   }
+}
+
+/**
+ * Decode (and prefill) speed for each thread count on an already loaded model, each on a small
+ * scratch context of its own (the model's other contexts are not touched).
+ */
+export async function measureThreadsOnModel(
+  model: LlamaModel,
+  candidates: readonly number[],
+  workload: ThreadWorkload,
+  onProgress?: (message: string) => void,
+): Promise<ThreadMeasurement[]> {
+  const prompt = workloadPrompt(model, workload.promptTokens);
+  const results: ThreadMeasurement[] = [];
+  for (const threads of candidates) {
+    onProgress?.(`measuring decode speed with ${threads} thread${threads === 1 ? "" : "s"} …`);
+    results.push(await measureOne(model, threads, prompt, workload));
+  }
+  return results;
 }
 
 /** Measure decode (and prefill) speed for each thread count; the model is loaded once. */
@@ -118,12 +150,8 @@ export async function measureThreads(modelPath: string, options: MeasureThreadsO
   const candidates = options.candidates ?? Array.from({ length: cores }, (_, i) => i + 1);
   const model = await llama.loadModel({ modelPath, gpuLayers: llama.gpu === false ? 0 : "auto" });
   try {
-    const prompt = workload(model, options.promptTokens ?? 32);
-    const results: ThreadMeasurement[] = [];
-    for (const threads of candidates) {
-      options.onProgress?.(`measuring decode speed with ${threads} thread${threads === 1 ? "" : "s"} …`);
-      results.push(await measureOne(model, threads, prompt, Math.max(2, options.decodeTokens ?? 16)));
-    }
+    const workload = { promptTokens: options.promptTokens ?? 32, decodeTokens: options.decodeTokens ?? 16 };
+    const results = await measureThreadsOnModel(model, candidates, workload, options.onProgress);
     const best = results.reduce((a, b) => (b.decodeTokS > a.decodeTokS ? b : a));
     return {
       best: best.threads,

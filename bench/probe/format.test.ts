@@ -1,7 +1,8 @@
 // The probe's outputs on a synthetic result: the flat JSON's headline keys first, nearest-rank
 // percentiles, the terminal table and the technician's figures.
 import { describe, expect, it } from "vitest";
-import { probeFigures, probeJson, renderProbeTable } from "./format.ts";
+import type { ThreadDecision } from "../../models/thread-governor.ts";
+import { adaptiveOutlook, probeFigures, probeJson, renderProbeTable } from "./format.ts";
 import { latencyStats, nearestRank, type ProbeResult } from "./probe.ts";
 import { projectAirM2 } from "./projection.ts";
 
@@ -122,5 +123,33 @@ describe("probe outputs", () => {
     expect(text).toMatch(/^ +7 +20\.5 tok\/s +410 tok\/s +fastest, used$/m);
     expect(text).toContain("PROJECTION (not measured): MacBook Air M2");
     expect(text).toMatch(/per model session \(1\) +\d+\.\d s mean/);
+    expect(probeJson(result).threads).toMatchObject({ adaptive: null });
+  });
+
+  it("shows the adaptive thread count's decisions and what it would do next", () => {
+    const decision: ThreadDecision = {
+      trigger: { kind: "slow", threads: 7, observedTokS: 4, expectedTokS: 20.5 },
+      measured: [
+        { threads: 4, decodeTokS: 14, prefillTokS: 280 },
+        { threads: 7, decodeTokS: 4.5, prefillTokS: 100 },
+      ],
+      from: 7,
+      to: 4,
+      outcome: "switched",
+      nextComeBackMs: 120_000,
+    };
+    const status = { threads: 4, quietBest: 7, observedTokS: 13.5, watchedRounds: 3, expectedTokS: 14, slowBelowTokS: 7, wouldRemeasure: false, comeBackInMs: 90_000 };
+    const adaptive: ProbeResult = { ...result, threads: { ...result.threads, used: 4, adaptive: { decisions: [decision], status } } };
+    const line = "threads: decode at 7 threads fell to 4.0 tok/s (median of the last rounds; 20.5 tok/s measured); re-measured 4: 14.0 tok/s · 7: 4.5 tok/s → switched to 4 threads (next check in 120 s)";
+    expect(probeJson(adaptive).threads).toMatchObject({
+      used: 4,
+      adaptive: { decisions: [line], observed_decode_tok_s: 13.5, remeasure_below_tok_s: 7, would: "check in 90 s whether 7 threads (the quiet-machine best) is faster again" },
+    });
+    expect(probeFigures(adaptive).find((f) => f.label === "adaptive threads")?.value).toBe(
+      "1 re-measure; watched decode 13.5 tok/s; would check in 90 s whether 7 threads (the quiet-machine best) is faster again",
+    );
+    expect(renderProbeTable(adaptive)).toContain(line);
+    expect(adaptiveOutlook({ ...status, threads: 7, comeBackInMs: null, observedTokS: 5, wouldRemeasure: true })).toBe("re-measure: decode at 7 threads is under 7.0 tok/s");
+    expect(adaptiveOutlook({ ...status, threads: 7, comeBackInMs: null })).toBe("keep 7 threads (re-measures when decode falls under 7.0 tok/s)");
   });
 });

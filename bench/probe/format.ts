@@ -2,6 +2,7 @@
 // terminal table, and label/value figures for the technician screen.
 import { pyRound } from "../../tools/py/index.ts";
 import { formatMs, renderTable } from "../report/table.ts";
+import { formatThreadDecision, type ThreadGovernorStatus } from "../../models/thread-governor.ts";
 import type { LatencyStats, ProbeResult } from "./probe.ts";
 
 const r1 = (x: number): number => pyRound(x, 1);
@@ -69,6 +70,14 @@ export function probeJson(r: ProbeResult): Record<string, unknown> {
       measured_at: r.threads.table.measuredAt,
       measure_seconds: r.threads.table.seconds,
       table: r.threads.table.results.map((t) => ({ threads: t.threads, decode_tok_s: r1(t.decodeTokS), prefill_tok_s: r1(t.prefillTokS) })),
+      adaptive: r.threads.adaptive
+        ? {
+            decisions: r.threads.adaptive.decisions.map(formatThreadDecision),
+            observed_decode_tok_s: r1n(r.threads.adaptive.status.observedTokS),
+            remeasure_below_tok_s: r1n(r.threads.adaptive.status.slowBelowTokS),
+            would: adaptiveOutlook(r.threads.adaptive.status),
+          }
+        : null,
     },
     air_m2_projection: {
       kind: r.airProjection.kind,
@@ -104,6 +113,15 @@ const ms = (x: number | null): string => (x === null ? "–" : formatMs(x));
 const tokS = (x: number | null): string => (x === null ? "–" : `${x >= 100 ? x.toFixed(0) : x.toFixed(1)} tok/s`);
 const mb = (x: number): string => (x >= 1024 ? `${(x / 1024).toFixed(2)} GB` : x >= 1 ? `${x.toFixed(0)} MB` : `${(x * 1024).toFixed(0)} KB`);
 
+const threadsText = (n: number): string => `${n} thread${n === 1 ? "" : "s"}`;
+
+/** What the adaptive thread count would do next, from what it sees at the end of the probe. */
+export function adaptiveOutlook(s: ThreadGovernorStatus): string {
+  if (s.wouldRemeasure) return `re-measure: decode at ${threadsText(s.threads)} is under ${tokS(s.slowBelowTokS)}`;
+  if (s.comeBackInMs !== null) return `check in ${Math.round(s.comeBackInMs / 1000)} s whether ${threadsText(s.quietBest)} (the quiet-machine best) is faster again`;
+  return `keep ${threadsText(s.threads)} (re-measures when decode falls under ${tokS(s.slowBelowTokS)})`;
+}
+
 /** Label/value pairs of the headline figures (terminal table, technician screen). */
 export function probeFigures(r: ProbeResult): { label: string; value: string }[] {
   const figures = [
@@ -123,6 +141,12 @@ export function probeFigures(r: ProbeResult): { label: string; value: string }[]
   }
   figures.push({ label: "peak memory (RSS)", value: mb(r.peakRssMb) });
   figures.push({ label: "threads", value: r.threads.table.results.map((t) => `${t.threads}: ${tokS(t.decodeTokS)}`).join(" · ") + ` → ${r.threads.used} used` });
+  const adaptive = r.threads.adaptive;
+  if (adaptive) {
+    const observed = adaptive.status.observedTokS !== null ? `watched decode ${tokS(adaptive.status.observedTokS)}; ` : "";
+    const remeasures = `${adaptive.decisions.length} re-measure${adaptive.decisions.length === 1 ? "" : "s"}`;
+    figures.push({ label: "adaptive threads", value: `${remeasures}; ${observed}would ${adaptiveOutlook(adaptive.status)}` });
+  }
   if (r.airProjection.meanSessionSeconds !== null) {
     figures.push({ label: "Air M2 (projection)", value: `decode ${tokS(r.airProjection.decodeTokS)} · ${r.airProjection.meanSessionSeconds.toFixed(1)} s per model session` });
   }
@@ -162,6 +186,9 @@ export function renderProbeTable(r: ProbeResult): string {
       t.table.results.map((m) => [String(m.threads), tokS(m.decodeTokS), tokS(m.prefillTokS), [m.threads === t.table.best ? "fastest" : "", m.threads === t.used ? "used" : ""].filter(Boolean).join(", ")]),
     ),
   );
+  if (t.adaptive && t.adaptive.decisions.length > 0) {
+    blocks.push(renderTable([{ align: "l" }], ["adaptive threads: decisions during the probe"], t.adaptive.decisions.map((d) => [formatThreadDecision(d)])));
+  }
   const p = r.airProjection;
   blocks.push(
     renderTable(

@@ -25,6 +25,7 @@ import { eventsToUserMessage } from "../../runtime/prompt/index.ts";
 import { caseSetup, runCase } from "../../runtime/session/case.ts";
 import type { LlamaEngine } from "../../models/engine.ts";
 import { loadLocalModel, locateLocalModel, type LocalModelInfo, type LocalModelOptions } from "../../models/local.ts";
+import type { ThreadDecision, ThreadGovernorStatus } from "../../models/thread-governor.ts";
 import type { ThreadTable } from "../../models/threads.ts";
 import { projectAirM2, type AirProjection } from "./projection.ts";
 import { probeCases, PROBE_SET_IDS } from "./set.ts";
@@ -129,8 +130,12 @@ export interface ProbeResult {
   byPath?: Record<"rule" | "model", LatencyStats>;
   /** Decode tok/s over every model round of the sessions (Σ tokens after the first / Σ decode time). */
   sessionDecodeTokS: number | null;
-  /** Decode speed per thread count on this machine (measured, or from the per-machine cache). */
-  threads: { table: ThreadTable; fromCache: boolean; used: number };
+  /**
+   * Decode speed per thread count on this machine (measured, or from the per-machine cache); `used`
+   * is the count at the end. `adaptive` (absent when --threads pinned the count): every re-measure
+   * the adaptive thread count made during the probe, and what it sees at the end.
+   */
+  threads: { table: ThreadTable; fromCache: boolean; used: number; adaptive?: { decisions: ThreadDecision[]; status: ThreadGovernorStatus } };
   /** MacBook Air M2 projection from the measured tokens per model session (labelled as such). */
   airProjection: AirProjection;
   peakRssMb: number;
@@ -265,8 +270,16 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   progress(1, "choosing the thread count …");
   const threadChoice = await chooseThreads(file, { gpu: options.gpu ?? "auto", onProgress: (m) => progress(1, m) });
   progress(2, `loading ${options.model ?? "4b"} …`);
-  const loaded = await loadLocalModel({ ...options, threads: options.threads ?? threadChoice.threads });
+  // A measured count adapts to the machine's load as in the kiosk; a pinned one (--threads) does not.
+  const adaptiveThreads = options.threads === undefined && options.adaptiveThreads !== false ? { table: threadChoice.table } : undefined;
+  const loaded = await loadLocalModel({
+    ...options,
+    threads: options.threads ?? threadChoice.threads,
+    ...(adaptiveThreads ? { engine: { adaptiveThreads, ...options.engine } } : {}),
+  });
   const { engine, info } = loaded;
+  const threadDecisions: ThreadDecision[] = [];
+  engine.onThreadDecision((decision) => threadDecisions.push(decision));
   try {
     const template = engine.chatTemplate();
     if (!template) throw new Error(`${info.fileName} has no embedded chat template (tokenizer.chat_template)`);
@@ -332,6 +345,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
         ? await sustainedLoad(engine, warmPrompt.slice(0, sharedPrefixLength(warmPrompt) ?? 0), options.sustainedSeconds, (what, leftMs) => progress(steps, what, leftMs))
         : undefined;
 
+    await engine.threadsSettled();
+    const adaptiveStatus = engine.adaptiveThreadsStatus();
     const result: ProbeResult = {
       model: info,
       policy: policyName,
@@ -361,7 +376,12 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
           }
         : {}),
       sessionDecodeTokS: decodeMsSum > 0 ? decodeTokensSum / (decodeMsSum / 1000) : null,
-      threads: { table: threadChoice.table, fromCache: threadChoice.fromCache, used: info.threads },
+      threads: {
+        table: threadChoice.table,
+        fromCache: threadChoice.fromCache,
+        used: engine.info.threads,
+        ...(adaptiveStatus ? { adaptive: { decisions: threadDecisions, status: adaptiveStatus } } : {}),
+      },
       airProjection: projectAirM2(
         { bytes: info.bytes, parameters: info.parameters },
         results.filter((r) => r.path !== "rule" && r.promptTokens > 0).map((r) => ({ prefillTokens: r.promptTokens - r.cachedPromptTokens, generatedTokens: r.completionTokens })),

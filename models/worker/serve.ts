@@ -5,6 +5,7 @@
 import { LazyToolCallGrammar, type ToolCallGrammarOptions } from "../../runtime/model/grammar.ts";
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
 import type { LoadedLocalModel } from "../local.ts";
+import { formatThreadDecision } from "../thread-governor.ts";
 import { WorkerRequestSchema, type WorkerCompleteRequest, type WorkerLoadOptions, type WorkerLoaded, type WorkerMessage, type WorkerWarmBoot } from "./protocol.ts";
 
 export interface WorkerChannel {
@@ -49,6 +50,8 @@ export function serveModelWorker(channel: WorkerChannel, options: ServeWorkerOpt
         if (!loaded) {
           const load = options.load ?? (await import("../local.ts")).loadLocalModel;
           loaded = await load(request.options as WorkerLoadOptions);
+          // Each re-measurement of the adaptive thread count (its table, what it decided) is logged.
+          loaded.engine.onThreadDecision((decision) => channel.send({ type: "log", message: `model process: ${formatThreadDecision(decision)}` }));
         }
         const value: WorkerLoaded = { info: loaded.info, chatTemplate: loaded.engine.chatTemplate() ?? null };
         return value;

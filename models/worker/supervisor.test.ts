@@ -78,6 +78,7 @@ function fakeSpawner(behaviour: () => FakeEngineBehaviour) {
       loadWarmState: async () => false,
       saveWarmState: async (_file: string, prefix: string) => ({ fileSize: 1, tokens: prefix.length }),
       unload: async () => undefined,
+      onThreadDecision: () => () => undefined,
     };
     serveModelWorker(
       { send: (message) => fake.alive && setTimeout(() => toParent.forEach((l) => l(JSON.parse(JSON.stringify(message)))), 0), onMessage: (listener) => void toChild.add(listener) },
