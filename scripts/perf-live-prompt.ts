@@ -10,8 +10,8 @@
 //   - live: the kiosk now — the prompt states the minute, the warmer prefilled the next minute's
 //     system turn while nobody was at the screen (its cost is printed: it sets the stated time's
 //     step, host/prompt-warmer.ts), then the passenger arrives;
-//   - fully warm (the anchor): a passenger of the same minute as the last one, the whole system
-//     turn cached.
+//   - fully warm (the anchor): the same request again after another passenger of that minute, the
+//     whole system turn cached — both evaluate the same passenger turn.
 // Prints each time, live ÷ fully warm (the goal is ≤ 1.2×) and before ÷ live; the medians of
 // `--reps` live/fully-warm pairs. With --record the figures go to docs/figures/perf-live.json.
 import { parseArgs } from "node:util";
@@ -75,8 +75,7 @@ function setupBefore(at: Date): SessionSetup {
 const engine = new LlamaEngine({ modelPath: model.file, threads, gpu: false, contextSize: 8192 });
 let request = 0;
 /** A new passenger's first model round (one token: the time to it is what the passenger waits). */
-async function firstRound(llm: LlmPolicy, rounds: LlmRoundInfo[], setup: SessionSetup): Promise<LlmRoundInfo["result"]> {
-  const text = REQUESTS[request++ % REQUESTS.length]!;
+async function firstRound(llm: LlmPolicy, rounds: LlmRoundInfo[], setup: SessionSetup, text: string = REQUESTS[request++ % REQUESTS.length]!): Promise<LlmRoundInfo["result"]> {
   const messages = [
     { role: "system" as const, content: setup.systemPrompt },
     { role: "user" as const, content: eventsToUserMessage([{ type: "freetext_input", text }], pack.promptProfile()) },
@@ -101,7 +100,8 @@ const old = await firstRound(llm, rounds, setupBefore(minute(14, 1, 23)));
 log(`before: the next passenger a minute later, prompt to the second: ${seconds(old.usage.ttftMs)} (${old.usage.cachedPromptTokens} of ${old.usage.promptTokens} tokens cached)`);
 
 // Now: a passenger at 14:02 leaves their session in the cache; then, each rep, the warmer
-// prefills the next minute, its passenger arrives, and another passenger of that minute follows.
+// prefills the next minute and its passenger arrives; another passenger of that minute follows,
+// then the first passenger's request once more (the anchor).
 await firstRound(llm, rounds, setupNow(minute(14, 2)));
 const live: number[] = [];
 const warm: number[] = [];
@@ -111,8 +111,10 @@ for (let i = 0; i < reps; i++) {
   const prefill = await llm.prefill(setupNow(at));
   if (!prefill?.complete) throw new Error("the prefill did not complete");
   warmCost.push(prefill.ms);
-  const arrived = await firstRound(llm, rounds, setupNow(at));
-  const same = await firstRound(llm, rounds, setupNow(at));
+  const text = REQUESTS[request++ % REQUESTS.length]!;
+  const arrived = await firstRound(llm, rounds, setupNow(at), text);
+  await firstRound(llm, rounds, setupNow(at));
+  const same = await firstRound(llm, rounds, setupNow(at), text);
   live.push(arrived.usage.ttftMs);
   warm.push(same.usage.ttftMs);
   log(
