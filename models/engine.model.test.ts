@@ -252,6 +252,36 @@ describe.each(TINY_ARCHITECTURES)("%s", (architecture) => {
       }
     });
 
+    it("returns the answer before a hybrid model's end-of-generation checkpoint, which the next round still finds", async () => {
+      const e = new LlamaEngine({ modelPath: tiny.file, gpu: false, threads: 1, contextSize: 8192 });
+      await e.load();
+      const sequence = (e as unknown as { slots: { sequence: { takeCheckpoint(): Promise<void> } }[] }).slots[0]!.sequence;
+      const events: string[] = [];
+      const take = sequence.takeCheckpoint.bind(sequence);
+      sequence.takeCheckpoint = async () => {
+        await take();
+        events.push("checkpoint taken");
+      };
+      try {
+        const call = { id: "c1", type: "function" as const, function: { name: "line_info", arguments: '{"line":"RED"}' } };
+        const r1 = await e.complete(request(sessionPrompt("Origin: Five Points")));
+        events.push("answer");
+        const r2 = await e.complete(request(sessionPrompt("Origin: Five Points", [{ role: "assistant", content: "", reasoning_content: "Check.", tool_calls: [call] }])));
+        if (architecture === "qwen35") {
+          // End of the prompt (in the prefill), the answer, then the end of the generation.
+          expect(events.slice(0, 3)).toEqual(["checkpoint taken", "answer", "checkpoint taken"]);
+          expect(r1.usage.checkpointMs).toBeGreaterThan(0);
+          expect(r2.usage.checkpointReplayTokens).toBeLessThanOrEqual(1);
+        } else {
+          expect(events).toEqual(["answer"]);
+          expect(r1.usage.checkpointMs).toBeUndefined();
+        }
+        expect(r2.usage.cachedPromptTokens).toBeGreaterThanOrEqual(r1.usage.promptTokens - 4);
+      } finally {
+        await e.unload();
+      }
+    });
+
     it("saves the shared prefix state and restores it in a fresh engine", async () => {
       const stateFile = path.join(tiny.dir, "warm.state");
       const tools = tiny.pack.toolDefinitions();

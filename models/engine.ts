@@ -18,7 +18,8 @@
 // a live system turn up to its stated time, and the whole system turn — (named checkpoints that
 // survive the sessions' own), the end of every prompt but its last token (the next round of the
 // session starts there) and the end of every generation (reused when the next prompt re-renders
-// the output token for token). A llama-architecture model reuses any common prefix; a hybrid one
+// the output token for token; taken after the answer has been returned, so no passenger waits for
+// it). Each costs node-llama-cpp 0.15–0.25 s on the 4B here (a copy of the recurrent state). A llama-architecture model reuses any common prefix; a hybrid one
 // only what ends at a checkpoint. Tokens evaluated again after a restore are reported as
 // checkpointReplayTokens, not as cached. A warm-boot state file saves the evaluated shared prefix;
 // `prefill` evaluates the next passenger's system turn in the background.
@@ -389,12 +390,23 @@ export class LlamaEngine implements CompletionBackend {
     const model = this.requireModel();
     const tokens = this.tokenizePrompt(request.prompt, request.literalRanges);
     const slot = this.pickSlot(tokens);
-    return slot.lock.run(async () => {
-      const threads = this.threadCount;
-      const result = await this.completeOn(slot.sequence, model, tokens, request);
-      // A re-measurement this asks for waits for this lock: it runs after the answer is returned.
-      this.adaptive?.afterRound({ threads, completionTokens: result.usage.completionTokens, decodeMs: result.usage.decodeMs - (result.usage.grammarMs ?? 0) });
-      return result;
+    return new Promise<CompletionResult>((resolve, reject) => {
+      void slot.lock.run(async () => {
+        const threads = this.threadCount;
+        let result: CompletionResult;
+        try {
+          result = await this.completeOn(slot.sequence, model, tokens, request);
+        } catch (err) {
+          reject(err);
+          return;
+        }
+        // The answer goes out now; what only the next request needs runs after it: a hybrid model's
+        // end-of-generation checkpoint (still holding the sequence), and a thread re-measurement
+        // this round may ask for (it waits for every sequence, so for the checkpoint too).
+        resolve(result);
+        this.adaptive?.afterRound({ threads, completionTokens: result.usage.completionTokens, decodeMs: result.usage.decodeMs - (result.usage.grammarMs ?? 0) });
+        if (slot.sequence.needsCheckpoints) await slot.sequence.takeCheckpoint().catch(() => undefined);
+      });
     });
   }
 
@@ -530,6 +542,7 @@ export class LlamaEngine implements CompletionBackend {
     const wantedTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
     const maxTokens = Math.min(wantedTokens, contextSize - tokens.length);
     const hybrid = sequence.needsCheckpoints;
+    let checkpointMs = 0;
 
     // Keep the common prefix (always re-evaluate at least the last prompt token to get logits). A
     // hybrid model restores its nearest checkpoint and replays the tokens after it (metered).
@@ -548,10 +561,13 @@ export class LlamaEngine implements CompletionBackend {
         if (end > sequence.nextTokenIndex) await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, end));
         await this.checkpointSharedPrefix(sequence);
       }
-      // …and the prompt but its last token, where the next round of this session starts.
+      // …and the prompt but its last token, where the next round of this session starts (its
+      // re-rendered assistant turn replaces the generation prompt's last tokens).
       if (sequence.nextTokenIndex < tokens.length - 1) {
         await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.nextTokenIndex, tokens.length - 1));
+        const c0 = now();
         await sequence.takeCheckpoint();
+        checkpointMs = now() - c0;
       }
       if (signal?.aborted) throw abortError(signal);
     }
@@ -643,7 +659,6 @@ export class LlamaEngine implements CompletionBackend {
       }
     }
 
-    if (hybrid) await sequence.takeCheckpoint();
     const end = now();
     const first = firstTokenAt ?? end;
     return {
@@ -657,7 +672,7 @@ export class LlamaEngine implements CompletionBackend {
         promptTokens: tokens.length,
         completionTokens: generated.length,
         cachedPromptTokens: cached,
-        ...(hybrid ? { checkpointReplayTokens: replayed } : {}),
+        ...(hybrid ? { checkpointReplayTokens: replayed, checkpointMs } : {}),
         ttftMs: first - t0,
         prefillMs: first - prefillStart,
         decodeMs: end - first,

@@ -80,6 +80,11 @@ export interface CompletionUsage {
    * state could only be restored from an earlier checkpoint (counted in prefill, not in cached).
    */
   checkpointReplayTokens?: number;
+  /**
+   * Hybrid/recurrent models: taking the checkpoint at the end of the prompt (in the prefill, before
+   * the first token). The end-of-generation checkpoint is taken after the answer is returned.
+   */
+  checkpointMs?: number;
   /** Request start → first generated token. */
   ttftMs: number;
   /** Evaluating the uncached prompt tokens. */
