@@ -19,7 +19,10 @@ const setup = caseSetup(pack, kase);
 
 class ScriptedBackend implements CompletionBackend {
   readonly requests: CompletionRequest[] = [];
-  constructor(private readonly outputs: Partial<CompletionResult>[]) {}
+  constructor(
+    private readonly outputs: Partial<CompletionResult>[],
+    private readonly decoding: { completionTokens: number; decodeMs: number }[] = [],
+  ) {}
   chatTemplate(): string {
     return template;
   }
@@ -31,7 +34,7 @@ class ScriptedBackend implements CompletionBackend {
       finishReason: "stop",
       grammarTriggered: false,
       ...out,
-      usage: { promptTokens: 100, completionTokens: 10, cachedPromptTokens: 40, ttftMs: 5, prefillMs: 4, decodeMs: 6, totalMs: 11 },
+      usage: { promptTokens: 100, completionTokens: 10, cachedPromptTokens: 40, ttftMs: 5, prefillMs: 4, decodeMs: 6, totalMs: 11, ...this.decoding.shift() },
     };
   }
 }
@@ -158,6 +161,34 @@ describe("policy llm: message text ranges and the thinking budget", () => {
     // No deadline (a bench run): unlimited.
     await policy.start(setup).next(input(first));
     expect(backend.requests[1]?.reasoningBudget).toBeUndefined();
+  });
+
+  it("thinks for less when the model's recent rounds decode slower than the measured speed, and for more again when they recover", async () => {
+    const done = { text: "\n</think>\n\nDone." };
+    // 41 tokens in 8 s and 40 in 10 s: 5 and 3.9 tok/s under load; then 41 in 1 s (as measured or faster).
+    const rounds = [
+      { completionTokens: 41, decodeMs: 8_000 },
+      { completionTokens: 40, decodeMs: 10_000 },
+      { completionTokens: 4, decodeMs: 10 }, // too short to say anything
+      { completionTokens: 41, decodeMs: 1_000 },
+      { completionTokens: 41, decodeMs: 1_000 },
+      { completionTokens: 41, decodeMs: 1_000 },
+    ];
+    const backend = new ScriptedBackend(rounds.map(() => done).concat(done), [...rounds]);
+    const policy = new LlmPolicy({ backend, thinkingBudget: { deadline: { decodeTokS: 20, reserveTokens: 100 } } });
+    const budgets: number[] = [];
+    for (let i = 0; i <= rounds.length; i++) {
+      await policy.start(setup).next({ ...input(first), deadlineAt: Date.now() + 30_000 });
+      budgets.push(backend.requests[i]?.reasoningBudget?.tokens ?? -1);
+    }
+    // 30 s at 20 tok/s (measured) = 600 − 100; at the median of the slow rounds (5 tok/s) 150 − 100.
+    expect(budgets[0]).toBeGreaterThan(495);
+    expect(budgets[1]).toBeLessThanOrEqual(50);
+    expect(budgets[1]).toBeGreaterThan(45);
+    expect(budgets[3]).toBe(budgets[2]);
+    // The median of the last three: fast again once two of them are; never above the measured speed.
+    expect(budgets[5]).toBeGreaterThan(495);
+    expect(budgets[6]).toBeLessThanOrEqual(500);
   });
 
   it("thinkingTokens: fixed budgets, the paper setting, an expired deadline", () => {

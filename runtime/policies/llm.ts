@@ -35,10 +35,15 @@ export interface LlmPolicyOptions {
    * for bench runs). "deadline": when the round has a deadline (PolicyInput.deadlineAt, e.g. the
    * hybrid kiosk's model deadline), the model may think for what the remaining time buys at
    * `decodeTokS`, minus `reserveTokens` for the tool call or answer that follows; then the engine
-   * closes the think block. A number: a fixed token budget per round.
+   * closes the think block. A number: a fixed token budget per round. The deadline's decode speed
+   * follows the model's recent rounds where they decode slower (another process took a core).
    */
   thinkingBudget?: "paper" | number | { deadline: { decodeTokS: number; reserveTokens?: number } };
 }
+
+/** The deadline's decode speed follows the median of this many recent rounds of at least so many tokens. */
+const OBSERVED_ROUNDS = 3;
+const MIN_OBSERVED_TOKENS = 8;
 
 /** Tokens the deadline-derived thinking budget leaves for the call or answer after the reasoning. */
 export const DEFAULT_RESERVE_TOKENS = 160;
@@ -129,6 +134,8 @@ export class LlmPolicy implements Policy {
   readonly responseFrom = "accepted-submission" as const;
   private renderer: ChatTemplateRenderer | undefined;
   private readonly grammars = new WeakMap<readonly ToolDefinition[], LazyToolCallGrammar>();
+  /** Decode speeds of the last rounds long enough to say (tok/s), newest last. */
+  private readonly decodeSpeeds: number[] = [];
 
   constructor(private readonly options: LlmPolicyOptions) {
     this.id = options.id ?? "llm";
@@ -175,6 +182,22 @@ export class LlmPolicy implements Policy {
     });
   }
 
+  /** The thinking budget, its deadline's decode speed lowered to what recent rounds decoded at. */
+  private currentBudget(): LlmPolicyOptions["thinkingBudget"] {
+    const budget = this.options.thinkingBudget;
+    if (typeof budget !== "object" || this.decodeSpeeds.length === 0) return budget;
+    const sorted = [...this.decodeSpeeds].sort((a, b) => a - b);
+    const recent = sorted[Math.floor(sorted.length / 2)] as number;
+    return { deadline: { ...budget.deadline, decodeTokS: Math.min(budget.deadline.decodeTokS, recent) } };
+  }
+
+  private observeDecode(result: CompletionResult): void {
+    const { completionTokens, decodeMs } = result.usage;
+    if (completionTokens < MIN_OBSERVED_TOKENS || decodeMs <= 0) return;
+    this.decodeSpeeds.push((completionTokens - 1) / (decodeMs / 1000));
+    if (this.decodeSpeeds.length > OBSERVED_ROUNDS) this.decodeSpeeds.shift();
+  }
+
   start(setup: SessionSetup): PolicyRun {
     return { next: (input) => this.next(setup, input) };
   }
@@ -187,7 +210,7 @@ export class LlmPolicy implements Policy {
     const { prompt, literalRanges } = this.template().renderWithLiterals(input.messages, { tools: setup.tools, enableThinking: thinking });
     const renderMs = now() - t0;
     const { grammar, ms: grammarBuildMs } = this.grammar(setup.tools);
-    const reasoningTokens = thinking ? thinkingTokens(opts.thinkingBudget, input.deadlineAt) : undefined;
+    const reasoningTokens = thinking ? thinkingTokens(this.currentBudget(), input.deadlineAt) : undefined;
     const result = await opts.backend.complete({
       prompt,
       literalRanges,
@@ -199,6 +222,7 @@ export class LlmPolicy implements Policy {
       ...(reasoningTokens !== undefined ? { reasoningBudget: { tokens: reasoningTokens, ...QWEN_THINK_END } } : {}),
       signal: input.signal,
     });
+    this.observeDecode(result);
     const usage: RoundUsage = {
       promptTokens: result.usage.promptTokens,
       completionTokens: result.usage.completionTokens,
