@@ -225,8 +225,9 @@ describe("service alerts and the session audit (kiosk serve, Chromium)", () => {
     expect(await warning.getByRole("button").allInnerTexts()).toEqual(["Refer them to staff", "Do not sell them", "Sell them as usual"]);
     await warning.getByRole("button", { name: "Do not sell them" }).click();
     await page.getByText(/^Alert bart-major-delay-\w+ added/).waitFor();
-    // The decision is kept with the alert: the interlock blocks the trips it may touch.
-    expect(await page.locator("tr[data-alert]").filter({ hasText: "Major delays" }).count()).toBe(1);
+    // The decision is kept with the alert: the interlock blocks the trips it may touch. (The list
+    // reloads after the confirmation is shown.)
+    await expect.poll(() => page.locator("tr[data-alert]").filter({ hasText: "Major delays" }).count()).toBe(1);
     const store = AlertStore.open(path.join(temp, "alerts.sqlite"));
     expect(store.current("bart").filter((r) => r.alert.type === "major_delay").map((r) => r.alert.if_unread)).toEqual(["block"]);
     store.close();
