@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import type { KioskEvent } from "../../tools/data/schemas.ts";
 import { FramebookStore } from "./store.ts";
+import { formatPath } from "../../tools/data/errors.ts";
 import { formatIssues, framebookPolicyChange, validateFramebook } from "./validate.ts";
 import { testApp, testPack } from "../kiosk/testing.ts";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -113,6 +114,18 @@ describe("a fare text the kiosk cannot read needs the operator's decision", () =
     expect(formatIssues(v)).toMatch(
       new RegExp(`^error: words\\.yaml:${line}:\\d+ at framebook\\.fare_policies\\[0\\]\\.text: the kiosk cannot read "Golden-years week: special fares for everyone who has reached 65\\."; .*\`rule:\`.*\`if_unread: refer\`.*\`if_unread: ignore\``, "m"),
     );
+  });
+
+  it("warns, naming the field, that a decision about unread words changes nothing where the kiosk reads every word", () => {
+    const v = validateFramebook(
+      withPolicies(`    - policy_id: "s"\n      text: "EFFECTIVE TODAY: Senior citizens (65+) ride free."\n      if_unread: refer\n${GOLDEN.replace("      rule:", "      if_unread: ignore\n      rule:")}`),
+      "decided.yaml",
+      marta,
+    );
+    expect(v.ok).toBe(true);
+    const warnings = v.issues.filter((i) => i.severity === "warning").map((i) => `${formatPath(i.path ?? [])}: ${i.message}`);
+    expect(warnings).toContain("framebook.fare_policies[0].if_unread: if_unread: refer has no effect: the kiosk reads every clause of this text");
+    expect(warnings).toContain("framebook.fare_policies[1].if_unread: if_unread: ignore has no effect: the entry has a rule, which the kiosk applies exactly");
   });
 
   it("does not ask for a decision on a text it reads whole, or on one that is not about fares", () => {

@@ -91,6 +91,12 @@ export function validateFramebook(text: string, file: string, system: SystemData
       // Words the kiosk cannot price must never silently stop sales: the operator decides.
       const reading = readFarePolicy(entry.data);
       if (needsDecision(reading)) at(["framebook", "fare_policies", i, "text"], undecidedMessage(reading.unread));
+      // A decision about unread words the kiosk reads whole changes nothing: say so, or the operator
+      // believes it guards something.
+      else if (reading.if_unread !== undefined && reading.unread.length === 0) {
+        const why = entry.data.rule ? "the entry has a rule, which the kiosk applies exactly" : "the kiosk reads every clause of this text";
+        at(["framebook", "fare_policies", i, "if_unread"], `if_unread: ${reading.if_unread} has no effect: ${why}`, "warning");
+      }
     });
   }
   for (const { path, text: t } of texts) {
