@@ -100,8 +100,22 @@ describe("kiosk framebook", () => {
     expect(preview.stdout).toMatch(/^Replay of the last 2 passenger session\(s\) \(2 answers\) against .*seniors\.yaml: 2 answer\(s\) in 2 session\(s\) would change\.\nBy field: fare 1, banners 2\n/);
     expect(preview.stdout).toContain("  fare: 3.75 USD  →  2.50 USD");
     expect(preview.stdout).toMatch(/\nfare policies as the kiosk reads them:\n {2}seniors_free: seniors travel free; always in force\n$/);
-    const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb, "--json")).stdout) as { changedTurns: number };
+    const json = JSON.parse((await kiosk("framebook", "--framebooks", framebooks, "preview", draft, "--system", "marta", "--audit-db", auditDb, "--json")).stdout) as { changedTurns: number; fare_policies: unknown };
     expect(json.changedTurns).toBe(2);
+    // The reading the operator confirms is in the JSON too.
+    expect(json.fare_policies).toEqual([
+      {
+        policy_id: "seniors_free",
+        source: "text",
+        effects: ["seniors travel free"],
+        valid_from: null,
+        valid_until: null,
+        asks_passenger: false,
+        unread: [],
+        if_unread: null,
+        in_words: ["seniors_free: seniors travel free; always in force"],
+      },
+    ]);
     const applied = await kiosk("framebook", "--framebooks", framebooks, "apply", draft, "--system", "marta", "--preview", "--audit-db", auditDb, "--operator", "Ada");
     expect(applied.stdout).toMatch(/^Replay of the last 2 passenger session\(s\)[\s\S]*\nfare policies as the kiosk reads them:\n {2}seniors_free: seniors travel free; always in force\n1 change\(s\) applied to marta: version \w{12}/);
     // Applied: the same draft now changes nothing.

@@ -6,7 +6,7 @@ import { SystemIdSchema, type SystemId } from "../tools/data/schemas.ts";
 import { importReview, noteText } from "../host/network/import.ts";
 import { FRAMEBOOKS_DIR_ENV, FramebookRejectedError, FramebookStore, type AuditEntry } from "../runtime/framebook/store.ts";
 import { formatIssues, type FramebookValidation } from "../runtime/framebook/validate.ts";
-import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
+import { farePolicyReadingJson, farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
 import { renderTable } from "../bench/report/table.ts";
 import { dataPack, printJson, UsageError, type GlobalOptions } from "./context.ts";
 import { confirm, operatorName } from "./operator-name.ts";
@@ -126,7 +126,7 @@ export function registerFramebookCommands(program: Command): void {
       .description("replay the last stored passenger sessions against a framebook and show which answers would change")
       .requiredOption("--system <id>", "the system the framebook is for"),
   )
-    .option("--json", "print the replay report as JSON")
+    .option("--json", "print the replay report and the fare policies as the kiosk reads them, as JSON")
     .action(async (file: string, _o: unknown, cmd: Command) => {
       const { store: s, opts } = store(cmd);
       const system = systemOf(opts);
@@ -137,7 +137,7 @@ export function registerFramebookCommands(program: Command): void {
         return;
       }
       const report = await previewDraft(s, dataPack(opts), system, validation, opts);
-      if (opts.json) printJson(report);
+      if (opts.json) printJson({ ...report, fare_policies: farePolicyReadingJson(validation.framebook!) });
       else process.stdout.write(replayReportText(report, `against ${file}`) + farePolicyReadingText(validation.framebook!));
     });
 

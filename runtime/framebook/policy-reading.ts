@@ -101,6 +101,21 @@ export function readingInWords(reading: FarePolicyReading): string[] {
   return lines;
 }
 
+/** Every fare policy of a framebook as JSON (`--json`): the reading with its effects in words. */
+export function farePolicyReadingJson(framebook: object): Record<string, unknown>[] {
+  return farePolicyReadings(framebook).map(({ reading }) => ({
+    policy_id: reading.policy_id,
+    source: reading.source,
+    effects: effectsInWords(reading.effects),
+    valid_from: reading.valid_from ?? null,
+    valid_until: reading.valid_until ?? null,
+    asks_passenger: reading.asksPassenger,
+    unread: reading.unread,
+    if_unread: reading.if_unread ?? null,
+    in_words: readingInWords(reading),
+  }));
+}
+
 /** Every fare policy of a framebook in words, one line each (none when it has none). */
 export function farePolicyLines(framebook: object): string[] {
   return farePolicyReadings(framebook).flatMap(({ reading }) => readingInWords(reading));
