@@ -116,17 +116,25 @@ function livePrefixLength(prompt: string, literalRanges: readonly TextRange[], s
 }
 
 /**
- * The text every session of a system prompt starts with — the rendered system turn (tools block and
- * kiosk instructions) — for saving a warm-boot KV state.
+ * A session's system turn alone (tools block and system prompt), with its message-text ranges. The
+ * Qwen template refuses a conversation without a user turn: one is rendered and cut off.
  */
-export function systemTurnPrefix(chatTemplate: string, systemPrompt: string, tools: readonly ToolDefinition[], thinking = true): string {
-  // The Qwen template refuses a conversation without a user turn; only the system turn is kept.
+function renderSystemTurn(renderer: ChatTemplateRenderer, systemPrompt: string, tools: readonly ToolDefinition[], thinking: boolean): { prompt: string; literalRanges: TextRange[] } {
   const messages: ChatMessage[] = [
     { role: "system", content: systemPrompt },
     { role: "user", content: "." },
   ];
-  const prompt = new ChatTemplateRenderer(chatTemplate).render(messages, { tools, enableThinking: thinking });
-  return prompt.slice(0, sharedPrefixLength(prompt) ?? prompt.length);
+  const { prompt, literalRanges } = renderer.renderWithLiterals(messages, { tools, enableThinking: thinking });
+  const end = sharedPrefixLength(prompt) ?? prompt.length;
+  return { prompt: prompt.slice(0, end), literalRanges: literalRanges.filter((r) => r.start < end).map((r) => ({ ...r, end: Math.min(r.end, end) })) };
+}
+
+/**
+ * The text every session of a system prompt starts with — the rendered system turn (tools block and
+ * kiosk instructions) — for saving a warm-boot KV state.
+ */
+export function systemTurnPrefix(chatTemplate: string, systemPrompt: string, tools: readonly ToolDefinition[], thinking = true): string {
+  return renderSystemTurn(new ChatTemplateRenderer(chatTemplate), systemPrompt, tools, thinking).prompt;
 }
 
 export class LlmPolicy implements Policy {
@@ -164,19 +172,12 @@ export class LlmPolicy implements Policy {
   async prefill(setup: SessionSetup): Promise<PrefillResult | null> {
     const backend = this.options.backend;
     if (!backend.prefill) return null;
-    // The template needs a user turn; only the system turn before it is prefilled.
-    const { prompt, literalRanges } = this.template().renderWithLiterals(
-      [
-        { role: "system", content: setup.systemPrompt },
-        { role: "user", content: "." },
-      ],
-      { tools: setup.tools, enableThinking: this.options.thinking ?? true },
-    );
-    const end = sharedPrefixLength(prompt);
-    if (end === undefined) return null;
+    const { prompt, literalRanges } = renderSystemTurn(this.template(), setup.systemPrompt, setup.tools, this.options.thinking ?? true);
+    // A template whose system turn does not end where the Qwen one does: nothing to prefill.
+    if (!prompt.endsWith("<|im_end|>\n")) return null;
     return backend.prefill({
-      prompt: prompt.slice(0, end),
-      literalRanges: literalRanges.filter((r) => r.start < end).map((r) => ({ ...r, end: Math.min(r.end, end) })),
+      prompt,
+      literalRanges,
       stablePrefixChars: stablePrefixLength(prompt, literalRanges),
       livePrefixChars: livePrefixLength(prompt, literalRanges, setup),
     });
