@@ -19,17 +19,18 @@
 // survive the sessions' own), the end of every prompt but its last token (the next round of the
 // session starts there) and the end of every generation (reused when the next prompt re-renders
 // the output token for token; taken after the answer has been returned, so no passenger waits for
-// it). Each costs node-llama-cpp 0.15–0.25 s on the 4B here (a copy of the recurrent state). A llama-architecture model reuses any common prefix; a hybrid one
-// only what ends at a checkpoint. Tokens evaluated again after a restore are reported as
-// checkpointReplayTokens, not as cached. A warm-boot state file saves the evaluated shared prefix;
-// `prefill` evaluates the next passenger's system turn in the background.
+// it). Each costs node-llama-cpp 0.15–0.25 s on the 4B here (a copy of the recurrent state). A
+// llama-architecture model reuses any common prefix; a hybrid one only what ends at a checkpoint.
+// Tokens evaluated again after a restore are reported as checkpointReplayTokens, not as cached. A
+// warm-boot state file saves the evaluated shared prefix; `prefill` evaluates the next passenger's
+// system turn in the background.
 //
 // Message text (passenger input, tool results, framebook text) never becomes a control token:
 // see models/prompt-tokens.ts.
 import { availableParallelism } from "node:os";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import type { Llama, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaLogLevel, LlamaModel, Token } from "node-llama-cpp";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionRequest, type CompletionResult, type PrefillRequest, type PrefillResult, type TextRange } from "../runtime/model/backend.ts";
+import { DEFAULT_MAX_TOKENS, rangesBefore, type CompletionBackend, type CompletionRequest, type CompletionResult, type PrefillRequest, type PrefillResult, type TextRange } from "../runtime/model/backend.ts";
 import { AdaptiveThreads, type AdaptiveThreadsOptions } from "./adaptive-threads.ts";
 import { ModelContextOverflowError, ModelError, ModelNotLoadedError } from "./errors.ts";
 import { inspectGgufFile } from "./gguf.ts";
@@ -483,18 +484,16 @@ export class LlamaEngine implements CompletionBackend {
     const positions = new Set<number>();
     for (const chars of ends) {
       if (chars === undefined) continue;
-      const prefix = this.tokenizePrompt(
-        request.prompt.slice(0, chars),
-        request.literalRanges?.filter((r) => r.start < chars).map((r) => ({ ...r, end: Math.min(r.end, chars) })),
-      );
+      const prefix = this.tokenizePrompt(request.prompt.slice(0, chars), request.literalRanges && rangesBefore(request.literalRanges, chars));
       if (prefix.length <= tokens.length && prefix.every((t, i) => tokens[i] === t)) positions.add(prefix.length);
     }
     return [...positions].sort((a, b) => a - b);
   }
 
   /**
-   * Evaluate a coming prompt's prefix in the background (the kiosk's prompt warmer). It runs in chunks and stops between two of them when a completion is waiting
-   * for the sequence: a passenger never waits behind a warm-up. On a hybrid model the prefix ends
+   * Evaluate a coming prompt's prefix in the background (the kiosk's prompt warmer). It runs in
+   * chunks and stops between two of them when a completion is waiting for the sequence: a
+   * passenger never waits behind a warm-up. On a hybrid model the prefix ends
    * given and the prompt's end are checkpointed as shared prefixes.
    */
   prefill(request: PrefillRequest): Promise<PrefillResult> {

@@ -19,6 +19,11 @@ export interface TextRange {
   modelOutput?: boolean;
 }
 
+/** The ranges as they fall in the prompt's first `end` characters (for a prefix of it). */
+export function rangesBefore(ranges: readonly TextRange[], end: number): TextRange[] {
+  return ranges.filter((r) => r.start < end).map((r) => ({ ...r, end: Math.min(r.end, end) }));
+}
+
 /**
  * Stop thinking after `tokens` generated tokens: if the model is still inside its reasoning block
  * (no `endText` written yet), the engine writes `endText` itself and generation continues with the

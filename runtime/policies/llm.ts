@@ -5,7 +5,7 @@
 // server's rules. A parse failure is what the harness saw as HTTP 500: it is thrown, and the
 // session records the error. The model engine sits behind CompletionBackend (no node-llama-cpp here).
 import type { ToolDefinition } from "../../tools/data/schemas.ts";
-import { DEFAULT_MAX_TOKENS, type CompletionBackend, type CompletionResult, type PrefillResult, type TextRange } from "../model/backend.ts";
+import { DEFAULT_MAX_TOKENS, rangesBefore, type CompletionBackend, type CompletionResult, type PrefillResult, type TextRange } from "../model/backend.ts";
 import { LazyToolCallGrammar } from "../model/grammar.ts";
 import { parseModelOutput, type ParsedAssistantMessage } from "../model/parse.ts";
 import { DEFAULT_PROFILE, type ProtocolProfile } from "../model/profile.ts";
@@ -126,7 +126,7 @@ function renderSystemTurn(renderer: ChatTemplateRenderer, systemPrompt: string, 
   ];
   const { prompt, literalRanges } = renderer.renderWithLiterals(messages, { tools, enableThinking: thinking });
   const end = sharedPrefixLength(prompt) ?? prompt.length;
-  return { prompt: prompt.slice(0, end), literalRanges: literalRanges.filter((r) => r.start < end).map((r) => ({ ...r, end: Math.min(r.end, end) })) };
+  return { prompt: prompt.slice(0, end), literalRanges: rangesBefore(literalRanges, end) };
 }
 
 /**
