@@ -9,7 +9,7 @@ import { createPolicy } from "../bench/policies.ts";
 import { runSuite } from "../bench/robustness/run.ts";
 import { renderHalfTable, renderSuiteHtml, summarizeHalf } from "../bench/robustness/summary.ts";
 import { HALVES, loadSuite, type Half } from "../bench/robustness/suite.ts";
-import { loadCorpus } from "../bench/others/corpus.ts";
+import { HALVES as OTHERS_HALVES, loadCorpus, type Half as OthersHalf } from "../bench/others/corpus.ts";
 import { loadOperators } from "../bench/others/operators.ts";
 import { runOthers } from "../bench/others/run.ts";
 import { renderOthersTable, summarizeOthers } from "../bench/others/summary.ts";
@@ -25,27 +25,39 @@ interface RobustnessOptions {
   html?: string;
 }
 
+/**
+ * The halves of the others' texts a run reads. A half nobody tuned on is graded once, so it runs only
+ * when `--half` names it: without one, the tune half runs (our suite keeps its report default).
+ */
+export function othersHalvesFor(half: string, named: boolean): OthersHalf[] {
+  if (!named) return ["tune"];
+  if (half === "all") return [...OTHERS_HALVES];
+  if ((OTHERS_HALVES as readonly string[]).includes(half)) return [half as OthersHalf];
+  throw new UsageError(`--half must be tune, report, fresh or all for the others' texts, got '${half}'`);
+}
+
 export function registerBenchRobustnessCommand(bench: Command): void {
   bench
     .command("robustness")
     .description("run the robustness suites: our own rewordings of pack cases (originals vs variants, strict kiosk score) and texts others wrote (due sales sold, asked, refused, wrong offers)")
     .option("--policy <name>", "policy to run", "rule")
     .option("--suite <suite>", "ours (cases/robustness), others (cases/others) or all", "all")
-    .option("--half <half>", "report (never tuned on), tune, or all", "report")
+    .option("--half <half>", "report (never tuned on), tune, or all; the others' texts also have fresh (gathered after their report half was graded). Without --half the others' texts run their tune half: a half nobody tuned on is graded only when named", "report")
     .option("--json", "print the summary as JSON")
     .option("--html <file>", "also write an HTML report")
     .action(async (opts: RobustnessOptions, cmd: Command) => {
-      const halves: Half[] = opts.half === "all" ? [...HALVES] : (HALVES as readonly string[]).includes(opts.half) ? [opts.half as Half] : [];
-      if (halves.length === 0) throw new UsageError(`--half must be report, tune or all, got '${opts.half}'`);
       if (!(SUITES as readonly string[]).includes(opts.suite)) throw new UsageError(`--suite must be ours, others or all, got '${opts.suite}'`);
       const ours = opts.suite !== "others";
       const others = opts.suite !== "ours";
+      const halves: Half[] = !ours ? [] : opts.half === "all" ? [...HALVES] : (HALVES as readonly string[]).includes(opts.half) ? [opts.half as Half] : [];
+      if (ours && halves.length === 0) throw new UsageError(`--half must be report, tune or all for our suite, got '${opts.half}'`);
+      const othersHalves = others ? othersHalvesFor(opts.half, cmd.getOptionValueSource("half") !== "default") : [];
       const pack = dataPack(cmd.optsWithGlobals<GlobalOptions>());
       let entries, passengers, operators;
       try {
         entries = ours ? loadSuite(pack, halves) : [];
-        passengers = others ? loadCorpus(pack, undefined, halves) : [];
-        operators = others ? loadOperators(pack, undefined, halves) : [];
+        passengers = others ? loadCorpus(pack, undefined, othersHalves) : [];
+        operators = others ? loadOperators(pack, undefined, othersHalves) : [];
       } catch (err) {
         if (err instanceof BenchError) throw new UsageError(err.message);
         throw err;
@@ -58,7 +70,7 @@ export function registerBenchRobustnessCommand(bench: Command): void {
         const outcomes = ours ? await runSuite(pack, entries, handle.policy, progress("variants")) : [];
         const othersOutcomes = others ? await runOthers(pack, passengers, operators, handle.policy, progress("texts others wrote")) : [];
         const summaries = ours ? halves.map((h) => summarizeHalf(h, outcomes)) : [];
-        const othersSummaries = others ? halves.map((h) => summarizeOthers(h, othersOutcomes)) : [];
+        const othersSummaries = othersHalves.map((h) => summarizeOthers(h, othersOutcomes));
         if (opts.html && ours) {
           mkdirSync(path.dirname(path.resolve(opts.html)), { recursive: true });
           writeFileSync(opts.html, renderSuiteHtml(summaries));

@@ -1,5 +1,5 @@
 // Throwaway corpus folders for the tests of the others' corpora (bench/others): a folder with tune/
-// and report/ halves holding the given YAML, and ids whose hash puts them in a half.
+// report/ and fresh/ halves holding the given YAML, and ids whose hash puts them in a half.
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,7 +7,7 @@ import { halfOf } from "../bench/others/corpus.ts";
 
 export function corpusDir(files: Record<string, string>): string {
   const dir = mkdtempSync(path.join(tmpdir(), "others-corpus-"));
-  for (const half of ["tune", "report"]) mkdirSync(path.join(dir, half));
+  for (const half of ["tune", "report", "fresh"]) mkdirSync(path.join(dir, half));
   for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
   return dir;
 }

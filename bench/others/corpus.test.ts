@@ -27,10 +27,18 @@ describe("others' passenger corpus", () => {
     }
   });
 
-  it("puts every entry in the half its id's hash says", () => {
-    for (const c of corpus) expect(c.half, c.entry.id).toBe(halfOf(c.entry.id));
+  it("puts every entry of the split halves in the half its id's hash says", () => {
+    for (const c of corpus) if (c.half !== "fresh") expect(c.half, c.entry.id).toBe(halfOf(c.entry.id));
     const halves = new Set(corpus.map((c) => c.half));
-    expect(halves).toEqual(new Set(["tune", "report"]));
+    expect(halves).toContain("tune");
+    expect(halves).toContain("report");
+  });
+
+  it("holds in its fresh half no text that the tune or report half already has", () => {
+    const key = (c: CorpusEntry) => `${c.entry.source.name}\n${c.entry.source.original}`;
+    const older = new Set(corpus.filter((c) => c.half !== "fresh").map(key));
+    const repeated = corpus.filter((c) => c.half === "fresh" && older.has(key(c))).map((c) => c.entry.id);
+    expect(repeated).toEqual([]);
   });
 
   it("has at least 300 entries, 40 per system, sales and no-sales, and more than one language", () => {
@@ -83,5 +91,16 @@ describe("others' passenger corpus", () => {
       ["report", true],
     ]);
     expect(loadFiles(corpusDir({}))).toEqual([]);
+  });
+
+  it("takes any id in the fresh half, and the system from a file named <system>.<batch>.yaml", () => {
+    const report = idIn("marta", "report");
+    const ok = "{sale: {origin: MARTA-AP, destination: MARTA-FP, riders: {adults: 1}}}";
+    const fresh = loadCorpus(pack, corpusDir({ "fresh/marta.sgd.yaml": entry(report, ok), "fresh/bart.yaml": entry("bart-p-501", "{no_sale: a question}") }), ["fresh"]);
+    expect(fresh.map((c) => [c.system, c.half, c.entry.id])).toEqual([
+      ["bart", "fresh", "bart-p-501"],
+      ["marta", "fresh", report],
+    ]);
+    expect(() => loadCorpus(pack, corpusDir({ "fresh/marta.sgd.yaml": entry("bart-p-501", ok) }), ["fresh"])).toThrow(/does not start with the file's system "marta-"/);
   });
 });

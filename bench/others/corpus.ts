@@ -3,7 +3,7 @@
 // or "no sale". The YAML never holds a price: every sale's route and total are computed here with the
 // pack's own route planner and fare calculator, so a fare change in the pack changes the expectation.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -13,7 +13,11 @@ import { ToolSession } from "../../tools/tools/index.ts";
 import { BenchError } from "../errors.ts";
 
 export const CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/passengers");
-export const HALVES = ["tune", "report"] as const;
+/**
+ * tune and report: split by the id's hash when the entry was created. fresh: texts gathered after the
+ * report half had been graded once (and so spent); all of them are graded once, none tuned on.
+ */
+export const HALVES = ["tune", "report", "fresh"] as const;
 export type Half = (typeof HALVES)[number];
 export const LANGUAGES = ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const;
 export const MAY_ASK = ["origin", "destination", "riders"] as const;
@@ -41,7 +45,7 @@ export type Entry = z.infer<typeof EntrySchema>;
 export type Riders = Required<z.infer<typeof RidersSchema>>;
 
 /** The half an id belongs to, decided when the entry was created: sha256(id) even → tune, odd → report. */
-export function halfOf(id: string): Half {
+export function halfOf(id: string): "tune" | "report" {
   const last = createHash("sha256").update(id).digest()[31]!;
   return last % 2 === 0 ? "tune" : "report";
 }
@@ -72,17 +76,30 @@ export interface RawFile {
   entries: Entry[];
 }
 
-/** Parses every corpus file; an error names the file, the entry index and the field. */
-export function loadFiles(dir = CORPUS_DIR, halves: readonly Half[] = HALVES): RawFile[] {
-  const out: RawFile[] = [];
+/**
+ * The YAML files of each half, with the system each is for: `<system>.yaml`, or `<system>.<batch>.yaml`
+ * where several people add texts for one system. A half with no folder has no files.
+ */
+export function corpusFiles(dir: string, halves: readonly Half[]): { half: Half; system: string; file: string }[] {
+  const out: { half: Half; system: string; file: string }[] = [];
   for (const half of halves) {
     const folder = path.join(dir, half);
+    if (!existsSync(folder)) continue;
     for (const name of readdirSync(folder).filter((f) => f.endsWith(".yaml")).sort()) {
-      const file = path.join(folder, name);
-      out.push({ system: name.replace(/\.yaml$/, ""), half, file, entries: parseFile(file, readFileSync(file, "utf8")) });
+      out.push({ half, system: name.slice(0, name.indexOf(".")), file: path.join(folder, name) });
     }
   }
   return out;
+}
+
+/** Refuses an entry outside the half its id's hash names (the fresh half is not split by hash). */
+export function checkHalf(id: string, half: Half, where: string): void {
+  if (half !== "fresh" && halfOf(id) !== half) throw new BenchError(`${where}: field id: its hash puts it in the ${halfOf(id)} half, not ${half}`);
+}
+
+/** Parses every corpus file; an error names the file, the entry index and the field. */
+export function loadFiles(dir = CORPUS_DIR, halves: readonly Half[] = HALVES): RawFile[] {
+  return corpusFiles(dir, halves).map(({ half, system, file }) => ({ system, half, file, entries: parseFile(file, readFileSync(file, "utf8")) }));
 }
 
 export function parseFile(file: string, text: string): Entry[] {
@@ -149,7 +166,7 @@ export function loadCorpus(pack: DataPack, dir = CORPUS_DIR, halves: readonly Ha
       if (before) throw new BenchError(`${where}: field id: duplicate of ${before}`);
       seen.set(entry.id, where);
       if (!entry.id.startsWith(`${f.system}-`)) throw new BenchError(`${where}: field id: does not start with the file's system "${f.system}-"`);
-      if (halfOf(entry.id) !== f.half) throw new BenchError(`${where}: field id: its hash puts it in the ${halfOf(entry.id)} half, not ${f.half}`);
+      checkHalf(entry.id, f.half, where);
       const sale = "sale" in entry.expect ? computeSale(pack, f.system, entry.expect.sale, where) : null;
       out.push({ entry, system: f.system, half: f.half, file: f.file, index, sale });
     });

@@ -4,14 +4,14 @@
 // and 2–4 trips asked under it. The YAML never holds a price: a sale probe's route and total are
 // computed here with the pack's route planner (under the twin's closures) and fare calculator, then
 // the twin's fare effect is applied.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import { BenchError } from "../errors.ts";
-import { computeSale, halfOf, HALVES, LANGUAGES, parseEntries, RidersSchema, type ComputedSale, type Half, type RouteClosures } from "./corpus.ts";
+import { checkHalf, computeSale, corpusFiles, HALVES, LANGUAGES, parseEntries, RidersSchema, type ComputedSale, type Half, type RouteClosures } from "./corpus.ts";
 
 export const OPERATORS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/operators");
 
@@ -206,46 +206,41 @@ function check(pack: DataPack, system: string, e: OperatorEntry, where: string):
 export function loadOperators(pack: DataPack, dir = OPERATORS_DIR, halves: readonly Half[] = HALVES): OperatorCorpusEntry[] {
   const out: OperatorCorpusEntry[] = [];
   const seen = new Map<string, string>();
-  for (const half of halves) {
-    const folder = path.join(dir, half);
-    for (const name of readdirSync(folder).filter((f) => f.endsWith(".yaml")).sort()) {
-      const file = path.join(folder, name);
-      const system = name.replace(/\.yaml$/, "");
-      parseOperatorFile(file, readFileSync(file, "utf8")).forEach((entry, index) => {
-        const where = `${file}: entry ${index} (${entry.id})`;
-        const before = seen.get(entry.id);
-        if (before) throw new BenchError(`${where}: field id: duplicate of ${before}`);
-        seen.set(entry.id, where);
-        if (!entry.id.startsWith(`${system}-`)) throw new BenchError(`${where}: field id: does not start with the file's system "${system}-"`);
-        if (halfOf(entry.id) !== half) throw new BenchError(`${where}: field id: its hash puts it in the ${halfOf(entry.id)} half, not ${half}`);
-        check(pack, system, entry, where);
-        const probes = entry.probes.map((probe, i): ComputedProbe => {
-          const at = `${where}: probe ${i}`;
-          const live = inForce(entry.reading, probe.at);
-          const closures = live ? closuresOf(entry.reading) : {};
-          for (const field of ["origin", "destination"] as const) {
-            if (!pack.system(system).hasStationId(probe[field])) throw new BenchError(`${at}: field probes.${i}.${field}: unknown station ${probe[field]} in ${system}`);
-          }
-          const routed = hasRoute(pack, system, probe.origin, probe.destination, closures);
-          // the outcome follows from the twin: a sale needs a route under it; no_sale and refer are
-          // claimed only where the twin leaves no route (a closure the kiosk must not sell through)
-          if (probe.expect === "sale" && !routed) throw new BenchError(`${at}: field probes.${i}.expect: sale, but no route ${probe.origin} → ${probe.destination} under the twin`);
-          if ((probe.expect === "no_sale" || probe.expect === "refer") && routed) {
-            throw new BenchError(`${at}: field probes.${i}.expect: ${probe.expect}, but the twin leaves a route ${probe.origin} → ${probe.destination}`);
-          }
-          // a question the notice makes necessary needs the notice in force
-          if (probe.expect === "ask" && !live) throw new BenchError(`${at}: field probes.${i}.at: ask, but the notice does not apply at ${probe.at}`);
-          if (probe.expect !== "sale") return { probe, inForce: live, sale: null };
-          const sale = computeSale(pack, system, { origin: probe.origin, destination: probe.destination, riders: probe.riders }, at, closures);
-          const heads = sale.riders.adults + sale.riders.children + sale.riders.seniors + sale.riders.disabled;
-          const fare = entry.reading.fare;
-          const fareApplies = live && (fare?.eligible === undefined || probe.eligible === true) && (fare?.origins === undefined || fare.origins.includes(probe.origin));
-          const total = fareApplies ? applyFare(entry.reading, sale.total, heads) : sale.total;
-          return { probe, inForce: live, sale: { ...sale, total } };
-        });
-        out.push({ entry, system, half, file, index, probes });
+  for (const { half, system, file } of corpusFiles(dir, halves)) {
+    parseOperatorFile(file, readFileSync(file, "utf8")).forEach((entry, index) => {
+      const where = `${file}: entry ${index} (${entry.id})`;
+      const before = seen.get(entry.id);
+      if (before) throw new BenchError(`${where}: field id: duplicate of ${before}`);
+      seen.set(entry.id, where);
+      if (!entry.id.startsWith(`${system}-`)) throw new BenchError(`${where}: field id: does not start with the file's system "${system}-"`);
+      checkHalf(entry.id, half, where);
+      check(pack, system, entry, where);
+      const probes = entry.probes.map((probe, i): ComputedProbe => {
+        const at = `${where}: probe ${i}`;
+        const live = inForce(entry.reading, probe.at);
+        const closures = live ? closuresOf(entry.reading) : {};
+        for (const field of ["origin", "destination"] as const) {
+          if (!pack.system(system).hasStationId(probe[field])) throw new BenchError(`${at}: field probes.${i}.${field}: unknown station ${probe[field]} in ${system}`);
+        }
+        const routed = hasRoute(pack, system, probe.origin, probe.destination, closures);
+        // the outcome follows from the twin: a sale needs a route under it; no_sale and refer are
+        // claimed only where the twin leaves no route (a closure the kiosk must not sell through)
+        if (probe.expect === "sale" && !routed) throw new BenchError(`${at}: field probes.${i}.expect: sale, but no route ${probe.origin} → ${probe.destination} under the twin`);
+        if ((probe.expect === "no_sale" || probe.expect === "refer") && routed) {
+          throw new BenchError(`${at}: field probes.${i}.expect: ${probe.expect}, but the twin leaves a route ${probe.origin} → ${probe.destination}`);
+        }
+        // a question the notice makes necessary needs the notice in force
+        if (probe.expect === "ask" && !live) throw new BenchError(`${at}: field probes.${i}.at: ask, but the notice does not apply at ${probe.at}`);
+        if (probe.expect !== "sale") return { probe, inForce: live, sale: null };
+        const sale = computeSale(pack, system, { origin: probe.origin, destination: probe.destination, riders: probe.riders }, at, closures);
+        const heads = sale.riders.adults + sale.riders.children + sale.riders.seniors + sale.riders.disabled;
+        const fare = entry.reading.fare;
+        const fareApplies = live && (fare?.eligible === undefined || probe.eligible === true) && (fare?.origins === undefined || fare.origins.includes(probe.origin));
+        const total = fareApplies ? applyFare(entry.reading, sale.total, heads) : sale.total;
+        return { probe, inForce: live, sale: { ...sale, total } };
       });
-    }
+      out.push({ entry, system, half, file, index, probes });
+    });
   }
   return out;
 }
