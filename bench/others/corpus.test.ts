@@ -84,6 +84,11 @@ describe("others' passenger corpus", () => {
       /marta\.yaml: entry 0 .*field expect\.sale\.origin: unknown station MARTA-XX/,
     );
     expect(() => loadCorpus(pack, corpusDir({ "tune/marta.yaml": entry(tune, ok) + entry(tune, ok) }))).toThrow(/entry 1 .*field id: duplicate/);
+    // a sale at a station the pack's knowledge base says is permanently closed is no sale to expect
+    const cta = idIn("cta", "tune");
+    expect(() => loadCorpus(pack, corpusDir({ "tune/cta.yaml": entry(cta, "{sale: {origin: CTA-STL, destination: CTA-KIM, riders: {adults: 1}}}") }))).toThrow(
+      /field expect\.sale\.origin: CTA-STL is permanently closed/,
+    );
     expect(() => loadCorpus(pack, corpusDir({ "tune/marta.yaml": entry(report, ok) }))).toThrow(/field id: its hash puts it in the report half/);
     const good = loadCorpus(pack, corpusDir({ "tune/marta.yaml": entry(tune, ok), "report/marta.yaml": entry(report, "{no_sale: a question}") }));
     expect(good.map((c) => [c.half, c.sale === null])).toEqual([

@@ -10,6 +10,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { DataPack } from "../../tools/data/datapack.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
+import { permanentClosures } from "../../runtime/kiosk/interlock/service.ts";
 import { BenchError } from "../errors.ts";
 
 export const CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/passengers");
@@ -136,6 +137,10 @@ export function computeSale(pack: DataPack, system: string, sale: z.infer<typeof
     if (!data.hasStationId(sale[field])) throw new BenchError(`${where}: field expect.sale.${field}: unknown station ${sale[field]} in ${system}`);
   }
   if (sale.origin === sale.destination) throw new BenchError(`${where}: field expect.sale: origin and destination are the same station`);
+  for (const field of ["origin", "destination"] as const) {
+    const closed = permanentClosures(data, null).get(sale[field]);
+    if (closed) throw new BenchError(`${where}: field expect.sale.${field}: ${sale[field]} is permanently closed (the pack's knowledge base: "${closed}")`);
+  }
   const riders = fullRiders(sale.riders);
   if (riders.adults + riders.children + riders.seniors + riders.disabled === 0) throw new BenchError(`${where}: field expect.sale.riders: nobody rides`);
   const tools = new ToolSession(data);
