@@ -188,6 +188,25 @@ export class StationLexicon {
     } else existing.ids.push(id);
   }
 
+  /**
+   * Lines a Chinese text calls by their local names ("亦庄线", "文湖線", also written in the other
+   * script), with where: a notice names lines so as often as by number.
+   */
+  chineseLines(text: string): { id: string; start: number; end: number }[] {
+    const source = simplifiedChinese(text);
+    const out: { id: string; start: number; end: number }[] = [];
+    for (const [id, name] of this.data.lineNames ?? []) {
+      if (!hasCjk(name)) continue;
+      const key = simplifiedChinese(name);
+      for (let at = source.indexOf(key); at >= 0; at = source.indexOf(key, at + 1)) {
+        // "3号线" inside "13号线" is not line 3.
+        if (/^[\p{L}\p{N}]/u.test(key) && /[A-Za-z0-9]$/u.test(source.slice(0, at))) continue;
+        out.push({ id, start: at, end: at + key.length });
+      }
+    }
+    return out.sort((a, b) => a.start - b.start);
+  }
+
   /** Is this (folded) phrase a line name or colour ("red", "red line", "line 1")? */
   isLineWord(folded: string): boolean {
     return this.lineWords.has(canon(folded));

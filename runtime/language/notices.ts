@@ -15,6 +15,44 @@ export function trainsRunThrough(message: string): boolean {
   return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);
 }
 
+/** A station shut for want of its staff, not for anything on the track ("closed due to strike action by the RMT"). */
+const STAFF_CLOSURE = /\b(?:strikes?|strike action|industrial action|walk-?outs?|staff(?:ing)? shortages?|shortage of staff|lack of staff|no staff|unstaffed)\b|罢工|罷工|人手不足|إضراب/iu;
+
+/**
+ * Trains still run through a closed station: the words say so, or the station is shut for want of
+ * its staff (a strike), which stops nobody on the line — unless the words say trains cannot pass.
+ * A closure for anything else ("closed for police activity") is not passed through on a guess.
+ */
+export function closedStationPassable(message: string): boolean {
+  return trainsRunThrough(message) || (STAFF_CLOSURE.test(message) && !NO_PASSING.test(message));
+}
+
+/**
+ * A part of a station, not the station, is what a sentence says is shut or opened ("the current
+ * Argyle station entrance is closed", "Temporary Station and Entrance Opens", "the south exit").
+ */
+export const STATION_PART = /\b(?:entrances?|exits?|doors?|stairs|stairways?|escalators?|elevators?|lifts?|platforms?|parking|car park|lot|bus bay|ticket (?:office|machines?)|toilets?|restrooms?|concourse|tunnel|footbridge|overpass|passageway)\b/i;
+
+
+/**
+ * The sentence speaks of a part of a station and of no train, line or station closing ("the current
+ * Argyle station entrance is closed", "the new entrance is next to the closed one") — unlike
+ * "Education City station closed for platform tile repair".
+ */
+export function speaksOfStationPartOnly(sentence: string): boolean {
+  return STATION_PART.test(sentence) && !/\b(?:trains?|services?|lines?)\b/i.test(sentence) && !STATION_CLOSED.test(sentence);
+}
+
+const STATION_CLOSED = /\bstations?\s+(?:is\s+|are\s+|will be\s+|has been\s+|remains?\s+)?(?:closed|shut)\b|\bclos(?:e|es|ed|ing)\s+(?:the\s+|this\s+)?stations?\b/i;
+
+/** Words right after a station's name make it a part of the station ("Argyle station entrance …"). */
+export function namesStationPart(wordsAfterName: string): boolean {
+  return new RegExp(`^(?:stations?\\s+)?${STATION_PART.source}`, "i").test(wordsAfterName);
+}
+
+/** The sentence announces that something opens or runs again ("Temporary Station Opens", "resume stopping", "back in service"). */
+export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?open|are (?:now )?open|resumes?|resumed|back in service|restored|running normally)\b/i;
+
 /** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 
@@ -28,6 +66,11 @@ const LIFT_OUT =
  */
 export function saysLiftOut(message: string): boolean {
   return LIFT_OUT.test(message);
+}
+
+/** A lift notice that says the lift works again ("Elevator at Paulina Back in Service"): nothing is out. */
+export function saysLiftBack(message: string): boolean {
+  return /\b(?:elevators?|lifts?)\b|电梯|電梯|المصعد/iu.test(message) && OPENS_AGAIN.test(message) && !saysLiftOut(message);
 }
 
 const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing)\b/giu;
@@ -82,16 +125,20 @@ export function noticeSentences(message: string): string[] {
 export interface ChineseNoticeReading {
   /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */
   systemWide: boolean;
-  /** Lines it stops: those it suspends ("13号线暂停运营"), and every line but those it says run again. */
+  /** Lines it stops: those it suspends ("13号线暂停运营", "文湖線…停止營運"), and every line but those it says run again. */
   linesClosed: string[];
   /** Lines it says run again ("1、2、5…号线…恢复运行"). */
   linesResumed: string[];
+  /** Sections it stops ("圓山站至淡水站…停止營運"): on the line that joins both ends. */
+  sections: { line: string; from: string; to: string }[];
   /** Stations it closes ("天安门东站、天安门西站封站"). */
   stationsClosed: string[];
   /** Trains still pass through the closed stations ("通过不停车"). */
   passThrough: boolean;
-  /** Clauses that say something stops but name nothing the kiosk can map ("文湖線…暫停營運"): it cannot tell which trips they stop. */
+  /** Clauses that say something stops but name nothing the kiosk can map ("淡水信義線高架平面路段暫停營運"): it cannot tell which trips they stop. */
   unread: string[];
+  /** The lines those clauses name, where they name any: only their trips may be touched. */
+  unreadLines: string[];
 }
 
 const ZH_CLAUSE = /[。；;！!？?，,]/u;
@@ -100,40 +147,124 @@ const ZH_SYSTEM = /全网|全網|全线网|全線網|所有线路|所有線路|�
 const ZH_SUSPEND = /暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務/u;
 const ZH_CLOSE_STATION = /封站|关闭|關閉|封闭|封閉/u;
 const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|恢復營運/u;
+/** Every line runs again ("所有…线路均已全部恢复运营"): no line stays stopped. */
+const ZH_ALL_RESUMED = /(?:全部|均已|均|全线网|全線網|全网|全網|所有线路|所有線路)[^。；;]{0,6}(?:恢复|恢復)/u;
+/** A part of a station, not the station ("过街通道封闭", "B口关闭", "停止2号线和8号线换乘"): the station still serves riders. */
+const ZH_STATION_PART = /通道|出入口|[A-Za-z\d]口|电梯|電梯|扶梯|站厅|站廳|换乘|換乘|停车场|停車場/u;
+/** Words after a line's name that make it a part of the line ("淡水信義線高架平面路段"): where is not said. */
+const ZH_LINE_PART = /^[^、，,。;；]{0,2}(?:高架|平面|地面|地下|路段|区段|區段|部分|部份)/u;
+/** Between the two ends of a section ("圓山站至淡水站", "霍营—西直门"). */
+const ZH_SECTION_GAP = /^站?\s*(?:至|到|—|－|–|-|~|～)\s*$/u;
+
+/** The notice says every line runs again ("…线路均已全部恢复运营"): its resume words stop nothing. */
+export function everyLineResumed(message: string): boolean {
+  return ZH_ALL_RESUMED.test(message);
+}
+
+/** Lines a Chinese notice names, by number ("13号线") or by name ("亦庄线"). */
+export function chineseLinesNamed(system: SystemData, message: string): string[] {
+  const numbered = [...message.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase()));
+  return [...new Set([...numbered, ...lexiconFor(system).chineseLines(message).map((n) => n.id)])].filter((id) => system.lineById(id));
+}
 
 /**
- * A Chinese service notice read into the lines and stations it stops and the clauses it could not
- * read, or undefined when it says nothing stops. Line numbers
- * ("1、2号线") are the system's line ids; stations are read by the one station reader.
+ * A Chinese service notice read into the lines, sections and stations it stops and the clauses it
+ * could not read, or undefined when it says nothing stops. Line numbers ("1、2号线") are the
+ * system's line ids, line names ("亦庄线") the operator's local names; stations are read by the one
+ * station reader.
  */
 export function readChineseNotice(system: SystemData, message: string): ChineseNoticeReading | undefined {
   if (!/\p{Script=Han}/u.test(message)) return undefined;
-  const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [] };
+  const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [], unreadLines: [] };
   const lexicon = lexiconFor(system);
-  // Sentence by sentence: a contingent measure ("遇极端情况,将…封闭车站") stops nothing now.
-  const clauses = noticeSentences(message).filter((sentence) => !contingentMeasure(sentence)).flatMap((sentence) => sentence.split(ZH_CLAUSE));
-  for (const clause of clauses) {
-    const lines = [...clause.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
-    // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
-    // city, not 北京站; "淡水信義線": the line, not Tamsui station).
-    const stations = lexicon
+  const allResumed = ZH_ALL_RESUMED.test(message);
+  const linesIn = (clause: string): string[] =>
+    [...clause.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
+  // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
+  // city, not 北京站; "淡水信義線": the line, not Tamsui station).
+  const stationsIn = (clause: string) =>
+    lexicon
       .find(clause)
       .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
-      .flatMap((m) => (m.candidates.length === 1 && (m.kind === "local" || m.kind === "name") ? m.candidates : []));
-    const stops = ZH_SUSPEND.test(clause) || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
-    // A line named by its name ("文湖線") is not read: what the clause stops is not known — unless
-    // the clause only closes stations it names ("1号线八通线天安门东站、天安门西站封站": their line).
-    const closesNamedStations = ZH_CLOSE_STATION.test(clause) && !ZH_SUSPEND.test(clause) && stations.length > 0;
-    if (stops && !closesNamedStations && /\p{Script=Han}[線线]/u.test(clause.replace(ZH_LINES, ""))) reading.unread.push(clause);
-    if (ZH_RESUME.test(clause) && lines.length > 0) reading.linesResumed.push(...lines);
-    else if (ZH_SYSTEM.test(clause) && ZH_SUSPEND.test(clause)) reading.systemWide = true;
-    else if (ZH_SUSPEND.test(clause) && lines.length > 0 && !ZH_CLOSE_STATION.test(clause)) reading.linesClosed.push(...lines);
-    else if ((ZH_CLOSE_STATION.test(clause) || ZH_SUSPEND.test(clause)) && stations.length > 0) reading.stationsClosed.push(...stations);
+      .filter((m) => m.candidates.length === 1 && (m.kind === "local" || m.kind === "name"));
+  const readClause = (clause: string): void => {
+    const numbered = linesIn(clause);
+    const named = lexicon.chineseLines(clause);
+    // A line named with a part of it ("高架平面路段") is stopped somewhere on it, not where.
+    const partly = new Set(named.filter((n) => ZH_LINE_PART.test(clause.slice(n.end))).map((n) => n.id));
+    const lines = [...new Set([...numbered, ...named.map((n) => n.id)])].filter((id) => !partly.has(id));
+    const matches = stationsIn(clause);
+    const suspends = ZH_SUSPEND.test(clause);
+    const stops = suspends || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
+    // "过街通道封闭", "前门站停止2号线和8号线换乘": a part of a station shuts; trains and the station's other ways stay.
+    if (stops && !suspends && ZH_STATION_PART.test(clause)) return;
+    // Sections: two stations joined by 至 / 到 / — ("圓山站至淡水站"), on a line that has both.
+    const inSection = new Set<number>();
+    if (stops) {
+      for (let i = 0; i + 1 < matches.length; i++) {
+        const a = matches[i]!;
+        const b = matches[i + 1]!;
+        if (!ZH_SECTION_GAP.test(clause.slice(a.end, b.start))) continue;
+        const from = a.candidates[0]!;
+        const to = b.candidates[0]!;
+        const common = system.lines.filter((l) => l.stations.includes(from) && l.stations.includes(to)).map((l) => l.id);
+        const on = common.filter((id) => lines.includes(id) || partly.has(id));
+        for (const line of on.length > 0 ? on : common) reading.sections.push({ line, from, to });
+        if (common.length > 0) inSection.add(i).add(i + 1);
+      }
+    }
+    const sectioned = new Set(reading.sections.map((x) => x.line));
+    const stations = matches.filter((_, i) => !inSection.has(i)).flatMap((m) => m.candidates);
+    // A line named by a name the kiosk does not know is not read: what the clause stops is not known
+    // — unless the clause only closes stations it names ("1号线八通线天安门东站、天安门西站封站": their line).
+    const closesNamedStations = ZH_CLOSE_STATION.test(clause) && !suspends && stations.length > 0;
+    let rest = clause.replace(ZH_LINES, "");
+    for (const n of named) rest = rest.replace(clause.slice(n.start, n.end), "");
+    const unknownLine = /\p{Script=Han}[線线]/u.test(rest);
+    if (stops && !closesNamedStations && (unknownLine || partly.size > 0) && inSection.size === 0) {
+      reading.unread.push(clause);
+      reading.unreadLines.push(...partly);
+    }
+    if (ZH_RESUME.test(clause)) {
+      if (!allResumed) reading.linesResumed.push(...lines);
+    } else if (ZH_SYSTEM.test(clause) && suspends) reading.systemWide = true;
+    else if (suspends && (lines.length > 0 || inSection.size > 0) && !ZH_CLOSE_STATION.test(clause)) {
+      reading.linesClosed.push(...lines.filter((id) => !sectioned.has(id)));
+      // Stations listed beside a section ("圓山站至淡水站、新北投站、小碧潭站"): branch ends, stopped too.
+      if (inSection.size > 0) reading.stationsClosed.push(...stations);
+    } else if ((ZH_CLOSE_STATION.test(clause) || suspends) && stations.length > 0) reading.stationsClosed.push(...stations);
     // "封站期间各次列车在上述两站通过不停车": how trains pass the stations closed before (passThrough), no stop of its own.
     else if (stops && !PASS_THROUGH_ZH.test(clause) && !reading.unread.includes(clause)) reading.unread.push(clause);
+  };
+  const stopsIn = (clause: string): boolean => ZH_SUSPEND.test(clause) || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
+  const namesIn = (clause: string): boolean => linesIn(clause).length + lexicon.chineseLines(clause).length + stationsIn(clause).length > 0;
+  // Sentence by sentence: a contingent measure ("遇极端情况,将…封闭车站") stops nothing now. A clause that
+  // stops but names nothing is the predicate of what the sentence named before ("圓山站到淡水站…及文湖線,
+  // 因風速達停駛標準,目前暫停營運"): read with it, or nothing more where that clause stopped it already.
+  for (const sentence of noticeSentences(message).filter((s) => !contingentMeasure(s))) {
+    let subject: string | undefined;
+    let stopped = false;
+    for (const clause of sentence.split(ZH_CLAUSE)) {
+      const stops = stopsIn(clause);
+      const names = namesIn(clause);
+      if (stops && !names && subject !== undefined) {
+        readClause(`${subject}，${clause}`);
+        subject = undefined;
+        stopped = true;
+        continue;
+      }
+      if (stops && !names && stopped) continue;
+      readClause(clause);
+      if (names) {
+        stopped ||= stops;
+        subject = stops ? undefined : clause;
+      }
+    }
   }
-  // Lines said to run again: the others stay stopped.
+
+  // Lines said to run again: the others stay stopped — unless it says every line runs again.
   if (reading.linesResumed.length > 0) for (const line of system.lines) if (!reading.linesResumed.includes(line.id) && !reading.linesClosed.includes(line.id)) reading.linesClosed.push(line.id);
-  const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.stationsClosed.length + reading.unread.length > 0;
+  reading.unreadLines = [...new Set(reading.unreadLines)];
+  const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
   return read ? reading : undefined;
 }

@@ -11,6 +11,8 @@ export interface LanguageData {
   aliases: ReadonlyMap<string, readonly string[]>;
   /** Landmark → the station(s) serving it; several stations make the landmark ambiguous. */
   landmarks: ReadonlyMap<string, readonly string[]>;
+  /** Line id → its name in the local language ("亦庄线", "文湖線"), as operators' notices call it. */
+  lineNames?: ReadonlyMap<string, string>;
 }
 
 export const EMPTY_LANGUAGE_DATA: LanguageData = { localNames: new Map(), aliases: new Map(), landmarks: new Map() };

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { contingentMeasure, noticeSentences, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, noticeSentences, OPENS_AGAIN, namesStationPart, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -115,10 +115,11 @@ export interface UnreadNotice {
 
 /**
  * Any wording that says trains stop, wider than CLOSING ("stopped every train", "shut every
- * station", "no L trains are running"): only ever used to refuse a sale, never to allow one.
+ * station", "no L trains are running"): only ever used to refuse a sale, never to allow one. Not
+ * where trains stop at a station ("Purple Line trains will stop at Sheridan") or "express stops".
  */
 const STOPPING =
-  /\b(stop|stops|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
+  /\b((?:not|never|\w*n ?t) stops?|(?<!\b(?:express|local|all|only|regular|extra|additional|special) )stops?(?! (?:at|in) (?!\d|midnight|noon))|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
 
 /**
  * The same in Chinese and Arabic ("全网…停止运营服务", "暂停营运", "封站", "只出不进", "إيقاف خدمات"),
@@ -166,6 +167,8 @@ function closedStationMentions(system: SystemData, sentence: string, needsClosed
     if (before === "between" || before === "and" && w.slice(Math.max(0, m.start - 6), m.start).includes("between")) continue;
     const named = /^(station|stations|closed|is closed|is shut|shut|has closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
     if (!named) continue;
+    // "the current Argyle station entrance is closed": a part of the station, which still serves riders.
+    if (namesStationPart(after)) continue;
     if (needsClosed && !/\b(closed|suspended|out of service|shut)\b/.test(after)) continue;
     out.push(m.stationId);
   }
@@ -202,8 +205,13 @@ function sectionTracks(system: SystemData, lineId: string, sentence: string): st
   const a = end(first);
   const b = end(m[3] ?? "");
   if (!a || !b || a === b) return [];
+  return lineSectionTracks(system, lineId, a, b);
+}
+
+/** The track pairs the route planner closes for a section of a line (none where it cannot close it alone). */
+function lineSectionTracks(system: SystemData, lineId: string, from: string, to: string): string[] {
   try {
-    return routeEngineFor(system).expandLineClosures([{ line: lineId, from_station: a, to_station: b }]).map(([x, y]) => pairKey(x, y));
+    return routeEngineFor(system).expandLineClosures([{ line: lineId, from_station: from, to_station: to }]).map(([x, y]) => pairKey(x, y));
   } catch (err) {
     if (err instanceof RouteError) return [];
     throw err;
@@ -319,7 +327,9 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   } else if (skipped.length > 0) {
     // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs.
     for (const id of skipped) out.stations.set(id, { why: label, passThrough: true });
-  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0) {
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && (saysClosing || d.severity !== "info")) {
+    // (An advisory whose words close nothing — "Red and Purple line trains share tracks", "Boarding
+    // Change at Belmont" — is no suspension of its line.)
     const id = system.aliasLine(d.line);
     // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.
     const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) ? sectionTracks(system, id, sentence) : [])) : [];
@@ -327,8 +337,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     else if (system.lineById(id)) out.lines.set(id, label);
   }
   if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {
-    if (type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message) || saysLiftOut(message)) out.liftsOut.set(d.station_id, label);
-    if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: skip });
+    if ((type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message) || saysLiftOut(message)) && !saysLiftBack(message)) out.liftsOut.set(d.station_id, label);
+    if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: closedStationPassable(message) });
   }
   // The operator's message.
   const all = sentences(message);
@@ -339,7 +349,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
       return;
     }
     // A station closure's subject: "Guomao station closed…", "… active at Guomao station."
-    if (index === 0 && STATION_TYPES.has(type)) {
+    // ("Argyle Temporary Station and Entrance Opens" names a station that opens, not one that closes.)
+    if (index === 0 && STATION_TYPES.has(type) && !OPENS_AGAIN.test(sentence)) {
       for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
     }
     const closing = (text: string): boolean => CLOSING.test(text) || noLineTrains(text, lineWords);
@@ -366,17 +377,26 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   if (zh) {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);
+    for (const section of zh.sections) for (const pair of lineSectionTracks(system, section.line, section.from, section.to)) out.tracks.set(pair, label);
     for (const id of zh.stationsClosed) if (!out.stations.has(id)) out.stations.set(id, { why: label, passThrough: zh.passThrough });
-    // A clause it could not read (often a line it does not know by that name) may stop any trip of its line.
-    if (zh.unread.length > 0) out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : null));
+    // A clause it could not read may stop any trip of the lines it names (else of the notice's line, else any).
+    const lines = zh.unreadLines.length > 0 ? zh.unreadLines : ownLine !== null && system.lineById(ownLine) ? [ownLine] : null;
+    if (zh.unread.length > 0) out.unread.push(unreadNotice(d, label, lines));
   }
   const mapped = out.systemSuspended !== null || out.lines.size + out.tracks.size + out.stations.size + out.liftsOut.size > 0;
   // A measure taken only if something happens stops nothing now: it is no unread stop.
-  const inForce = noticeSentences(message).filter((sentence) => !contingentMeasure(sentence)).join(" ");
-  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(inForce) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
+  // Nor does a part of a station that shuts ("the station entrance is closed"), or trains that
+  // "resume stopping" somewhere.
+  const inForce = noticeSentences(message)
+    .filter((sentence) => !contingentMeasure(sentence) && !speaksOfStationPartOnly(sentence))
+    .join(" ")
+    .replace(/\b(?:resumes?|resumed|resuming) stopping\b/gi, "resume");
+  // "…线路均已全部恢复运营": every line runs again, so its resume words leave nothing stopped.
+  const elsewhere = everyLineResumed(inForce) ? inForce.replace(/恢复运行|恢復運行|恢复运营|恢復營運|恢复营运/gu, "") : inForce;
+  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
   if (!mapped && saysStopping) {
     const words = normalize(message);
-    const named = names.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id);
+    const named = [...new Set([...names.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message)])];
     out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));
   }
   // The operator read the notice and said its unread words change nothing.

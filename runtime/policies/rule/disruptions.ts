@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -109,7 +109,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   if (!impact.inEffect) return impact;
   const type = d.type ?? "";
   // A lift out is read whatever the notice's severity: it decides whether a rider's trip suits them.
-  if (type === "elevator_outage" || (type !== "station_closure" && d.station_id && saysLiftOut(message))) {
+  if ((type === "elevator_outage" || (type !== "station_closure" && d.station_id && saysLiftOut(message))) && !saysLiftBack(message)) {
     for (const sid of d.station_id ? [d.station_id] : liftStations(system, message, d.line)) impact.liftsOut.add(sid);
     return impact;
   }
@@ -121,6 +121,10 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     for (const id of zh.linesClosed) {
       impact.closedLines.add(id);
       impact.restrictions.line_closures.push({ line: id });
+    }
+    for (const section of zh.sections) {
+      impact.closedLines.add(section.line);
+      impact.restrictions.line_closures.push({ line: section.line, from_station: section.from, to_station: section.to });
     }
     for (const id of zh.stationsClosed) {
       impact.unusableStations.add(id);

@@ -1,0 +1,143 @@
+// What the interlock reads from operators' own words (texts from cases/others/, adapted only in
+// names): a station shut by a strike is passed through, a part of a station that shuts or opens is
+// no closure, trains that "will stop at" a station do not stop service, an advisory whose words close
+// nothing closes no line, and Chinese notices name lines by name and stop sections between stations.
+import { describe, expect, it } from "vitest";
+import type { Disruption } from "../../../tools/data/schemas.ts";
+import { ensureLanguageData } from "../../framebook/local-names.ts";
+import { testPack } from "../testing.ts";
+import { readDisruption, type Closures } from "./service.ts";
+
+const pack = testPack();
+
+function read(system: string, d: Omit<Disruption, "id">): Closures {
+  const data = pack.system(system);
+  ensureLanguageData(pack, data);
+  return readDisruption(data, { id: "n1", ...d } as Disruption);
+}
+
+const summary = (c: Closures) => ({
+  lines: [...c.lines.keys()].sort(),
+  tracks: c.tracks.size,
+  stations: Object.fromEntries(c.stations),
+  unread: c.unread.map((u) => u.lines),
+  system: c.systemSuspended,
+});
+
+describe("the interlock reads operators' station notices as they mean them", () => {
+  it("passes trains through a station closed by a strike (TfL): it lacks staff, not track", () => {
+    const c = read("marta", { type: "station_closure", severity: "critical", station_id: "MARTA-SS", message: "Sandy Springs: Closed - This station is closed due to strike action by the RMT." });
+    expect(summary(c).stations).toEqual({ "MARTA-SS": { why: "n1", passThrough: true } });
+    // unless the words say trains cannot pass
+    const cut = read("marta", { type: "station_closure", severity: "critical", station_id: "MARTA-SS", message: "Sandy Springs is closed by a strike and trains cannot pass through." });
+    expect(summary(cut).stations).toEqual({ "MARTA-SS": { why: "n1", passThrough: false } });
+    // a closure for anything else is not passed through on a guess
+    const police = read("marta", { type: "station_closure", severity: "critical", station_id: "MARTA-SS", message: "Sandy Springs station is closed for police activity." });
+    expect(summary(police).stations).toEqual({ "MARTA-SS": { why: "n1", passThrough: false } });
+    expect(summary(cut).stations).toEqual({ "MARTA-SS": { why: "n1", passThrough: false } });
+  });
+
+  it("reads a station entrance that closes, or a temporary station that opens, as no closure (CTA)", () => {
+    const entrance = read("cta", {
+      type: "station_entry_restriction",
+      severity: "info",
+      line: "red",
+      station_id: "CTA-ARG",
+      message: "Argyle Temporary Station and Entrance Opens: The current Argyle station entrance is closed. The new, temporary Argyle station entrance is next to the closed one, 50 feet west.",
+    });
+    expect(summary(entrance)).toMatchObject({ lines: [], tracks: 0, stations: {}, unread: [] });
+    const opens = read("cta", {
+      type: "station_entry_restriction",
+      severity: "info",
+      line: "red",
+      station_id: "CTA-BRM",
+      message: "Bryn Mawr Temporary Station Opens: New, temporary Bryn Mawr station is open. Separate entry for each direction: Howard-bnd enter thru old entrance; 95th-bnd enter on B'way north of Bryn Mawr.",
+    });
+    expect(summary(opens)).toMatchObject({ lines: [], tracks: 0, stations: {}, unread: [] });
+  });
+
+  it("closes no line for an advisory whose words close nothing, and reads 'will stop at' as a stop made, not service stopped (CTA)", () => {
+    const shared = read("cta", {
+      type: "planned_maintenance",
+      severity: "info",
+      line: "red",
+      message: "Red and Purple Line Trains Share Track between Thorndale and Belmont (Updated): Red and Purple line trains share tracks btwn Thorndale and Belmont. Purple Line Express trains continue to make only express stops between Howard and Belmont.",
+    });
+    expect(summary(shared)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    const boarding = read("cta", {
+      type: "planned_maintenance",
+      severity: "info",
+      line: "brown",
+      station_id: "CTA-BLM",
+      message: "Boarding Change at Belmont: At Belmont station, Kimball-bound Brown Line trains resume stopping on outer track; Linden-bound Purple Line Exp trains continue to board/exit on inner track.",
+    });
+    expect(summary(boarding)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    const extra = read("cta", {
+      type: "crowd_advisory",
+      severity: "info",
+      line: "purple",
+      station_id: "CTA-SHE",
+      message: "Service for 2023 Cubs Weekday Night Games and Wrigley Field Concerts: Loop-bound Purple Line Express trains will stop at Sheridan for all weekday Cubs night games and Wrigley Field concerts.",
+    });
+    expect(summary(extra).unread).toEqual([]);
+    // a warning that says service stops somewhere it cannot map is still unread
+    expect(summary(read("cta", { type: "crowd_advisory", severity: "warning", message: "Trains will not stop at the stadium tonight." })).unread).toEqual([null]);
+  });
+
+  it("reads a lift back in service as no lift out", () => {
+    const c = read("cta", { type: "elevator_outage", severity: "info", line: "brown", station_id: "CTA-PAU", message: "Elevator at Paulina Back in Service: The Loop-bound platform elevator at Paulina (Brown Line) is back in service." });
+    expect(c.liftsOut.size).toBe(0);
+    const out = read("cta", { type: "elevator_outage", severity: "info", line: "brown", station_id: "CTA-PAU", message: "Elevator at Paulina Temporarily Out-of-Service." });
+    expect([...out.liftsOut.keys()]).toEqual(["CTA-PAU"]);
+  });
+});
+
+// Taipei Rapid Transit Corporation typhoon statements (2015, 2017, via CNA and Liberty Times) and
+// Beijing notices (北京地铁 2024 National Day closures, 北京市交通委 wind recovery, 亦庄线 split operation).
+describe("the interlock reads Chinese notices that name lines by name and sections between stations", () => {
+  it("stops the named line, the section between two stations and the branch ends listed beside it, and nothing else", () => {
+    const c = read("taipei", {
+      type: "typhoon_warning",
+      severity: "critical",
+      message: "臺北捷運文湖線、高架平面路段(圓山站至淡水站、新北投站、小碧潭站)因風速已達停駛標準,於11點停止營運,呼籲民眾盡量避免外出,以策安全。至於淡水信義線地下段、松山新店線、中和新蘆線、板南線持續運轉,並視人潮實際狀況彈性調整班距。",
+    });
+    const s = summary(c);
+    expect(s.lines).toEqual(["brown"]);
+    expect(s.tracks).toBeGreaterThan(10);
+    expect(c.tracks.has("TRTC-JNT|TRTC-YUA")).toBe(true);
+    // underground Red Line track stays open
+    expect(c.tracks.has("TRTC-TPM|TRTC-ZSN")).toBe(false);
+    expect(Object.keys(s.stations).sort()).toEqual(["TRTC-XIA3", "TRTC-XIN"]);
+    expect(s.unread).toEqual([]);
+  });
+
+  it("reads the subject of a sentence whose stop comes in a later clause", () => {
+    const c = read("taipei", {
+      type: "typhoon_warning",
+      severity: "critical",
+      message: "颱風尼莎襲台,台北大眾捷運股份有限公司今天晚間近11時表示,圓山站到淡水站、新北投站、小碧潭站及文湖線,因風速達停駛標準,目前暫停營運。",
+    });
+    expect(summary(c)).toMatchObject({ lines: ["brown"], unread: [] });
+    expect(c.tracks.has("TRTC-JNT|TRTC-YUA")).toBe(true);
+  });
+
+  it("closes a station whose transfer and passage close, not the lines (前门 2024)", () => {
+    const c = read("beijing", { type: "station_closure", severity: "warning", message: "2024年9月30日首班车起至10月7日末班车止,2号线、8号线前门站封站,封站期间各次列车在该站通过不停车,前门站停止2号线和8号线换乘,过街通道封闭。" });
+    expect(summary(c)).toEqual({ lines: [], tracks: 0, stations: { "BJM-QIA": { why: "n1", passThrough: true } }, unread: [], system: null });
+  });
+
+  it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
+    const resumed = read("beijing", {
+      type: "service_update",
+      severity: "info",
+      message: "20时10分,13号线第一列恢复运营线路从霍营站发出,之后昌平线、S1线、房山线、5号线、8号线、燕房线陆续发车,截至21时,所有受极端大风天气影响的地面高架线路均已全部恢复运营。",
+    });
+    expect(summary(resumed)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    const split = read("beijing", {
+      type: "line_suspension",
+      severity: "warning",
+      message: "受降雨大风天气影响,地铁亦庄线沿线一树木倒伏在荣昌东街至同济南路区段运营正线,地铁公司立即启动应急预案,组织开展抢险工作。为确保运营安全及乘客出行安全,目前亦庄线采取亦庄火车站至同济南路区段,荣京东街至宋家庄区段分段运营措施。",
+    });
+    expect(summary(split).unread).toEqual([["yizhuang"]]);
+  });
+});
