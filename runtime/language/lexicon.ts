@@ -29,6 +29,14 @@ const COMPASS: Record<string, string> = { n: "north", s: "south", e: "east", w: 
 /** Token spellings folded to one form before matching ("Powell Street" = "Powell St"). */
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
 
+/** Everyday short forms of the words of station names ("Civic Ctr", "Ashby Ave"). */
+const SHORT_FORMS: Record<string, string> = { ctr: "center", cntr: "center", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
+/** A house number whose ordinal suffix slipped ("43rt", "16h"); the number is group 1. */
+const ORDINAL_SLIP = /^(\d{1,3})(?:st|nd|rd|th|rt|nt|td|sd|rth|h|t|d)$/;
+/** More names than a question can offer: the words say too little. */
+const MAX_LEADING = 6;
+const ordinalSuffix = (n: number): string => (n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th");
+
 /** Numbers and ordinals in words are their digits in a name too ("Five Points" = "5 Points", "Fifth St" = "5th St"). */
 const NUMBER_FORMS = numberForms();
 function numberForms(): Record<string, string> {
@@ -112,7 +120,7 @@ export class StationLexicon {
    */
   private abbreviated(words: readonly string[]): string | undefined {
     const fits = (typed: string, word: string): "same" | "short" | undefined =>
-      typed === word ? "same" : (typed.length >= 3 && word.startsWith(typed)) || (typed.length === 1 && COMPASS[typed] === word) ? "short" : undefined;
+      typed === word ? "same" : SHORT_FORMS[typed] === word || (typed.length >= 3 && word.startsWith(typed)) || (typed.length === 1 && COMPASS[typed] === word) ? "short" : undefined;
     const ids = new Set<string>();
     for (const name of this.named) {
       if (name.words.length !== words.length) continue;
@@ -120,6 +128,23 @@ export class StationLexicon {
       if (how.every(Boolean) && how.includes("short") && how.includes("same")) ids.add(name.id);
     }
     return ids.size === 1 ? [...ids][0] : undefined;
+  }
+
+  /**
+   * Stations whose names begin with these words, each the name's word, an everyday short form of it
+   * ("ctr", "ave") or its first three letters or more; a lone house number matches the same number
+   * with any ordinal suffix ("43rt" → 43rd). Several names are all returned (a question offers them).
+   */
+  private leading(words: readonly string[]): string[] {
+    const ordinal = words.length === 1 ? ORDINAL_SLIP.exec(words[0]!)?.[1] : undefined;
+    const fits = (typed: string, word: string): boolean =>
+      typed === word || SHORT_FORMS[typed] === word || (typed.length >= 3 && word.startsWith(typed)) || (ordinal !== undefined && word === `${ordinal}${ordinalSuffix(Number(ordinal))}`);
+    const ids = new Set<string>();
+    for (const name of this.named) {
+      if (name.words.length <= words.length && ordinal === undefined) continue;
+      if (words.every((w, k) => name.words[k] !== undefined && fits(w, name.words[k]!))) ids.add(name.id);
+    }
+    return ids.size <= MAX_LEADING ? [...ids] : [];
   }
 
   /**
@@ -272,6 +297,18 @@ export class StationLexicon {
         if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
         const id = this.abbreviated(words);
         if (id) push(i, n, { key: words.join(" "), ids: [id], kind: "abbreviation", confidence: 0.8 });
+      }
+    }
+    // The first words of names, or a house number with a slipped suffix ("16th St" of 16th St
+    // Mission, "Civic Ctr" of Civic Center/UN Plaza, "43rt"): unsure, so asked about, never picked.
+    for (let n = 3; n >= 1; n--) {
+      for (let i = 0; i + n <= tokens.length; i++) {
+        if (used.slice(i, i + n).some(Boolean)) continue;
+        const words = tokens.slice(i, i + n).map((t) => t.key);
+        if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
+        if (n === 1 && !ORDINAL_SLIP.test(words[0]!)) continue;
+        const ids = this.leading(words);
+        if (ids.length > 0) push(i, n, { key: words.join(" "), ids, kind: "part", confidence: 0.7 });
       }
     }
     // Near spellings of what is left.

@@ -75,6 +75,19 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
     expect((await asked(typed("beijing", [[{ type: "freetext_input", text: "我要从西单出发" }]]))).question?.question).toBe("您从Xidan出发，要去哪个站？请在屏幕上选择。");
   });
 
+  // Schema-Guided Dialogue turns as in the others' corpus (spent report half): bart-p-031, bart-p-032, cta-p-046.
+  it("a destination written short or with a slip is asked about with the stations it may be, not declined as unknown", async () => {
+    const street = await asked(typed("bart", [[{ type: "freetext_input", text: "I'll be going to 16th St." }]]));
+    expect(street.state.outcome).not.toBe("request_declined");
+    const picked = await asked(typed("bart", [[{ type: "freetext_input", text: "I'll be going to 16th St." }], [station("origin", "BART-EMBR")]]));
+    expect(picked.question?.kind).toBe("station");
+    expect(choices(picked.question)).toEqual(["BART-16TH"]);
+    expect(request("bart", "I'm going to Civic Ctr?").trip.destination).toBeUndefined();
+    expect(request("bart", "I'm going to Civic Ctr?").question("trip", true, false, "Embarcadero")).toMatchObject({ kind: "station" });
+    const slip = request("cta", "book for me a train ticket to 43rt").question("trip", true, false, "Howard");
+    expect(choices(slip)).toEqual(["CTA-43R"]);
+  });
+
   it("a question about something else is answered; a coffee, a taxi or a place off the network is no trip to ask about", async () => {
     const bike = await asked(typed("bart", [[{ type: "freetext_input", text: "I need to get to the airport with my bike" }]]));
     expect(bike.question).toBeUndefined();
