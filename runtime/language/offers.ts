@@ -1,10 +1,11 @@
-// Fare offers that depend on the passenger: "for free with your Hayya Card", "凡持应届高考准考证的考生",
+// Fare offers that depend on the passenger: "for free with your Hayya Card", "qualifying lower-income
+// riders", "a surcharge for each ride using blue tickets", "凡持应届高考准考证的考生",
 // "憑身分證明文件正本", "凡持电子票证…进站". The kiosk cannot see a card, an exam ticket or an ID, so it
 // asks; the passenger's answer is one of two fixed statements the policies and the interlock read
 // alike (the tap sends it as the passenger's words). Pure.
 
 const CONDITION =
-  /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|凡持|持有|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|بطاقة/iu;
+  /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?tickets?\b|凡持|持有|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|بطاقة/iu;
 
 /** The announcement's offer depends on something the passenger has or is (a card, an ID, an exam ticket). */
 export function offerNeedsPassenger(text: string): boolean {

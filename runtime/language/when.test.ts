@@ -3,7 +3,7 @@
 // upgrade closure, Beijing's National Day closures (北京发布, 2024), Taipei Metro's New Year offer
 // (2025), an exam-day free ride (武汉地铁 2023, adapted), Shenzhen Metro's typhoon notice (2023, adapted).
 import { describe, expect, it } from "vitest";
-import { disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
+import { announcementInForce, disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
 
 describe("the window a notice's words give", () => {
   it("reads English ranges and open starts with their clock times", () => {
@@ -21,6 +21,20 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow("自2025年12月31日22点30分至2026年1月1日6点止,推出松山新店线「不限站数、当趟车资免费」优惠。", "2026-01-02T10:00")).toEqual({ from: "2025-12-31T22:30", until: "2026-01-01T06:00" });
     expect(noticeWindow("在7月7日至8日高考期间,地铁1-5号线114座站点均设立爱心送考绿色通道", "2026-07-09T10:00")).toEqual({ from: "2026-07-07T00:00", until: "2026-07-09T00:00" });
     expect(noticeWindow("今日(9月1日)19:00起,北京地铁全网各线路所有列车和车站将停止运营服务。", "2023-09-01T12:00")).toEqual({ from: "2023-09-01T19:00" });
+  });
+
+  it("reads two days listed apart as those days (an exam-day free ride, 北京 2016: cases/others beijing-o-036)", () => {
+    expect(noticeWindow("6月7日、8日运营时间内,高考考生及陪同家人可凭高考准考证免费乘坐地铁。", "2016-06-08T07:10")).toEqual({ from: "2016-06-07T00:00", until: "2016-06-09T00:00" });
+    expect(inForceByWords("6月7日、8日运营时间内,高考考生免费乘坐地铁。", "2016-06-08T07:10")).toBe(true);
+  });
+
+  it("takes a fare announcement's window from the sentences that change the fare (CTA's penny rides, 2007)", () => {
+    const penny =
+      "The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m. on Monday, December 31 until 6 a.m. Tuesday, January 1 (New Year's Day). All CTA bus and rail service will operate on a regular schedule on Monday, December 31. Bus and rail service will operate on a Sunday/Holiday schedule Tuesday, January 1.";
+    expect(announcementInForce(penny, "2007-12-31T21:00")).toBe(penny);
+    // the other sentences' "Tuesday, January 1" does not stretch the penny fare past 6 a.m.
+    expect(inForceByWords(penny, "2008-01-01T07:00")).toBe(true);
+    expect(announcementInForce(penny, "2008-01-01T07:00")).toBeNull();
   });
 
   it("reads Arabic dates (Qatar Rail's Eid Al-Adha 2021 suspension, via wgoqatar.com; cases/others doha-o-020)", () => {

@@ -7,6 +7,7 @@
 // May") leaves that end open: the notice then stays in force. So a window is only ever used to
 // take a notice out of force when its words say for certain that it is not. Pure.
 import * as chrono from "chrono-node";
+import { announcesFareChange } from "../../tools/fares/policy-change.ts";
 
 /** Local wall-clock times "YYYY-MM-DDTHH:MM"; an absent end is open. */
 export interface NoticeWindow {
@@ -59,12 +60,13 @@ function englishSpans(text: string, now: string): Span[] | undefined {
 const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
 const ZH_TIME = "(?:(?:早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
 // "今日(9月1日)19:00起": a clock time may follow the date's closing bracket.
-const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(?:至|到|~|～|—|-)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
+// "6月7日、8日": two days listed, read as the days they name.
+const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|—|-|、|和|及)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
 
 function chineseSpans(text: string, now: string): Span[] {
   const spans: Span[] = [];
   for (const m of text.matchAll(ZH_RANGE)) {
-    const [, y1, m1, d1, h1, n1, y2, m2, d2, h2, n2] = m;
+    const [, y1, m1, d1, h1, n1, joiner, y2, m2, d2, h2, n2] = m;
     const sm = Number(m1);
     const sd = Number(d1);
     // A year left out is the one that puts the date nearest the kiosk's clock.
@@ -75,6 +77,11 @@ function chineseSpans(text: string, now: string): Span[] {
       const em = m2 ? Number(m2) : sm;
       const ed = Number(d2);
       const ey = y2 ? Number(y2) : em < sm ? sy + 1 : sy;
+      // Two days listed apart ("7日、9日") are two windows, not the days between them.
+      if (/[、和及]/u.test(joiner ?? "") && dayAfter(sy, sm, sd) !== stamp(ey, em, ed)) {
+        spans.push({ from, until: dayAfter(sy, sm, sd) }, { from: stamp(ey, em, ed), until: dayAfter(ey, em, ed) });
+        continue;
+      }
       until = h2 ? stamp(ey, em, ed, Number(h2), Number(n2 ?? 0)) : dayAfter(ey, em, ed);
     } else {
       // "…19:00起" with no end: from then on; else that day.
@@ -142,7 +149,19 @@ export function disruptionInForce(d: { valid_from?: string | null; valid_until?:
   return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
 }
 
-/** A fare or policy announcement's text while its words say it applies, else null. */
+/** Where a sentence ends: not after "p.m.", "Sept." or "St." ("until 6 a.m. Tuesday, January 1"). */
+const SENTENCE_END = /(?<=[.!?])(?<!\b(?:[ap]\.m|[AaPp]\.M|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|St|Ave|Mt|No|Dr|Mr|Mrs|Ms|Jr|Sr|vs|approx|e\.g|i\.e)\.)\s+|(?<=[。！？])/u;
+
+/**
+ * A fare or policy announcement's text while its words say it applies, else null. Where the sentences
+ * that change a fare give their own window ("penny rides … beginning at 8 p.m. on Monday, December 31
+ * until 6 a.m. Tuesday, January 1"), that window alone counts: a date elsewhere ("service will operate
+ * on a Sunday schedule Tuesday, January 1") would stretch a cheaper fare past its end.
+ */
 export function announcementInForce(text: string | null | undefined, now: string): string | null {
-  return text && inForceByWords(text, now) ? text : null;
+  if (!text) return null;
+  const fareSentences = text.split(SENTENCE_END).filter((sentence) => announcesFareChange(sentence));
+  const own = fareSentences.join(" ");
+  const words = own !== "" && noticeWindow(own, now) !== undefined ? own : text;
+  return inForceByWords(words, now) ? text : null;
 }

@@ -25,8 +25,8 @@ describe("fare announcements the kiosk cannot price", () => {
       '"Hayya" onboard! Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.',
       "推出松山新店线「不限站数、当趟车资免费」优惠。凡持电子票证自南京三民站或台北小巨蛋站刷卡进站,即可享有免费搭乘",
       "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
-      // Found by grading the others' report half once: a fare in words (CTA's New Year's Eve), sold at the full fare.
-      "The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m.",
+      // Operators' own: a fare increase beside a surcharge for one way of paying (BART 2018, cases/others bart-o-020).
+      "Please be advised that starting January 1, 2018, all BART fares will increase by 2.7 percent. In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);
@@ -135,7 +135,22 @@ describe("fare announcements in other words than the pack's are priced", () => {
     expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);
   });
 
+  // Operators' own words (cases/others operators, the spent first report half): free rides for
+  // everyone in a window (CTA 2019, MARTA 2015), CTA's penny rides (2007), BART's 2024 increase.
   it.each([
+    ["In the spirit of celebrating safely and responsibly this New Year’s, CTA is once again offering free rides on CTA buses and trains from 10 p.m. on Tuesday, December 31 until 4 a.m. Wednesday, January 1. This period of free rides are made possible through a sponsorship from Miller Lite. During the free-ride period, customers do not need to touch their Ventra or personal bankcards at rail station turnstiles or while boarding buses.", family, 0],
+    ["All day on Sept. 7, MARTA is inviting everyone to ride its trains, buses and Mobility service at no charge – that’s right, free. So where will you go? During the national observance of this holiday celebrating America’s workforce, fare gates at all MARTA rail stations will be open at the beginning of revenue service. MARTA will be running on a Sunday schedule.", family, 0],
+    ["The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m. on Monday, December 31 until 6 a.m. Tuesday, January 1 (New Year's Day).", adults2, 0.02],
+    // (its clause; the sentence goes on "raising the average fare by 23 cents to $4.43", an example the kiosk leaves unread)
+    ["Fares will increase by 5.5% beginning January 1.", adults2, 5.27],
+  ] as [string, typeof family, number][])("operators' own words: %s", (text, riders, total) => {
+    expect(unpriceableFareAnnouncement(text), text).toBe(false);
+    expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);
+  });
+
+  it.each([
+    // who qualifies is named: the passenger is asked, never priced free on a guess
+    "Free rides on all trains this weekend for students with a valid ID.",
     "A $0.50 fee applies to every trip paid in cash.",
     "A $2 fee applies to replacing a lost card.",
     "Base fares capped at $2 during rush hour.",

@@ -103,6 +103,12 @@ const WAIVED = /\b(?:all\s+|any\s+)?surcharges?\s+(?:are\s+|is\s+)?(?:waived|dro
 const PERCENT_OFF =
   /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper|lower|less)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|\b(?:save|saving|cut by|reduced by|lowered by|discounted(?: by)?|marked down(?: by)?)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
 const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) half\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
+/** Free for every rider: the offer names no one ("free rides on buses and trains", "everyone … at no charge"). */
+const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge)\b/;
+/** Words naming who qualifies for an offer, or what they must hold. */
+const QUALIFIER = /\b(?:with (?:a|an|your|the|their)|holders?|holding|show(?:ing)?|present(?:ing)?|cards?|ticket holders|pass(?:es)?|ids?|students?|members?|veterans?|employees?|eligible|qualifying|low[- ]income|candidates?)\b/;
+const PENNY = /\bpenny (?:rides?|fares?|tickets?)\b/;
+const PERCENT_UP = /\b(?:fares?|prices?)\s+(?:will\s+)?(?:increase|rise|go up)\s+(?:by\s+)?(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
 const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|trips?|journeys?)\b|\b(fares?|tickets?|prices?)\b[^.]{0,30}\b(are|is|cost|costs)\b/;
 
 /** One clause's rules in other words than the pack's, or null when it is not read with confidence. */
@@ -142,6 +148,16 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
     return amount !== undefined && amount > 0 ? { baseCap: amount } : null;
   }
   if (WAIVED.test(t)) return { waiveSurcharges: true };
+  // "offering free rides on CTA buses and trains", "inviting everyone to ride … at no charge": every
+  // rider, unless the clause names who qualifies (a card, a ticket, students: the passenger is asked).
+  if (TRAVEL_FREE.test(t) && EVERYONE_FREE.test(t) && !QUALIFIER.test(t)) return { free: new Set(["adults", "seniors", "disabled"]), childrenFree: { perPayingAdult: Number.POSITIVE_INFINITY }, waiveSurcharges: true };
+  // "penny rides": each ride costs one cent.
+  if (PENNY.test(t) && !QUALIFIER.test(t)) return { baseCap: 0.01 };
+  const rise = PERCENT_UP.exec(t);
+  if (rise && !CONDITION.test(t.replace(PERCENT_UP, ""))) {
+    const percent = Number(rise[1]);
+    return percent > 0 && percent < 100 ? { multiplier: pyRound(1 + percent / 100, 4) } : null;
+  }
   if (HALF.test(t) && ALL_FARES.test(t)) return { multiplier: 0.5 };
   const off = PERCENT_OFF.exec(t);
   if (off && ALL_FARES.test(t)) {
@@ -292,6 +308,9 @@ export function announcesFareChange(text: string): boolean {
     .toLowerCase()
     .replace(/\b(same|usual|regular|normal)\b[^.,;()]{0,20}\bfares?\b[^.,;()]{0,12}\b(appl(y|ies)|unchanged)\b/g, " ")
     .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ")
+    // The gates, media and offices fares go through are not what travel costs ("fare gates will be
+    // open", "new fare media", "Reduced Fare offices"), nor is a reference to a free period already read.
+    .replace(/\bfare ?(?:gates?|boxes?|media|products?|balances?|collection|machines?|vending machines?|readers?|inspectors?|evasion)\b|\breduced fare (?:offices?|programs?|cards?|ids?)\b|\b(?:this|the|that) (?:period of free rides?|free[- ]ride period)\b/g, " ")
     // How to pay is not what it costs ("please pay by Yikatong Card or contactless").
     .replace(/\bpay (?:by|with|using|via) (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone)(?: or (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone))?\b/g, " ");
   return (
