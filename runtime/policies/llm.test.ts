@@ -185,7 +185,9 @@ describe("policy llm: message text ranges and the thinking budget", () => {
     expect(budgets[0]).toBeGreaterThan(495);
     expect(budgets[1]).toBeLessThanOrEqual(50);
     expect(budgets[1]).toBeGreaterThan(45);
-    expect(budgets[3]).toBe(budgets[2]);
+    // (the same speed: equal, but for the deadline's clock moving on between the two rounds)
+    expect(budgets[3]).toBeLessThanOrEqual(budgets[2]!);
+    expect(budgets[3]).toBeGreaterThanOrEqual(budgets[2]! - 2);
     // The median of the last three: fast again once two of them are; never above the measured speed.
     expect(budgets[5]).toBeGreaterThan(495);
     expect(budgets[6]).toBeLessThanOrEqual(500);
