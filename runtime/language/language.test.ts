@@ -28,6 +28,10 @@ describe("passenger-language layer", () => {
     expect(typo.trip.origin).toMatchObject({ candidates: ["MARTA-FP"], kind: "fuzzy" });
     expect(typo.trip.origin!.confidence).toBeLessThan(0.85);
     expect(read("cta", "Howard to Kedzie").d!.length).toBeGreaterThan(1);
+    // A name's first words, the rest only saying what it is (SGD turns, cases/others beijing-p-008,
+    // -048 of the spent first report half): Beijing South railway, not "Beijing" read as Beijing railway.
+    expect(read("beijing", "No, I want to leave from Gucheng and go to Beijing South.")).toMatchObject({ o: ["BJM-GUC"], d: ["BJM-BSR"] });
+    expect(read("beijing", "from beijing zoo to beijing west").u.trip.destination).toMatchObject({ candidates: ["BJM-BWR"], confidence: 0.85 });
   });
 
   it("reads origin and destination in any order", () => {

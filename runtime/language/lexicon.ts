@@ -33,6 +33,8 @@ const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl
 const SHORT_FORMS: Record<string, string> = { ctr: "center", cntr: "center", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
 /** A house number whose ordinal suffix slipped ("43rt", "16h"); the number is group 1. */
 const ORDINAL_SLIP = /^(\d{1,3})(?:st|nd|rd|th|rt|nt|td|sd|rth|h|t|d)$/;
+/** Words of a name that only say what the place is ("Beijing South railway"). */
+const GENERIC_NAME_WORDS = new Set(["railway", "rail", "station", "stn", "terminal"]);
 /** More names than a question can offer: the words say too little. */
 const MAX_LEADING = 6;
 const ordinalSuffix = (n: number): string => (n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th");
@@ -135,6 +137,15 @@ export class StationLexicon {
    * ("ctr", "ave") or its first three letters or more; a lone house number matches the same number
    * with any ordinal suffix ("43rt" → 43rd). Several names are all returned (a question offers them).
    */
+  private leadingMatch(words: readonly string[]): Entry | undefined {
+    const ids = this.leading(words);
+    if (ids.length === 0) return undefined;
+    // One name whose other words only say what it is ("Beijing South" of Beijing South railway): sure.
+    const name = ids.length === 1 ? this.named.find((x) => x.id === ids[0]) : undefined;
+    const sure = name !== undefined && name.words.slice(words.length).every((w) => GENERIC_NAME_WORDS.has(w)) && words.every((w, k) => w === name.words[k]);
+    return { key: words.join(" "), ids, kind: "part", confidence: sure ? 0.85 : 0.7 };
+  }
+
   private leading(words: readonly string[]): string[] {
     const ordinal = words.length === 1 ? ORDINAL_SLIP.exec(words[0]!)?.[1] : undefined;
     const fits = (typed: string, word: string): boolean =>
@@ -284,6 +295,12 @@ export class StationLexicon {
         }
         const words = tokens.slice(i, i + n).map((t) => t.key);
         if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
+        // "Beijing South" is Beijing South railway before "Beijing" alone is read as a name.
+        const lead = n >= 2 ? this.leadingMatch(words) : undefined;
+        if (lead) {
+          push(i, n, lead);
+          continue;
+        }
         const glued = words.join("").replace(/ /g, "");
         const found = glued.length >= 5 ? this.pinyinIds(glued) : undefined;
         if (found) push(i, n, { key: glued, ids: found.ids, kind: "pinyin", confidence: found.stem ? 0.8 : 0.85 });
@@ -307,8 +324,8 @@ export class StationLexicon {
         const words = tokens.slice(i, i + n).map((t) => t.key);
         if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
         if (n === 1 && !ORDINAL_SLIP.test(words[0]!)) continue;
-        const ids = this.leading(words);
-        if (ids.length > 0) push(i, n, { key: words.join(" "), ids, kind: "part", confidence: 0.7 });
+        const lead = this.leadingMatch(words);
+        if (lead) push(i, n, lead);
       }
     }
     // Near spellings of what is left.

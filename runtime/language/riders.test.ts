@@ -201,6 +201,11 @@ describe("language rider reader: how it reads", () => {
     expect(riders("a dozen adults")).toEqual({ adults: 12, children: 0, seniors: 0, disabled: 0 });
     // A time is no group.
     expect(riders("leaving at 5 for 20 minutes")).toBeUndefined();
+    // SGD turns of the spent first report half (bart-p-038, marta-p-037): "I'll", "traveling in four".
+    expect(riders("I'll need three.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("Can you suggest me more of them? We're traveling in four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("We are traveling in 2 hours.")).toBeUndefined();
+    expect(riders("I'll need 3 minutes.")).toBeUndefined();
   });
 
   it("a bare number after a correction replaces the one count said before it; after a mix it is asked", () => {

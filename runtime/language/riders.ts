@@ -187,15 +187,16 @@ const SPEAKER_OWN_AGE = /\b(?:i'?m|i am)\s+(\d{2,3})\b(?!\s*(?:min|am|pm|:|%|blo
 
 /**
  * Group sizes written without a rider noun, as "N people": "a group of 3", "party of four", "we
- * are 4", "tickets for two", "book it for 2", a statement that is only "for 2"; "a dozen" as 12.
+ * are 4", "we're traveling in four", "I'll need three.", "tickets for two", "book it for 2", a
+ * statement that is only "for 2"; "a dozen" as 12.
  */
 function groupsAsPeople(lower: string): string {
   return lower
     .replace(/\b(?:group|party|family) of (\d+)\b(?!\s*(?:people|persons?|adults?))/gu, "$1 people")
     .replace(/\bboth of us\b/gu, "2 people")
-    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos)\s+(\d+|dos|tres|cuatro|cinco|seis|siete|ocho)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|stops?|blocks?|years?))/gu, (_all, n: string) => `${num(n) ?? n} people`)
+    .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos|(?:we(?:'re| are)? )?travell?ing in)\s+(\d+|dos|tres|cuatro|cinco|seis|siete|ocho)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|days?|weeks?|stops?|blocks?|years?))/gu, (_all, n: string) => `${num(n) ?? n} people`)
     // "I need four." at a ticket machine: four tickets.
-    .replace(/\b(?:i|we)\s+(?:need|want|will need|'ll need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(n, `${n} people`))
+    .replace(/\b(?:i|we)(?:\s+|\s*['’]\s*)(?:need|want|will need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(new RegExp(`${n}(?=\\s*[.!]?\\s*$)`, "u"), `${n} people`))
     // "tickets for two", "the ticket is for 3", "book it for 2", a statement that is only "for 2".
     .replace(/(\b(?:tickets?|seats?|booking|reservation)(?:\s+(?:is|are|will be|would be))?\s+for|\b(?:it|that|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
 }
