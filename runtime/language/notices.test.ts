@@ -88,5 +88,7 @@ describe("contingent measures", () => {
     expect(contingentMeasure("In the event of flooding, trains will be held.")).toBe(true);
     expect(contingentMeasure("Service is suspended due to flooding.")).toBe(false);
     expect(contingentMeasure("因遇大雨,13号线将暂停运营")).toBe(false);
+    // Taipei Metro on Typhoon Lekima (2019, via CNA; cases/others taipei-o-022): "depending on ridership and wind"
+    expect(contingentMeasure("各路線將視運量及風速調整班距或平面高架路段暫停營運。")).toBe(true);
   });
 });

@@ -104,13 +104,14 @@ export function skippedStations(system: SystemData, message: string, line?: stri
 
 /**
  * A measure the notice says will be taken only if something happens ("遇极端情况,将立即采取封闭车站…
- * 等措施", "stations may be closed if necessary"): nothing it says stops now. Narrow on purpose —
+ * 等措施", "將視運量及風速調整班距或平面高架路段暫停營運", "stations may be closed if necessary"): nothing it
+ * says stops now. Narrow on purpose —
  * "因遇大雨,13号线将暂停运营" (because of rain) is a stop in force, and "各站末班车发出后,车站将只出不进"
  * ends service at a last train the same notice moves to 19:00: a stop read as a contingency would be
  * sold through.
  */
 const CONTINGENT =
-  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:视|視)[^。；;，,]{1,12}?(?:调整|調整)|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);

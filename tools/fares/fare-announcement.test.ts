@@ -135,9 +135,11 @@ describe("fare announcements in other words than the pack's are priced", () => {
     expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);
   });
 
-  // Operators' own words (cases/others operators, the spent first report half): free rides for
-  // everyone in a window (CTA 2019, MARTA 2015), CTA's penny rides (2007), BART's 2024 increase.
+  // Operators' own words (cases/others operators, the spent first report half and CTA 2014 of the tune
+  // half): free rides for everyone in a window (CTA 2019, 2014, MARTA 2015), CTA's penny rides (2007),
+  // BART's 2024 increase.
   it.each([
+    ["The Chicago Transit Authority [...] will provide free rides on all buses and trains beginning 10 p.m. Wednesday, December 31 until 4 a.m. Thursday, January 1. [...] The CTA reminds customers that it is not necessary to touch their fare or personal bankcards at rail station turnstiles or to board buses during the free-ride period.", adults2, 0],
     ["In the spirit of celebrating safely and responsibly this New Year’s, CTA is once again offering free rides on CTA buses and trains from 10 p.m. on Tuesday, December 31 until 4 a.m. Wednesday, January 1. This period of free rides are made possible through a sponsorship from Miller Lite. During the free-ride period, customers do not need to touch their Ventra or personal bankcards at rail station turnstiles or while boarding buses.", family, 0],
     ["All day on Sept. 7, MARTA is inviting everyone to ride its trains, buses and Mobility service at no charge – that’s right, free. So where will you go? During the national observance of this holiday celebrating America’s workforce, fare gates at all MARTA rail stations will be open at the beginning of revenue service. MARTA will be running on a Sunday schedule.", family, 0],
     ["The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m. on Monday, December 31 until 6 a.m. Tuesday, January 1 (New Year's Day).", adults2, 0.02],

@@ -310,7 +310,7 @@ export function announcesFareChange(text: string): boolean {
     .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ")
     // The gates, media and offices fares go through are not what travel costs ("fare gates will be
     // open", "new fare media", "Reduced Fare offices"), nor is a reference to a free period already read.
-    .replace(/\bfare ?(?:gates?|boxes?|media|products?|balances?|collection|machines?|vending machines?|readers?|inspectors?|evasion)\b|\breduced fare (?:offices?|programs?|cards?|ids?)\b|\b(?:this|the|that) (?:period of free rides?|free[- ]ride period)\b/g, " ")
+    .replace(/\bfare ?(?:gates?|boxes?|media|products?|balances?|collection|machines?|vending machines?|readers?|inspectors?|evasion)\b|\breduced fare (?:offices?|programs?|cards?|ids?)\b|\b(?:this|the|that) (?:period of free rides?|free[- ]ride period)\b|\b(?:touch|tap|swipe|scan|validate|present)\w*\s+(?:their|your|a|the)\s+fare\b/g, " ")
     // How to pay is not what it costs ("please pay by Yikatong Card or contactless").
     .replace(/\bpay (?:by|with|using|via) (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone)(?: or (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone))?\b/g, " ");
   return (
