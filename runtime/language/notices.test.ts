@@ -79,6 +79,16 @@ describe("a Chinese notice, clause by clause", () => {
     expect(read("beijing", "全市轨道交通地面线、高架线将适时采取降速措施。遇极端情况,将立即采取封闭车站出入口、封闭车站、区段停运等措施,全力保障乘客人身财产安全。")).toBeUndefined();
     // A stop because of something that happened is in force.
     expect(read("beijing", "因遇大雨,13号线将暂停运营。")?.linesClosed).toEqual(["13"]);
+    // Taipei Metro on Typhoon Lekima (2019, via CNA; cases/others taipei-o-022): a clause's measure
+    // "depending on ridership and wind" stops nothing, but another clause of the same sentence does
+    // (2024 statement, cases/others taipei-o-701 of the spent fresh half).
+    expect(read("taipei", "各路線將視運量及風速調整班距或平面高架路段暫停營運。")).toBeUndefined();
+    // Every line but the one named (an MTR statement adapted to Beijing, cases/others beijing-o-714 of the spent fresh half).
+    const allBut = read("beijing", "北京地鐵表示,多個北京地鐵車站早前遭受嚴重破壞,北京地鐵正努力修復,除首都機場線外,其他鐵路線包括西郊線今日全日暫停。");
+    expect(allBut?.linesClosed).toContain("xijiao");
+    expect(allBut?.linesClosed).toContain("1");
+    expect(allBut?.linesClosed).not.toContain("capital_airport");
+    expect(read("taipei", "台北捷運8日上午6時宣布,因風速過大,捷運高架平面路段(圓山站至淡水站、新北投站、小碧潭站及文湖線)暫停營運,恢復營運時間將視天候狀況並完成營運準備後另行通知,其餘地下路線不受影響,並視實際狀況彈性調整班距。")).toMatchObject({ linesClosed: ["brown"], sections: [{ line: "red", from: "TRTC-YUA", to: "TRTC-TAM" }] });
   });
 });
 
@@ -88,7 +98,6 @@ describe("contingent measures", () => {
     expect(contingentMeasure("In the event of flooding, trains will be held.")).toBe(true);
     expect(contingentMeasure("Service is suspended due to flooding.")).toBe(false);
     expect(contingentMeasure("因遇大雨,13号线将暂停运营")).toBe(false);
-    // Taipei Metro on Typhoon Lekima (2019, via CNA; cases/others taipei-o-022): "depending on ridership and wind"
-    expect(contingentMeasure("各路線將視運量及風速調整班距或平面高架路段暫停營運。")).toBe(true);
+
   });
 });

@@ -6,7 +6,7 @@ import { lexiconFor } from "./lexicon.ts";
 // line is cut there ("trains cannot pass through"). One reading for the policies and the purchase
 // interlock alike: a weaker copy in one of them re-plans or blocks what the other sells.
 
-const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es)? through without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
+const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es|ing)? through (?:(?:those|these|the|this|that|both) )?(?:stations? )?without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
 const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
 const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
 
@@ -40,7 +40,7 @@ export const STATION_PART = /\b(?:entrances?|exits?|doors?|stairs|stairways?|esc
  * "Education City station closed for platform tile repair".
  */
 export function speaksOfStationPartOnly(sentence: string): boolean {
-  return STATION_PART.test(sentence) && !/\b(?:trains?|services?|lines?)\b/i.test(sentence) && !STATION_CLOSED.test(sentence);
+  return STATION_PART.test(sentence) && !/\b(?:trains?|services?|lines?)\b/i.test(sentence.replace(/\b(?:out of|in|back in) service\b/gi, "")) && !STATION_CLOSED.test(sentence);
 }
 
 const STATION_CLOSED = /\bstations?\s+(?:is\s+|are\s+|will be\s+|has been\s+|remains?\s+)?(?:closed|shut)\b|\bclos(?:e|es|ed|ing)\s+(?:the\s+|this\s+)?stations?\b/i;
@@ -57,12 +57,13 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 
 const LIFT_OUT =
-  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?)\b[^.]{0,60}\b(?:out of service|out-of-service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
+  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
 
 /**
- * The notice says a station's lift or step-free access is out ("No Step Free Access", "the
- * elevator … is temporarily out-of-service", "a faulty lift"): the station still serves riders who
- * can use stairs, so it is no closure — whether the trip suits a rider is the rider's question.
+ * The notice says a station's lift, escalator or step-free access is out ("No Step Free Access", "the
+ * elevator … is temporarily out-of-service", "a faulty lift", "the 'up' escalator … is out of
+ * service"): the station still serves riders who can use stairs, so it is no closure — whether the
+ * trip suits a rider is the rider's question.
  */
 export function saysLiftOut(message: string): boolean {
   return LIFT_OUT.test(message);
@@ -71,6 +72,13 @@ export function saysLiftOut(message: string): boolean {
 /** A lift notice that says the lift works again ("Elevator at Paulina Back in Service"): nothing is out. */
 export function saysLiftBack(message: string): boolean {
   return /\b(?:elevators?|lifts?)\b|电梯|電梯|المصعد/iu.test(message) && OPENS_AGAIN.test(message) && !saysLiftOut(message);
+}
+
+/** "[Red] trains provide alternate service": the line named runs, whatever the sentence closes. */
+const ALTERNATE = /(?:\[[^\]]+\]|\b[\w-]+ line)\s+trains?\s+(?:will\s+)?(?:provide|offer)\s+(?:an?\s+)?alternat\w*\s+service/giu;
+
+export function withoutAlternateService(text: string): string {
+  return text.replace(ALTERNATE, " ");
 }
 
 const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing)\b/giu;
@@ -99,19 +107,42 @@ export function skippedStations(system: SystemData, message: string, line?: stri
       from = m.end;
     }
   }
+  for (const id of expressSkips(system, message, line)) out.add(id);
   return [...out];
+}
+
+const EXPRESS = /\b(?:running|run|runs|operating|operate|operates) express (?:from|between) (.+?) (?:to|and) (.+?)(?=[.,;]| because\b| due\b| until\b|$)/iu;
+
+/**
+ * "Southbound [Red] trains are running express from Shilin to Minquan West Road": the stations
+ * between the two ends, on the notice's line (or the one line that has both), are passed without
+ * stopping.
+ */
+function expressSkips(system: SystemData, message: string, line?: string | null): string[] {
+  const m = EXPRESS.exec(message);
+  if (!m) return [];
+  const lexicon = lexiconFor(system);
+  const ends = [m[1]!, m[2]!].map((words) => lexicon.find(words).flatMap((x) => x.candidates));
+  const own = line ? system.lineById(system.aliasLine(line)) : undefined;
+  const lines = own ? [own] : system.lines;
+  for (const l of lines) {
+    const a = l.stations.findIndex((id) => ends[0]!.includes(id));
+    const b = l.stations.findIndex((id) => ends[1]!.includes(id));
+    if (a < 0 || b < 0 || Math.abs(a - b) < 2) continue;
+    return l.stations.slice(Math.min(a, b) + 1, Math.max(a, b));
+  }
+  return [];
 }
 
 /**
  * A measure the notice says will be taken only if something happens ("遇极端情况,将立即采取封闭车站…
- * 等措施", "將視運量及風速調整班距或平面高架路段暫停營運", "stations may be closed if necessary"): nothing it
- * says stops now. Narrow on purpose —
+ * 等措施", "stations may be closed if necessary"): nothing it says stops now. Narrow on purpose —
  * "因遇大雨,13号线将暂停运营" (because of rain) is a stop in force, and "各站末班车发出后,车站将只出不进"
  * ends service at a last train the same notice moves to 19:00: a stop read as a contingency would be
  * sold through.
  */
 const CONTINGENT =
-  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:视|視)[^。；;，,]{1,12}?(?:调整|調整)|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
@@ -145,13 +176,18 @@ export interface ChineseNoticeReading {
 const ZH_CLAUSE = /[。；;！!？?，,]/u;
 const ZH_LINES = /((?:\d+|[A-Za-z]\d*)(?:\s*[、和及与與]\s*(?:\d+|[A-Za-z]\d*))*)\s*号线|((?:\d+|[A-Za-z]\d*)(?:\s*[、和及與]\s*(?:\d+|[A-Za-z]\d*))*)\s*號線/gu;
 const ZH_SYSTEM = /全网|全網|全线网|全線網|所有线路|所有線路|各线路所有|各線路所有|全部线路|全部線路/u;
-const ZH_SUSPEND = /暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務/u;
+// "…古亭至公館站暫停", "列車服務暫停": 暫停 alone where nothing follows it (not "暫停使用", an elevator's).
+const ZH_SUSPEND = /暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務|(?:暂停|暫停)(?=$|[。；;，,！!\s]|运行|運行|行驶|行駛|服务|服務|通车|通車|运作|運作)/u;
 const ZH_CLOSE_STATION = /封站|关闭|關閉|封闭|封閉/u;
 const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|恢復營運/u;
+const ZH_ALL_BUT = /除(?:了)?([^。；;]{1,30}?)(?:以)?外[，,]?[^。；;]*?(?:其他|其它|其余|其餘|所有|全部)[^。；;]*?(?:暂停|暫停|停运|停運|停止|停駛|停驶)/u;
+/** Only the sections named run ("维持…区段运营", "分段运行", "小交路运营"). */
+const ZH_ONLY_SECTIONS_RUN = /(?:维持|維持)[^。；;]*?(?:运营|運營|运行|運行)|分段(?:运营|運營|运行|運行)|小交路/u;
+const ZH_DEPENDING = /(?:视|視)[^。；;，,]{1,12}?(?:调整|調整)/u;
 /** Every line runs again ("所有…线路均已全部恢复运营"): no line stays stopped. */
 const ZH_ALL_RESUMED = /(?:全部|均已|均|全线网|全線網|全网|全網|所有线路|所有線路)[^。；;]{0,6}(?:恢复|恢復)/u;
 /** A part of a station, not the station ("过街通道封闭", "B口关闭", "停止2号线和8号线换乘"): the station still serves riders. */
-const ZH_STATION_PART = /通道|出入口|[A-Za-z\d]口|电梯|電梯|扶梯|站厅|站廳|换乘|換乘|停车场|停車場/u;
+const ZH_STATION_PART = /通道|出入口|出口|入口|[A-Za-z\d]口|闸机|閘機|铁门|鐵門|电梯|電梯|扶梯|站厅|站廳|换乘|換乘|停车场|停車場/u;
 /** Words after a line's name that make it a part of the line ("淡水信義線高架平面路段"): where is not said. */
 const ZH_LINE_PART = /^[^、，,。;；]{0,2}(?:高架|平面|地面|地下|路段|区段|區段|部分|部份)/u;
 /** Between the two ends of a section ("圓山站至淡水站", "霍营—西直门"). */
@@ -162,8 +198,22 @@ export function everyLineResumed(message: string): boolean {
   return ZH_ALL_RESUMED.test(message);
 }
 
-/** Lines a Chinese notice names, by number ("13号线") or by name ("亦庄线"). */
-export function chineseLinesNamed(system: SystemData, message: string): string[] {
+const ZH_DIGITS: Record<string, number> = { 一: 1, 二: 2, 两: 2, 兩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** A line's number in Chinese numerals ("五号线", "十三號線") as digits; 綫 as 線 (Hong Kong's "松山新店綫"). */
+function zhNormal(text: string): string {
+  return text
+    .replace(/綫/gu, "線")
+    .replace(/([一二两兩三四五六七八九十]{1,3})(?=\s*(?:号线|號線))/gu, (n) => {
+      const [tens, ones] = n.includes("十") ? n.split("十") : ["", n];
+      const value = (n.includes("十") ? (tens ? (ZH_DIGITS[tens] ?? 0) : 1) * 10 : 0) + (ones ? (ZH_DIGITS[ones] ?? 0) : 0);
+      return value > 0 ? String(value) : n;
+    });
+}
+
+/** Lines a Chinese notice names, by number ("13号线", "五号线") or by name ("亦庄线"). */
+export function chineseLinesNamed(system: SystemData, words: string): string[] {
+  const message = zhNormal(words);
   const numbered = [...message.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase()));
   return [...new Set([...numbered, ...lexiconFor(system).chineseLines(message).map((n) => n.id)])].filter((id) => system.lineById(id));
 }
@@ -174,8 +224,9 @@ export function chineseLinesNamed(system: SystemData, message: string): string[]
  * system's line ids, line names ("亦庄线") the operator's local names; stations are read by the one
  * station reader.
  */
-export function readChineseNotice(system: SystemData, message: string): ChineseNoticeReading | undefined {
-  if (!/\p{Script=Han}/u.test(message)) return undefined;
+export function readChineseNotice(system: SystemData, words: string): ChineseNoticeReading | undefined {
+  if (!/\p{Script=Han}/u.test(words)) return undefined;
+  const message = zhNormal(words);
   const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [], unreadLines: [] };
   const lexicon = lexiconFor(system);
   const allResumed = ZH_ALL_RESUMED.test(message);
@@ -189,6 +240,9 @@ export function readChineseNotice(system: SystemData, message: string): ChineseN
       .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
       .filter((m) => m.candidates.length === 1 && (m.kind === "local" || m.kind === "name"));
   const readClause = (clause: string): void => {
+    // "各路線將視運量及風速調整班距或平面高架路段暫停營運": a clause's measure taken depending on ridership
+    // and wind stops nothing now (a clause, not its sentence: "…暫停營運,…並視實際狀況彈性調整班距" stops).
+    if (ZH_DEPENDING.test(clause)) return;
     const numbered = linesIn(clause);
     const named = lexicon.chineseLines(clause);
     // A line named with a part of it ("高架平面路段") is stopped somewhere on it, not where.
@@ -237,12 +291,67 @@ export function readChineseNotice(system: SystemData, message: string): ChineseN
     // "封站期间各次列车在上述两站通过不停车": how trains pass the stations closed before (passThrough), no stop of its own.
     else if (stops && !PASS_THROUGH_ZH.test(clause) && !reading.unread.includes(clause)) reading.unread.push(clause);
   };
+  /** The stretches of a line outside the sections a sentence says still run, as sections stopped. */
+  const stoppedBetween = (words: string): { line: string; from: string; to: string }[] => {
+    // The running sections, not a section the same sentence stops ("金台路站至常营站区段暂停运营服务,…小交路运行").
+    const sentence = words
+      .split(ZH_CLAUSE)
+      .filter((clause) => !stopsIn(clause))
+      .join("，");
+    const matches = stationsIn(sentence);
+    const named = [...new Set([...linesIn(sentence), ...lexicon.chineseLines(sentence).map((n) => n.id)])];
+    const pairs: [string, string][] = [];
+    for (let i = 0; i + 1 < matches.length; i++) {
+      if (ZH_SECTION_GAP.test(sentence.slice(matches[i]!.end, matches[i + 1]!.start).replace(/[“”"「」]/gu, ""))) pairs.push([matches[i]!.candidates[0]!, matches[i + 1]!.candidates[0]!]);
+    }
+    const line = system.lines.find((l) => (named.length === 0 || named.includes(l.id)) && pairs.length > 0 && pairs.every(([a, b]) => l.stations.includes(a) && l.stations.includes(b)));
+    if (!line) return [];
+    const running = new Set<number>();
+    for (const [a, b] of pairs) {
+      const [i, j] = [line.stations.indexOf(a), line.stations.indexOf(b)].sort((x, y) => x - y) as [number, number];
+      for (let k = i; k <= j; k++) running.add(k);
+    }
+    // Each stretch between two running sections, or beyond the outermost, is stopped: from the last
+    // running station to the next (the track between them), or to the line's end.
+    const out: { line: string; from: string; to: string }[] = [];
+    const last = line.stations.length - 1;
+    let k = 0;
+    while (k <= last) {
+      if (running.has(k)) {
+        k++;
+        continue;
+      }
+      let end = k;
+      while (end <= last && !running.has(end)) end++;
+      const from = Math.max(0, k - 1);
+      const to = Math.min(last, end);
+      if (to > from) out.push({ line: line.id, from: line.stations[from]!, to: line.stations[to]! });
+      k = end;
+    }
+    return out;
+  };
   const stopsIn = (clause: string): boolean => ZH_SUSPEND.test(clause) || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
   const namesIn = (clause: string): boolean => linesIn(clause).length + lexicon.chineseLines(clause).length + stationsIn(clause).length > 0;
   // Sentence by sentence: a contingent measure ("遇极端情况,将…封闭车站") stops nothing now. A clause that
   // stops but names nothing is the predicate of what the sentence named before ("圓山站到淡水站…及文湖線,
   // 因風速達停駛標準,目前暫停營運"): read with it, or nothing more where that clause stopped it already.
   for (const sentence of noticeSentences(message).filter((s) => !contingentMeasure(s))) {
+    // "除首都機場線外,其他鐵路線…今日全日暫停": every line but those named stops.
+    const except = ZH_ALL_BUT.exec(sentence);
+    if (except) {
+      const running = new Set([...linesIn(except[1]!), ...lexicon.chineseLines(except[1]!).map((n) => n.id)]);
+      if (running.size > 0) {
+        for (const line of system.lines) if (!running.has(line.id) && !reading.linesClosed.includes(line.id)) reading.linesClosed.push(line.id);
+        continue;
+      }
+    }
+    // "五号线维持“天通苑北—立水桥站”和“惠新西街南口—宋家庄站”两个区段小交路运营": only the sections named
+    // run; the rest of the line is stopped.
+    const onlyRun = ZH_ONLY_SECTIONS_RUN.exec(sentence);
+    if (onlyRun) {
+      // (up to those words: "天通苑北至惠新西街南口站已启动公交接驳" after them is the stretch that stops)
+      reading.sections.push(...stoppedBetween(sentence.slice(0, onlyRun.index + onlyRun[0].length)));
+    }
     let subject: string | undefined;
     let stopped = false;
     for (const clause of sentence.split(ZH_CLAUSE)) {

@@ -12,6 +12,8 @@ describe("fare offers that depend on the passenger", () => {
     // BART's own (the spent first report half: bart-o-020, bart-o-021): a means test, a way of paying
     expect(offerNeedsPassenger("The Clipper START means-based fare discount for BART will increase from 20% to 50%, meaning low-income riders will pay half the regular fare.")).toBe(true);
     expect(offerNeedsPassenger("In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.")).toBe(true);
+    // 高雄捷運 adapted to Taipei (the spent fresh half, taipei-o-707): the day's game ticket
+    expect(offerNeedsPassenger("北捷公司說,只要是中華隊出賽世界棒球經典賽當日,旅客就可持當天場次有效票券,免費搭乘捷運跟輕軌。")).toBe(true);
   });
 
   it("the passenger's latest answer wins", () => {

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, noticeSentences, OPENS_AGAIN, namesStationPart, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, withoutAlternateService, contingentMeasure, everyLineResumed, noticeSentences, OPENS_AGAIN, namesStationPart, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -117,9 +117,10 @@ export interface UnreadNotice {
  * Any wording that says trains stop, wider than CLOSING ("stopped every train", "shut every
  * station", "no L trains are running"): only ever used to refuse a sale, never to allow one. Not
  * where trains stop at a station ("Purple Line trains will stop at Sheridan") or "express stops".
+ * Trains that "end at" or "turn back at" a station stop short of somewhere the words do not say.
  */
 const STOPPING =
-  /\b((?:not|never|\w*n ?t) stops?|(?<!\b(?:express|local|all|only|regular|extra|additional|special) )stops?(?! (?:at|in) (?!\d|midnight|noon))|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving))\b/;
+  /\b((?:not|never|\w*n ?t) stops?|(?<!\b(?:express|local|all|only|regular|extra|additional|special) )stops?(?! (?:at|in) (?!\d|midnight|noon))|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving)|ends? at|terminat\w*|turn(?:s|ing)? back|short[- ]turn\w*)\b/;
 
 /**
  * The same in Chinese and Arabic ("全网…停止运营服务", "暂停营运", "封站", "只出不进", "إيقاف خدمات"),
@@ -127,7 +128,7 @@ const STOPPING =
  */
 const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|暂停运营|暫停運營|暂停营运|暫停營運|停运|停運|停驶|停駛|封站|封闭|封閉|关闭|關閉|停止服务|停止服務|只出不进|只出不進|恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|إيقاف|توقف|تعليق|إغلاق|مغلق/u;
 
-const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,2}service|no (?:\w+ ){0,2}trains?|not running|not operating|shut down|shutdown|shut|holding|halted)\b/;
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
 
@@ -160,17 +161,27 @@ const STATION_TYPES = new Set(["station_closure", "station_entry_restriction"]);
 function closedStationMentions(system: SystemData, sentence: string, needsClosed: boolean): string[] {
   const w = normalize(sentence).split(" ");
   const out: string[] = [];
-  for (const m of mentionedStations(system, sentence, null, true)) {
-    if (m.start < 0) continue;
-    const after = w.slice(m.end, m.end + 4).join(" ");
+  const mentions = mentionedStations(system, sentence, null, true).filter((m) => m.start >= 0);
+  // A list before the word "stations" ("the Al Shaqab and Al Messila Metro stations were closed"):
+  // each name of it, read as the last one is.
+  let listed: string[] = [];
+  for (const [i, m] of mentions.entries()) {
+    const after = w.slice(m.end, m.end + 6).join(" ");
     const before = w[m.start - 1] ?? "";
     if (before === "between" || before === "and" && w.slice(Math.max(0, m.start - 6), m.start).includes("between")) continue;
-    const named = /^(station|stations|closed|is closed|is shut|shut|has closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
+    const next = mentions[i + 1];
+    if (next && /^(?:,|and|&|or)?$/.test(w.slice(m.end, next.start).join(" ").trim())) {
+      listed.push(m.stationId);
+      continue;
+    }
+    const group = [...listed, m.stationId];
+    listed = [];
+    const named = /^(?:(?:metro|subway|rail|train|mrt)\s+)?(station|stations|closed|is closed|is shut|shut|has closed)\b/.test(after) || /\bstation$/.test(w.slice(m.start, m.end).join(" "));
     if (!named) continue;
     // "the current Argyle station entrance is closed": a part of the station, which still serves riders.
     if (namesStationPart(after)) continue;
     if (needsClosed && !/\b(closed|suspended|out of service|shut)\b/.test(after)) continue;
-    out.push(m.stationId);
+    out.push(...group);
   }
   return out;
 }
@@ -218,6 +229,11 @@ function lineSectionTracks(system: SystemData, lineId: string, from: string, to:
   }
 }
 
+/** The sentence gives one section for the lines it names ("no [Brown] and [Purple] service between A and B"). */
+function sectionFollowsLines(sentence: string): boolean {
+  return (normalize(sentence).match(/\b(?:between|from)\b/g) ?? []).length === 1;
+}
+
 export function pairKey(a: string, b: string): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
@@ -252,6 +268,7 @@ function sentences(message: string): string[] {
 
 /** The part of a sentence before it turns to what still runs ("X suspended; Y operating normally"). */
 function closingClause(sentence: string): string {
+  sentence = withoutAlternateService(sentence);
   // Not at "not operating" / "no longer operating": that is the closing itself.
   return sentence.split(/\b(?<!\b(?:not|longer) )(?:operating|continu\w*|resum\w*|running normally|remains? open|unaffected)\b/i)[0] ?? sentence;
 }
@@ -364,9 +381,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
       // The disruption's own line, named in its message, with a segment whose track is closed:
       // the segment is its scope ("Blue Line: no service between East Lake and Indian Creek").
       if (line.id === ownLine && out.tracks.size > 0) continue;
-      // One line named, with the section its words give ("Line 1 is shut between A and B"): its
-      // tracks there; else the whole line.
-      const section = namedLines.length === 1 ? sectionTracks(system, line.id, sentence) : [];
+      // The lines named before the section its words give ("Line 1 is shut between A and B", "no
+      // [Brown] and [Purple] train service between Belmont and Merchandise Mart"): their tracks
+      // there; else the whole line.
+      const section = namedLines.length === 1 || sectionFollowsLines(sentence) ? sectionTracks(system, line.id, sentence) : [];
       if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
       else out.lines.set(line.id, label);
     }

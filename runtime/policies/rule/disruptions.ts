@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough, withoutAlternateService } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -74,7 +74,7 @@ function suspendedLines(system: SystemData, message: string): Set<string> {
     if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
     // Only the clause before "suspended" names what is out ("X suspended. Y operating normally").
-    const clause = sentence.split(/\b(?:operating|continu|resum)/i)[0] ?? sentence;
+    const clause = withoutAlternateService(sentence).split(/\b(?:operating|continu|resum)/i)[0] ?? sentence;
     for (const line of system.lines) {
       const names = [line.name, line.name.replace(/\s*\(.*\)$/, ""), `${line.id} line`];
       const color = line.name.match(/^(\w+) Line/i)?.[1];
@@ -184,8 +184,10 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   const named = suspendedLines(system, message);
   for (const id of named) {
     impact.closedLines.add(id);
-    // One line named only in the words, with its section ("No Red Line trains from Howard to Belmont").
-    impact.restrictions.line_closures.push(named.size === 1 ? lineClosure(system, id, message, SECTION) : { line: id });
+    // A line named only in the words, with its section ("No Red Line trains from Howard to Belmont").
+    // One section for the lines named ("no [Brown] and [Purple] service between A and B"): on each.
+    const oneSection = (message.match(/\b(?:between|from)\b/gi) ?? []).length === 1;
+    impact.restrictions.line_closures.push(named.size === 1 || oneSection ? lineClosure(system, id, message, SECTION) : { line: id });
   }
   if (knownLine && SUSPENDED.test(message) && impact.closedLines.size === 0) {
     impact.closedLines.add(knownLine);
