@@ -74,7 +74,7 @@ const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are
 /** One age told of every member of a group: "(4)", "they're 5", "both 3". */
 const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|(?:are )?both(?: are| aged)?|(?:are )?all(?: aged)?|are|each|aged?|of)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%|stops?|stations?)))/u;
 /** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
-const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\b(?:travell?ing|going|riding|coming|here) with (?:my|our)\b|^\s*with (?:my|our)\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
+const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\b(?:travell?ing|going|riding|coming|leaving|departing|heading|here) with (?:my|our|a|an|\d+|some)\b|^\s*with (?:my|our)\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
 const TOLD_AGE =
   /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3}|[一二三四五六七八九十]{1,3})\s*[岁歲])/u;
@@ -178,11 +178,15 @@ function speakerTravels(t: string): boolean {
   return SPEAKER_AGE.test(t) || SPEAKER.test(t) || /\bfor (?:me|myself)\b/u.test(t);
 }
 
+/** Companions the words do not count ("with some friends", "with family", "and a few colleagues"). */
+const UNCOUNTED_COMPANIONS = /\b(?:with|and|plus|bringing|taking)\s+(?:(?:some|a few|few|several|a couple of|a bunch of|a group of|other|my|our|the)\s+(?:whole\s+)?)?(?:friends|mates|pals|buddies|colleagues|co-?workers|family|relatives|guests|folks|kids|children|classmates)\b/u;
+
 /**
  * The text names people the speaker travels with ("me and my mum", "my twin brother and me"),
  * whether or not their types can be read: the kiosk asks who travels rather than sell one adult.
  */
 export function namesTravellers(t: string): boolean {
+  if (UNCOUNTED_COMPANIONS.test(t)) return true;
   const people = namedPeople(t);
   // Without the speaker: a family named around twins or triplets ("twin girls (3) and their mom"),
   // not a relative mentioned in passing ("my son works near Embarcadero").

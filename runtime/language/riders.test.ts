@@ -8,6 +8,7 @@ import { gradeLanguage } from "../../test/rider-grading.ts";
 import { TUNE, TUNE_2 } from "../../test/rider-phrasings.ts";
 import { readParty } from "./party.ts";
 import { mentionsTravellers, readRiders } from "./riders.ts";
+import { sessionRiders } from "./index.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const BART_CHILD_AGE = 5;
@@ -206,6 +207,14 @@ describe("language rider reader: how it reads", () => {
     expect(riders("Can you suggest me more of them? We're traveling in four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(riders("We are traveling in 2 hours.")).toBeUndefined();
     expect(riders("I'll need 3 minutes.")).toBeUndefined();
+  });
+
+  it("asks when companions are not counted, and counts 'leaving with a friend' as two (SGD turns, the spent fresh half: doha-p-511)", () => {
+    const doha = pack.system("doha");
+    expect(sessionRiders(doha, ["I will be leaving with some friends from Bin Mahmoud."])).toMatchObject({ sure: false, unsure: true });
+    expect(sessionRiders(doha, ["Airport to Msheireb with my family"])).toMatchObject({ sure: false, unsure: true });
+    expect(riders("I will be leaving with a friend")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("me and 3 friends")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
   });
 
   it("a bare number after a correction replaces the one count said before it; after a mix it is asked", () => {
