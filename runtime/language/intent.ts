@@ -9,7 +9,7 @@ const TICKETS =
   /\b(?:tickets?|tix|seats?|(?:book|reserve|buy|purchase|get)\s+(?:it|them|one|that|those)|boletos?|billetes?|pasajes?)\b|买票|買票|购票|購票|车票|車票|票|تذكرة|تذاكر/iu;
 /** Words of setting out somewhere; only with a station named (alone, "when does the last train leave?"). */
 const GOING =
-  /\b(?:leav(?:e|es|ing)|depart(?:s|ing|ure)?|heading|going|go (?:from|to)|(?:want|wanna|like|need|have) to go|get to|travel(?:l?ing)?|trip|destination|coming from|out of|salgo|salir|viajar|ir a|ir de|ir desde|voy a|llego|llegar)\b|^\s*from\b|出发|出發|去|到|坐地铁|搭捷運|乘坐|前往|ذاهب|رحلة/iu;
+  /\b(?:leav(?:e|es|ing)|depart(?:s|ing|ure)?|heading|going|(?:i'?m|i am) (?:here )?at|here at|go (?:from|to)|(?:want|wanna|like|need|have) to go|get to|travel(?:l?ing)?|trip|destination|coming from|out of|salgo|salir|viajar|ir a|ir de|ir desde|voy a|llego|llegar)\b|^\s*from\b|出发|出發|去|到|坐地铁|搭捷運|乘坐|前往|ذاهب|رحلة/iu;
 /** A question about prices or rules, not a request to travel: answered, not asked about, when no station is named. */
 const PRICE_QUESTION = /\b(?:how much|price|prices|cost|costs|fare|fares|cuánto|cuanto|precio|tarifa)\b|多少钱|多少錢|票价|票價|كم/iu;
 /** Words of a trip request that are no topic of a question (after topicWords' own function words). */
@@ -17,6 +17,7 @@ const TRIP_TALK = new Set(
   `ticket seat tix book booking reserve reservation purchase buy repurchase leave leav depart departing departure head heading destination
   coming out people person pax adult child kid senior group party one two three four five six seven eight nine ten twelve
   ll ve re st nd rd th need please perfect great yeah yes ok okay sure fine last later make actually total
+  nope anything something available search find look looking option options here
   boleto billete pasaje persona personas`.split(/\s+/),
 );
 
@@ -28,14 +29,17 @@ export interface TravelWish {
 }
 
 /**
- * `stationWords`: the words of the station names the text mentions (no topic of their own);
+ * `stationWords`: the words of the station names the text mentions (no topic of their own; a name
+ * alone is a trip in parts);
  * `ridersCounted`: the words say how many travel ("it's for 2 people"), which only a trip needs.
  */
 export function travelWish(text: string, stationWords: readonly string[], ridersCounted: boolean): TravelWish {
   const named = stationWords.length > 0;
-  const travels = !(!named && PRICE_QUESTION.test(text)) && (TICKETS.test(text) || ridersCounted || (named && GOING.test(text)));
-  if (!travels) return { travels, only: false };
   const topics = topicWords(text, stationWords).filter((w) => !TRIP_TALK.has(w) && !/\d/.test(w));
+  // A station's name alone ("cermak/chinatown", "Main Station."): where the passenger goes or starts.
+  const bare = named && topics.length === 0;
+  const travels = !(!named && PRICE_QUESTION.test(text)) && (TICKETS.test(text) || ridersCounted || (named && GOING.test(text)) || bare);
+  if (!travels) return { travels, only: false };
   return { travels, only: topics.length === 0 };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough } from "./notices.ts";
+import { contingentMeasure, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -83,6 +83,7 @@ describe("a Chinese notice, clause by clause", () => {
     // "depending on ridership and wind" stops nothing, but another clause of the same sentence does
     // (2024 statement, cases/others taipei-o-701 of the spent fresh half).
     expect(read("taipei", "各路線將視運量及風速調整班距或平面高架路段暫停營運。")).toBeUndefined();
+    expect(withoutDependingClauses("班距約10分鐘,各路線將視運量及風速調整班距或平面高架路段暫停營運。")).toBe("班距約10分鐘,");
     // Every line but the one named (an MTR statement adapted to Beijing, cases/others beijing-o-714 of the spent fresh half).
     const allBut = read("beijing", "北京地鐵表示,多個北京地鐵車站早前遭受嚴重破壞,北京地鐵正努力修復,除首都機場線外,其他鐵路線包括西郊線今日全日暫停。");
     expect(allBut?.linesClosed).toContain("xijiao");

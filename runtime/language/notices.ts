@@ -184,6 +184,14 @@ const ZH_ALL_BUT = /除(?:了)?([^。；;]{1,30}?)(?:以)?外[，,]?[^。；;]*?
 /** Only the sections named run ("维持…区段运营", "分段运行", "小交路运营"). */
 const ZH_ONLY_SECTIONS_RUN = /(?:维持|維持)[^。；;]*?(?:运营|運營|运行|運行)|分段(?:运营|運營|运行|運行)|小交路/u;
 const ZH_DEPENDING = /(?:视|視)[^。；;，,]{1,12}?(?:调整|調整)/u;
+
+/** The notice's words without the clauses whose measure is taken only depending on something ("…將視運量及風速調整…"). */
+export function withoutDependingClauses(text: string): string {
+  return text
+    .split(/(?<=[，,；;。])/u)
+    .filter((clause) => !ZH_DEPENDING.test(clause))
+    .join("");
+}
 /** Every line runs again ("所有…线路均已全部恢复运营"): no line stays stopped. */
 const ZH_ALL_RESUMED = /(?:全部|均已|均|全线网|全線網|全网|全網|所有线路|所有線路)[^。；;]{0,6}(?:恢复|恢復)/u;
 /** A part of a station, not the station ("过街通道封闭", "B口关闭", "停止2号线和8号线换乘"): the station still serves riders. */

@@ -88,6 +88,24 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
     expect(choices(slip)).toEqual(["CTA-43R"]);
   });
 
+  // SGD and SLURP turns of the spent fresh half (cta-p-511, taipei-p-510, beijing-p-507, taipei-p-504, -507).
+  it("a station's name alone, 'I'm here at X' and riders alone are a trip in parts: the missing end is asked", async () => {
+    for (const [system, text, kind] of [
+      ["cta", "cermak/chinatown", "origin"],
+      ["taipei", "Qizhang.", "origin"],
+      ["beijing", "I'm here at Dahong Men.", "destination"],
+      ["taipei", "Nope. It is for 2 persons.", "origin"],
+      ["taipei", "Is there anything available for 4 people?", "origin"],
+    ] as const) {
+      const first = await asked(typed(system, [[{ type: "freetext_input", text }]]));
+      expect(first.question, text).toMatchObject({ kind, select: kind });
+    }
+    // the name alone is where the passenger goes, once the start is chosen
+    const bare = await asked(typed("cta", [[{ type: "freetext_input", text: "cermak/chinatown" }], [station("origin", "CTA-HOW")]]));
+    expect(bare.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(bare.state.route?.stops.at(-1)?.station_id).toBe("CTA-CRM");
+  });
+
   it("a question about something else is answered; a coffee, a taxi or a place off the network is no trip to ask about", async () => {
     const bike = await asked(typed("bart", [[{ type: "freetext_input", text: "I need to get to the airport with my bike" }]]));
     expect(bike.question).toBeUndefined();

@@ -50,7 +50,7 @@ function stationEvent(system: SystemData, field: "origin" | "destination", id: s
 
 const sure = (m: StationMatch | undefined): boolean => !!m && m.candidates.length === 1 && m.confidence >= SURE;
 
-export function readTextRequest(system: SystemData, texts: readonly string[], selected: { origin: boolean; destination: boolean }): TextRequest {
+export function readTextRequest(system: SystemData, texts: readonly string[], selected: { origin: boolean; destination: boolean; originId?: string; destinationId?: string }): TextRequest {
   const text = texts.join(" ");
   if (!text) return { trip: {}, missingEnd: () => undefined, question: () => undefined, confirm: () => undefined };
   const u = understand(system, text);
@@ -62,6 +62,11 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
   const d = stationOf(dm);
   if (o) trip.origin = o;
   if (d) trip.destination = d;
+  // A station's name alone ("cermak/chinatown") once the other end is chosen on screen: the end not chosen.
+  // (Not the station chosen: "Tucheng for 3 people" with Tucheng tapped as the start still lacks an end.)
+  const lone = !om && !dm && u.trip.mentions.length === 1 ? stationOf(u.trip.mentions[0]) : undefined;
+  if (lone && selected.origin && !selected.destination && lone.id !== selected.originId) trip.destination = lone;
+  if (lone && selected.destination && !selected.origin && lone.id !== selected.destinationId) trip.origin = lone;
   if (u.unknownPlace) trip.unknownPlace = u.unknownPlace;
   const say = messages(u.language);
   const ask = (field: "origin" | "destination", m: StationMatch): Clarification => {

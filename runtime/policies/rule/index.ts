@@ -268,7 +268,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const text = req.freetexts.join(" ");
   const selectedOrigin = resolveChoice(system, req.origin);
   const selectedDestination = resolveChoice(system, req.destination);
-  const understood: TextRequest = readTextRequest(system, req.freetexts, { origin: !!selectedOrigin, destination: !!selectedDestination });
+  const understood: TextRequest = readTextRequest(system, req.freetexts, {
+    origin: !!selectedOrigin,
+    destination: !!selectedDestination,
+    ...(selectedOrigin ? { originId: selectedOrigin.id } : {}),
+    ...(selectedDestination ? { destinationId: selectedDestination.id } : {}),
+  });
   const trip = understood.trip;
   const origin = selectedOrigin ?? trip.origin;
   const destination = selectedDestination ?? trip.destination;
