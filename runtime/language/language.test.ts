@@ -32,6 +32,9 @@ describe("passenger-language layer", () => {
     // -048 of the spent first report half): Beijing South railway, not "Beijing" read as Beijing railway.
     expect(read("beijing", "No, I want to leave from Gucheng and go to Beijing South.")).toMatchObject({ o: ["BJM-GUC"], d: ["BJM-BSR"] });
     expect(read("beijing", "from beijing zoo to beijing west").u.trip.destination).toMatchObject({ candidates: ["BJM-BWR"], confidence: 0.85 });
+    // A name's last words, and "Expo" for Exhibition (SGD turns of the spent fresh half: cta-p-502, taipei-p-506): asked about.
+    expect(read("cta", "Please search it for two persons from Morse to Medical District.").u.trip.destination).toMatchObject({ candidates: ["CTA-IMD"], confidence: 0.7 });
+    expect(read("taipei", "Can you find me a train from Main Station to Nangang Expo").u.trip.destination).toMatchObject({ candidates: ["TRTC-NEC"] });
   });
 
   it("reads origin and destination in any order", () => {

@@ -30,7 +30,7 @@ const COMPASS: Record<string, string> = { n: "north", s: "south", e: "east", w: 
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
 
 /** Everyday short forms of the words of station names ("Civic Ctr", "Ashby Ave"). */
-const SHORT_FORMS: Record<string, string> = { ctr: "center", cntr: "center", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
+const SHORT_FORMS: Record<string, string> = { ctr: "center", cntr: "center", expo: "exhibition", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
 /** A house number whose ordinal suffix slipped ("43rt", "16h"); the number is group 1. */
 const ORDINAL_SLIP = /^(\d{1,3})(?:st|nd|rd|th|rt|nt|td|sd|rth|h|t|d)$/;
 /** Words of a name that only say what the place is ("Beijing South railway"). */
@@ -134,8 +134,9 @@ export class StationLexicon {
 
   /**
    * Stations whose names begin with these words, each the name's word, an everyday short form of it
-   * ("ctr", "ave") or its first three letters or more; a lone house number matches the same number
-   * with any ordinal suffix ("43rt" → 43rd). Several names are all returned (a question offers them).
+   * ("ctr", "ave", "expo") or its first three letters or more, else end with them; a lone house
+   * number matches the same number with any ordinal suffix ("43rt" → 43rd). Several names are all
+   * returned (a question offers them).
    */
   private leadingMatch(words: readonly string[]): Entry | undefined {
     const ids = this.leading(words);
@@ -154,6 +155,13 @@ export class StationLexicon {
     for (const name of this.named) {
       if (name.words.length <= words.length && ordinal === undefined) continue;
       if (words.every((w, k) => name.words[k] !== undefined && fits(w, name.words[k]!))) ids.add(name.id);
+    }
+    // Else its last words, two or more ("Medical District" of Illinois Medical District).
+    if (ids.size === 0 && words.length >= 2) {
+      for (const name of this.named) {
+        const tail = name.words.slice(name.words.length - words.length);
+        if (name.words.length > words.length && words.every((w, k) => w === tail[k])) ids.add(name.id);
+      }
     }
     return ids.size <= MAX_LEADING ? [...ids] : [];
   }
