@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SHARED_DATA_DIR } from "../test/paths.ts";
 import { runKiosk } from "../test/cli.ts";
 import { publicationsConfig } from "./fleet-token.ts";
-import { generatePublicationKeys } from "./publications.ts";
+import { DataPack } from "../tools/data/datapack.ts";
+import { generatePublicationKeys, publicationReadingJson } from "./publications.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "kiosk-keygen-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,6 +55,20 @@ describe("kiosk backoffice publish framebook", () => {
     const run = await runKiosk("backoffice", "publish", "framebook", "--db", "postgres://kiosk@127.0.0.1:1/none", "--key", privateFile, "--system", "marta", "--file", file);
     expect(run.stdout).toBe("fare policies as the kiosk reads them:\n  weekend: every fare half price; until 2026-03-15 23:59\n");
     expect(run.error?.message).toMatch(/back office database/);
+  });
+});
+
+describe("kiosk backoffice publish --json", () => {
+  it("carries the reading as data beside the publication: fare policies, or each alert's", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const framebook = readFileSync(path.join(SHARED_DATA_DIR, "data/systems/marta/framebook.yaml"), "utf8").replace(
+      "cultural_notes: []",
+      'cultural_notes: []\n  fare_policies:\n    - policy_id: "weekend"\n      text: "Weekend: half price on all trips."',
+    );
+    expect(publicationReadingJson(pack, "framebook", "marta", framebook, "f.yaml")).toMatchObject([{ policy_id: "weekend" }]);
+    const alerts = '- id: tube\n  system: bart\n  type: planned_maintenance\n  segment: {from_station: West Oakland, to_station: Embarcadero}\n  text: {en: "Transbay Tube closed."}\n';
+    expect(publicationReadingJson(pack, "alerts", "bart", alerts, "a.yaml")).toMatchObject([{ id: "tube", reading: { unread: false, tracks: [["BART-EMBR", "BART-WOAK"]] } }]);
+    expect(publicationReadingJson(pack, "alerts", "bart", "- id: [", "a.yaml")).toBeNull();
   });
 });
 

@@ -12,7 +12,7 @@ import { alertReading } from "../runtime/kiosk/notice-reading.ts";
 import { alertReadingText } from "./alerts.ts";
 import type { DataPack } from "../tools/data/datapack.ts";
 import { SystemIdSchema } from "../tools/data/schemas.ts";
-import { farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
+import { farePolicyReadingJson, farePolicyReadingText } from "../runtime/framebook/policy-reading.ts";
 import { DataFileError } from "../tools/data/errors.ts";
 import { parseFramebookText } from "../tools/data/datapack.ts";
 import { PublicationRejectedError, PublicationStore } from "../host/backoffice/publications.ts";
@@ -68,6 +68,25 @@ export function publicationReadingText(pack: DataPack, kind: PublicationKind, sy
   }
 }
 
+/** The same reading as data, for `--json`: each fare policy's reading, or each alert's (null where the content does not validate). */
+export function publicationReadingJson(pack: DataPack, kind: PublicationKind, systemId: string, content: string, file: string): unknown[] | null {
+  if (kind === "alerts") {
+    const parsed = SystemIdSchema.safeParse(systemId);
+    if (!parsed.success) return null;
+    const system = pack.system(parsed.data);
+    const checked = validateAlertsContent(content, file, parsed.data, system);
+    if (!checked.ok) return null;
+    const now = localIso(new Date());
+    return checked.alerts.map((alert) => ({ id: alert.id, reading: alertReading(alert, system, now) }));
+  }
+  try {
+    return farePolicyReadingJson(parseFramebookText(content, file).framebook);
+  } catch (err) {
+    if (err instanceof DataFileError) return null;
+    throw err;
+  }
+}
+
 interface PublishOptions extends GlobalOptions {
   db?: string;
   key: string;
@@ -113,7 +132,7 @@ export function registerPublicationCommands(backoffice: Command, dbOf: (flag: st
         const store = await BackOfficeStore.open(dbOf(opts.db));
         try {
           const published = await new PublicationStore(store.pool).publish({ pack, kind, system: opts.system, content, file: opts.file, publisher: opts.publisher ?? "backoffice", key });
-          if (opts.json) printJson(published);
+          if (opts.json) printJson({ ...published, reading: publicationReadingJson(pack, kind, opts.system, content, opts.file) });
           else process.stdout.write(`published ${kind} v${published.envelope.version} for ${published.envelope.system} (publication ${published.id}, sha256 ${published.envelope.sha256.slice(0, 12)}…)\n`);
         } catch (err) {
           if (err instanceof PublicationRejectedError) {
