@@ -15,10 +15,12 @@ import { BenchError } from "../errors.ts";
 
 export const CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/passengers");
 /**
- * tune and report: split by the id's hash when the entry was created. fresh: texts gathered after the
- * report half had been graded once (and so spent); all of them are graded once, none tuned on.
+ * tune and report: split by the id's hash when the entry was created. fresh, fresh2: texts gathered
+ * after the halves before them had been graded once (and so spent); each is graded once, none tuned on.
  */
-export const HALVES = ["tune", "report", "fresh"] as const;
+export const HALVES = ["tune", "report", "fresh", "fresh2"] as const;
+/** The halves gathered whole, after the split ones were spent: not split by hash. */
+const GATHERED_WHOLE: ReadonlySet<Half> = new Set(["fresh", "fresh2"]);
 export type Half = (typeof HALVES)[number];
 export const LANGUAGES = ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const;
 export const MAY_ASK = ["origin", "destination", "riders"] as const;
@@ -93,9 +95,9 @@ export function corpusFiles(dir: string, halves: readonly Half[]): { half: Half;
   return out;
 }
 
-/** Refuses an entry outside the half its id's hash names (the fresh half is not split by hash). */
+/** Refuses an entry outside the half its id's hash names (the fresh halves are not split by hash). */
 export function checkHalf(id: string, half: Half, where: string): void {
-  if (half !== "fresh" && halfOf(id) !== half) throw new BenchError(`${where}: field id: its hash puts it in the ${halfOf(id)} half, not ${half}`);
+  if (!GATHERED_WHOLE.has(half) && halfOf(id) !== half) throw new BenchError(`${where}: field id: its hash puts it in the ${halfOf(id)} half, not ${half}`);
 }
 
 /** Parses every corpus file; an error names the file, the entry index and the field. */
