@@ -9,6 +9,12 @@ describe("fare offers that depend on the passenger", () => {
     expect(offerNeedsPassenger("凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。")).toBe(true);
     expect(offerNeedsPassenger("和北捷通車3月28日同天生日的壽星,只要憑身分證明文件正本,搭捷運一律免費")).toBe(true);
     expect(offerNeedsPassenger("The Chicago Transit Authority will provide free rides on all buses and trains beginning 10 p.m.")).toBe(false);
+    // BART's own (the spent fresh half: bart-o-505, bart-o-508): a card to pay with, an age band
+    expect(offerNeedsPassenger("BART will offer a special promotion of 50% off all fares on Clipper for the entire month of September 2021.")).toBe(true);
+    expect(offerNeedsPassenger("All customers ages 5 years through 18 years old will be recognized as \"youth\" and able to access the youth discount of 50% on BART.")).toBe(true);
+    expect(offerNeedsPassenger("Half price on all fares on Saturday, March 14.")).toBe(false);
+    expect(offerNeedsPassenger("50% off all trips on BART this weekend.")).toBe(false);
+    expect(offerNeedsPassenger("Free rides on Doha Metro today.")).toBe(false);
     // BART's own (the spent first report half: bart-o-020, bart-o-021): a means test, a way of paying
     expect(offerNeedsPassenger("The Clipper START means-based fare discount for BART will increase from 20% to 50%, meaning low-income riders will pay half the regular fare.")).toBe(true);
     expect(offerNeedsPassenger("In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.")).toBe(true);

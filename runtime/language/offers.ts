@@ -7,9 +7,18 @@
 const CONDITION =
   /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?tickets?\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|بطاقة/iu;
 
+/**
+ * A card or way of paying the offer names ("50% off all fares on Clipper", "with Ventra"): a name
+ * written with a capital, not a day or a month.
+ */
+const PAID_WITH =
+  /\b(?:on|with|using|via) (?:a |an |the |your )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
+/** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18"). */
+const WHO = /\b(?:youths?|students?|veterans?|ages? \d+(?: years?)? (?:through|to|-) \d+)\b/iu;
+
 /** The announcement's offer depends on something the passenger has or is (a card, an ID, an exam ticket). */
 export function offerNeedsPassenger(text: string): boolean {
-  return CONDITION.test(text);
+  return CONDITION.test(text) || PAID_WITH.test(text) || WHO.test(text);
 }
 
 /** What the passenger's tap says (sent as their words; fixed, so every reader reads it the same). */

@@ -37,6 +37,13 @@ describe("the window a notice's words give", () => {
     expect(announcementInForce(penny, "2008-01-01T07:00")).toBeNull();
   });
 
+  it("reads the hours right after a date as that date's, and a date service resumes on as the end (MTA 2018, Doha Metro 2020: the spent fresh half)", () => {
+    expect(noticeWindow("STATION ENHANCEMENTS May 5, Sat 630 AM to 1130 PM & May 6, Sun 745 AM to 1130 PM [Red] Howard-bound trains skip 87th", "2018-05-01T10:00")).toEqual({ from: "2018-05-05T06:30", until: "2018-05-06T23:30" });
+    const doha = "Doha Metro issued an advisory that the Doha Metro preview service, metrolink and metroexpress feeder services, is suspended starting March 12, 2020 at 10:00 PM. Services will resume on March 15, 2020 15 6:00 AM.";
+    expect(noticeWindow(doha, "2020-03-10T10:00")).toEqual({ from: "2020-03-12T22:00", until: "2020-03-15T06:00" });
+    expect(inForceByWords(doha, "2020-03-15T09:00")).toBe(false);
+  });
+
   it("reads Arabic dates (Qatar Rail's Eid Al-Adha 2021 suspension, via wgoqatar.com; cases/others doha-o-020)", () => {
     const eid = "أكدت شركة سكك الحديد القطرية «الريل» إيقاف خدمات مترو الدوحة بالكامل خلال إجازة عيد الاضحى في الفترة الواقعة ما بين 21 و24 يوليو.";
     expect(noticeWindow(eid, "2021-07-18T10:00")).toEqual({ from: "2021-07-21T00:00", until: "2021-07-25T00:00" });

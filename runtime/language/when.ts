@@ -32,29 +32,53 @@ interface Span {
   from: string;
   /** undefined: open (from then on). */
   until: string | undefined;
+  /** The date is when service resumes: the window ends there, whatever else is open. */
+  ends?: boolean;
+  /** A date the words leave vague: no window at all. */
+  vague?: boolean;
 }
 
 function englishSpans(text: string, now: string): Span[] | undefined {
   const instant = new Date(`${now.slice(0, 16)}:00Z`);
   const spans: Span[] = [];
-  for (const r of chrono.parse(text, { instant, timezone: 0 })) {
-    if (!MONTH.test(r.text)) continue;
+  const results = chrono.parse(text, { instant, timezone: 0 });
+  results.forEach((r, i) => {
+    if (!MONTH.test(r.text)) return;
     const ends = [r.start, ...(r.end ? [r.end] : [])];
     // A vague date ("May 2022"): its end of the window cannot be known, so no window.
-    if (ends.some((c) => !c.isCertain("day") || !c.isCertain("month"))) return undefined;
-    const at = (c: chrono.ParsedComponents, end: boolean): string => {
+    if (ends.some((c) => !c.isCertain("day") || !c.isCertain("month"))) {
+      spans.length = 0;
+      spans.push({ from: "", until: undefined, vague: true });
+      return;
+    }
+    const at = (c: chrono.ParsedComponents, end: boolean, clock: chrono.ParsedComponents = c): string => {
       const y = c.get("year")!;
       const m = c.get("month")!;
       const d = c.get("day")!;
-      if (c.isCertain("hour")) return stamp(y, m, d, c.get("hour")!, c.get("minute") ?? 0);
+      if (clock.isCertain("hour")) return stamp(y, m, d, clock.get("hour")!, clock.get("minute") ?? 0);
       return end ? dayAfter(y, m, d) : stamp(y, m, d);
     };
+    // "May 5, Sat 630 AM to 1130 PM": the hours right after a date are that date's.
+    const next = results[i + 1];
+    const hours = next && !MONTH.test(next.text) && next.start.isCertain("hour") && next.index - (r.index + r.text.length) <= 8 ? next : undefined;
     const before = text.slice(Math.max(0, r.index - 24), r.index);
+    // "Services will resume on March 15": the window ends there.
+    if (RESUMES.test(before)) {
+      spans.push({ from: "", until: at(r.start, false, hours?.start ?? r.start), ends: true });
+      return;
+    }
+    if (hours) {
+      spans.push({ from: at(r.start, false, hours.start), until: hours.end ? at(r.start, true, hours.end) : OPEN_EN.test(before) ? undefined : at(r.start, true) });
+      return;
+    }
     const until = r.end ? at(r.end, true) : OPEN_EN.test(before) ? undefined : at(r.start, true);
     spans.push({ from: at(r.start, false), until });
-  }
-  return spans;
+  });
+  return spans.some((x) => x.vague) ? undefined : spans;
 }
+
+/** Words before a date that make it the window's end: service resumes then. */
+const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to normal|back to normal|restored)\b[^.]{0,16}$/i;
 
 // Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
 const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
@@ -124,11 +148,13 @@ function nearestYear(month: number, day: number, now: string): number {
 export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
   const english = englishSpans(text, now);
   if (english === undefined) return undefined;
-  const spans = [...english, ...chineseSpans(text, now), ...arabicSpans(text, now)];
-  if (spans.length === 0) return undefined;
+  const all = [...english, ...chineseSpans(text, now), ...arabicSpans(text, now)];
+  const spans = all.filter((x) => !x.ends);
+  const resumes = all.filter((x) => x.ends).map((x) => x.until!).sort();
+  if (spans.length === 0) return resumes.length > 0 ? { until: resumes[0]! } : undefined;
   const from = spans.map((s) => s.from).sort()[0]!;
   const open = spans.some((s) => s.until === undefined);
-  const until = open ? undefined : spans.map((s) => s.until!).sort().at(-1);
+  const until = resumes.length > 0 ? resumes.at(-1) : open ? undefined : spans.map((s) => s.until!).sort().at(-1);
   return { from, ...(until ? { until } : {}) };
 }
 
