@@ -12,7 +12,7 @@ export interface ArabicCounts {
 
 const NUMBERS: Record<string, number> = {
   واحد: 1, واحدة: 1, اثنان: 2, اثنين: 2, اثنتان: 2, اثنتين: 2, ثلاثة: 3, ثلاث: 3, اربعة: 4, اربع: 4,
-  خمسة: 5, خمس: 5, ستة: 6, ست: 6, سبعة: 7, سبع: 7, ثمانية: 8, تسعة: 9, عشرة: 10,
+  خمسة: 5, خمس: 5, ستة: 6, ست: 6, سبعة: 7, سبع: 7, ثمانية: 8, تسعة: 9, عشرة: 10, زوز: 2,
 };
 
 type Kind = keyof RiderCounts | "heads";
@@ -21,6 +21,8 @@ const NOUNS: Record<string, { kind: Kind; n?: number }> = {
   شخص: { kind: "heads", n: 1 }, شخصين: { kind: "heads", n: 2 }, شخصان: { kind: "heads", n: 2 }, اشخاص: { kind: "heads" },
   راكب: { kind: "heads", n: 1 }, راكبين: { kind: "heads", n: 2 }, ركاب: { kind: "heads" },
   تذكرة: { kind: "heads", n: 1 }, تذكرتين: { kind: "heads", n: 2 }, تذكرتان: { kind: "heads", n: 2 }, تذاكر: { kind: "heads" },
+  // Tunisian at a ticket counter: "places" and "tickets" (بلايص، تكايت), "two" (زوز)
+  بلاصة: { kind: "heads", n: 1 }, بلايص: { kind: "heads" }, بلاصات: { kind: "heads" }, تكيه: { kind: "heads", n: 1 }, تيكيات: { kind: "heads" }, تكايت: { kind: "heads" },
   بالغ: { kind: "adults", n: 1 }, بالغين: { kind: "adults", n: 2 }, بالغان: { kind: "adults", n: 2 }, كبار: { kind: "adults" },
   طفل: { kind: "children", n: 1 }, طفلين: { kind: "children", n: 2 }, طفلان: { kind: "children", n: 2 }, اطفال: { kind: "children" },
   مسن: { kind: "seniors", n: 1 }, مسنين: { kind: "seniors", n: 2 }, مسنان: { kind: "seniors", n: 2 },

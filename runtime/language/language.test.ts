@@ -24,6 +24,8 @@ describe("passenger-language layer", () => {
     expect(read("taipei", "好的，我要从龙山寺乘坐地铁到松山机场，请告诉我出发地和目的地附近的地铁站。")).toMatchObject({ o: ["TRTC-LOT"], d: ["TRTC-SSA"] });
     expect(read("beijing", "我想从西直门去东直门")).toMatchObject({ o: ["BJM-XIZ"], d: ["BJM-DON2"] });
     expect(read("doha", "من مطار حمد الدولي إلى مشيرب")).toMatchObject({ o: ["DOHA-HIA"], d: ["DOHA-MSH"] });
+    // A preposition joined to a name anywhere in the text, not only at its start (TuDiCoI, doha-p-700)
+    expect(read("doha", "سلام عليكم بلله تكيه لعقبة بن نافع بقداه").u.trip.mentions.map((m) => m.candidates)).toEqual([["DOHA-OQB"]]);
     const typo = read("marta", "Fve Points to Buckhaed").u;
     expect(typo.trip.origin).toMatchObject({ candidates: ["MARTA-FP"], kind: "fuzzy" });
     expect(typo.trip.origin!.confidence).toBeLessThan(0.85);

@@ -429,8 +429,9 @@ export class StationLexicon {
     const taken = new Array<boolean>(folded.length).fill(false);
     const keys = [...this.arabic.keys()].sort((a, b) => b.length - a.length);
     for (const key of keys) {
-      // Arabic attaches prepositions to the word ("لمشيرب"): allow a one-letter prefix.
-      const pattern = new RegExp(`(?<=[\\s]|^[\\s]?[بلو]?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=\\s)`, "gu");
+      // Arabic attaches prepositions to the word ("لمشيرب", "لعقبة بن نافع"): allow a one-letter
+      // prefix anywhere in the text (the text is padded with spaces).
+      const pattern = new RegExp(`(?<=\\s[بلوفك]?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=\\s)`, "gu");
       for (const m of folded.matchAll(pattern)) {
         const at = m.index ?? 0;
         if (taken.slice(at, at + key.length).some(Boolean)) continue;

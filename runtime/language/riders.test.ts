@@ -209,6 +209,12 @@ describe("language rider reader: how it reads", () => {
     expect(riders("I'll need 3 minutes.")).toBeUndefined();
   });
 
+  it("reads Tunisian counter words: four places, a ticket (TuDiCoI, the spent fresh half: doha-p-702, -700)", () => {
+    const doha = pack.system("doha");
+    expect(sessionRiders(doha, ["خويا قداش أربعة بلايص"]).reading?.riders).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+    expect(sessionRiders(doha, ["سلام عليكم بلله تكيه لعقبة بن نافع بقداه"]).reading?.riders).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
+  });
+
   it("asks when companions are not counted, and counts 'leaving with a friend' as two (SGD turns, the spent fresh half: doha-p-511)", () => {
     const doha = pack.system("doha");
     expect(sessionRiders(doha, ["I will be leaving with some friends from Bin Mahmoud."])).toMatchObject({ sure: false, unsure: true });

@@ -96,6 +96,10 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
       ["beijing", "I'm here at Dahong Men.", "destination"],
       ["taipei", "Nope. It is for 2 persons.", "origin"],
       ["taipei", "Is there anything available for 4 people?", "origin"],
+      // Tunisian Arabic at a ticket counter (TuDiCoI, the spent fresh half: doha-p-700, -702): a ticket
+      // "to" a station written joined to its preposition, and "how much for four places"
+      ["doha", "سلام عليكم بلله تكيه لعقبة بن نافع بقداه", "origin"],
+      ["doha", "خويا قداش أربعة بلايص", "origin"],
     ] as const) {
       const first = await asked(typed(system, [[{ type: "freetext_input", text }]]));
       expect(first.question, text).toMatchObject({ kind, select: kind });
