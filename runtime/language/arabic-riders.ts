@@ -22,7 +22,7 @@ const NOUNS: Record<string, { kind: Kind; n?: number }> = {
   راكب: { kind: "heads", n: 1 }, راكبين: { kind: "heads", n: 2 }, ركاب: { kind: "heads" },
   تذكرة: { kind: "heads", n: 1 }, تذكرتين: { kind: "heads", n: 2 }, تذكرتان: { kind: "heads", n: 2 }, تذاكر: { kind: "heads" },
   // Tunisian at a ticket counter: "places" and "tickets" (بلايص، تكايت), "two" (زوز)
-  بلاصة: { kind: "heads", n: 1 }, بلايص: { kind: "heads" }, بلاصات: { kind: "heads" }, تكيه: { kind: "heads", n: 1 }, تيكيات: { kind: "heads" }, تكايت: { kind: "heads" },
+  بلاصة: { kind: "heads", n: 1 }, بلايص: { kind: "heads" }, بلاصات: { kind: "heads" }, تكية: { kind: "heads", n: 1 }, تيكيات: { kind: "heads" }, تكايت: { kind: "heads" },
   بالغ: { kind: "adults", n: 1 }, بالغين: { kind: "adults", n: 2 }, بالغان: { kind: "adults", n: 2 }, كبار: { kind: "adults" },
   طفل: { kind: "children", n: 1 }, طفلين: { kind: "children", n: 2 }, طفلان: { kind: "children", n: 2 }, اطفال: { kind: "children" },
   مسن: { kind: "seniors", n: 1 }, مسنين: { kind: "seniors", n: 2 }, مسنان: { kind: "seniors", n: 2 },
@@ -33,7 +33,9 @@ function tokens(text: string): string[] {
   const folded = text
     .replace(/[أإآ]/gu, "ا")
     .replace(/[\u0660-\u0669]/gu, (d) => String(d.charCodeAt(0) - 0x0660))
-    .replace(/[\u064b-\u0652]/gu, "");
+    .replace(/[\u064b-\u0652]/gu, "")
+    // A final ه for ة, as people type it ("أربعه").
+    .replace(/ه(?=[^\p{L}]|$)/gu, "ة");
   return folded
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
@@ -76,5 +78,8 @@ export function readArabicCounts(text: string): ArabicCounts | undefined {
     if (noun.kind === "heads") heads = Math.max(heads, n);
     else riders[noun.kind] += n;
   });
+  // "أربعه السد البدع": at a ticket counter a count said first, with no noun, is the tickets.
+  const first = numberOf(w[0]);
+  if (!said && first !== undefined && first >= 1 && first <= 10 && w.length > 1) return { riders, heads: first };
   return said ? { riders, heads } : undefined;
 }

@@ -57,7 +57,7 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 
 const LIFT_OUT =
-  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
+  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
 
 /**
  * The notice says a station's lift, escalator or step-free access is out ("No Step Free Access", "the
@@ -81,9 +81,9 @@ export function withoutAlternateService(text: string): string {
   return text.replace(ALTERNATE, " ");
 }
 
-const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing)\b/giu;
+const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|(?:will not|won'?t|do not|don'?t|does not|doesn'?t) stop at)\b/giu;
 /** What may stand between the names of a list: commas, "and", a line in brackets ("Kedzie (Pink)"). */
-const LIST_GAP = /^\)?(?:\s|,|&|\band\b|\([^)]*\))*$/iu;
+const LIST_GAP = /^\)?(?:\s|,|&|\band\b|\bor\b|\([^)]*\))*$/iu;
 
 /**
  * The stations a notice says trains skip, as a list after the verb ("Millbrae-bound trains skip
@@ -104,11 +104,26 @@ export function skippedStations(system: SystemData, message: string, line?: stri
       if (!LIST_GAP.test(clause.slice(from, m.start).replace(/^\s*the\s+/iu, ""))) break;
       const onIt = onLine ? m.candidates.filter((id) => onLine.has(id)) : [];
       for (const id of onIt.length > 0 ? onIt : m.candidates) out.add(id);
+      // "Bypass Granville thru Bryn Mawr": every station from the one to the other on the line.
+      const next = lexiconFor(system).find(clause.slice(m.end)).at(0);
+      const thru = next && /^\s*(?:thru|through|to)\s*$/iu.test(clause.slice(m.end, m.end + next.start)) ? next : undefined;
+      if (thru) for (const id of stationsBetween(system, m.candidates, thru.candidates, line)) out.add(id);
       from = m.end;
     }
   }
   for (const id of expressSkips(system, message, line)) out.add(id);
   return [...out];
+}
+
+/** The stations of one line from an end to the other, both included (the notice's line, else the first that has both). */
+function stationsBetween(system: SystemData, a: readonly string[], b: readonly string[], line?: string | null): string[] {
+  const own = line ? system.lineById(system.aliasLine(line)) : undefined;
+  for (const l of own ? [own] : system.lines) {
+    const i = l.stations.findIndex((id) => a.includes(id));
+    const j = l.stations.findIndex((id) => b.includes(id));
+    if (i >= 0 && j >= 0) return l.stations.slice(Math.min(i, j), Math.max(i, j) + 1);
+  }
+  return [];
 }
 
 const EXPRESS = /\b(?:running|run|runs|operating|operate|operates) express (?:from|between) (.+?) (?:to|and) (.+?)(?=[.,;]| because\b| due\b| until\b|$)/iu;

@@ -12,6 +12,8 @@ describe("fare offers that depend on the passenger", () => {
     // BART's own (the spent fresh half: bart-o-505, bart-o-508): a card to pay with, an age band
     expect(offerNeedsPassenger("BART will offer a special promotion of 50% off all fares on Clipper for the entire month of September 2021.")).toBe(true);
     expect(offerNeedsPassenger("All customers ages 5 years through 18 years old will be recognized as \"youth\" and able to access the youth discount of 50% on BART.")).toBe(true);
+    // WMATA's Metro Lift adapted to CTA (the spent fresh2 half, cta-o-913): an enrolment
+    expect(offerNeedsPassenger("Customers enrolled in CTA Lift will receive a 50 percent discount for any travel on CTA trains and CTA buses.")).toBe(true);
     expect(offerNeedsPassenger("Half price on all fares on Saturday, March 14.")).toBe(false);
     expect(offerNeedsPassenger("50% off all trips on BART this weekend.")).toBe(false);
     expect(offerNeedsPassenger("Free rides on Doha Metro today.")).toBe(false);

@@ -180,13 +180,15 @@ function speakerTravels(t: string): boolean {
 
 /** Companions the words do not count ("with some friends", "with family", "and a few colleagues"). */
 const UNCOUNTED_COMPANIONS = /\b(?:with|and|plus|bringing|taking)\s+(?:(?:some|a few|few|several|a couple of|a bunch of|a group of|other|my|our|the)\s+(?:whole\s+)?)?(?:friends|mates|pals|buddies|colleagues|co-?workers|family|relatives|guests|folks|kids|children|classmates)\b/u;
+/** "We'll be coming from MacArthur": the speaker travels with others, how many the words do not say. */
+const WE = /\b(?:we|we'll|we're|we'd|we've|us two|all of us)\b/u;
 
 /**
  * The text names people the speaker travels with ("me and my mum", "my twin brother and me"),
  * whether or not their types can be read: the kiosk asks who travels rather than sell one adult.
  */
 export function namesTravellers(t: string): boolean {
-  if (UNCOUNTED_COMPANIONS.test(t)) return true;
+  if (UNCOUNTED_COMPANIONS.test(t) || WE.test(t)) return true;
   const people = namedPeople(t);
   // Without the speaker: a family named around twins or triplets ("twin girls (3) and their mom"),
   // not a relative mentioned in passing ("my son works near Embarcadero").

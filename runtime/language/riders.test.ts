@@ -209,6 +209,14 @@ describe("language rider reader: how it reads", () => {
     expect(riders("I'll need 3 minutes.")).toBeUndefined();
   });
 
+  it("asks who 'we' are, and reads a count a request ends on (SGD turns of the spent fresh2 half: bart-p-905, marta-p-912)", () => {
+    expect(sessionRiders(pack.system("bart"), ["We'll be coming from MacArthur"])).toMatchObject({ sure: false, unsure: true });
+    expect(riders("From Dunwoody for 3.")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("leaving at 5 for 20 minutes")).toBeUndefined();
+    // a count said first at a Tunisian counter, with "ه" for "ة" (doha-p-1005)
+    expect(sessionRiders(pack.system("doha"), ["أربعه السد البدع آ البدع السد"]).reading?.riders).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
+  });
+
   it("reads Tunisian counter words: four places, a ticket (TuDiCoI, the spent fresh half: doha-p-702, -700)", () => {
     const doha = pack.system("doha");
     expect(sessionRiders(doha, ["خويا قداش أربعة بلايص"]).reading?.riders).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });

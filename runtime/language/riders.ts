@@ -197,6 +197,8 @@ function groupsAsPeople(lower: string): string {
     .replace(/\b(?:we are|we're|we will be|we'll be|there are|there will be|there'll be|somos|seremos|(?:we(?:'re| are)? )?travell?ing in)\s+(\d+|dos|tres|cuatro|cinco|seis|siete|ocho)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|days?|weeks?|stops?|blocks?|years?))/gu, (_all, n: string) => `${num(n) ?? n} people`)
     // "I need four." at a ticket machine: four tickets.
     .replace(/\b(?:i|we)(?:\s+|\s*['’]\s*)(?:need|want|will need|ll need)\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(new RegExp(`${n}(?=\\s*[.!]?\\s*$)`, "u"), `${n} people`))
+    // "From Dunwoody for 3.": a count the text ends on is its riders.
+    .replace(/\bfor\s+(\d+)\s*[.!]?\s*$/u, (all, n: string) => all.replace(n, `${n} people`))
     // "tickets for two", "the ticket is for 3", "book it for 2", a statement that is only "for 2".
     .replace(/(\b(?:tickets?|seats?|booking|reservation)(?:\s+(?:is|are|will be|would be))?\s+for|\b(?:it|that|one|ones)\s+for|^\s*(?:just\s+|only\s+)?for)\s+(\d+)\b(?!\s*(?:people|persons?|of us|adults?|kids?|children|seniors?|min|minutes|hours?|stops?|am|pm|:|\.\d|dollars|usd|\$))/gu, "$1 $2 people");
 }

@@ -44,6 +44,12 @@ describe("the window a notice's words give", () => {
     expect(inForceByWords(doha, "2020-03-15T09:00")).toBe(false);
   });
 
+  it("reads days listed after a date, a date the notice runs 'to', and a launch as from then on (BART, CTA: the spent fresh2 half)", () => {
+    expect(noticeWindow("ALERT: No BART Service Between East Bay & San Francisco on Labor Day Weekend (Sept. 5, 6 & 7)", "2015-09-01T10:00")).toEqual({ from: "2015-09-05T00:00", until: "2015-09-08T00:00" });
+    expect(noticeWindow("Elevators out at Embarcadero to 4/7/2017 Update On Monday, 3/27, we removed from service both elevators", "2017-04-01T10:00")).toEqual({ until: "2017-04-08T00:00" });
+    expect(noticeWindow("The new income-qualified reduced fare program, CTA Lift launches Tuesday, June 20.", "2023-07-01T10:00")).toEqual({ from: "2023-06-20T00:00" });
+  });
+
   it("reads Arabic dates (Qatar Rail's Eid Al-Adha 2021 suspension, via wgoqatar.com; cases/others doha-o-020)", () => {
     const eid = "أكدت شركة سكك الحديد القطرية «الريل» إيقاف خدمات مترو الدوحة بالكامل خلال إجازة عيد الاضحى في الفترة الواقعة ما بين 21 و24 يوليو.";
     expect(noticeWindow(eid, "2021-07-18T10:00")).toEqual({ from: "2021-07-21T00:00", until: "2021-07-25T00:00" });

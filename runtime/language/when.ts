@@ -17,7 +17,11 @@ export interface NoticeWindow {
 
 const MONTH = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/i;
 /** Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). */
-const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice)\b/i;
+const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice|launch(?:es|ed|ing)?|begins?|starts?|takes effect|goes into effect)\b/i;
+/** Words before a date that make it the window's last day ("Elevators out at Embarcadero to 4/7/2017"). */
+const UNTIL_EN = /\b(?:to|until|till|through|thru)\s*$/i;
+/** More days of the same month listed after a date ("Sept. 5, 6 & 7", "September 5, 6, and 7"). */
+const MORE_DAYS = /^(?:\s*(?:,|&|and|,\s*and)\s*\d{1,2}\b(?!\s*(?::|\.\d|am|pm|a\.m|p\.m)))+/i;
 
 const pad = (n: number): string => String(n).padStart(2, "0");
 const stamp = (y: number, m: number, d: number, h = 0, min = 0): string => `${y}-${pad(m)}-${pad(d)}T${pad(h)}:${pad(min)}`;
@@ -66,6 +70,22 @@ function englishSpans(text: string, now: string): Span[] | undefined {
     if (RESUMES.test(before)) {
       spans.push({ from: "", until: at(r.start, false, hours?.start ?? r.start), ends: true });
       return;
+    }
+    // "… to 4/7/2017": the last day.
+    if (!r.end && UNTIL_EN.test(before)) {
+      spans.push({ from: "", until: at(r.start, true), ends: true });
+      return;
+    }
+    // "Sept. 5, 6 & 7": through the last day listed.
+    const more = !r.end && !hours ? MORE_DAYS.exec(text.slice(r.index + r.text.length)) : null;
+    if (more) {
+      const last = Number(/(\d{1,2})\b(?![^]*\d)/.exec(more[0])?.[1]);
+      const y = r.start.get("year")!;
+      const m = r.start.get("month")!;
+      if (last > r.start.get("day")! && last <= 31) {
+        spans.push({ from: at(r.start, false), until: dayAfter(y, m, last) });
+        return;
+      }
     }
     if (hours) {
       spans.push({ from: at(r.start, false, hours.start), until: hours.end ? at(r.start, true, hours.end) : OPEN_EN.test(before) ? undefined : at(r.start, true) });

@@ -173,6 +173,17 @@ describe("what grading the fresh texts once found", () => {
     expect(summary(c)).toMatchObject({ stations: { "DOHA-SHA": { passThrough: true }, "DOHA-MES": { passThrough: true } }, unread: [] });
   });
 
+  it("reads a list with 'or', a range 'thru', a section with no line named, 'disrupted between', and lifts 'removed from service' (the spent fresh2 half)", () => {
+    const bypass = read("cta", { type: "planned_maintenance", severity: "warning", message: "95th-bound Trains Bypass Granville thru Bryn Mawr Stations\nPlanned Work w/Station(s) Bypassed\n95th-bound Red Line trains will not stop at Granville, Thorndale or Bryn Mawr stations." });
+    expect(Object.keys(summary(bypass).stations).sort()).toEqual(["CTA-BRM", "CTA-GRN", "CTA-THN"]);
+    const tube = read("bart", { type: "planned_maintenance", severity: "critical", message: "BART will be making critical repairs to the tracks and will not run trains between West Oakland and Embarcadero Stations." });
+    expect([...tube.tracks.keys()]).toEqual(["BART-EMBR|BART-WOAK"]);
+    const doha = read("doha", { type: "line_suspension", severity: "warning", line: "red", message: "For Doha Metro Red line users, the metro service is disrupted between Al Qassar and Legtaifiya stations. Alternative buses service has been provided between both stations" });
+    expect(doha.tracks.has("DOHA-KAT|DOHA-QAS")).toBe(true);
+    const lifts = read("bart", { type: "elevator_outage", severity: "warning", message: "On Monday, 3/27, we removed from service both elevators (street-level and platform-level) at Embarcadero Station." });
+    expect([...lifts.liftsOut.keys()]).toEqual(["BART-EMBR"]);
+  });
+
   it("reads an escalator out like a lift out: a rider who cannot use stairs is asked", () => {
     const c = read("cta", { type: "elevator_outage", severity: "info", station_id: "CTA-UIC", message: "UIC-Halsted: until further notice, the 'up' escalator from the eastbound platform to the ticket hall is out of service due to a fault and it is being used as a fixed stairway." });
     expect([...c.liftsOut.keys()]).toEqual(["CTA-UIC"]);

@@ -128,7 +128,7 @@ const STOPPING =
  */
 const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|暂停运营|暫停運營|暂停营运|暫停營運|停运|停運|停驶|停駛|封站|封闭|封閉|关闭|關閉|停止服务|停止服務|只出不进|只出不進|恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|إيقاف|توقف|تعليق|إغلاق|مغلق/u;
 
-const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|shut down|shutdown|shut|holding|halted)\b/;
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
 
@@ -361,7 +361,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const all = sentences(message);
   all.forEach((sentence, index) => {
     const norm = normalize(sentence);
-    if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && /\b(out of service|not working|broken|unavailable|closed)\b/.test(norm)) {
+    if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && (/\b(out of service|not working|broken|unavailable|closed)\b/.test(norm) || saysLiftOut(sentence))) {
       for (const m of mentionedStations(system, sentence)) out.liftsOut.set(m.stationId, label);
       return;
     }
@@ -387,6 +387,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
       const section = namedLines.length === 1 || sectionFollowsLines(sentence) ? sectionTracks(system, line.id, sentence) : [];
       if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
       else out.lines.set(line.id, label);
+    }
+    // "will not run trains between West Oakland and Embarcadero": no line named, so every line that has both ends.
+    if (namedLines.length === 0 && sectionFollowsLines(sentence)) {
+      for (const line of system.lines) for (const pair of sectionTracks(system, line.id, sentence)) out.tracks.set(pair, label);
     }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });

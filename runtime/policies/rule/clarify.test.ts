@@ -118,6 +118,9 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
     const taxi = await asked(typed("beijing", [[{ type: "freetext_input", text: "帮我叫一辆出租车去机场" }]]));
     expect(taxi.question).toBeUndefined();
     expect(taxi.state.outcome).toBe("request_declined");
+    // "call me a car … tell me the model and plate" (CrossWOZ, the spent fresh2 half: beijing-p-1021)
+    const car = await asked(typed("beijing", [[{ type: "freetext_input", text: "那从北新桥卤煮老店到北京布提克精品酒店，给我叫个车，车型和车牌告诉我。" }]]));
+    expect(car.state.outcome).toBe("request_declined");
     const abroad = await asked(typed("beijing", [[{ type: "freetext_input", text: "从北京南站到纽约时代广场" }]]));
     expect(abroad.question).toBeUndefined();
     expect(abroad.state.outcome).toBe("request_declined");

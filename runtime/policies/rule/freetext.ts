@@ -135,7 +135,7 @@ interface Rule {
 
 // Services a ticket kiosk cannot provide. Checked before anything else.
 const OUT_OF_SCOPE: Rule[] = [
-  { test: /\b(taxi|cab|uber|lyft|ride[- ]?share|limo)\b|出租车|出租車|打车|打車|的士|计程车|計程車|网约车|網約車/iu, intent: { kind: "out_of_scope", topic: "taxi" } },
+  { test: /\b(taxi|cab|uber|lyft|ride[- ]?share|limo)\b|出租车|出租車|打车|打車|的士|计程车|計程車|网约车|網約車|叫(?:个|個|辆|輛|下|一下|一辆|一輛)?车|叫(?:个|個|辆|輛|下|一下|一辆|一輛)?車|车牌|車牌|车型|車型/iu, intent: { kind: "out_of_scope", topic: "taxi" } },
   { test: /\bweather like\b|\bforecast\b/i, intent: { kind: "out_of_scope", topic: "weather" } },
   { test: /\b(hotel|restaurant|flight status|book (?:a|me a) (?:table|room|flight))\b/i, intent: { kind: "out_of_scope", topic: "travel" } },
 ];
