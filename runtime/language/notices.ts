@@ -10,6 +10,23 @@ const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es|ing)? through 
 const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
 const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
 
+/** Short forms operators write in feeds and tweets ("temp susp btwn Harlem and Addison", "svc", "trks"). */
+const SHORT_WORDS: [RegExp, string][] = [
+  [/\bbtwn\b/giu, "between"],
+  [/\btemp(?:orarily)? susp(?:d|ended)?\b/giu, "temporarily suspended"],
+  [/\bsusp(?:d)?\b/giu, "suspended"],
+  [/\bsvc\b/giu, "service"],
+  [/\btrks\b/giu, "tracks"],
+  [/\bsta\b(?=\.?\s)/giu, "station"],
+  [/\bavail\b/giu, "available"],
+  [/\bthru\b/giu, "through"],
+];
+
+/** A notice's words with the short forms operators use written out, read by both readers alike. */
+export function withWordsWrittenOut(message: string): string {
+  return SHORT_WORDS.reduce((text, [form, word]) => text.replace(form, word), message);
+}
+
 /** The notice says trains still run through the closed station (without stopping). */
 export function trainsRunThrough(message: string): boolean {
   return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);
@@ -57,7 +74,7 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 
 const LIFT_OUT =
-  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
+  /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\bno (?:up |down )?(?:escalator|elevator|lift) service\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
 
 /**
  * The notice says a station's lift, escalator or step-free access is out ("No Step Free Access", "the
@@ -157,7 +174,7 @@ function expressSkips(system: SystemData, message: string, line?: string | null)
  * sold through.
  */
 const CONTINGENT =
-  /(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
@@ -198,7 +215,7 @@ const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营
 const ZH_ALL_BUT = /除(?:了)?([^。；;]{1,30}?)(?:以)?外[，,]?[^。；;]*?(?:其他|其它|其余|其餘|所有|全部)[^。；;]*?(?:暂停|暫停|停运|停運|停止|停駛|停驶)/u;
 /** Only the sections named run ("维持…区段运营", "分段运行", "小交路运营"). */
 const ZH_ONLY_SECTIONS_RUN = /(?:维持|維持)[^。；;]*?(?:运营|運營|运行|運行)|分段(?:运营|運營|运行|運行)|小交路/u;
-const ZH_DEPENDING = /(?:视|視)[^。；;，,]{1,12}?(?:调整|調整)/u;
+const ZH_DEPENDING = /(?:视|視)[^。；;，,]{1,12}?(?:调整|調整|采取|採取)/u;
 
 /** The notice's words without the clauses whose measure is taken only depending on something ("…將視運量及風速調整…"). */
 export function withoutDependingClauses(text: string): string {

@@ -184,6 +184,14 @@ describe("what grading the fresh texts once found", () => {
     expect([...lifts.liftsOut.keys()]).toEqual(["BART-EMBR"]);
   });
 
+  it("writes out feed short forms, and reads planned work that only delays as no stop (the spent fresh2 half)", () => {
+    const tweet = read("cta", { type: "line_suspension", severity: "critical", message: "[Service Disruption] Blue Line service has been temp susp btwn Harlem (O'Hare Branch) and Addison due to a med emerg on trks. Shuttle bus avail between Harlem (O'Hare) and Addison." });
+    expect(tweet.tracks.has("CTA-ADD2|CTA-IRP")).toBe(true);
+    expect(summary(tweet).unread).toEqual([]);
+    expect(summary(read("bart", { type: "planned_maintenance", severity: "warning", message: "Delays between South Hayward and Fremont stations Sunday 7/20" })).unread).toEqual([]);
+    expect([...read("taipei", { type: "escalator_outage", severity: "info", station_id: "TRTC-ZXF", message: "There will be no down escalator service to the Wenhu line platforms between 0700 and 1000, Monday to Friday." }).liftsOut.keys()]).toEqual(["TRTC-ZXF"]);
+  });
+
   it("reads an escalator out like a lift out: a rider who cannot use stairs is asked", () => {
     const c = read("cta", { type: "elevator_outage", severity: "info", station_id: "CTA-UIC", message: "UIC-Halsted: until further notice, the 'up' escalator from the eastbound platform to the ticket hall is out of service due to a fault and it is being used as a fixed stairway." });
     expect([...c.liftsOut.keys()]).toEqual(["CTA-UIC"]);

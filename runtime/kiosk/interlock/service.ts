@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withWordsWrittenOut } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -330,7 +330,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const lineWords = new Set(names.flatMap((l) => l.names.flatMap((n) => n.split(" "))).filter((x) => x !== "line"));
   const label = `${d.id ?? d.type}`;
   const type = String(d.type ?? "").toLowerCase();
-  const message = typeof d.message === "string" ? d.message : "";
+  const message = typeof d.message === "string" ? withWordsWrittenOut(d.message) : "";
   const skip = trainsRunThrough(message);
   // Structured scope.
   const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
@@ -415,7 +415,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     .replace(/\b(?:resumes?|resumed|resuming) stopping\b/gi, "resume");
   // "…线路均已全部恢复运营": every line runs again, so its resume words leave nothing stopped.
   const elsewhere = everyLineResumed(inForce) ? inForce.replace(/恢复运行|恢復運行|恢复运营|恢復營運|恢复营运/gu, "") : inForce;
-  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info");
+  // A planned-work notice whose words speak only of delays ("Delays between South Hayward and Fremont")
+  // stops nothing: its type alone is no stop.
+  const onlyDelays = /\b(?:delays?|delayed|single[- ]track\w*|slower|reduced (?:service|frequency))\b/i.test(inForce) && !STOPPING.test(normalize(inForce));
+  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info" && !onlyDelays);
   if (!mapped && saysStopping) {
     const words = normalize(message);
     const named = [...new Set([...names.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message)])];

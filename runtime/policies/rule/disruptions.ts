@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough, withoutAlternateService } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -95,7 +95,7 @@ function suspendedLines(system: SystemData, message: string): Set<string> {
 }
 
 export function analyseDisruption(system: SystemData, d: FeedDisruption, now: string): DisruptionImpact {
-  const message = d.message ?? "";
+  const message = withWordsWrittenOut(d.message ?? "");
   const impact: DisruptionImpact = {
     disruption: d,
     inEffect: disruptionInForce(d, now),
