@@ -88,6 +88,17 @@ describe("interlock: closures and service hours from the framebook and the live 
     expect(checkInterlock({ ...orange, now: { iso: "2026-03-11T02:00:00" } }).codes).toEqual(["outside_service_hours"]);
   });
 
+  it("sells after the usual last train while a notice keeps trains running later, only on the lines it names", async () => {
+    const input = await ignorantAnswer("MARTA-A-001");
+    const night = { ...input, now: { iso: "2026-03-14T03:00:00" } };
+    const later = (message: string): Disruption[] => [{ id: "late", type: "service_change", severity: "info", message } as Disruption];
+    expect(checkInterlock({ ...night, disruptions: later("Trains will run until 4 am tonight.") }).ok).toBe(true);
+    expect(checkInterlock({ ...night, disruptions: later("Trains will run until 2 am tonight.") }).codes).toEqual(["outside_service_hours"]);
+    // Airport → Five Points rides Red/Gold track: a later Blue Line does not carry it
+    expect(checkInterlock({ ...night, disruptions: later("Blue Line trains will run until 4 am tonight.") }).codes).toEqual(["outside_service_hours"]);
+    expect(checkInterlock({ ...night, disruptions: later("Gold Line trains will run until 4 am tonight.") }).ok).toBe(true);
+  });
+
   it("blocks a suspended system, a suspended line and a closed end station, read from the feed", async () => {
     const hurricane = checkInterlock(await ignorantAnswer("MARTA-C-014"));
     expect(hurricane.codes).toContain("system_suspended");

@@ -33,10 +33,11 @@ import type { ToolCallRecord } from "../session/policy.ts";
 import type { InterlockCode } from "./bridge.ts";
 import { needsStepFree, stepFreeStatement } from "./interlock/access.ts";
 import { riderWordProblems } from "./interlock/riders.ts";
-import { allNightLines, hopLines, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
+import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { announcementInForce } from "../language/when.ts";
+import { runsLateAt } from "../language/notices.ts";
+import { announcementInForce, disruptionInForce } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -252,7 +253,22 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const hops: [string, string][] = [];
   for (let i = 0; i + 1 < stops.length; i++) hops.push([stops[i]!, stops[i + 1]!]);
   const hours = serviceHours(system, input.now);
-  if (!hours.open) {
+  // A notice in force that keeps trains running later ("末班车延长至次日0:30").
+  // A notice in force that keeps trains running later ("末班车延长至次日0:30"), on the lines it names
+  // (every hop of the route on one of them) or, naming none, on every line.
+  const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);
+  const messages = [
+    ...input.disruptions.filter((d) => d && typeof d === "object" && disruptionInForce(d, input.now.iso)).map((d) => (typeof d.message === "string" ? d.message : "")),
+    ...(input.policyText ? [input.policyText] : []),
+  ];
+  const runsLate =
+    !!clock &&
+    messages.some((m) => {
+      if (!runsLateAt([m], Number(clock[1]) * 60 + Number(clock[2]))) return false;
+      const lines = new Set(linesNamedIn(system, m));
+      return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
+    });
+  if (!hours.open && !runsLate) {
     // Outside service hours only the framebook's 24-hour lines run.
     const night = allNightLines(system);
     const dark = hours.reason === "service_hours_unknown" || night.size === 0 || hops.some(([a, b]) => ![...hopLines(system, a, b)].some((l) => night.has(l)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, readChineseNotice, saysLiftOut, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { contingentMeasure, readChineseNotice, runsLateAt, serviceRunsUntil, saysLiftOut, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -90,6 +90,20 @@ describe("a Chinese notice, clause by clause", () => {
     expect(allBut?.linesClosed).toContain("1");
     expect(allBut?.linesClosed).not.toContain("capital_airport");
     expect(read("taipei", "台北捷運8日上午6時宣布,因風速過大,捷運高架平面路段(圓山站至淡水站、新北投站、小碧潭站及文湖線)暫停營運,恢復營運時間將視天候狀況並完成營運準備後另行通知,其餘地下路線不受影響,並視實際狀況彈性調整班距。")).toMatchObject({ linesClosed: ["brown"], sections: [{ line: "red", from: "TRTC-YUA", to: "TRTC-TAM" }] });
+  });
+});
+
+// 北京地铁 (National Day 2024, cases/others beijing-o-023) and Qatar Rail (World Cup 2022, the spent fresh half).
+describe("service that runs later than usual", () => {
+  it("reads the hour a notice says trains now run until, after midnight as the day before's", () => {
+    expect(serviceRunsUntil("2024年10月6日、7日,2号线北京站双方向末班车时间延长至次日0:30。")).toBe(24 * 60 + 30);
+    expect(serviceRunsUntil("It will run from 6 am to 3 am on weekdays and from 9 am to 3 am on Fridays.")).toBe(27 * 60);
+    expect(serviceRunsUntil("Trains run every 10 minutes.")).toBeUndefined();
+    const worldCup = ["It will run from 6 am to 3 am on weekdays and from 9 am to 3 am on Fridays."];
+    expect(runsLateAt(worldCup, 60)).toBe(true);
+    expect(runsLateAt(worldCup, 4 * 60)).toBe(false);
+    // a later end says nothing of the morning
+    expect(runsLateAt(worldCup, 8 * 60)).toBe(false);
   });
 });
 

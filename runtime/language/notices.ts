@@ -27,6 +27,45 @@ export function withWordsWrittenOut(message: string): string {
   return SHORT_WORDS.reduce((text, [form, word]) => text.replace(form, word), message);
 }
 
+const ZH_LATER = /(?:末班车|末班車|运营|運營|营运|營運|服务|服務)[^。；;，,]{0,14}?(?:延长|延長|推迟|推遲)(?:至|到)\s*(次日|翌日|凌晨)?\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/iu;
+
+/**
+ * The hour a notice says service now runs until, in minutes after the midnight its day starts at
+ * ("末班车时间延长至次日0:30" → 24:30, "It will run from 6 am to 3 am" → 27:00), or undefined.
+ * Only a later end than usual counts: a notice never shortens service hours by this reading.
+ */
+export function serviceRunsUntil(message: string): number | undefined {
+  const zh = ZH_LATER.exec(message);
+  if (zh) {
+    const h = Number(zh[2]);
+    const minutes = h * 60 + Number(zh[3] ?? 0);
+    return zh[1] || h < 5 ? 1440 + minutes : minutes;
+  }
+  const en = EN_LATER.exec(message);
+  if (en) {
+    const h12 = Number(en[1]) % 12;
+    const h = /^p/i.test(en[3]!) ? h12 + 12 : h12;
+    const minutes = h * 60 + Number(en[2] ?? 0);
+    return h < 5 ? 1440 + minutes : minutes;
+  }
+  return undefined;
+}
+
+/**
+ * Whether any of these notices keeps service running at `minutes` (after the midnight of its day;
+ * early hours count as the day before). Only the night counts (20:00 on): a later end says nothing of
+ * the morning ("from 9 am to 3 am on Fridays" does not open the station at 8).
+ */
+export function runsLateAt(messages: readonly string[], minutes: number): boolean {
+  const late = minutes < 5 * 60 ? minutes + 1440 : minutes;
+  if (late < 20 * 60) return false;
+  return messages.some((m) => {
+    const until = serviceRunsUntil(m);
+    return until !== undefined && late < until;
+  });
+}
+
 /** The notice says trains still run through the closed station (without stopping). */
 export function trainsRunThrough(message: string): boolean {
   return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);

@@ -429,6 +429,13 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   return out;
 }
 
+/** The lines a notice's words name, in English or Chinese ("Line 2", "[Red]", "2号线", "文湖線"). */
+export function linesNamedIn(system: SystemData, message: string): string[] {
+  const words = normalize(message);
+  const lineWords = lineNames(system);
+  return [...new Set([...lineWords.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message)])];
+}
+
 function unreadNotice(d: Disruption, label: string, lines: readonly string[] | null): UnreadNotice {
   return { notice: label, lines, decision: d.if_unread === "block" ? "block" : "refer" };
 }

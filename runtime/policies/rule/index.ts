@@ -17,7 +17,8 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
-import { announcementInForce } from "../../language/when.ts";
+import { runsLateAt } from "../../language/notices.ts";
+import { announcementInForce, disruptionInForce } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
@@ -379,7 +380,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const status = clock ? serviceStatus(framebook, clock) : undefined;
 
   const nightLines = new Set(system.lines.filter((l) => l["24h"]).map((l) => l.id));
-  const closedNow = status !== undefined && !status.open;
+  // A notice in force that keeps trains running later ("末班车延长至次日0:30") keeps the kiosk selling.
+  const noticesInForce = [
+    ...context.active_disruptions.filter((d) => disruptionInForce(d, nowIso)).map((d) => d.message ?? ""),
+    ...(announcementInForce(context.policy_change?.text, nowIso) ? [context.policy_change!.text] : []),
+  ];
+  const closedNow = status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes));
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({
