@@ -253,7 +253,6 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const hops: [string, string][] = [];
   for (let i = 0; i + 1 < stops.length; i++) hops.push([stops[i]!, stops[i + 1]!]);
   const hours = serviceHours(system, input.now);
-  // A notice in force that keeps trains running later ("末班车延长至次日0:30").
   // A notice in force that keeps trains running later ("末班车延长至次日0:30"), on the lines it names
   // (every hop of the route on one of them) or, naming none, on every line.
   const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);

@@ -132,12 +132,7 @@ export class StationLexicon {
     return ids.size === 1 ? [...ids][0] : undefined;
   }
 
-  /**
-   * Stations whose names begin with these words, each the name's word, an everyday short form of it
-   * ("ctr", "ave", "expo") or its first three letters or more, else end with them; a lone house
-   * number matches the same number with any ordinal suffix ("43rt" → 43rd). Several names are all
-   * returned (a question offers them).
-   */
+  /** The match of a name's first (or last) words, sure only where the rest only says what the place is. */
   private leadingMatch(words: readonly string[]): Entry | undefined {
     const ids = this.leading(words);
     if (ids.length === 0) return undefined;
@@ -147,6 +142,12 @@ export class StationLexicon {
     return { key: words.join(" "), ids, kind: "part", confidence: sure ? 0.85 : 0.7 };
   }
 
+  /**
+   * Stations whose names begin with these words, each the name's word, an everyday short form of it
+   * ("ctr", "ave", "expo") or its first three letters or more, else end with them; a lone house
+   * number matches the same number with any ordinal suffix ("43rt" → 43rd). Several names are all
+   * returned (a question offers them).
+   */
   private leading(words: readonly string[]): string[] {
     const ordinal = words.length === 1 ? ORDINAL_SLIP.exec(words[0]!)?.[1] : undefined;
     const fits = (typed: string, word: string): boolean =>
@@ -234,7 +235,7 @@ export class StationLexicon {
 
   /**
    * Lines a Chinese text calls by their local names ("亦庄线", "文湖線", also written in the other
-   * script), with where: a notice names lines so as often as by number.
+   * script), with where: notices name lines by name as often as by number.
    */
   chineseLines(text: string): { id: string; start: number; end: number }[] {
     const source = simplifiedChinese(text);

@@ -89,7 +89,6 @@ export function closedStationPassable(message: string): boolean {
  */
 export const STATION_PART = /\b(?:entrances?|exits?|doors?|stairs|stairways?|escalators?|elevators?|lifts?|platforms?|parking|car park|lot|bus bay|ticket (?:office|machines?)|toilets?|restrooms?|concourse|tunnel|footbridge|overpass|passageway)\b/i;
 
-
 /**
  * The sentence speaks of a part of a station and of no train, line or station closing ("the current
  * Argyle station entrance is closed", "the new entrance is next to the closed one") — unlike
