@@ -21,7 +21,8 @@ const NOUNS: Record<string, { kind: Kind; n?: number }> = {
   شخص: { kind: "heads", n: 1 }, شخصين: { kind: "heads", n: 2 }, شخصان: { kind: "heads", n: 2 }, اشخاص: { kind: "heads" },
   راكب: { kind: "heads", n: 1 }, راكبين: { kind: "heads", n: 2 }, ركاب: { kind: "heads" },
   تذكرة: { kind: "heads", n: 1 }, تذكرتين: { kind: "heads", n: 2 }, تذكرتان: { kind: "heads", n: 2 }, تذاكر: { kind: "heads" },
-  // Tunisian at a ticket counter: "places" and "tickets" (بلايص، تكايت), "two" (زوز)
+  // Tunisian at a ticket counter: "places" and "tickets" (بلايص، تكايت), "two" (زوز), a grown-up and little ones (كبير، صغار)
+  كبير: { kind: "adults", n: 1 }, صغير: { kind: "children", n: 1 }, صغار: { kind: "children" },
   بلاصة: { kind: "heads", n: 1 }, بلايص: { kind: "heads" }, بلاصات: { kind: "heads" }, تكية: { kind: "heads", n: 1 }, تيكيات: { kind: "heads" }, تكايت: { kind: "heads" },
   بالغ: { kind: "adults", n: 1 }, بالغين: { kind: "adults", n: 2 }, بالغان: { kind: "adults", n: 2 }, كبار: { kind: "adults" },
   طفل: { kind: "children", n: 1 }, طفلين: { kind: "children", n: 2 }, طفلان: { kind: "children", n: 2 }, اطفال: { kind: "children" },

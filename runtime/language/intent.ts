@@ -18,6 +18,7 @@ const TRIP_TALK = new Set(
   coming out people person pax adult child kid senior group party one two three four five six seven eight nine ten twelve
   ll ve re st nd rd th need please perfect great yeah yes ok okay sure fine last later make actually total
   nope anything something available search find look looking option options here
+  بالله بلله بربي فضلك سمحت
   boleto billete pasaje persona personas`.split(/\s+/),
 );
 

@@ -37,6 +37,9 @@ describe("passenger-language layer", () => {
     // A name's last words, and "Expo" for Exhibition (SGD turns of the spent fresh half: cta-p-502, taipei-p-506): asked about.
     expect(read("cta", "Please search it for two persons from Morse to Medical District.").u.trip.destination).toMatchObject({ candidates: ["CTA-IMD"], confidence: 0.7 });
     expect(read("taipei", "Can you find me a train from Main Station to Nangang Expo").u.trip.destination).toMatchObject({ candidates: ["TRTC-NEC"] });
+    // One word alone after "from" at the end (SLURP, the spent fresh2 half: cta-p-913), not one that more words follow (taipei-p-045)
+    expect(read("cta", "i will be traveling from uic").u.trip.mentions.map((m) => m.candidates)).toEqual([["CTA-UIC"]]);
+    expect(read("taipei", "buy me today train ticket to city zhishan").u.trip.mentions.flatMap((m) => m.candidates)).not.toContain("TRTC-CTH");
   });
 
   it("reads origin and destination in any order", () => {

@@ -332,7 +332,10 @@ export class StationLexicon {
         if (used.slice(i, i + n).some(Boolean)) continue;
         const words = tokens.slice(i, i + n).map((t) => t.key);
         if (STOP.has(words[0]!) || STOP.has(words[words.length - 1]!)) continue;
-        if (n === 1 && !ORDINAL_SLIP.test(words[0]!)) continue;
+        // One word only as a house number, or alone after "from" / "to" at the end of a clause
+        // ("traveling from uic"; not "to city zhishan").
+        const alone = words[0]!.length >= 3 && /^(?:from|to)$/.test(tokens[i - 1]?.key ?? "") && /^\s*(?:[,.;!?]|$)/.test(text.slice(tokens[i]!.end));
+        if (n === 1 && !ORDINAL_SLIP.test(words[0]!) && !alone) continue;
         const lead = this.leadingMatch(words);
         if (lead) push(i, n, lead);
       }

@@ -221,6 +221,8 @@ describe("language rider reader: how it reads", () => {
     const doha = pack.system("doha");
     expect(sessionRiders(doha, ["خويا قداش أربعة بلايص"]).reading?.riders).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(sessionRiders(doha, ["سلام عليكم بلله تكيه لعقبة بن نافع بقداه"]).reading?.riders).toEqual({ adults: 1, children: 0, seniors: 0, disabled: 0 });
+    // "one big and two small" (TD_dataset, the spent fresh2 half: doha-p-1010)
+    expect(sessionRiders(doha, ["باهي باهي معناها واحد كبير و زوز صغار"]).reading?.riders).toEqual({ adults: 1, children: 2, seniors: 0, disabled: 0 });
   });
 
   it("asks when companions are not counted, and counts 'leaving with a friend' as two (SGD turns, the spent fresh half: doha-p-511)", () => {

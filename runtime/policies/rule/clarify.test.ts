@@ -100,6 +100,8 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
       // "to" a station written joined to its preposition, and "how much for four places"
       ["doha", "سلام عليكم بلله تكيه لعقبة بن نافع بقداه", "origin"],
       ["doha", "خويا قداش أربعة بلايص", "origin"],
+      // a name with "please" (TuDiCoI, the spent fresh2 half: doha-p-1002)
+      ["doha", "بالله لوسيل", "origin"],
     ] as const) {
       const first = await asked(typed(system, [[{ type: "freetext_input", text }]]));
       expect(first.question, text).toMatchObject({ kind, select: kind });
