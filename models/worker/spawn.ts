@@ -55,7 +55,9 @@ export function nodeWorkerSpawner(entry: string = modelWorkerEntry()): WorkerSpa
     return {
       pid: child.pid,
       send: (message) => {
-        if (child.connected) child.send(message as object);
+        // A process killed since `connected` was read fails the write (EPIPE) to this callback
+        // instead of throwing in the host: its exit is what restarts it.
+        if (child.connected) child.send(message as object, (err) => void err);
       },
       onMessage: (listener) => void child.on("message", listener),
       onExit: (listener) => void child.once("exit", listener),
