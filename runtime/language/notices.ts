@@ -292,8 +292,12 @@ function zhNormal(text: string): string {
 /** Lines a Chinese notice names, by number ("13号线", "五号线") or by name ("亦庄线"). */
 export function chineseLinesNamed(system: SystemData, words: string): string[] {
   const message = zhNormal(words);
-  const numbered = [...message.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase()));
-  return [...new Set([...numbered, ...lexiconFor(system).chineseLines(message).map((n) => n.id)])].filter((id) => system.lineById(id));
+  return [...new Set([...numberedLines(system, message), ...lexiconFor(system).chineseLines(message).map((n) => n.id)])].filter((id) => system.lineById(id));
+}
+
+/** The system's lines a Chinese text names by number ("1、2号线"), in order. */
+function numberedLines(system: SystemData, text: string): string[] {
+  return [...text.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
 }
 
 /**
@@ -308,8 +312,7 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
   const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [], unreadLines: [] };
   const lexicon = lexiconFor(system);
   const allResumed = ZH_ALL_RESUMED.test(message);
-  const linesIn = (clause: string): string[] =>
-    [...clause.matchAll(ZH_LINES)].flatMap((m) => (m[1] ?? m[2] ?? "").split(/\s*[、和及与與]\s*/u)).map((id) => system.aliasLine(id.toLowerCase())).filter((id) => system.lineById(id));
+  const linesIn = (clause: string): string[] => numberedLines(system, clause);
   // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
   // city, not 北京站; "淡水信義線": the line, not Tamsui station).
   const stationsIn = (clause: string) =>

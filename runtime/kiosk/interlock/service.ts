@@ -420,8 +420,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const onlyDelays = /\b(?:delays?|delayed|single[- ]track\w*|slower|reduced (?:service|frequency))\b/i.test(inForce) && !STOPPING.test(normalize(inForce));
   const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info" && !onlyDelays);
   if (!mapped && saysStopping) {
-    const words = normalize(message);
-    const named = [...new Set([...names.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message)])];
+    const named = linesNamedIn(system, message);
     out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));
   }
   // The operator read the notice and said its unread words change nothing.
