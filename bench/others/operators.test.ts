@@ -112,6 +112,30 @@ describe("others' operator corpus", () => {
     );
   });
 
+
+  it("holds a sale to the pack's service hours, unless the twin runs trains then (service_until, service_from), and lets a no-sale rest on them", () => {
+    const id = idIn("marta", "tune", "o");
+    // MARTA runs 05:00–01:00: at 02:00 no train runs, whatever the notice says of Five Points
+    const notice = "{effect: no_effect_on_sales, applies: {from: '2026-03-14T00:00', until: '2026-03-16T00:00'}}";
+    const late = probe("MARTA-AP", "MARTA-EP", "2026-03-15T02:00", "sale") + probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale");
+    expect(() => loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, late, notice) }))).toThrow(
+      /probe 0: field probes\.0\.at: sale, but 02:00 on sunday is outside service hours: the kiosk sells by the pack's hours/,
+    );
+    // a notice that runs trains until 03:00 (read in the twin) makes the same sale due
+    const later = "{effect: no_effect_on_sales, applies: {from: '2026-03-14T00:00', until: '2026-03-16T00:00'}, service_until: '03:00'}";
+    expect(loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, late, later) }))[0]?.probes[0]?.sale?.route.path[0]).toBe("MARTA-AP");
+    // …only on the lines it names
+    const laterOnGreen = "{effect: no_effect_on_sales, lines: [green], applies: {from: '2026-03-14T00:00', until: '2026-03-16T00:00'}, service_until: '03:00'}";
+    expect(() => loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, late, laterOnGreen) }))).toThrow(/probe 0: field probes\.0\.at: sale, but 02:00/);
+    // an earlier opening ("from 4 am") makes a morning sale due
+    const early = probe("MARTA-AP", "MARTA-EP", "2026-03-15T04:30", "sale") + probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale");
+    expect(() => loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, early, notice) }))).toThrow(/04:30 on sunday is outside service hours/);
+    const earlier = "{effect: no_effect_on_sales, applies: {from: '2026-03-14T00:00', until: '2026-03-16T00:00'}, service_from: '04:00'}";
+    expect(loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, early, earlier) }))).toHaveLength(1);
+    // no train at 02:00 is reason enough for a no-sale, though the twin leaves the route open
+    const none = probe("MARTA-AP", "MARTA-EP", "2026-03-15T02:00", "no_sale") + probe("MARTA-AP", "MARTA-EP", "2026-03-14T10:00", "sale");
+    expect(loadOperators(pack, corpusDir({ "tune/marta.yaml": entry(id, none, notice) }))).toHaveLength(1);
+  });
   it("names the file, the entry and the field of a bad entry, and refuses unknown stations, lines, duplicates and the wrong half", () => {
     const tune = idIn("marta", "tune", "o");
     const report = idIn("marta", "report", "o");

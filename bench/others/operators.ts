@@ -9,6 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { DataPack } from "../../tools/data/datapack.ts";
+import type { SystemData } from "../../tools/data/system.ts";
+import { allNightLines, serviceHours } from "../../runtime/kiosk/interlock/service.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import { BenchError } from "../errors.ts";
 import { checkHalf, computeSale, corpusFiles, HALVES, LANGUAGES, parseEntries, RidersSchema, type ComputedSale, type Half, type RouteClosures } from "./corpus.ts";
@@ -65,6 +67,8 @@ const FareSchema = z.strictObject({
   origins: z.array(z.string().min(1)).min(1).optional(),
 });
 
+const clock = z.string().regex(/^\d{2}:\d{2}$/);
+
 export const ReadingSchema = z.strictObject({
   effect: z.enum(EFFECTS),
   /** Station ids the notice closes (closed, and stations a suspension stops), skips (skips) or names (others). */
@@ -78,6 +82,10 @@ export const ReadingSchema = z.strictObject({
   /** When the notice is in force (local time); absent ends = open. */
   applies: z.strictObject({ from: localTime.optional(), until: localTime.optional() }).optional(),
   fare: FareSchema.optional(),
+  /** The notice runs trains later than the framebook's close, to this local clock time ("00:30", "03:00": before noon is the next morning), on `lines` or, naming none, on every line. */
+  service_until: clock.optional(),
+  /** The notice opens service earlier than the framebook, from this local morning clock time ("09:00"), on `lines` or every line. */
+  service_from: clock.optional(),
 });
 export type Reading = z.infer<typeof ReadingSchema>;
 
@@ -176,9 +184,10 @@ export function applyFare(reading: Reading, total: number, riders: number): numb
   return Math.round(t * 100) / 100;
 }
 
-/** Whether the trip has a route under the closures (route_planner's answer, not an exception). */
-export function hasRoute(pack: DataPack, system: string, origin: string, destination: string, closures: RouteClosures): boolean {
-  return new ToolSession(pack.system(system)).call("route_planner", { origin, destination, ...closures }).ok;
+/** The lines of the trip's route under the closures (route_planner's answer), or undefined where there is none. */
+export function plannedLines(pack: DataPack, system: string, origin: string, destination: string, closures: RouteClosures): string[] | undefined {
+  const planned = new ToolSession(pack.system(system)).call("route_planner", { origin, destination, ...closures });
+  return planned.ok ? (planned.result as { line_sequence: string[] }).line_sequence : undefined;
 }
 
 function check(pack: DataPack, system: string, e: OperatorEntry, where: string): void {
@@ -202,6 +211,31 @@ function check(pack: DataPack, system: string, e: OperatorEntry, where: string):
   }
 }
 
+const clockMinutes = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
+
+/**
+ * Why no train runs at `at` on a route over `lines` by the pack's framebook hours (its 24-hour lines
+ * aside), unless the twin's own hours run trains then (`service_from` in the morning, `service_until`
+ * at night, on its `lines` or every line); undefined when trains run.
+ */
+export function outsideServiceHours(system: SystemData, reading: Reading, live: boolean, at: string, lines: readonly string[]): string | undefined {
+  const hours = serviceHours(system, { iso: at });
+  if (hours.open) return undefined;
+  const night = allNightLines(system);
+  if (lines.length > 0 && lines.every((l) => night.has(l))) return undefined;
+  const named = reading.lines ?? [];
+  if (live && (named.length === 0 || lines.every((l) => named.includes(l)))) {
+    const now = clockMinutes(at.slice(11, 16));
+    // the early hours belong to the night before; a close before noon is the next morning's
+    const late = now < 5 * 60 ? now + 1440 : now;
+    const until = reading.service_until && clockMinutes(reading.service_until);
+    if (until !== undefined && late >= 12 * 60 && late < (until < 12 * 60 ? until + 1440 : until)) return undefined;
+    const from = reading.service_from && clockMinutes(reading.service_from);
+    if (from !== undefined && now >= from && now < 12 * 60) return undefined;
+  }
+  return hours.detail;
+}
+
 /** Every entry, validated against the pack, with every sale probe's route and total computed under its twin. */
 export function loadOperators(pack: DataPack, dir = OPERATORS_DIR, halves: readonly Half[] = HALVES): OperatorCorpusEntry[] {
   const out: OperatorCorpusEntry[] = [];
@@ -222,11 +256,14 @@ export function loadOperators(pack: DataPack, dir = OPERATORS_DIR, halves: reado
         for (const field of ["origin", "destination"] as const) {
           if (!pack.system(system).hasStationId(probe[field])) throw new BenchError(`${at}: field probes.${i}.${field}: unknown station ${probe[field]} in ${system}`);
         }
-        const routed = hasRoute(pack, system, probe.origin, probe.destination, closures);
+        const route = plannedLines(pack, system, probe.origin, probe.destination, closures);
         // the outcome follows from the twin: a sale needs a route under it; no_sale and refer are
-        // claimed only where the twin leaves no route (a closure the kiosk must not sell through)
-        if (probe.expect === "sale" && !routed) throw new BenchError(`${at}: field probes.${i}.expect: sale, but no route ${probe.origin} → ${probe.destination} under the twin`);
-        if ((probe.expect === "no_sale" || probe.expect === "refer") && routed) {
+        // claimed only where the twin leaves no route (a closure the kiosk must not sell through),
+        // or, for no_sale, where no train runs then by the pack's hours
+        if (probe.expect === "sale" && !route) throw new BenchError(`${at}: field probes.${i}.expect: sale, but no route ${probe.origin} → ${probe.destination} under the twin`);
+        const dark = route && outsideServiceHours(pack.system(system), entry.reading, live, probe.at, route);
+        if (probe.expect === "sale" && dark) throw new BenchError(`${at}: field probes.${i}.at: sale, but ${dark}: the kiosk sells by the pack's hours (expect no_sale, a time inside them, or the twin's service_from / service_until)`);
+        if ((probe.expect === "no_sale" && route && !dark) || (probe.expect === "refer" && route)) {
           throw new BenchError(`${at}: field probes.${i}.expect: ${probe.expect}, but the twin leaves a route ${probe.origin} → ${probe.destination}`);
         }
         // a question the notice makes necessary needs the notice in force
