@@ -228,9 +228,9 @@ export function outsideServiceHours(system: SystemData, reading: Reading, live: 
     const now = clockMinutes(at.slice(11, 16));
     // the early hours belong to the night before; a close before noon is the next morning's
     const late = now < 5 * 60 ? now + 1440 : now;
-    const until = reading.service_until && clockMinutes(reading.service_until);
+    const until = reading.service_until === undefined ? undefined : clockMinutes(reading.service_until);
     if (until !== undefined && late >= 12 * 60 && late < (until < 12 * 60 ? until + 1440 : until)) return undefined;
-    const from = reading.service_from && clockMinutes(reading.service_from);
+    const from = reading.service_from === undefined ? undefined : clockMinutes(reading.service_from);
     if (from !== undefined && now >= from && now < 12 * 60) return undefined;
   }
   return hours.detail;

@@ -27,28 +27,41 @@ export function withWordsWrittenOut(message: string): string {
   return SHORT_WORDS.reduce((text, [form, word]) => text.replace(form, word), message);
 }
 
-const ZH_LATER = /(?:末班车|末班車|运营|運營|营运|營運|服务|服務)[^。；;，,]{0,14}?(?:延长|延長|推迟|推遲)(?:至|到)\s*(次日|翌日|凌晨)?\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+const ZH_LATER = /(?:末班车|末班車|运营|運營|营运|營運|服务|服務)[^。；;，,]{0,14}?(?:延长|延長|推迟|推遲|延时|延時)(?:至|到)\s*(次日|翌日|凌晨)?\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+/** "延长运营服务时间至24点": the extending verb before what it extends. */
+const ZH_EXTEND_TO = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營運|服务|服務)[^。；;，,]{0,8}?(?:至|到)\s*(次日|翌日|凌晨)?\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+/** "末班车自次日0:30从两端站发出": the last train leaves in the next day's early hours. */
+const ZH_LAST_TRAIN_NEXT_DAY = /(?:末班车|末班車)[^。；;，,]{0,6}?(次日|翌日|凌晨)\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+/** "延长80分钟运营时间", "运营时间延长30分钟": later by so many minutes than the usual close. */
+const ZH_EXTEND_BY = /(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟|(?:运营|運營|营运|營運|服务|服務)[^。；;，,]{0,8}?(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟/u;
 const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/iu;
+const EN_LATER_MIDNIGHT = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(?:12(?::00)?\s*)?midnight\b/iu;
+
+/** A clock read from a notice, in minutes after the midnight its service day starts at (the early hours past 24:00). */
+function nightClock(nextDay: string | undefined, hour: string, minute: string | undefined): number {
+  const h = Number(hour);
+  const minutes = h * 60 + Number(minute ?? 0);
+  return nextDay || h < 5 ? 1440 + minutes : minutes;
+}
 
 /**
  * The hour a notice says service now runs until, in minutes after the midnight its day starts at
  * ("末班车时间延长至次日0:30" → 24:30, "It will run from 6 am to 3 am" → 27:00), or undefined.
- * Only a later end than usual counts: a notice never shortens service hours by this reading.
+ * `usualClose` (the framebook's close that day, same scale) reads an extension by minutes
+ * ("延长80分钟运营时间"). Only a later end than usual counts: a notice never shortens service hours
+ * by this reading.
  */
-export function serviceRunsUntil(message: string): number | undefined {
-  const zh = ZH_LATER.exec(message);
-  if (zh) {
-    const h = Number(zh[2]);
-    const minutes = h * 60 + Number(zh[3] ?? 0);
-    return zh[1] || h < 5 ? 1440 + minutes : minutes;
-  }
+export function serviceRunsUntil(message: string, usualClose?: number): number | undefined {
+  const zh = ZH_LATER.exec(message) ?? ZH_EXTEND_TO.exec(message) ?? ZH_LAST_TRAIN_NEXT_DAY.exec(message);
+  if (zh) return nightClock(zh[1], zh[2]!, zh[3]);
+  const by = ZH_EXTEND_BY.exec(message);
+  if (by && usualClose !== undefined) return usualClose + Number(by[1] ?? by[2]);
   const en = EN_LATER.exec(message);
   if (en) {
     const h12 = Number(en[1]) % 12;
-    const h = /^p/i.test(en[3]!) ? h12 + 12 : h12;
-    const minutes = h * 60 + Number(en[2] ?? 0);
-    return h < 5 ? 1440 + minutes : minutes;
+    return nightClock(undefined, String(/^p/i.test(en[3]!) ? h12 + 12 : h12), en[2]);
   }
+  if (EN_LATER_MIDNIGHT.test(message)) return 1440;
   return undefined;
 }
 
@@ -57,11 +70,11 @@ export function serviceRunsUntil(message: string): number | undefined {
  * early hours count as the day before). Only the night counts (20:00 on): a later end says nothing of
  * the morning ("from 9 am to 3 am on Fridays" does not open the station at 8).
  */
-export function runsLateAt(messages: readonly string[], minutes: number): boolean {
+export function runsLateAt(messages: readonly string[], minutes: number, usualClose?: number): boolean {
   const late = minutes < 5 * 60 ? minutes + 1440 : minutes;
   if (late < 20 * 60) return false;
   return messages.some((m) => {
-    const until = serviceRunsUntil(m);
+    const until = serviceRunsUntil(m, usualClose);
     return until !== undefined && late < until;
   });
 }
