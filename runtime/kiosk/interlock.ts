@@ -33,11 +33,11 @@ import type { ToolCallRecord } from "../session/policy.ts";
 import type { InterlockCode } from "./bridge.ts";
 import { needsStepFree, stepFreeStatement } from "./interlock/access.ts";
 import { riderWordProblems } from "./interlock/riders.ts";
-import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, type LocalTime } from "./interlock/service.ts";
+import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { runsLateAt } from "../language/notices.ts";
-import { announcementInForce, disruptionInForce } from "../language/when.ts";
+import { announcementInForce, disruptionInForce, eveningBefore } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -256,14 +256,17 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   // A notice in force that keeps trains running later ("末班车延长至次日0:30"), on the lines it names
   // (every hop of the route on one of them) or, naming none, on every line.
   const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);
+  // In the early hours, a notice of the evening the night's service began counts too.
+  const evening = eveningBefore(input.now.iso);
+  const moments = evening ? [input.now.iso, evening] : [input.now.iso];
   const messages = [
-    ...input.disruptions.filter((d) => d && typeof d === "object" && disruptionInForce(d, input.now.iso)).map((d) => (typeof d.message === "string" ? d.message : "")),
+    ...input.disruptions.filter((d) => d && typeof d === "object" && moments.some((t) => disruptionInForce(d, t))).map((d) => (typeof d.message === "string" ? d.message : "")),
     ...(input.policyText ? [input.policyText] : []),
   ];
   const runsLate =
     !!clock &&
     messages.some((m) => {
-      if (!runsLateAt([m], Number(clock[1]) * 60 + Number(clock[2]))) return false;
+      if (!runsLateAt([m], Number(clock[1]) * 60 + Number(clock[2]), usualClose(system, input.now))) return false;
       const lines = new Set(linesNamedIn(system, m));
       return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
     });

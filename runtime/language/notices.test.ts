@@ -105,6 +105,23 @@ describe("service that runs later than usual", () => {
     // a later end says nothing of the morning
     expect(runsLateAt(worldCup, 8 * 60)).toBe(false);
   });
+
+  it("reads the other ways operators write it: the verb first, the last train's next-day time, minutes past the usual close, midnight", () => {
+    // 北京地铁, rain and snow 2024 (the spent fresh2 half): the verb before what it extends
+    expect(serviceRunsUntil("北京地铁1号线、2号线、5号线2月1日至4日延长运营服务时间至24点,延长运营服务期间行车间隔约15至20分钟。")).toBe(24 * 60);
+    // 北京地铁, New Year's Eve 2025 (fresh2): the last trains leave at 0:30 the next day
+    expect(serviceRunsUntil("12月31日,北京地鐵1、2、3、4、5、7、10號線實施延時運營,相應線路的末班車自次日0:30從兩端站發出")).toBe(24 * 60 + 30);
+    // 北京地铁, New Year's Eve 2016 (fresh2): 80 minutes after the usual close (23:00 in the pack)
+    const eighty = "12月31日,北京地铁1号线、6号线以及8号线将延长80分钟运营时间:在既有常态末班车后,以10分钟的间隔双向开行";
+    expect(serviceRunsUntil(eighty)).toBeUndefined();
+    expect(serviceRunsUntil(eighty, 23 * 60)).toBe(24 * 60 + 20);
+    expect(runsLateAt([eighty], 10, 23 * 60)).toBe(true);
+    expect(runsLateAt([eighty], 30, 23 * 60)).toBe(false);
+    // Doha Metro, January 2020 (the spent fresh half): "to 12:00 midnight"
+    expect(serviceRunsUntil("they will operate trains from 6am to 12:00 midnight on Thursdays and from 2pm to 12:00 midnight on Fridays.")).toBe(24 * 60);
+    // a last train at its usual evening time is no extension
+    expect(serviceRunsUntil("末班车时间为22:30")).toBeUndefined();
+  });
 });
 
 describe("contingent measures", () => {

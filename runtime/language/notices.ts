@@ -34,7 +34,7 @@ const ZH_EXTEND_TO = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營
 const ZH_LAST_TRAIN_NEXT_DAY = /(?:末班车|末班車)[^。；;，,]{0,6}?(次日|翌日|凌晨)\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
 /** "延长80分钟运营时间", "运营时间延长30分钟": later by so many minutes than the usual close. */
 const ZH_EXTEND_BY = /(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟|(?:运营|運營|营运|營運|服务|服務)[^。；;，,]{0,8}?(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟/u;
-const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/iu;
+const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
 const EN_LATER_MIDNIGHT = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(?:12(?::00)?\s*)?midnight\b/iu;
 
 /** A clock read from a notice, in minutes after the midnight its service day starts at (the early hours past 24:00). */
@@ -52,17 +52,20 @@ function nightClock(nextDay: string | undefined, hour: string, minute: string | 
  * by this reading.
  */
 export function serviceRunsUntil(message: string, usualClose?: number): number | undefined {
-  const zh = ZH_LATER.exec(message) ?? ZH_EXTEND_TO.exec(message) ?? ZH_LAST_TRAIN_NEXT_DAY.exec(message);
-  if (zh) return nightClock(zh[1], zh[2]!, zh[3]);
-  const by = ZH_EXTEND_BY.exec(message);
-  if (by && usualClose !== undefined) return usualClose + Number(by[1] ?? by[2]);
-  const en = EN_LATER.exec(message);
-  if (en) {
-    const h12 = Number(en[1]) % 12;
-    return nightClock(undefined, String(/^p/i.test(en[3]!) ? h12 + 12 : h12), en[2]);
+  const ends: number[] = [];
+  for (const form of [ZH_LATER, ZH_EXTEND_TO, ZH_LAST_TRAIN_NEXT_DAY]) {
+    const zh = form.exec(message);
+    if (zh) ends.push(nightClock(zh[1], zh[2]!, zh[3]));
   }
-  if (EN_LATER_MIDNIGHT.test(message)) return 1440;
-  return undefined;
+  const by = ZH_EXTEND_BY.exec(message);
+  if (by && usualClose !== undefined) ends.push(usualClose + Number(by[1] ?? by[2]));
+  for (const en of message.matchAll(EN_LATER)) {
+    const h12 = Number(en[1]) % 12;
+    ends.push(nightClock(undefined, String(/^p/i.test(en[3]!) ? h12 + 12 : h12), en[2]));
+  }
+  if (EN_LATER_MIDNIGHT.test(message)) ends.push(1440);
+  // "from 6am to 12:00 midnight on Thursdays … Saturday to Wednesday from 6am to 11pm": the latest
+  return ends.length > 0 ? Math.max(...ends) : undefined;
 }
 
 /**

@@ -195,6 +195,18 @@ export function disruptionInForce(d: { valid_from?: string | null; valid_until?:
   return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
 }
 
+/**
+ * In the early hours (before 05:00), the last minute of the evening before: the night's service
+ * began then, so a notice that ran it late ("12月31日 … 延长80分钟") still speaks of it after midnight.
+ */
+export function eveningBefore(now: string): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})/.exec(now);
+  if (!m || Number(m[2]) >= 5) return undefined;
+  const day = new Date(`${m[1]}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return `${day.toISOString().slice(0, 10)}T23:59:00`;
+}
+
 /** Where a sentence ends: not after "p.m.", "Sept." or "St." ("until 6 a.m. Tuesday, January 1"). */
 const SENTENCE_END = /(?<=[.!?])(?<!\b(?:[ap]\.m|[AaPp]\.M|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|St|Ave|Mt|No|Dr|Mr|Mrs|Ms|Jr|Sr|vs|approx|e\.g|i\.e)\.)\s+|(?<=[。！？])/u;
 

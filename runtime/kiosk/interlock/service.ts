@@ -72,6 +72,14 @@ export function serviceHours(system: SystemData, time: LocalTime): HoursVerdict 
   return { open: false, reason: "outside_service_hours", detail: `${time.iso.slice(11, 16)} on ${clock.day} is outside service hours` };
 }
 
+/** The framebook's close of the service day `time` belongs to (the early hours: the night before's), after its own midnight. */
+export function usualClose(system: SystemData, time: LocalTime): number | undefined {
+  const clock = parseClock(time);
+  if (!clock) return undefined;
+  const day = clock.minutes < 5 * 60 ? DAYS[(DAYS.indexOf(clock.day) + 6) % 7]! : clock.day;
+  return hoursOf(system, day)?.close;
+}
+
 /** Line ids the framebook says run around the clock (operating_hours.twenty_four_hour_lines). */
 export function allNightLines(system: SystemData): Set<string> {
   const list = (system.framebook.operating_hours as Record<string, unknown>).twenty_four_hour_lines;

@@ -50,6 +50,12 @@ export function hoursFor(framebook: Framebook, day: Day): Range | undefined {
   return undefined;
 }
 
+/** The close of the service day `at` belongs to (the early hours: the night before's), after its own midnight. */
+export function usualClose(framebook: Framebook, at: ClockTime): number | undefined {
+  const day = at.minutes < 5 * 60 ? (DAYS[(DAYS.indexOf(at.day) + 6) % 7] as Day) : at.day;
+  return hoursFor(framebook, day)?.close;
+}
+
 export interface ServiceStatus {
   open: boolean;
   /** Minutes until the day's service closes, when open. */

@@ -18,11 +18,11 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { runsLateAt } from "../../language/notices.ts";
-import { announcementInForce, disruptionInForce } from "../../language/when.ts";
+import { announcementInForce, disruptionInForce, eveningBefore } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
-import { clockTime, formatClock, serviceStatus } from "./hours.ts";
+import { clockTime, formatClock, serviceStatus, usualClose } from "./hours.ts";
 import { relevantNotes } from "./notes.ts";
 import { interpretEvents, totalRiders, type StationChoice } from "./request.ts";
 import { freeChildLimit, readTextRequest, ridersConflict, ridersQuestion, type Clarification, type TextRequest } from "./clarify.ts";
@@ -381,11 +381,14 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
 
   const nightLines = new Set(system.lines.filter((l) => l["24h"]).map((l) => l.id));
   // A notice in force that keeps trains running later ("末班车延长至次日0:30") keeps the kiosk selling.
+  // In the early hours, a notice of the evening the night's service began counts too.
+  const evening = eveningBefore(nowIso);
+  const moments = evening ? [nowIso, evening] : [nowIso];
   const noticesInForce = [
-    ...context.active_disruptions.filter((d) => disruptionInForce(d, nowIso)).map((d) => d.message ?? ""),
-    ...(announcementInForce(context.policy_change?.text, nowIso) ? [context.policy_change!.text] : []),
+    ...context.active_disruptions.filter((d) => moments.some((t) => disruptionInForce(d, t))).map((d) => d.message ?? ""),
+    ...(moments.some((t) => announcementInForce(context.policy_change?.text, t)) ? [context.policy_change!.text] : []),
   ];
-  const closedNow = status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes));
+  const closedNow = status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, usualClose(framebook, clock)));
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({

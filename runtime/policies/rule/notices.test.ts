@@ -137,3 +137,39 @@ describe("a fare offer that depends on the passenger", () => {
     expect(clarificationOf((await runCase(pack, later, rulePolicy)).tool_calls_made)).toBeUndefined();
   });
 });
+
+describe("a notice that runs trains later than the framebook's close", () => {
+  // 北京地铁, New Year's Eve 2016 (cases/others, the spent fresh2 half, beijing-o-1004): 80 minutes
+  // after the usual last train, dated only "12月31日"; the pack's Beijing closes at 23:00.
+  const eighty: Disruption = {
+    id: "nye",
+    type: "service_update",
+    severity: "info",
+    message: "12月31日,北京地铁1号线、6号线(金安桥—潞城,6号线东延伸段及南锣鼓巷站除外)以及8号线将延长80分钟运营时间:在既有常态末班车后,以10分钟的间隔双向开行、站站停靠、单一交路的载客列车。",
+  };
+  async function lateTrip(at: string) {
+    const kase: Case = {
+      id: "NYE-1",
+      system: "beijing",
+      category: "C",
+      events: [
+        { type: "station_selected", field: "origin", value: "Jin'anqiao", station_id: "BJM-JIN" },
+        { type: "station_selected", field: "destination", value: "Lucheng", station_id: "BJM-LUC" },
+        { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
+      ],
+      system_context: { current_time: at, active_disruptions: [eighty], framebook: "beijing" },
+    };
+    const record = await runCase(pack, kase, rulePolicy);
+    const verdict = checkInterlock({ system: pack.system("beijing"), state: record.kiosk.state, turns: [kase.events], disruptions: [eighty], toolCalls: record.tool_calls_made, now: { iso: at } });
+    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok };
+  }
+
+  it("keeps selling on its lines past midnight, the night its date began, until the minutes it adds run out", async () => {
+    expect(await lateTrip("2016-12-31T23:40:00")).toEqual({ action: "prompt_purchase", ok: true });
+    // 00:10 is the next calendar day, still the night of 31 December: 23:00 + 80 minutes = 00:20
+    expect(await lateTrip("2017-01-01T00:10:00")).toEqual({ action: "prompt_purchase", ok: true });
+    expect((await lateTrip("2017-01-01T00:30:00")).action).toBe("block_purchase");
+    // another night: the notice's date has passed
+    expect((await lateTrip("2017-01-07T23:40:00")).action).toBe("block_purchase");
+  });
+});
