@@ -6,7 +6,7 @@ import { lexiconFor } from "./lexicon.ts";
 // line is cut there ("trains cannot pass through"). One reading for the policies and the purchase
 // interlock alike: a weaker copy in one of them re-plans or blocks what the other sells.
 
-const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|pass(?:es|ing)? through (?:(?:those|these|the|this|that|both) )?(?:stations? )?without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) stopping (?:there|here|at))\b/i;
+const SKIPS = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|pass(?:es|ing)? through (?:(?:those|these|the|this|that|both) )?(?:stations? )?without stopping|(?:will not|won'?t|do not|don'?t|does not|doesn'?t|not) stop (?:there|here|at)|(?:not|no longer) (?:be )?stopping (?:there|here|at))\b/i;
 const PASS_THROUGH = /\b(?:trains?|services?) (?:\w+ )?(?:pass|run|go)(?:es)? (?:straight |right |directly )?through\b/i;
 const NO_PASSING = /\b(?:cannot|can'?t|not|unable to|won'?t|will not) (?:pass|run|go) through\b/i;
 
@@ -152,7 +152,7 @@ export function withoutAlternateService(text: string): string {
   return text.replace(ALTERNATE, " ");
 }
 
-const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|(?:will not|won'?t|do not|don'?t|does not|doesn'?t) stop at)\b/giu;
+const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|(?:will not|won'?t|do not|don'?t|does not|doesn'?t) stop at|(?:will not|won'?t) be stopping at)\b/giu;
 /** What may stand between the names of a list: commas, "and", a line in brackets ("Kedzie (Pink)"). */
 const LIST_GAP = /^\)?(?:\s|,|&|\band\b|\bor\b|\([^)]*\))*$/iu;
 
@@ -172,7 +172,8 @@ export function skippedStations(system: SystemData, message: string, line?: stri
     const clause = message.slice((verb.index ?? 0) + verb[0].length).slice(0, 400);
     let from = 0;
     for (const m of lexiconFor(system).find(clause)) {
-      if (!LIST_GAP.test(clause.slice(from, m.start).replace(/^\s*the\s+/iu, ""))) break;
+      // "at the following stations: Katara, Al Qassar, DECC, and Corniche"
+      if (!LIST_GAP.test(clause.slice(from, m.start).replace(/^\s*(?:the\s+)?(?:following\s+stations?\s*:)?/iu, ""))) break;
       const onIt = onLine ? m.candidates.filter((id) => onLine.has(id)) : [];
       for (const id of onIt.length > 0 ? onIt : m.candidates) out.add(id);
       // "Bypass Granville thru Bryn Mawr": every station from the one to the other on the line.
@@ -349,7 +350,8 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
     const suspends = ZH_SUSPEND.test(clause);
     const stops = suspends || ZH_CLOSE_STATION.test(clause) || ZH_SYSTEM.test(clause);
     // "过街通道封闭", "前门站停止2号线和8号线换乘": a part of a station shuts; trains and the station's other ways stay.
-    if (stops && !suspends && ZH_STATION_PART.test(clause)) return;
+    // "知春路站临时封站、停止换乘": the station itself is shut (封站), its transfer with it.
+    if (stops && !suspends && ZH_STATION_PART.test(clause) && !/封站/u.test(clause)) return;
     // Sections: two stations joined by 至 / 到 / — ("圓山站至淡水站"), on a line that has both.
     const inSection = new Set<number>();
     if (stops) {

@@ -3,7 +3,7 @@
 // upgrade closure, Beijing's National Day closures (北京发布, 2024), Taipei Metro's New Year offer
 // (2025), an exam-day free ride (武汉地铁 2023, adapted), Shenzhen Metro's typhoon notice (2023, adapted).
 import { describe, expect, it } from "vitest";
-import { announcementInForce, disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
+import { announcementInForce, dailyHours, disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
 
 describe("the window a notice's words give", () => {
   it("reads English ranges and open starts with their clock times", () => {
@@ -64,5 +64,43 @@ describe("the window a notice's words give", () => {
     const words = "from 10 November to 23 December 2022, no trains at Al Sadd";
     expect(disruptionInForce({ message: words }, "2023-01-05T10:00:00")).toBe(false);
     expect(disruptionInForce({ message: words, valid_from: "2023-01-01T00:00:00" }, "2023-01-05T10:00:00")).toBe(true);
+  });
+});
+
+describe("the hours of the day a notice recurs in", () => {
+  it("reads one clock range the words say recurs, as operators write it (texts of the spent halves)", () => {
+    // CTA, Blue Line overnight (fresh2, cta-o-902)
+    expect(dailyHours("No Forest Park-bound Blue Line trains O'Hare-Rosemont, midnight to 4am, nightly.")).toEqual({ from: 0, until: 240 });
+    // CTA, Red Line boarding change (fresh): over midnight, the weekdays left to the evening before
+    expect(dailyHours("Jan 13 – 16\nMon to Thu, nightly\n11pm to 4am each night\n\nBoarding Change")).toEqual({ from: 23 * 60, until: 28 * 60 });
+    // BART track work adapted to Doha (fresh2, doha-o-901): hours in a day, on weekdays
+    const doha = dailyHours("TRACK MAINTENANCE May 7 - 11, Mon to Fri, 945 AM to 3 PM [Green] Al Mansoura-bound trains skip Al Shaqab");
+    expect(doha).toMatchObject({ from: 9 * 60 + 45, until: 15 * 60 });
+    expect([...(doha?.days ?? [])]).toEqual([1, 2, 3, 4, 5]);
+    // CTA, COVID-19 overnight suspension (fresh): "between 1 a.m. and 4:30 a.m." with "overnight"
+    expect(dailyHours("Starting Monday, March 30, CTA will suspend overnight service on the Red and Blue Lines between 1 a.m. and 4:30 a.m. to give crews additional time")).toEqual({ from: 60, until: 270 });
+  });
+
+  it("reads none where the words do not say it recurs, or give two ranges", () => {
+    expect(dailyHours("STATION IMPROVEMENTS May 5, Sat 530 AM to 1030 PM & May 6, Sun 645 AM to 1030 PM [Yellow] Antioch-bound trains skip Orinda")).toBeUndefined();
+    expect(dailyHours("Trains run nightly: 6 am to 10 pm on weekdays, 8 am to 11 pm on weekends.")).toBeUndefined();
+    expect(dailyHours("Red Line trains are delayed between 2 and 3 stations.")).toBeUndefined();
+  });
+
+  it("takes a recurring notice out of force outside its hours, whatever its feed window", () => {
+    const overnight = { message: "No Forest Park-bound Blue Line trains O'Hare-Rosemont, midnight to 4am, nightly.", valid_from: "2020-08-01T00:00:00" };
+    expect(disruptionInForce(overnight, "2020-08-01T01:00:00")).toBe(true);
+    expect(disruptionInForce(overnight, "2020-08-05T03:59:00")).toBe(true);
+    expect(disruptionInForce(overnight, "2020-08-01T09:00:00")).toBe(false);
+    const work = "TRACK MAINTENANCE May 7 - 11, Mon to Fri, 945 AM to 3 PM [Green] Al Mansoura-bound trains skip Al Shaqab";
+    // 2026-05-07 is a Thursday
+    expect(inForceByWords(work, "2026-05-07T10:00:00")).toBe(true);
+    expect(inForceByWords(work, "2026-05-07T16:00:00")).toBe(false);
+    expect(inForceByWords(work, "2026-05-09T10:00:00")).toBe(false);
+    const nights = "Jan 13 – 16\nMon to Thu, nightly\n11pm to 4am each night\n\nBoarding Change";
+    expect(inForceByWords(nights, "2026-01-14T02:00:00")).toBe(true);
+    expect(inForceByWords(nights, "2026-01-14T12:00:00")).toBe(false);
+    // "Jan 13 – 16": the days of the range, not the first alone
+    expect(noticeWindow(nights, "2026-01-14T02:00:00")).toEqual({ from: "2026-01-13T00:00", until: "2026-01-17T00:00" });
   });
 });

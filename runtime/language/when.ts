@@ -22,6 +22,8 @@ const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|unt
 const UNTIL_EN = /\b(?:to|until|till|through|thru)\s*$/i;
 /** More days of the same month listed after a date ("Sept. 5, 6 & 7", "September 5, 6, and 7"). */
 const MORE_DAYS = /^(?:\s*(?:,|&|and|,\s*and)\s*\d{1,2}\b(?!\s*(?::|\.\d|am|pm|a\.m|p\.m)))+/i;
+/** A range of days of the same month after a date ("Jan 13 – 16", "May 7 - 11"). */
+const TO_DAY = /^\s*(?:-|\u2013|\u2014|to|thru|through)\s*(\d{1,2})\b(?!\s*(?::|\.\d|am|pm|a\.m|p\.m))/i;
 
 const pad = (n: number): string => String(n).padStart(2, "0");
 const stamp = (y: number, m: number, d: number, h = 0, min = 0): string => `${y}-${pad(m)}-${pad(d)}T${pad(h)}:${pad(min)}`;
@@ -76,8 +78,9 @@ function englishSpans(text: string, now: string): Span[] | undefined {
       spans.push({ from: "", until: at(r.start, true), ends: true });
       return;
     }
-    // "Sept. 5, 6 & 7": through the last day listed.
-    const more = !r.end && !hours ? MORE_DAYS.exec(text.slice(r.index + r.text.length)) : null;
+    // "Sept. 5, 6 & 7": through the last day listed; "Jan 13 – 16": through the last day of the range.
+    const after = text.slice(r.index + r.text.length);
+    const more = !r.end && !hours ? (MORE_DAYS.exec(after) ?? TO_DAY.exec(after)) : null;
     if (more) {
       const last = Number(/(\d{1,2})\b(?![^]*\d)/.exec(more[0])?.[1]);
       const y = r.start.get("year")!;
@@ -180,6 +183,7 @@ export function noticeWindow(text: string, now: string): NoticeWindow | undefine
 
 /** A notice applies at `now` unless its own words say for certain it has not begun or has ended. */
 export function inForceByWords(text: string, now: string): boolean {
+  if (!withinDailyHours(text, now)) return false;
   const w = noticeWindow(text, now);
   if (!w) return true;
   const t = now.slice(0, 16);
@@ -188,11 +192,89 @@ export function inForceByWords(text: string, now: string): boolean {
 
 /**
  * A feed disruption applies at `now`: by its valid_from / valid_until where the feed gives them (the
- * structured fields first), else by the window its own words give.
+ * structured fields first), else by the window its own words give; in either case only in the hours
+ * of the day its words say it recurs ("midnight to 4am, nightly").
  */
 export function disruptionInForce(d: { valid_from?: string | null; valid_until?: string | null; message?: string | null }, now: string): boolean {
-  if (d.valid_from || d.valid_until) return !(d.valid_from && d.valid_from > now) && !(d.valid_until && d.valid_until < now);
+  if (d.valid_from || d.valid_until) {
+    const inWindow = !(d.valid_from && d.valid_from > now) && !(d.valid_until && d.valid_until < now);
+    return inWindow && (typeof d.message !== "string" || withinDailyHours(d.message, now));
+  }
   return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
+}
+
+/** Words that make a notice's clock range recur: every night, every day, on a span of weekdays. */
+const RECURS = /\b(?:nightly|each night|every night|overnight|daily|each day|every day|weeknights?|weekdays?|weekends?|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013|thru|through)\s*(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*)\b/i;
+/** "midnight to 4am", "11pm to 4am", "945 AM to 3 PM", "between 1 a.m. and 4:30 a.m.", "1-4:30 a.m.". */
+const CLOCK_RANGE = /\b(between\s+)?(midnight|noon|\d{1,4}(?::\d{2})?)\s*(a\.?m\.?|p\.?m\.?)?\s*(to|until|till|and|-|\u2013|\u2014)\s*(midnight|noon|\d{1,4}(?::\d{2})?)\s*(a\.?m\.?|p\.?m\.?)?(?![\w:])/giu;
+const DAY_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
+const DAY_SPAN = /\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*(?:to|-|\u2013|thru|through)\s*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(weekdays?|weekends?)\b/i;
+
+/** Minutes after midnight of one end of a clock range, or undefined when it is no clock. */
+function clockOf(token: string, marker: string | undefined, end: boolean): number | undefined {
+  const t = token.toLowerCase();
+  if (t === "midnight") return end ? 1440 : 0;
+  if (t === "noon") return 720;
+  const [h, m] = t.includes(":") ? t.split(":").map(Number) : t.length >= 3 ? [Math.floor(Number(t) / 100), Number(t) % 100] : [Number(t), 0];
+  if (h === undefined || m === undefined || h > 12 || m > 59 || (!marker && h > 12)) return undefined;
+  const pm = /^p/i.test(marker ?? "");
+  return ((h % 12) + (pm ? 12 : 0)) * 60 + m;
+}
+
+interface DailyHours {
+  from: number;
+  /** Past `from`'s day when the hours run over midnight. */
+  until: number;
+  /** Days of the week (0 = Sunday) the hours are on; undefined: every day. */
+  days?: ReadonlySet<number>;
+}
+
+/**
+ * The hours of the day a notice says it recurs in ("midnight to 4am, nightly", "Mon to Fri, 945 AM to
+ * 3 PM"), or undefined unless its words give exactly one clock range and say it recurs. Only these
+ * certain readings take a notice out of force outside them.
+ */
+export function dailyHours(text: string): DailyHours | undefined {
+  if (!RECURS.test(text)) return undefined;
+  const ranges = new Map<string, DailyHours>();
+  for (const m of text.matchAll(CLOCK_RANGE)) {
+    const [, between, a, am, joiner, b, bm] = m;
+    // "and" joins a clock range only after "between"; a range needs an am/pm, midnight or noon.
+    if (joiner === "and" && !between) continue;
+    if (!am && !bm && !/midnight|noon/i.test(`${a} ${b}`)) continue;
+    const until = clockOf(b!, bm ?? am, true);
+    let from = clockOf(a!, am ?? bm, false);
+    // "9 to 3 pm": a start later than its pm end is a morning
+    if (from !== undefined && until !== undefined && !am && bm && from > until) from -= 720;
+    if (from === undefined || until === undefined || from < 0) continue;
+    ranges.set(`${from}-${until}`, { from, until: until <= from ? until + 1440 : until });
+  }
+  if (ranges.size !== 1) return undefined;
+  const hours = [...ranges.values()][0]!;
+  const span = DAY_SPAN.exec(text);
+  // Days only for hours inside one day: a night's hours belong to the evening before, and the
+  // words rarely say which ("Mon to Thu, nightly").
+  if (!span || hours.until > 1440) return hours;
+  if (span[3]) return { ...hours, days: new Set(/^weekend/i.test(span[3]) ? [0, 6] : [1, 2, 3, 4, 5]) };
+  const first = DAY_NAMES.indexOf(span[1]!.toLowerCase());
+  const last = DAY_NAMES.indexOf(span[2]!.toLowerCase());
+  const days = new Set<number>();
+  for (let d = first; ; d = (d + 1) % 7) {
+    days.add(d);
+    if (d === last) break;
+  }
+  return { ...hours, days };
+}
+
+/** `now` lies in the hours of the day the notice's words say it recurs in (or they say none). */
+function withinDailyHours(text: string, now: string): boolean {
+  const hours = dailyHours(text);
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(now);
+  if (!hours || !m) return true;
+  const minutes = Number(m[4]) * 60 + Number(m[5]);
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay();
+  if (hours.days && !hours.days.has(day)) return false;
+  return (minutes >= hours.from && minutes < hours.until) || minutes + 1440 < hours.until;
 }
 
 /**

@@ -126,6 +126,23 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(summary(c)).toEqual({ lines: [], tracks: 0, stations: { "BJM-QIA": { why: "n1", passThrough: true } }, unread: [], system: null });
   });
 
+  it("closes a station shut with its transfer in one clause (知春路 2015, the spent fresh2 half): 封站 is the station's", () => {
+    const c = read("beijing", { type: "station_closure", severity: "warning", message: "具体方案为,2月11日首班车起至2月17日末班车止,地铁10号线、13号线知春路站临时封站、停止换乘,10号线、13号线双方向各次列车在知春路站通过不停车。" });
+    expect(summary(c)).toEqual({ lines: [], tracks: 0, stations: { "BJM-ZHL3": { why: "n1", passThrough: true } }, unread: [], system: null });
+  });
+
+  it("passes trains through the stations a station-closure notice says they bypass or will not be stopping at (Qatar Rail, the spent fresh2 half)", () => {
+    const bypass = read("doha", { type: "station_closure", severity: "warning", line: "red", message: "[Red] trains are bypassing Al Qassar in both directions because of a water condition at Al Qassar." });
+    expect(summary(bypass)).toEqual({ lines: [], tracks: 0, stations: { "DOHA-QAS": { why: "n1", passThrough: true } }, unread: [], system: null });
+    const list = read("doha", {
+      type: "station_closure",
+      severity: "warning",
+      message: "Qatar Rail in Doha has just announced an expected delay on the Doha Metro’s Red Line. Trains will not be stopping at the following stations: Katara, Al Qassar, DECC, and Corniche.",
+    });
+    expect(Object.keys(summary(list).stations).sort()).toEqual(["DOHA-COR", "DOHA-DEC", "DOHA-KAT", "DOHA-QAS"]);
+    expect(summary(list).unread).toEqual([]);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

@@ -345,7 +345,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
   // A segment closes its tracks unless an advisory says nothing of closing ("reduced service").
   const saysClosing = CLOSING.test(normalize(message));
-  const skipped = STATION_TYPES.has(type) ? [] : skippedStations(system, message, ownLine);
+  const skipped = skippedStations(system, message, ownLine);
   if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
     const inSegment = new Set(segment);
     for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
