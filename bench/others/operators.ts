@@ -230,8 +230,10 @@ export function outsideServiceHours(system: SystemData, reading: Reading, live: 
     const late = now < 5 * 60 ? now + 1440 : now;
     const until = reading.service_until === undefined ? undefined : clockMinutes(reading.service_until);
     if (until !== undefined && late >= 12 * 60 && late < (until < 12 * 60 ? until + 1440 : until)) return undefined;
+    // an earlier start runs to the twin's own end, else through the day
     const from = reading.service_from === undefined ? undefined : clockMinutes(reading.service_from);
-    if (from !== undefined && now >= from && now < 12 * 60) return undefined;
+    const end = until === undefined ? 18 * 60 : until < 12 * 60 ? until + 1440 : until;
+    if (from !== undefined && now >= from && now < end) return undefined;
   }
   return hours.detail;
 }
