@@ -58,12 +58,21 @@ describe("the window a notice's words give", () => {
   });
 
   it("leaves a notice in force where its words are vague or relative, and lets the feed's own fields decide first", () => {
-    expect(noticeWindow("YELLOW LINE: From Saturday 15 January until mid May 2022, no service between Rockridge and Concord", "2022-06-01T10:00")).toBeUndefined();
+    // a vague end after a certain start: open from the start (TfL's wording, the tune half)
+    const tfl = "YELLOW LINE: From Saturday 15 January until mid May 2022, no service between Rockridge and Concord";
+    expect(noticeWindow(tfl, "2022-06-01T10:00")).toEqual({ from: "2022-01-15T00:00" });
+    expect(inForceByWords(tfl, "2022-06-01T10:00")).toBe(true);
+    expect(noticeWindow("Service changes in May 2022 on the Yellow Line", "2022-06-01T10:00")).toBeUndefined();
     expect(inForceByWords("Starting today, riders aged 65 and over travel at no charge.", "2026-03-09T10:00")).toBe(true);
     expect(inForceByWords("WEEKEND PROMOTION: 50% off every single-ride fare.", "2026-03-09T10:00")).toBe(true);
     const words = "from 10 November to 23 December 2022, no trains at Al Sadd";
     expect(disruptionInForce({ message: words }, "2023-01-05T10:00:00")).toBe(false);
     expect(disruptionInForce({ message: words, valid_from: "2023-01-01T00:00:00" }, "2023-01-05T10:00:00")).toBe(true);
+    // …and where the two overlap, the words refine the feed's window: TfL shows a closure from
+    // November that its words start on 15 January (fresh half, taipei-o-501)
+    const early = { message: tfl, valid_from: "2021-11-04T16:25:00", valid_until: "2022-05-20T01:29:00" };
+    expect(disruptionInForce(early, "2021-12-06T09:00:00")).toBe(false);
+    expect(disruptionInForce(early, "2022-02-07T09:00:00")).toBe(true);
   });
 });
 

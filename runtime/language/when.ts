@@ -51,8 +51,13 @@ function englishSpans(text: string, now: string): Span[] | undefined {
   results.forEach((r, i) => {
     if (!MONTH.test(r.text)) return;
     const ends = [r.start, ...(r.end ? [r.end] : [])];
-    // A vague date ("May 2022"): its end of the window cannot be known, so no window.
-    if (ends.some((c) => !c.isCertain("day") || !c.isCertain("month"))) {
+    const certain = (c: chrono.ParsedComponents): boolean => c.isCertain("day") && c.isCertain("month");
+    if (ends.some((c) => !certain(c))) {
+      // "From Saturday 15 January to mid May 2022": a vague end after a certain start leaves the
+      // window open from the start.
+      const last = spans.at(-1);
+      if (last && !last.vague && last.until === undefined && VAGUE_END.test(text.slice(Math.max(0, r.index - 24), r.index))) return;
+      // A vague date ("May 2022"): its end of the window cannot be known, so no window.
       spans.length = 0;
       spans.push({ from: "", until: undefined, vague: true });
       return;
@@ -99,6 +104,9 @@ function englishSpans(text: string, now: string): Span[] | undefined {
   });
   return spans.some((x) => x.vague) ? undefined : spans;
 }
+
+/** Words before a vague date that make it a window's end ("… to mid May 2022", "until late June"). */
+const VAGUE_END = /\b(?:to|until|till|through|thru)\s+(?:(?:mid|early|late)[- ]?|(?:the )?(?:end|middle|beginning) of )?$/i;
 
 /** Words before a date that make it the window's end: service resumes then. */
 const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to normal|back to normal|restored)\b[^.]{0,16}$/i;
@@ -198,7 +206,18 @@ export function inForceByWords(text: string, now: string): boolean {
 export function disruptionInForce(d: { valid_from?: string | null; valid_until?: string | null; message?: string | null }, now: string): boolean {
   if (d.valid_from || d.valid_until) {
     const inWindow = !(d.valid_from && d.valid_from > now) && !(d.valid_until && d.valid_until < now);
-    return inWindow && (typeof d.message !== "string" || withinDailyHours(d.message, now));
+    if (!inWindow || typeof d.message !== "string") return inWindow;
+    if (!withinDailyHours(d.message, now)) return false;
+    // The words refine the feed's window where the two overlap: a notice published early says when
+    // it begins ("From Saturday 15 January …", shown since November). Words that miss the feed's
+    // window altogether (a year slipped) leave the feed to decide.
+    const w = noticeWindow(d.message, now);
+    if (!w) return true;
+    const from = d.valid_from ? d.valid_from.slice(0, 16) : undefined;
+    const until = d.valid_until ? d.valid_until.slice(0, 16) : undefined;
+    const overlaps = (w.until === undefined || from === undefined || w.until > from) && (w.from === undefined || until === undefined || w.from < until);
+    const t = now.slice(0, 16);
+    return !overlaps || ((w.from === undefined || t >= w.from) && (w.until === undefined || t < w.until));
   }
   return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
 }

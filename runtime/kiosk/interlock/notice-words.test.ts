@@ -143,6 +143,18 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(summary(list).unread).toEqual([]);
   });
 
+  it("closes the section of a line a notice names after its dates, and reads 'no Wenhu line at' a station of it as that section (TfL, adapted: the spent fresh half)", () => {
+    const c = read("taipei", {
+      type: "line_suspension",
+      severity: "warning",
+      station_id: "TRTC-ZXF",
+      message:
+        "From Saturday 15 January to mid May 2022, the Wenhu line will be closed between Daan and Nanjing Fuxing as part of major upgrade works. \n\nDuring this time, there will be no Wenhu line at Zhongxiao Fuxing station. All other lines will be operating as normal.",
+    });
+    expect(summary(c)).toMatchObject({ lines: [], unread: [], system: null });
+    expect([...c.tracks.keys()].sort()).toEqual(["TRTC-DAA|TRTC-ZXF", "TRTC-NJF|TRTC-ZXF"]);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

@@ -214,17 +214,21 @@ const SECTION_WORDS = /\b(?:between (.+?) and|from (.+?) (?:(?:down|up|out|over)
  * closes the whole line.
  */
 function sectionTracks(system: SystemData, lineId: string, sentence: string): string[] {
-  const m = SECTION_WORDS.exec(normalize(sentence));
-  if (!m) return [];
-  const first = m[1] ?? m[2] ?? "";
   const onLine = new Set(system.lineById(lineId)?.stations ?? []);
   // Every station the words may name, read by the kiosk's one station reader ("Civic Center" of
   // "Civic Center/UN Plaza"): the line tells two Belmonts apart.
   const end = (words: string): string | undefined => lexiconFor(system).find(words).flatMap((m) => m.candidates).find((id) => onLine.has(id));
-  const a = end(first);
-  const b = end(m[3] ?? "");
-  if (!a || !b || a === b) return [];
-  return lineSectionTracks(system, lineId, a, b);
+  // The first "from … to" / "between … and" whose ends are stations of the line ("From Saturday 15
+  // January to mid May 2022, the Wenhu line will be closed between Daan and Nanjing Fuxing").
+  const words = normalize(sentence);
+  for (const start of words.matchAll(/\b(?:between|from)\b/g)) {
+    const m = SECTION_WORDS.exec(words.slice(start.index));
+    if (!m) continue;
+    const a = end(m[1] ?? m[2] ?? "");
+    const b = end(m[3] ?? "");
+    if (a && b && a !== b) return lineSectionTracks(system, lineId, a, b);
+  }
+  return [];
 }
 
 /** The track pairs the route planner closes for a section of a line (none where it cannot close it alone). */
@@ -394,7 +398,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
       // there; else the whole line.
       const section = namedLines.length === 1 || sectionFollowsLines(sentence) ? sectionTracks(system, line.id, sentence) : [];
       if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
-      else out.lines.set(line.id, label);
+      else if (!onClosedSection(system, line.id, sentence, out.tracks)) out.lines.set(line.id, label);
     }
     // "will not run trains between West Oakland and Embarcadero": no line named, so every line that has both ends.
     if (namedLines.length === 0 && sectionFollowsLines(sentence)) {
@@ -434,6 +438,18 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   // The operator read the notice and said its unread words change nothing.
   if (d.if_unread === "ignore") out.unread = [];
   return out;
+}
+
+/**
+ * "During this time, there will be no Wenhu line at Zhongxiao Fuxing station": the sentence names
+ * stations of the line that a section this notice already closed reaches — the line is out there,
+ * not everywhere.
+ */
+function onClosedSection(system: SystemData, line: string, sentence: string, tracks: ReadonlyMap<string, string>): boolean {
+  const onLine = new Set(system.lineById(line)?.stations ?? []);
+  const named = mentionedStations(system, sentence).map((m) => m.stationId).filter((id) => onLine.has(id));
+  const reached = new Set([...tracks.keys()].flatMap((key) => key.split("|")));
+  return named.length > 0 && named.every((id) => reached.has(id));
 }
 
 /** The lines a notice's words name, in English or Chinese ("Line 2", "[Red]", "2号线", "文湖線"). */

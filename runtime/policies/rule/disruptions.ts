@@ -212,13 +212,23 @@ function liftStations(system: SystemData, message: string, line: string | null |
 /** "between A and B", "from A (down) to B": the section of a line a notice closes. */
 const SECTION = /\b(?:between\s+(.+?)\s+and|from\s+(.+?)\s+(?:(?:down|up|out|over)\s+)?to)\s+(.+?)(?:[.,;]|\s+(?:this|today|tonight|all|until|for|due|because)\b|$)/i;
 
-/** A line's closure: the section the message names when both ends are on the line, else the whole line. */
+/**
+ * A line's closure: the first section the message names with both ends on the line ("From Saturday
+ * 15 January to mid May 2022, the Wenhu line will be closed between Daan and Nanjing Fuxing": the
+ * dates are no section), else the whole line.
+ */
 function lineClosure(system: SystemData, line: string, message: string, section: RegExp): Restrictions["line_closures"][number] {
-  const m = section.exec(message);
-  const groups = m ? m.slice(1).filter((g): g is string => g !== undefined) : [];
-  const [a, b] = groups.length >= 2 ? [findStations(system, groups[0]!)[0], findStations(system, groups[groups.length - 1]!)[0]] : [];
   const stations = system.lineById(line)?.stations ?? [];
-  return a && b && stations.includes(a.station.id) && stations.includes(b.station.id) ? { line, from_station: a.station.id, to_station: b.station.id } : { line };
+  for (const start of message.matchAll(/\b(?:between|from)\b/gi)) {
+    const m = section.exec(message.slice(start.index));
+    if (!m) continue;
+    const groups = m.slice(1).filter((g): g is string => g !== undefined);
+    if (groups.length < 2) continue;
+    const a = findStations(system, groups[0]!)[0];
+    const b = findStations(system, groups[groups.length - 1]!)[0];
+    if (a && b && stations.includes(a.station.id) && stations.includes(b.station.id)) return { line, from_station: a.station.id, to_station: b.station.id };
+  }
+  return { line };
 }
 
 export function mergeRestrictions(impacts: readonly DisruptionImpact[]): Restrictions {

@@ -173,3 +173,42 @@ describe("a notice that runs trains later than the framebook's close", () => {
     expect((await lateTrip("2017-01-07T23:40:00")).action).toBe("block_purchase");
   });
 });
+
+describe("a line closed between two stations, in a notice that gives its dates first", () => {
+  // TfL's Jubilee line notice adapted to Taipei (cases/others, the spent fresh half, taipei-o-501)
+  const wenhu: Disruption = {
+    id: "tfl-wenhu",
+    type: "line_suspension",
+    severity: "warning",
+    station_id: "TRTC-ZXF",
+    message:
+      "From Saturday 15 January to mid May 2022, the Wenhu line will be closed between Daan and Nanjing Fuxing as part of major upgrade works. \n\nDuring this time, there will be no Wenhu line at Zhongxiao Fuxing station. All other lines will be operating as normal.",
+    valid_from: "2021-11-04T16:25:00",
+    valid_until: "2022-05-20T01:29:00",
+  };
+  async function wenhuTrip(at: string) {
+    const kase: Case = {
+      id: "WENHU-1",
+      system: "taipei",
+      category: "C",
+      events: [
+        { type: "station_selected", field: "origin", value: "Taipei Zoo", station_id: "TRTC-TPZ" },
+        { type: "station_selected", field: "destination", value: "Songshan Airport", station_id: "TRTC-SSA" },
+        { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
+      ],
+      system_context: { current_time: at, active_disruptions: [wenhu], framebook: "taipei" },
+    };
+    const record = await runCase(pack, kase, rulePolicy);
+    const verdict = checkInterlock({ system: pack.system("taipei"), state: record.kiosk.state, turns: [kase.events], disruptions: [wenhu], toolCalls: record.tool_calls_made, now: { iso: at } });
+    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok, path: (record.kiosk.state.route?.stops ?? []).map((s) => s.station_id) };
+  }
+
+  it("sells around the section, not the whole line, and from the day its words begin, not the day it was published", async () => {
+    const during = await wenhuTrip("2022-02-07T09:00:00");
+    expect(during).toMatchObject({ action: "prompt_purchase", ok: true });
+    expect(during.path).not.toContain("TRTC-ZXF");
+    const before = await wenhuTrip("2021-12-06T09:00:00");
+    expect(before).toMatchObject({ action: "prompt_purchase", ok: true });
+    expect(before.path).toContain("TRTC-ZXF");
+  });
+});
