@@ -155,6 +155,13 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect([...c.tracks.keys()].sort()).toEqual(["TRTC-DAA|TRTC-ZXF", "TRTC-NJF|TRTC-ZXF"]);
   });
 
+  it("stops nothing where only some trains end short (MTA wording adapted: the spent fresh halves), and refers the line's trips where all of them do", () => {
+    const some = read("taipei", { type: "delay", severity: "warning", message: "Some southbound [Green] trains end at Dapinglin or Jingmei because of switch problems at Qizhang." });
+    expect(summary(some)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    const all = read("marta", { type: "delay", severity: "warning", message: "Northbound [Red] trains end at Medical Center because of a train with mechanical problems at Sandy Springs." });
+    expect(summary(all).unread).toEqual([["red"]]);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

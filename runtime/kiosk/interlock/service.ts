@@ -424,7 +424,9 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const inForce = noticeSentences(withoutDependingClauses(message))
     .filter((sentence) => !contingentMeasure(sentence) && !speaksOfStationPartOnly(sentence))
     .join(" ")
-    .replace(/\b(?:resumes?|resumed|resuming) stopping\b/gi, "resume");
+    .replace(/\b(?:resumes?|resumed|resuming) stopping\b/gi, "resume")
+    // "Some southbound [Green] trains end at Dapinglin or Jingmei": the others run on.
+    .replace(/\b(?:some|a few|several)\b([^.]*?\btrains?) (?:will )?(?:end|terminate|turn back) at\b/gi, "$1 run to");
   // "…线路均已全部恢复运营": every line runs again, so its resume words leave nothing stopped.
   const elsewhere = everyLineResumed(inForce) ? inForce.replace(/恢复运行|恢復運行|恢复运营|恢復營運|恢复营运/gu, "") : inForce;
   // A planned-work notice whose words speak only of delays ("Delays between South Hayward and Fremont")
