@@ -162,6 +162,17 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(summary(all).unread).toEqual([["red"]]);
   });
 
+  it("reads trains that 'shuttle' as running, and buses that replace trains as a stop (MARTA 2017, the spent fresh half; CTA 2024, fresh2)", () => {
+    const shuttle = read("marta", {
+      type: "planned_maintenance",
+      severity: "warning",
+      message: "Saturday August 19 and Sunday August 20, 2017,  Red/Gold Line trains will operate on a weekend single tracking schedule.  (Doraville) Gold Line trains  will continue to the Airport every twenty (20) minutes throughout the day. (North Springs) Red Line trains  will shuttle from Lindbergh to North Springs.",
+    });
+    expect(summary(shuttle)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    const buses = read("cta", { type: "service_change", severity: "info", message: "Shuttle buses replace Purple Line rail service between Linden and Howard." });
+    expect(summary(buses).tracks + summary(buses).unread.length + summary(buses).lines.length).toBeGreaterThan(0);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

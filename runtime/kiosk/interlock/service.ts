@@ -125,10 +125,11 @@ export interface UnreadNotice {
  * Any wording that says trains stop, wider than CLOSING ("stopped every train", "shut every
  * station", "no L trains are running"): only ever used to refuse a sale, never to allow one. Not
  * where trains stop at a station ("Purple Line trains will stop at Sheridan") or "express stops".
- * Trains that "end at" or "turn back at" a station stop short of somewhere the words do not say.
+ * Trains that "end at" or "turn back at" a station stop short of somewhere the words do not say;
+ * buses that replace them ("shuttle buses replace … service") — but trains that "shuttle" run.
  */
 const STOPPING =
-  /\b((?:not|never|\w*n ?t) stops?|(?<!\b(?:express|local|all|only|regular|extra|additional|special) )stops?(?! (?:at|in) (?!\d|midnight|noon))|stopped|stopping|halt\w*|shut\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving)|ends? at|terminat\w*|turn(?:s|ing)? back|short[- ]turn\w*)\b/;
+  /\b((?:not|never|\w*n ?t) stops?|(?<!\b(?:express|local|all|only|regular|extra|additional|special) )stops?(?! (?:at|in) (?!\d|midnight|noon))|stopped|stopping|halt\w*|shut(?:s|ting| ?down)?|shuttle bus\w*|bus(?:es)? (?:will )?replac\w*|replac\w* (?:by|with) (?:shuttle )?bus\w*|bus bridges?|replacement bus\w*|close|closed|closes|closing|closure|closures|suspen\w*|cancel\w*|not (?:running|operating|in service|serving)|no (?:\w+ ){0,3}(?:service|services|trains?|metro|subway)|out of service|evacuat\w*|no longer (?:running|operating|serving)|ends? at|terminat\w*|turn(?:s|ing)? back|short[- ]turn\w*)\b/;
 
 /**
  * The same in Chinese and Arabic ("全网…停止运营服务", "暂停营运", "封站", "只出不进", "إيقاف خدمات"),
