@@ -161,6 +161,12 @@ describe("language data registered as a loader", () => {
     const loose = read("marta", "Five Points to Airport, actually Doraville").u.trip.destination;
     expect(loose?.candidates).toEqual(["MARTA-DO"]);
     expect(loose?.confidence ?? 1).toBeLessThan(0.85);
+    // Two stations named again the other way round with no word for which end (a Tunisian ticket-
+    // counter turn adapted to Doha, TuDiCoI, the spent fresh2 half): read, but asked.
+    const both = read("doha", "أربعه السد البدع آ البدع السد").u.trip;
+    expect([both.origin?.candidates, both.destination?.candidates]).toEqual([["DOHA-SAD"], ["DOHA-BID"]]);
+    expect(Math.max(both.origin?.confidence ?? 1, both.destination?.confidence ?? 1)).toBeLessThan(0.85);
+    expect(read("doha", "السد البدع").u.trip.origin?.confidence ?? 0).toBeGreaterThanOrEqual(0.85);
   });
 });
 

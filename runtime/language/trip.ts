@@ -104,9 +104,24 @@ function readRoles(text: string, mentions: readonly StationMatch[]): TripReading
   if (!origin && !destination && rest.length >= 2) {
     origin = rest[0];
     destination = rest[1];
+    // "أربعه السد البدع آ البدع السد": the same two stations named again the other way round, with
+    // no word to say which ends: the order is the passenger's to say.
+    if (namedBothWays(rest)) {
+      origin = { ...origin!, confidence: Math.min(origin!.confidence, UNROLED_CORRECTION) };
+      destination = { ...destination!, confidence: Math.min(destination!.confidence, UNROLED_CORRECTION) };
+    }
   } else if (origin && !destination && rest.length >= 1) destination = rest.find((m) => m.start > origin!.start) ?? rest[0];
   else if (!origin && destination && rest.length >= 1) origin = rest[0];
   if (origin) reading.origin = origin;
   if (destination) reading.destination = destination;
   return reading;
+}
+
+/** Bare mentions that name two stations, and name them later in the other order (A … B … B … A). */
+function namedBothWays(mentions: readonly StationMatch[]): boolean {
+  const ids = mentions.map((m) => m.candidates.join("|"));
+  const distinct = [...new Set(ids)];
+  if (distinct.length !== 2) return false;
+  const [a, b] = distinct as [string, string];
+  return ids.lastIndexOf(a) > ids.lastIndexOf(b);
 }
