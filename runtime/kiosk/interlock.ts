@@ -27,6 +27,7 @@ import type { Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { SystemData } from "../../tools/data/system.ts";
 import { freeByRule, MAX_RIDERS_PER_SALE, totalOutOfBounds } from "../../tools/fares/bounds.ts";
 import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../tools/fares/policy-change.ts";
+import { stationsUsed } from "../../tools/network/index.ts";
 import { ToolSession } from "../../tools/tools/index.ts";
 import type { AssistantState } from "../contract/index.ts";
 import type { ToolCallRecord } from "../session/policy.ts";
@@ -319,8 +320,10 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
       else if (closed.liftsOut.has(id)) problems.push(`not_step_free: the lift at ${id} is out of service (${closed.liftsOut.get(id)})`);
     }
   } else if ((ridersOf(input.state)?.disabled ?? 0) > 0 && stepFreeStatement(input.turns) !== "not_needed") {
-    // A rider counted disabled may need the lift that is out: not sold until the passenger says.
-    for (const id of stops) if (closed.liftsOut.has(id)) problems.push(`step_free_unconfirmed: the lift at ${id} is out of service (${closed.liftsOut.get(id)}) and a rider is counted disabled`);
+    // A rider counted disabled may need the lift that is out where they board, change or leave:
+    // not sold until the passenger says.
+    const used = new Set(stationsUsed(input.state.route?.stops ?? []));
+    for (const id of stops) if (used.has(id) && closed.liftsOut.has(id)) problems.push(`step_free_unconfirmed: the lift at ${id} is out of service (${closed.liftsOut.get(id)}) and a rider is counted disabled`);
   }
   return problems;
 }

@@ -94,6 +94,13 @@ describe("the hours of the day a notice recurs in", () => {
     expect(dailyHours("STATION IMPROVEMENTS May 5, Sat 530 AM to 1030 PM & May 6, Sun 645 AM to 1030 PM [Yellow] Antioch-bound trains skip Orinda")).toBeUndefined();
     expect(dailyHours("Trains run nightly: 6 am to 10 pm on weekdays, 8 am to 11 pm on weekends.")).toBeUndefined();
     expect(dailyHours("Red Line trains are delayed between 2 and 3 stations.")).toBeUndefined();
+    expect(dailyHours("Daily ridership grew between 2019 and 2021.")).toBeUndefined();
+  });
+
+  it("reads 24-hour clocks written as four digits (TfL adapted to Taipei, the spent fresh2 half)", () => {
+    const tfl = dailyHours("There will be no down escalator service to the Wenhu line platforms between 0700 and 1000, Monday to Friday.");
+    expect(tfl).toMatchObject({ from: 7 * 60, until: 10 * 60 });
+    expect([...(tfl?.days ?? [])]).toEqual([1, 2, 3, 4, 5]);
   });
 
   it("takes a recurring notice out of force outside its hours, whatever its feed window", () => {

@@ -235,7 +235,10 @@ function clockOf(token: string, marker: string | undefined, end: boolean): numbe
   if (t === "midnight") return end ? 1440 : 0;
   if (t === "noon") return 720;
   const [h, m] = t.includes(":") ? t.split(":").map(Number) : t.length >= 3 ? [Math.floor(Number(t) / 100), Number(t) % 100] : [Number(t), 0];
-  if (h === undefined || m === undefined || h > 12 || m > 59 || (!marker && h > 12)) return undefined;
+  if (h === undefined || m === undefined || m > 59) return undefined;
+  // a 24-hour clock ("1000", "2130") has no marker
+  if (!marker) return h < 24 ? h * 60 + m : undefined;
+  if (h > 12) return undefined;
   const pm = /^p/i.test(marker ?? "");
   return ((h % 12) + (pm ? 12 : 0)) * 60 + m;
 }
@@ -260,7 +263,11 @@ export function dailyHours(text: string): DailyHours | undefined {
     const [, between, a, am, joiner, b, bm] = m;
     // "and" joins a clock range only after "between"; a range needs an am/pm, midnight or noon.
     if (joiner === "and" && !between) continue;
-    if (!am && !bm && !/midnight|noon/i.test(`${a} ${b}`)) continue;
+    // …or two 24-hour clocks ("between 0700 and 1000"): four digits each, on the quarter-hour-like
+    // minutes a timetable uses, so years ("between 2019 and 2021") are not read as clocks.
+    const clock24 = (t: string): boolean => /^[0-2]\d[0-5][05]$/.test(t) && Number(t.slice(0, 2)) < 24;
+    const twentyFour = !am && !bm && clock24(a!) && clock24(b!);
+    if (!am && !bm && !twentyFour && !/midnight|noon/i.test(`${a} ${b}`)) continue;
     const until = clockOf(b!, bm ?? am, true);
     let from = clockOf(a!, am ?? bm, false);
     // "9 to 3 pm": a start later than its pm end is a morning

@@ -4,6 +4,7 @@ export {
   RouteEngine,
   RouteError,
   routeEngineFor,
+  stationsUsed,
   type LineClosure,
   type RouteResult,
   type RouteStop,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../data/datapack.ts";
 import { SystemData } from "../data/system.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
-import { RouteEngine, RouteError, routeEngineFor, type RouteResult } from "./index.ts";
+import { RouteEngine, RouteError, routeEngineFor, stationsUsed, type RouteResult } from "./index.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 const marta = routeEngineFor(pack.system("marta"));
@@ -240,5 +240,18 @@ describe("an imported network: one-way edges and its own transfer times", () => 
     const there = undirected.route(...trip);
     expect(here.transfers).toBe(1);
     expect(there.estimated_minutes - here.estimated_minutes).toBeCloseTo(3, 5);
+  });
+});
+
+describe("the stations a rider walks through", () => {
+  it("are the ends and the stations where the route changes lines, not those it rides past", () => {
+    // A line change at B: the rider walks there; C is ridden past
+    expect(stationsUsed([{ station_id: "A", line: null }, { station_id: "B", line: "red" }, { station_id: "C", line: "blue" }, { station_id: "D", line: "blue" }])).toEqual(["A", "B", "D"]);
+    expect(stationsUsed([{ station_id: "A", line: null }, { station_id: "B", line: "red", is_transfer: true }, { station_id: "C", line: "red" }])).toEqual(["A", "B", "C"]);
+    const r = marta.route("Airport", "Doraville");
+    const used = stationsUsed(r.stops);
+    expect(used[0]).toBe("MARTA-AP");
+    expect(used.at(-1)).toBe("MARTA-DO");
+    expect(used.length).toBeLessThan(r.stops.length);
   });
 });

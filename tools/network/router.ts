@@ -19,6 +19,17 @@ export interface RouteStop {
   transfer_to: string | null;
 }
 
+/**
+ * The stations a rider walks through, not merely rides past: the ends and where they change lines
+ * (a stop flagged as a transfer, or one where the next stop's line differs). A lift out elsewhere on
+ * the way concerns nobody on this trip.
+ */
+export function stationsUsed(stops: readonly { station_id: string; line?: string | null; is_transfer?: boolean | null }[]): string[] {
+  return stops
+    .filter((s, i) => i === 0 || i === stops.length - 1 || s.is_transfer === true || (i + 1 < stops.length && !!s.line && !!stops[i + 1]!.line && stops[i + 1]!.line !== s.line))
+    .map((s) => s.station_id);
+}
+
 export interface RouteResult {
   /** Station ids in travel order. */
   path: string[];

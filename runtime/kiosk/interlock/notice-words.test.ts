@@ -173,6 +173,17 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(summary(buses).tracks + summary(buses).unread.length + summary(buses).lines.length).toBeGreaterThan(0);
   });
 
+  it("reads 'no down escalator service to the Wenhu line platforms' as the station's escalator, not the line (TfL adapted, the spent fresh2 half)", () => {
+    const c = read("taipei", {
+      type: "elevator_outage",
+      severity: "warning",
+      station_id: "TRTC-ZXF",
+      message: "ZHONGXIAO FUXING STATION: from Monday 28 February until early June 2022 escalator maintenance work is taking place. There will be no down escalator service to the Wenhu line platforms between 0700 and 1000, Monday to Friday.",
+    });
+    expect(summary(c)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    expect([...c.liftsOut.keys()]).toEqual(["TRTC-ZXF"]);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

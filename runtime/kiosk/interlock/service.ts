@@ -137,6 +137,8 @@ const STOPPING =
  */
 const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|暂停运营|暫停運營|暂停营运|暫停營運|停运|停運|停驶|停駛|封站|封闭|封閉|关闭|關閉|停止服务|停止服務|只出不进|只出不進|恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|إيقاف|توقف|تعليق|إغلاق|مغلق/u;
 
+/** "no down escalator service", "no elevator access", "no lift service": a station part out, not trains. */
+const PART_SERVICE_OUT = /\bno (?:(?:up|down|up and down|upward|downward|street|platform)[- ]?(?:level )?)?(?:escalators?|elevators?|lifts?|stairs?|stairways?|entrances?|exits?) (?:service|access)\b/;
 const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
@@ -385,6 +387,9 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     }
     const closing = (text: string): boolean => CLOSING.test(text) || noLineTrains(text, lineWords);
     if (!closing(norm)) return;
+    // "There will be no down escalator service to the Wenhu line platforms": a part of the station
+    // is out (read as a lift above where it matters), not the line.
+    if (PART_SERVICE_OUT.test(norm)) return;
     const clause = normalize(closingClause(sentence));
     if (!closing(clause)) return;
     if (systemWide(clause, lineWords)) out.systemSuspended ??= label;

@@ -6,6 +6,7 @@ import { isStepFree, type Accessibility } from "../../../tools/data/accessibilit
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import { stationsUsed } from "../../../tools/network/index.ts";
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
 import {
@@ -594,7 +595,8 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   } else {
     // A lift out of service on the way: a rider counted disabled may need it, so ask before selling
     // (unless the passenger said the stairs are fine); everyone else is told and sold the trip.
-    const liftsOut = route.stops.filter((s) => impacts.some((i) => i.inEffect && i.liftsOut.has(s.station_id)));
+    const used = new Set(stationsUsed(route.stops));
+    const liftsOut = route.stops.filter((s) => used.has(s.station_id) && impacts.some((i) => i.inEffect && i.liftsOut.has(s.station_id)));
     if (liftsOut.length > 0) {
       const names = liftsOut.map((s) => voice.station(s.station_id, s.station_name));
       if (req.riders.disabled > 0 && accessibilityNeed(req.freetexts) === undefined) {

@@ -60,6 +60,23 @@ describe("a lift out of service at a station of the trip", () => {
     expect(refused.verdict.ok).toBe(false);
   });
 
+  it("sells a trip that only rides through the station whose lift is out without asking (BART Bay Fair, the spent fresh2 half)", async () => {
+    const bayFair: Disruption = { id: "bart", type: "elevator_outage", severity: "warning", station_id: "BART-BAYF", message: "Elevator out at Bay Fair Station August 22 to September 9, 2016" };
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Dublin/Pleasanton", station_id: "BART-DUBL" },
+      { type: "station_selected", field: "destination", value: "San Leandro", station_id: "BART-SANL" },
+      { type: "passenger_count_changed", adults: 0, children: 0, seniors: 0, disabled: 1 },
+    ];
+    const at = "2016-08-25T10:10:00";
+    const record = await runCase(pack, { id: "LIFT-3", system: "bart", category: "D", events, system_context: { current_time: at, active_disruptions: [bayFair], framebook: "bart" } }, rulePolicy);
+    const stops = (record.kiosk.state.route?.stops ?? []).map((s) => s.station_id);
+    expect(stops.slice(1, -1)).toContain("BART-BAYF");
+    expect(clarificationOf(record.tool_calls_made)).toBeUndefined();
+    expect(record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    const verdict = checkInterlock({ system: pack.system("bart"), state: record.kiosk.state, turns: [events], disruptions: [bayFair], toolCalls: record.tool_calls_made, now: { iso: at } });
+    expect(verdict.ok).toBe(true);
+  });
+
   it("the interlock does not sell a trip past the lift to a rider counted disabled who has not said", async () => {
     const record = await runCase(pack, trip({ adults: 1 }), rulePolicy);
     const state = structuredClone(record.kiosk.state);
