@@ -76,6 +76,17 @@ describe("the window a notice's words give", () => {
   });
 });
 
+describe("separate windows in one notice", () => {
+  it("holds in each, not in the night between (CTA, the spent fresh half, cta-o-501)", () => {
+    const cta = "STATION ENHANCEMENTS May 5, Sat 630 AM to 1130 PM & May 6, Sun 745 AM to 1130 PM [Red] Howard-bound trains skip 87th, 79th, 69th, 63rd, Garfield and 47th";
+    expect(inForceByWords(cta, "2018-05-05T12:00")).toBe(true);
+    expect(inForceByWords(cta, "2018-05-05T23:45")).toBe(false);
+    expect(inForceByWords(cta, "2018-05-06T08:00")).toBe(true);
+    expect(inForceByWords(cta, "2018-05-06T23:45")).toBe(false);
+    expect(noticeWindow(cta, "2018-05-05T12:00")).toEqual({ from: "2018-05-05T06:30", until: "2018-05-06T23:30" });
+  });
+});
+
 describe("the hours of the day a notice recurs in", () => {
   it("reads one clock range the words say recurs, as operators write it (texts of the spent halves)", () => {
     // CTA, Blue Line overnight (fresh2, cta-o-902)

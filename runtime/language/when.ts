@@ -177,9 +177,26 @@ function nearestYear(month: number, day: number, now: string): number {
  * it names), or undefined when they name none for certain. `now` is the kiosk's local time.
  */
 export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
+  return windowsOf(text, now)?.hull;
+}
+
+/**
+ * The window a notice's words give (its hull, as noticeWindow) and, where they give separate closed
+ * windows and no end of service ("May 5, Sat 630 AM to 1130 PM & May 6, Sun 745 AM to 1130 PM"),
+ * each of them: the night between is not in force.
+ */
+function windowsOf(text: string, now: string): { hull: NoticeWindow; parts?: NoticeWindow[] } | undefined {
   const english = englishSpans(text, now);
   if (english === undefined) return undefined;
   const all = [...english, ...chineseSpans(text, now), ...arabicSpans(text, now)];
+  const hull = hullOf(all);
+  if (!hull) return undefined;
+  const closed = all.filter((x) => !x.ends && x.until !== undefined);
+  const separate = closed.length > 1 && closed.length === all.length;
+  return separate ? { hull, parts: closed.map((x) => ({ from: x.from, until: x.until! })) } : { hull };
+}
+
+function hullOf(all: readonly Span[]): NoticeWindow | undefined {
   const spans = all.filter((x) => !x.ends);
   const resumes = all.filter((x) => x.ends).map((x) => x.until!).sort();
   if (spans.length === 0) return resumes.length > 0 ? { until: resumes[0]! } : undefined;
@@ -192,10 +209,11 @@ export function noticeWindow(text: string, now: string): NoticeWindow | undefine
 /** A notice applies at `now` unless its own words say for certain it has not begun or has ended. */
 export function inForceByWords(text: string, now: string): boolean {
   if (!withinDailyHours(text, now)) return false;
-  const w = noticeWindow(text, now);
+  const w = windowsOf(text, now);
   if (!w) return true;
   const t = now.slice(0, 16);
-  return (w.from === undefined || t >= w.from) && (w.until === undefined || t < w.until);
+  const inside = (x: NoticeWindow): boolean => (x.from === undefined || t >= x.from) && (x.until === undefined || t < x.until);
+  return w.parts ? w.parts.some(inside) : inside(w.hull);
 }
 
 /**
