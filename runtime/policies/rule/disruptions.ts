@@ -202,7 +202,10 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
  * Park (Brown Line)" is not the Blue Line's Irving Park). Asking one rider too many costs a tap.
  */
 function liftStations(system: SystemData, message: string, line: string | null | undefined): string[] {
-  const first = lexiconFor(system).find(message)[0];
+  // "The elevator to the Ashland/63rd & Cottage Grove-bound platform at Garfield": the station the
+  // lift is at, not the terminus naming its platform.
+  const found = lexiconFor(system).find(message);
+  const first = found.find((m) => /\bat\s+(?:the\s+)?$/i.test(message.slice(Math.max(0, m.start - 8), m.start))) ?? found[0];
   if (!first) return [];
   const onLine = line ? new Set(system.lineById(system.aliasLine(line))?.stations ?? []) : undefined;
   const narrowed = onLine ? first.candidates.filter((id) => onLine.has(id)) : [];

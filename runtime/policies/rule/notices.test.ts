@@ -77,6 +77,19 @@ describe("a lift out of service at a station of the trip", () => {
     expect(verdict.ok).toBe(true);
   });
 
+  it("reads the lift of a notice that names a platform by its trains' terminus at the station after 'at' (CTA Garfield, the spent fresh2 half)", async () => {
+    // the feed tool gives no station id: the words say where
+    const garfield: Disruption = { id: "cta", type: "elevator_outage", severity: "warning", line: "green", message: "The elevator to the Ashland/63rd & Cottage Grove-bound platform at Garfield (Green Line) is temporarily out-of-service." };
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Clark/Lake", station_id: "CTA-CLK" },
+      { type: "station_selected", field: "destination", value: "Garfield (Green)", station_id: "CTA-GAR2" },
+      { type: "passenger_count_changed", adults: 0, children: 0, seniors: 0, disabled: 1 },
+    ];
+    const record = await runCase(pack, { id: "LIFT-4", system: "cta", category: "D", events, system_context: { current_time: "2012-04-02T10:00:00", active_disruptions: [garfield], framebook: "cta" } }, rulePolicy);
+    expect(clarificationOf(record.tool_calls_made)).toMatchObject({ kind: "need" });
+    expect(clarificationOf(record.tool_calls_made)?.question).toContain("Garfield");
+  });
+
   it("the interlock does not sell a trip past the lift to a rider counted disabled who has not said", async () => {
     const record = await runCase(pack, trip({ adults: 1 }), rulePolicy);
     const state = structuredClone(record.kiosk.state);
