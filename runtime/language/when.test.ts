@@ -84,6 +84,9 @@ describe("separate windows in one notice", () => {
     expect(inForceByWords(cta, "2018-05-06T08:00")).toBe(true);
     expect(inForceByWords(cta, "2018-05-06T23:45")).toBe(false);
     expect(noticeWindow(cta, "2018-05-05T12:00")).toEqual({ from: "2018-05-05T06:30", until: "2018-05-06T23:30" });
+    // whole days listed are a range's ends, not two days (BART Spare the Air 2007; 北京地铁 2015)
+    expect(inForceByWords("Ride BART free until 1 p.m. on the first four weekday days occurring between June 1 and October 12, 2007!", "2007-08-30T08:00")).toBe(true);
+    expect(inForceByWords("2月11日首班车起至2月17日末班车止,地铁10号线、13号线知春路站临时封站", "2015-02-12T08:30")).toBe(true);
   });
 });
 

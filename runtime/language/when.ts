@@ -192,7 +192,10 @@ function windowsOf(text: string, now: string): { hull: NoticeWindow; parts?: Not
   const hull = hullOf(all);
   if (!hull) return undefined;
   const closed = all.filter((x) => !x.ends && x.until !== undefined);
-  const separate = closed.length > 1 && closed.length === all.length;
+  // Only windows with their own hours are separate; whole days listed ("between June 1 and October
+  // 12", "2月11日首班车起至2月17日") may be a range's ends.
+  const hours = (x: Span): boolean => !x.from.endsWith("T00:00") || !x.until!.endsWith("T00:00");
+  const separate = closed.length > 1 && closed.length === all.length && closed.every(hours);
   return separate ? { hull, parts: closed.map((x) => ({ from: x.from, until: x.until! })) } : { hull };
 }
 
