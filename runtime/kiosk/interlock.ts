@@ -37,7 +37,7 @@ import { riderWordProblems } from "./interlock/riders.ts";
 import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { runsLateAt } from "../language/notices.ts";
+import { ridesSkipWay, runsLateAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForce, eveningBefore } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
@@ -293,6 +293,8 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   stops.forEach((id, i) => {
     const station = closed.stations.get(id);
     if (!station) return;
+    // Skipped one way only, and the rider takes the line the other way here.
+    if (station.bound && !ridesSkipWay(system, station.bound, id, stops[i - 1], stops[i + 1])) return;
     // A closed station can be passed through when trains skip it, but not boarded, left or changed at.
     const change = i > 0 && i + 1 < stops.length && ![...hopLines(system, stops[i - 1]!, id)].some((l) => hopLines(system, id, stops[i + 1]!).has(l));
     if (ends.has(id) || change || !station.passThrough) problems.push(`station_closed: ${id} (${station.why})`);

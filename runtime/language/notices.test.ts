@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, readChineseNotice, runsLateAt, serviceRunsUntil, saysLiftOut, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { contingentMeasure, readChineseNotice, ridesSkipWay, runsLateAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -134,5 +134,24 @@ describe("contingent measures", () => {
     expect(contingentMeasure("台北捷運「淡水信義線、松山新店線(小碧潭站)、文湖線」等路線的高架與平面段,當實際瞬間風速達10級風以上,或10分鐘內之平均風速達7級風時,即依照標準作業程序暫停營運。")).toBe(true);
     expect(contingentMeasure("地下线路受暴雨影响危及安全时,将采取关站、全线停运或全网停运等管控措施")).toBe(true);
 
+  });
+});
+
+describe("the direction of a skip", () => {
+  it("is the station the trains are bound for, on the notice's line, and a compass word gives none", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const cta = pack.system("cta");
+    ensureLanguageData(pack, cta);
+    // CTA Brown Line 2024 (the spent fresh2 half)
+    expect(skipDirection(cta, "Kimball-bound Trains Bypass Western Station", "brown")).toEqual({ line: "brown", toward: "CTA-KIM" });
+    expect(skipDirection(cta, "Northbound Red Line trains skip Belmont.", "red")).toBeUndefined();
+    const dir = { line: "brown", toward: "CTA-KIM" };
+    const order = cta.lineById("brown")!.stations;
+    const w = order.indexOf("CTA-WBR");
+    const towardKimball = order[w + Math.sign(order.indexOf("CTA-KIM") - w)]!;
+    const away = order[w - Math.sign(order.indexOf("CTA-KIM") - w)]!;
+    expect(ridesSkipWay(cta, dir, "CTA-WBR", undefined, towardKimball)).toBe(true);
+    expect(ridesSkipWay(cta, dir, "CTA-WBR", undefined, away)).toBe(false);
+    expect(ridesSkipWay(cta, dir, "CTA-WBR", away, undefined)).toBe(true);
   });
 });

@@ -187,6 +187,54 @@ export function skippedStations(system: SystemData, message: string, line?: stri
   return [...out];
 }
 
+/** Where a notice's skipping trains are bound: the line, and a station of it they head towards. */
+export interface SkipDirection {
+  line: string;
+  toward: string;
+}
+
+/** "Kimball-bound trains", "Dongzhimen bound [13] trains", "(开往环球度假区站方向)". */
+const BOUND_FOR = /([\p{L}\p{N}][\p{L}\p{N} .'/&-]{0,40}?)[- ]bound\b|(?:开往|開往|往)\s*([^,，。;；()（）]{1,12}?)\s*(?:站)?方向/giu;
+
+/**
+ * The direction of a notice's skip, where its words name the station the trains are bound for on
+ * its line ("Kimball-bound trains bypass Western"); undefined where they name none (a compass
+ * "northbound" says nothing the network's data can place) or it is not on the line.
+ */
+export function skipDirection(system: SystemData, message: string, line?: string | null): SkipDirection | undefined {
+  const own = line ? system.lineById(system.aliasLine(line)) : undefined;
+  for (const m of message.matchAll(BOUND_FOR)) {
+    const words = m[1] ?? m[2] ?? "";
+    const named = lexiconFor(system).find(words).at(-1);
+    if (!named) continue;
+    for (const l of own ? [own] : system.lines) {
+      const toward = named.candidates.find((id) => l.stations.includes(id));
+      if (toward) return { line: l.id, toward };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a rider at `station` rides a train of the skip's line heading its way: arriving from
+ * `from` or leaving for `to` along the line towards `toward`. Where the line's order cannot tell,
+ * it does (the skip holds).
+ */
+export function ridesSkipWay(system: SystemData, dir: SkipDirection, station: string, from?: string, to?: string): boolean {
+  const order = system.lineById(dir.line)?.stations ?? [];
+  const at = order.indexOf(station);
+  const goal = order.indexOf(dir.toward);
+  if (at < 0 || goal < 0 || goal === at) return true;
+  const way = Math.sign(goal - at);
+  const moves = [
+    from !== undefined && order.includes(from) ? Math.sign(at - order.indexOf(from)) : undefined,
+    to !== undefined && order.includes(to) ? Math.sign(order.indexOf(to) - at) : undefined,
+  ].filter((x): x is number => x !== undefined);
+  // not on the skip's line at this station at all: the line's trains are not what the rider takes
+  if (moves.length === 0) return false;
+  return moves.some((m) => m === way);
+}
+
 /** The stations of one line from an end to the other, both included (the notice's line, else the first that has both). */
 function stationsBetween(system: SystemData, a: readonly string[], b: readonly string[], line?: string | null): string[] {
   const own = line ? system.lineById(system.aliasLine(line)) : undefined;

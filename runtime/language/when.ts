@@ -213,7 +213,11 @@ function hullOf(all: readonly Span[]): NoticeWindow | undefined {
 export function inForceByWords(text: string, now: string): boolean {
   if (!withinDailyHours(text, now)) return false;
   const w = windowsOf(text, now);
-  if (!w) return true;
+  return !w || inWindows(w, now);
+}
+
+/** `now` lies in the words' separate windows where they give them, else in their hull. */
+function inWindows(w: { hull: NoticeWindow; parts?: NoticeWindow[] }, now: string): boolean {
   const t = now.slice(0, 16);
   const inside = (x: NoticeWindow): boolean => (x.from === undefined || t >= x.from) && (x.until === undefined || t < x.until);
   return w.parts ? w.parts.some(inside) : inside(w.hull);
@@ -232,13 +236,13 @@ export function disruptionInForce(d: { valid_from?: string | null; valid_until?:
     // The words refine the feed's window where the two overlap: a notice published early says when
     // it begins ("From Saturday 15 January …", shown since November). Words that miss the feed's
     // window altogether (a year slipped) leave the feed to decide.
-    const w = noticeWindow(d.message, now);
-    if (!w) return true;
+    const words = windowsOf(d.message, now);
+    if (!words) return true;
+    const w = words.hull;
     const from = d.valid_from ? d.valid_from.slice(0, 16) : undefined;
     const until = d.valid_until ? d.valid_until.slice(0, 16) : undefined;
     const overlaps = (w.until === undefined || from === undefined || w.until > from) && (w.from === undefined || until === undefined || w.from < until);
-    const t = now.slice(0, 16);
-    return !overlaps || ((w.from === undefined || t >= w.from) && (w.until === undefined || t < w.until));
+    return !overlaps || inWindows(words, now);
   }
   return typeof d.message === "string" ? inForceByWords(d.message, now) : true;
 }

@@ -7,6 +7,8 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import { ensureLanguageData } from "../../framebook/local-names.ts";
 import { testPack } from "../testing.ts";
 import { readDisruption, type Closures } from "./service.ts";
+import { checkService } from "../interlock.ts";
+import { routeEngineFor } from "../../../tools/network/index.ts";
 
 const pack = testPack();
 
@@ -182,6 +184,22 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     });
     expect(summary(c)).toMatchObject({ lines: [], tracks: 0, unread: [] });
     expect([...c.liftsOut.keys()]).toEqual(["TRTC-ZXF"]);
+  });
+
+  it("keeps a station skipped one way ('95th-bound … will not stop at') for trips the other way (CTA 2020, the spent fresh2 half)", () => {
+    const data = pack.system("cta");
+    ensureLanguageData(pack, data);
+    const d = { id: "n1", type: "planned_maintenance", severity: "warning", line: "red", message: "95th-bound Red Line trains will not stop at Granville, Thorndale or Bryn Mawr stations. Rte 84 buses connect to Berwyn station." } as Disruption;
+    const c = readDisruption(data, d);
+    expect(c.stations.get("CTA-BRM")).toMatchObject({ passThrough: true, bound: { line: "red", toward: "CTA-95D" } });
+    const trip = (from: string, to: string) => {
+      const planned = routeEngineFor(data).route(from, to);
+      return checkService({ system: data, state: { route: { stops: planned.stops } } as never, turns: [], disruptions: [d], now: { iso: "2020-08-05T09:00" } });
+    };
+    // boarding at Bryn Mawr towards Howard: those trains stop
+    expect(trip("CTA-BRM", "CTA-HOW")).toEqual([]);
+    // leaving at Bryn Mawr from Howard: the 95th-bound train does not stop there
+    expect(trip("CTA-HOW", "CTA-BRM").join(" ")).toContain("station_closed: CTA-BRM");
   });
 
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {

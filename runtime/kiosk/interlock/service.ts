@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withWordsWrittenOut } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, skipDirection, type SkipDirection, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withWordsWrittenOut } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -101,7 +101,8 @@ export interface Closures {
   /** Unordered station pair "A|B" → why (track closed between them, any line). */
   tracks: Map<string, string>;
   /** Station id → why, and whether trains still pass through it. */
-  stations: Map<string, { why: string; passThrough: boolean }>;
+  /** Stations closed or skipped; `bound`: only trains heading that way skip it ("Kimball-bound trains bypass Western"). */
+  stations: Map<string, { why: string; passThrough: boolean; bound?: SkipDirection }>;
   /** Stations whose lift is out (for riders who need step-free access). */
   liftsOut: Map<string, string>;
   /**
@@ -357,8 +358,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     const inSegment = new Set(segment);
     for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
   } else if (skipped.length > 0) {
-    // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs.
-    for (const id of skipped) out.stations.set(id, { why: label, passThrough: true });
+    // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs
+    // (and trains the other way stop as usual).
+    const bound = skipDirection(system, message, ownLine);
+    for (const id of skipped) out.stations.set(id, { why: label, passThrough: true, ...(bound ? { bound } : {}) });
   } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && (saysClosing || d.severity !== "info")) {
     // (An advisory whose words close nothing — "Red and Purple line trains share tracks", "Boarding
     // Change at Belmont" — is no suspension of its line.)

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftBack, saysLiftOut, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut } from "../../language/notices.ts";
+import { readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -40,6 +40,8 @@ export interface DisruptionImpact {
   restrictions: Restrictions;
   /** A station closure whose notice says trains still run through the station without stopping. */
   passThrough: boolean;
+  /** Skipped stations are skipped only by trains heading this way ("Kimball-bound trains bypass Western"). */
+  skipBound?: SkipDirection;
 }
 
 
@@ -162,6 +164,8 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
       impact.restrictions.station_restrictions.push({ station: sid, restriction: "skip" });
     }
     impact.passThrough = true;
+    const bound = skipDirection(system, message, knownLine);
+    if (bound) impact.skipBound = bound;
     return impact;
   }
 

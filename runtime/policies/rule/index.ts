@@ -18,7 +18,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
-import { runsLateAt } from "../../language/notices.ts";
+import { ridesSkipWay, runsLateAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForce, eveningBefore } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
@@ -470,6 +470,18 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
       return;
     }
     const active = impacts.filter((i) => i.inEffect);
+    // Skipped one way only: a station of the trip the rider takes the line the other way at is usable.
+    const path = planned.stops.map((s) => s.station_id);
+    for (const i of active) {
+      const bound = i.skipBound;
+      if (!bound) continue;
+      for (const id of [...i.unusableStations]) {
+        const at = path.indexOf(id);
+        if (at < 0 || ridesSkipWay(system, bound, id, path[at - 1], path[at + 1])) continue;
+        i.unusableStations.delete(id);
+        i.restrictions.station_restrictions = i.restrictions.station_restrictions.filter((r) => r.station !== id);
+      }
+    }
     // A station whose lift is out is unusable only to a passenger who needs step-free access.
     const unusable = (i: DisruptionImpact, id: string): boolean => i.unusableStations.has(id) || (accessibility && i.liftsOut.has(id));
     const endpointsOut = active.some((i) => unusable(i, origin.id) || unusable(i, destination.id));

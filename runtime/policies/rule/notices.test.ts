@@ -242,3 +242,30 @@ describe("a line closed between two stations, in a notice that gives its dates f
     expect(before.path).toContain("TRTC-ZXF");
   });
 });
+
+describe("a station skipped by the trains of one direction", () => {
+  // CTA Red Line, 2020 (cases/others, the spent fresh2 half, cta-o-900)
+  const skip: Disruption = {
+    id: "cta-skip",
+    type: "planned_maintenance",
+    severity: "warning",
+    line: "red",
+    message: "95th-bound Red Line trains will not stop at Granville, Thorndale or Bryn Mawr stations. Rte 84 buses connect to Berwyn station.",
+  };
+  async function redTrip(from: string, to: string) {
+    const at = "2020-08-05T09:00:00";
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: from, station_id: from },
+      { type: "station_selected", field: "destination", value: to, station_id: to },
+      { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
+    ];
+    const record = await runCase(pack, { id: "SKIP-1", system: "cta", category: "C", events, system_context: { current_time: at, active_disruptions: [skip], framebook: "cta" } }, rulePolicy);
+    const verdict = checkInterlock({ system: pack.system("cta"), state: record.kiosk.state, turns: [events], disruptions: [skip], toolCalls: record.tool_calls_made, now: { iso: at } });
+    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok };
+  }
+
+  it("sells the other direction from the station and does not sell the skipped one to it", async () => {
+    expect(await redTrip("CTA-BRM", "CTA-HOW")).toEqual({ action: "prompt_purchase", ok: true });
+    expect((await redTrip("CTA-HOW", "CTA-BRM")).action).not.toBe("prompt_purchase");
+  });
+});
