@@ -288,6 +288,14 @@ export function noticeSentences(message: string): string[] {
   return message.split(/(?<=[。；;！!？?])|(?<=[.])\s+|\n+/u).filter((s) => s.trim() !== "");
 }
 
+/** "暂时关闭1号及4号出口", "7号出口…关闭": a Chinese clause shutting an exit, a gate or a lift, not trains. */
+const ZH_PART_SHUT = /(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:出口|出入口|入口|铁门|鐵門|通道|电梯|電梯|扶梯)|(?:出口|出入口|入口|铁门|鐵門|通道|电梯|電梯|扶梯)[^，,。;；]{0,6}?(?:关闭|關閉|封闭|封閉)/gu;
+
+/** A notice's words without the Chinese clauses that shut only a part of a station. */
+export function withoutStationPartClosures(message: string): string {
+  return message.replace(ZH_PART_SHUT, "");
+}
+
 /** What a Chinese notice says, clause by clause (the lines and stations it names, and what happens to them). */
 export interface ChineseNoticeReading {
   /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */

@@ -202,6 +202,15 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(trip("CTA-HOW", "CTA-BRM").join(" ")).toContain("station_closed: CTA-BRM");
   });
 
+  it("refers nothing where a Chinese notice shuts exits and gates only (台北捷運 New Year 2023, the spent fresh half)", () => {
+    const c = read("taipei", {
+      type: "station_closure",
+      severity: "info",
+      message: "台北捷运表示,自2022年12月31日(周六)22时起至2023年1月1日(周日)早上8时止, 台北捷运台大医院站暂时关闭1号及4号出口往228和平公园侧铁门,往公园路方向正常通行;2022年1月1日(周日)清晨4时起至8时止,暂时关闭中正纪念堂站7号出口,及小南门站3、4号出口,至于其他出入口正常开放使用。",
+    });
+    expect(summary(c)).toEqual({ lines: [], tracks: 0, stations: {}, unread: [], system: null });
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",
