@@ -90,6 +90,17 @@ describe("separate windows in one notice", () => {
   });
 });
 
+describe("a Chinese notice that says when service came back, and no date", () => {
+  it("ends at that time of the kiosk's day (台北捷運 2023, the spent fresh2 half)", () => {
+    const wenhu = "北捷指出,文湖線下午3時32分,疑似受落雷影響號誌設備,全線暫停營運並啟動公車接駁。經維修人員緊急搶修處理後,於下午4時13分恢復正常營運,處理期間有22部列車約5800人受到影響";
+    expect(noticeWindow(wenhu, "2023-08-22T16:30")).toEqual({ until: "2023-08-22T16:13" });
+    expect(inForceByWords(wenhu, "2023-08-22T16:00")).toBe(true);
+    expect(inForceByWords(wenhu, "2023-08-22T16:30")).toBe(false);
+    // a date in the words decides instead
+    expect(noticeWindow("8月22日下午3時32分起文湖線暫停營運", "2023-08-22T16:30")?.from).toBe("2023-08-22T15:32");
+  });
+});
+
 describe("the hours of the day a notice recurs in", () => {
   it("reads one clock range the words say recurs, as operators write it (texts of the spent halves)", () => {
     // CTA, Blue Line overnight (fresh2, cta-o-902)

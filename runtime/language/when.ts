@@ -113,7 +113,7 @@ const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to n
 
 // Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
 const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
-const ZH_TIME = "(?:(?:早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
+const ZH_TIME = "(?:(早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
 // "今日(9月1日)19:00起": a clock time may follow the date's closing bracket.
 // "6月7日、8日": two days listed, read as the days they name.
 const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|—|-|、|和|及)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
@@ -121,12 +121,14 @@ const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|�
 function chineseSpans(text: string, now: string): Span[] {
   const spans: Span[] = [];
   for (const m of text.matchAll(ZH_RANGE)) {
-    const [, y1, m1, d1, h1, n1, joiner, y2, m2, d2, h2, n2] = m;
+    const [, y1, m1, d1, p1, h1, n1, joiner, y2, m2, d2, p2, h2, n2] = m;
+    // "下午3時32分": an afternoon or evening hour is past noon
+    const hour = (part: string | undefined, h: string): number => (/下午|晚/u.test(part ?? "") && Number(h) < 12 ? Number(h) + 12 : Number(h));
     const sm = Number(m1);
     const sd = Number(d1);
     // A year left out is the one that puts the date nearest the kiosk's clock.
     const sy = y1 ? Number(y1) : nearestYear(sm, sd, now);
-    const from = h1 ? stamp(sy, sm, sd, Number(h1), Number(n1 ?? 0)) : stamp(sy, sm, sd);
+    const from = h1 ? stamp(sy, sm, sd, hour(p1, h1), Number(n1 ?? 0)) : stamp(sy, sm, sd);
     let until: string | undefined;
     if (d2) {
       const em = m2 ? Number(m2) : sm;
@@ -137,7 +139,7 @@ function chineseSpans(text: string, now: string): Span[] {
         spans.push({ from, until: dayAfter(sy, sm, sd) }, { from: stamp(ey, em, ed), until: dayAfter(ey, em, ed) });
         continue;
       }
-      until = h2 ? stamp(ey, em, ed, Number(h2), Number(n2 ?? 0)) : dayAfter(ey, em, ed);
+      until = h2 ? stamp(ey, em, ed, hour(p2, h2), Number(n2 ?? 0)) : dayAfter(ey, em, ed);
     } else {
       // "…19:00起" with no end: from then on; else that day.
       const after = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 12);
@@ -145,8 +147,20 @@ function chineseSpans(text: string, now: string): Span[] {
     }
     spans.push({ from, until });
   }
+  // "於下午4時13分恢復正常營運" in a notice that names no date: service resumed (or resumes) at that
+  // time of the kiosk's day, so the notice ends there.
+  if (spans.length === 0) {
+    for (const m of text.matchAll(ZH_RESUMED_AT)) {
+      const later = /下午|晚上|晚间|晚間|中午/u.test(m[1] ?? "") && Number(m[2]) < 12 ? 12 : 0;
+      const day = now.slice(0, 10).split("-").map(Number) as [number, number, number];
+      spans.push({ from: "", until: stamp(...day, Number(m[2]) + later, Number(m[3] ?? 0)), ends: true });
+    }
+  }
   return spans;
 }
+
+// Plain string, not String.raw (the compiled CLI is ASCII-only).
+const ZH_RESUMED_AT = new RegExp("(上午|下午|晚上|晚间|晚間|早上|凌晨|中午)?\\s*(\\d{1,2})\\s*[時时点點:：]\\s*(\\d{1,2})?\\s*分?\\s*(?:起\\s*)?(?:已)?(?:恢復|恢复)(?:正常)?(?:營運|运营|营运|運行|运行|運轉|运转|通車|通车|服務|服务)", "gu");
 
 const AR_MONTHS = ["يناير", "فبراير", "مارس", "أبريل|ابريل", "مايو", "يونيو", "يوليو", "أغسطس|اغسطس", "سبتمبر", "أكتوبر|اكتوبر", "نوفمبر", "ديسمبر"];
 // "ما بين 21 و24 يوليو", "من 21 إلى 24 يوليو 2021", "21 يوليو"; plain strings (the compiled CLI is ASCII-only).
