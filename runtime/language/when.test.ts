@@ -96,6 +96,9 @@ describe("a Chinese notice that says when service came back, and no date", () =>
     expect(noticeWindow(wenhu, "2023-08-22T16:30")).toEqual({ until: "2023-08-22T16:13" });
     expect(inForceByWords(wenhu, "2023-08-22T16:00")).toBe(true);
     expect(inForceByWords(wenhu, "2023-08-22T16:30")).toBe(false);
+    // a resumption of the other lines says nothing of the one still stopped (台北捷運 2015, fresh2)
+    const others = "臺北捷運除文湖線因瞬間風力仍達10級風暫停營運外,其餘路線均已於18時恢復營運(淡水信義線、松山新店線、中和新蘆線、板南線),並視實際狀況彈性調整班距。";
+    expect(inForceByWords(others, "2015-08-08T18:30")).toBe(true);
     // a date in the words decides instead
     expect(noticeWindow("8月22日下午3時32分起文湖線暫停營運", "2023-08-22T16:30")?.from).toBe("2023-08-22T15:32");
   });

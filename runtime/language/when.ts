@@ -148,8 +148,10 @@ function chineseSpans(text: string, now: string): Span[] {
     spans.push({ from, until });
   }
   // "於下午4時13分恢復正常營運" in a notice that names no date: service resumed (or resumes) at that
-  // time of the kiosk's day, so the notice ends there.
-  if (spans.length === 0) {
+  // time of the kiosk's day, so the notice ends there — only where it speaks of one line and of no
+  // exception ("除文湖線…外,其餘路線均已於18時恢復營運": Wenhu is still stopped).
+  const lines = new Set(text.match(/\d+[号號][线線]|\p{Script=Han}{2,4}[線线]/gu) ?? []);
+  if (spans.length === 0 && lines.size <= 1 && !/除|其餘|其余|其他|其它|部分|部份|以外/u.test(text)) {
     for (const m of text.matchAll(ZH_RESUMED_AT)) {
       const later = /下午|晚上|晚间|晚間|中午/u.test(m[1] ?? "") && Number(m[2]) < 12 ? 12 : 0;
       const day = now.slice(0, 10).split("-").map(Number) as [number, number, number];
