@@ -192,6 +192,9 @@ describe("language rider reader: how it reads", () => {
     expect(riders("Actually, I need four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(riders("I need 2 minutes to get there")).toBeUndefined();
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // A kind of ticket between the count and the word (SGD, the spent fresh3 half: bart-p-1308; SLURP: beijing-p-1307)
+    expect(riders("I'm going to need 2 train tickets.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
+    expect(riders("Olly, fetch me two train tickets for the earliest train to Xiaocun.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
     // A parent's own words (boards.straightdope.com, "Looking for answers and advice for DC vacation"),
     // graded once on 2026-12-06 and sold as 4 adults + 1 child: ages as a range are asked about.
     expect(readRiders("To give you the plan there are four adults and 4 kids ages 1 – 7.", BART_CHILD_AGE)?.confidence ?? 1).toBeLessThan(0.6);

@@ -284,7 +284,8 @@ function readCounts(lower: string, text: string, childAge: number): RiderReading
   const heads = Math.max(
     0,
     arabic?.heads ?? 0,
-    ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1),
+    // "2 train tickets", "two single tickets": a kind of ticket between the count and the word.
+    ...[...t.matchAll(new RegExp(String.raw`\b${COUNT}\s+(?:adult\s+)?(?:(?:train|metro|subway|rail|single|one[- ]way)\s+)?${HEADS}(?!\s+(?:cards?))`, "giu"))].map((m) => num(m[1]?.replace(/ of$/, "").trim()) ?? 1),
     // "我们三个人", "两张票", "三位": how many travel, in Chinese.
     ...[...text.matchAll(ZH_HEADS)].map((m) => hanNumber(m[1] ?? "")),
   );
