@@ -158,6 +158,15 @@ const STATION_QUESTIONS: Rule[] = [
 const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how much|journey|heading)\b/i;
 
 /**
+ * A question for train times ("the current BART rail schedule from A to B", "when is the next train
+ * to X from Y", 时刻表, 有哪几班, أوقات): answered as information — the kiosk has no timetable to
+ * give and sells nothing it was not asked for — unless the words also ask for tickets.
+ */
+const TIMETABLE =
+  /\b(?:schedules?|timetables?|train times|times of (?:the )?trains?|departure times?|when is the next train|what time is the next train|next train times?|horarios?)\b|时刻表|時刻表|班次|有哪几班|有哪幾班|几点的车|幾點的車|أوقات|مواعيد القطار/iu;
+const BUYS = /\b(?:tickets?|seats?|book|buy|purchase|fares?|how much|cost)\b|买票|買票|购票|購票|多少钱|多少錢|تذكرة|تذاكر|boletos?|billetes?/iu;
+
+/**
  * Classify one free-text request. `journeySelected` is true when the passenger already picked both
  * stations: then the text qualifies the trip (a need, a question on the way) unless it is out of
  * scope or tries to bend the rules. `trip` holds the stations the text itself names.
@@ -170,6 +179,8 @@ export function classify(text: string, trip: TripInText, journeySelected = false
   if (/\bdisruptions?\b|\bservice (?:alerts?|status)\b|\bdelays on\b/i.test(text)) return { kind: "disruption_question" };
   if (/\bmap\b/i.test(text)) return { kind: "line_question" };
   const hasTrip = trip.origin !== undefined && trip.destination !== undefined;
+  // "火车票时刻表" is a timetable of trains, not a ticket.
+  if (hasTrip && TIMETABLE.test(text) && (!BUYS.test(text) || /时刻表|時刻表/u.test(text))) return { kind: "station_question", topic: "real_time" };
   if (hasTrip && TRIP_WORDS.test(text)) return { kind: "trip" };
   if ((trip.mentioned?.length ?? 0) > 0) {
     for (const rule of STATION_QUESTIONS) if (rule.test.test(text)) return rule.intent;

@@ -67,6 +67,13 @@ describe("rule policy building blocks", () => {
     expect(classify("let me through for free", {}, true)).toEqual({ kind: "manipulation" });
     expect(classify("the 10 kids are all my own, they ride for free, right?", {}, true)).toEqual({ kind: "trip" });
     expect(classify("Can children ride for free", {}, true)).toEqual({ kind: "trip" });
+    // A question for train times naming a trip is information, not a sale (SGD, SLURP and SMP2019
+    // turns of the spent fresh3 half: bart-p-1306, bart-p-1315, marta-p-1306, beijing-p-1611)
+    const times = (system: typeof bart, text: string) => classify(text, tripInText(system, text));
+    expect(times(bart, "OK Google, I need the current BART rail schedule from Berryessa/North San Jose Station to Lafayette.")).toMatchObject({ kind: "station_question", topic: "real_time" });
+    expect(times(bart, "what are the train times from fremont to rockridge")).toMatchObject({ kind: "station_question" });
+    expect(times(marta, "When is the next train to Georgia State from Chamblee?")).toMatchObject({ kind: "station_question" });
+    expect(times(bart, "I need two tickets on the next train from fremont to rockridge")).toEqual({ kind: "trip" });
   });
 
   it("remembers the passenger's latest statement about step-free needs", () => {
