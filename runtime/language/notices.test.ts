@@ -155,3 +155,17 @@ describe("the direction of a skip", () => {
     expect(ridesSkipWay(cta, dir, "CTA-WBR", away, undefined)).toBe(true);
   });
 });
+
+describe("Chinese notices that skip or stop stations", () => {
+  it("reads 跳站 and 不停站通过 as trains passing the stations named, and 暂停…站运营服务 as those stations stopped (北京地铁, the spent fresh3 half)", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const beijing = pack.system("beijing");
+    ensureLanguageData(pack, beijing);
+    expect(readChineseNotice(beijing, "自3月20日起至另有通知时止,对1、2号线的建国门站实施跳站运行。")).toMatchObject({ stationsClosed: ["BJM-JIA"], passThrough: true, linesClosed: [] });
+    expect(readChineseNotice(beijing, "3月5日(元宵节)当晚,北京地铁2号线将从18:00至当日运营结束,对和平门站、长椿街站采取跳站措施。")).toMatchObject({ stationsClosed: ["BJM-HEM", "BJM-CHJ"], passThrough: true });
+    const stopped = readChineseNotice(beijing, "暂停北京轨道交通13号线上地站、龙泽站和14号线张郭庄站、园博园站、大瓦窑站、郭庄子站运营服务,13号线、14号线其他车站仍维持正常运营,请乘客留意。");
+    expect(stopped).toMatchObject({ linesClosed: [], passThrough: true });
+    // 上地 and 龙泽 are names two stations share: the one on the line named stops; 北京 is the operator's city
+    expect(stopped?.stationsClosed).toEqual(["BJM-SHA2", "BJM-LON", "BJM-ZHA", "BJM-GEP", "BJM-DAW", "BJM-GUO4"]);
+  });
+});

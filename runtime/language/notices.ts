@@ -126,6 +126,10 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 
 /** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
+/** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施", "不停站通过"). */
+const ZH_SKIPS = /跳站|不停站|甩站|通过不停车|通過不停車|不停车通过|不停車通過/u;
+/** A station's service, right after its name ("郭庄子站运营服务"): the station is what stops. */
+const ZH_STATION_SERVICE = /站(?:的)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
 
 const LIFT_OUT =
   /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\bno (?:up |down )?(?:escalator|elevator|lift) service\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
@@ -388,11 +392,24 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
   const linesIn = (clause: string): string[] => numberedLines(system, clause);
   // A station's name inside the operator's, the city's or a line's ("北京地铁13号线": Beijing the
   // city, not 北京站; "淡水信義線": the line, not Tamsui station).
-  const stationsIn = (clause: string) =>
+  const namedStations = (clause: string) =>
     lexicon
       .find(clause)
-      .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
-      .filter((m) => m.candidates.length === 1 && (m.kind === "local" || m.kind === "name"));
+      .filter((m) => !/^(?:地铁|地鐵|捷运|捷運|轨道交通|軌道交通|市|公司|[^、，,。;；站]{0,4}[線线])/u.test(clause.slice(m.end)))
+      .filter((m) => m.kind === "local" || m.kind === "name");
+  const stationsIn = (clause: string) => namedStations(clause).filter((m) => m.candidates.length === 1);
+  /**
+   * Every station a clause that stops stations names, a name two stations share included (上地:
+   * Shangdi and Shangdi Software Park) — on the lines it names, where it names any: closing both is
+   * the safe reading.
+   */
+  const stationsStopped = (clause: string, lines: readonly string[]): string[] => {
+    const onLines = new Set(system.lines.filter((l) => lines.includes(l.id)).flatMap((l) => l.stations));
+    return namedStations(clause).flatMap((m) => {
+      const narrowed = m.candidates.filter((id) => onLines.has(id));
+      return narrowed.length > 0 ? narrowed : m.candidates;
+    });
+  };
   const readClause = (clause: string): void => {
     // "各路線將視運量及風速調整班距或平面高架路段暫停營運": a clause's measure taken depending on ridership
     // and wind stops nothing now (a clause, not its sentence: "…暫停營運,…並視實際狀況彈性調整班距" stops).
@@ -425,6 +442,20 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
     }
     const sectioned = new Set(reading.sections.map((x) => x.line));
     const stations = matches.filter((_, i) => !inSection.has(i)).flatMap((m) => m.candidates);
+    // "对和平门站、长椿街站采取跳站措施", "列车在前门站不停站通过": trains pass the stations named.
+    const stopped = stationsStopped(clause, lines);
+    if (ZH_SKIPS.test(clause) && stopped.length > 0 && !stops) {
+      reading.stationsClosed.push(...stopped);
+      reading.passThrough = true;
+      return;
+    }
+    // "暂停…上地站、龙泽站…郭庄子站运营服务": the stations named stop serving passengers, not their
+    // lines — trains pass them, as a station's suspension of service means on a running line.
+    if (/暂停|暫停/u.test(clause) && stopped.length > 0 && ZH_STATION_SERVICE.test(clause) && inSection.size === 0) {
+      reading.stationsClosed.push(...stopped);
+      reading.passThrough = true;
+      return;
+    }
     // A line named by a name the kiosk does not know is not read: what the clause stops is not known
     // — unless the clause only closes stations it names ("1号线八通线天安门东站、天安门西站封站": their line).
     const closesNamedStations = ZH_CLOSE_STATION.test(clause) && !suspends && stations.length > 0;
@@ -530,6 +561,7 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
   // Lines said to run again: the others stay stopped — unless it says every line runs again.
   if (reading.linesResumed.length > 0) for (const line of system.lines) if (!reading.linesResumed.includes(line.id) && !reading.linesClosed.includes(line.id)) reading.linesClosed.push(line.id);
   reading.unreadLines = [...new Set(reading.unreadLines)];
+  reading.stationsClosed = [...new Set(reading.stationsClosed)];
   const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
   return read ? reading : undefined;
 }

@@ -90,6 +90,15 @@ describe("separate windows in one notice", () => {
   });
 });
 
+describe("a Chinese notice in force until further notice", () => {
+  it("stays in force after its first day (北京地铁 2022, the spent fresh3 half)", () => {
+    const text = "为配合疫情防控工作需要,2022年3月23日运营开始起至另有通知时止,暂停北京轨道交通13号线上地站运营服务";
+    expect(noticeWindow(text, "2022-03-24T08:00")).toEqual({ from: "2022-03-23T00:00" });
+    expect(inForceByWords(text, "2022-03-22T08:00")).toBe(false);
+    expect(inForceByWords("自3月20日起至另有通知时止,对1、2号线的建国门站实施跳站运行。", "2022-03-21T08:00")).toBe(true);
+  });
+});
+
 describe("a Chinese notice that says when service came back, and no date", () => {
   it("ends at that time of the kiosk's day (台北捷運 2023, the spent fresh2 half)", () => {
     const wenhu = "北捷指出,文湖線下午3時32分,疑似受落雷影響號誌設備,全線暫停營運並啟動公車接駁。經維修人員緊急搶修處理後,於下午4時13分恢復正常營運,處理期間有22部列車約5800人受到影響";

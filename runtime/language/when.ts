@@ -143,7 +143,10 @@ function chineseSpans(text: string, now: string): Span[] {
     } else {
       // "…19:00起" with no end: from then on; else that day.
       const after = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 12);
-      until = /^[^，,。;；]*?起/u.test(after) && !/至|止/u.test(after) ? undefined : dayAfter(sy, sm, sd);
+      // "…起至另有通知时止": until further notice, also open.
+      const rest = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 24);
+      const furtherNotice = /^[^，,。;；]*?起\s*(?:至|到)\s*(?:另有通知|另行通知|另行公告|另有公告)/u.test(rest);
+      until = (/^[^，,。;；]*?起/u.test(after) && !/至|止/u.test(after)) || furtherNotice ? undefined : dayAfter(sy, sm, sd);
     }
     spans.push({ from, until });
   }
