@@ -90,6 +90,18 @@ describe("separate windows in one notice", () => {
   });
 });
 
+describe("ends written with a hedge or a moment", () => {
+  it("reads 'resume at approximately 6 a.m. on Monday, July 17' and 'until approximately 2 PM on Sunday, November 5' as ends (TTC and CTA, the spent fresh3 half)", () => {
+    const ttc = "Starting 11 p.m. tomorrow, through the weekend, there will be no subway service on the Tamsui-Xinyi Line, between Minquan West Road and Shilin stations due to track work. Shuttle buses will operate. Regular service will resume at approximately 6 a.m. on Monday, July 17.";
+    expect(noticeWindow(ttc, "2023-07-15T12:00")).toEqual({ until: "2023-07-17T06:00" });
+    const cta = "Accessible shuttle bus service will replace Orange Line trains between Midway and Kedzie Stations from the start of service until approximately 2 PM on Sunday, November 5.";
+    expect(inForceByWords(cta, "2023-11-05T10:00")).toBe(true);
+    expect(inForceByWords(cta, "2023-11-05T15:00")).toBe(false);
+    // a moment is the rest of its day, never an empty window
+    expect(noticeWindow("Elevator work at 6 a.m. on Monday, July 17 at Shilin.", "2023-07-15T12:00")).toEqual({ from: "2023-07-17T06:00", until: "2023-07-18T00:00" });
+  });
+});
+
 describe("a Chinese notice in force until further notice", () => {
   it("stays in force after its first day (北京地铁 2022, the spent fresh3 half)", () => {
     const text = "为配合疫情防控工作需要,2022年3月23日运营开始起至另有通知时止,暂停北京轨道交通13号线上地站运营服务";

@@ -19,7 +19,7 @@ const MONTH = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|j
 /** Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). */
 const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice|launch(?:es|ed|ing)?|begins?|starts?|takes effect|goes into effect)\b/i;
 /** Words before a date that make it the window's last day ("Elevators out at Embarcadero to 4/7/2017"). */
-const UNTIL_EN = /\b(?:to|until|till|through|thru)\s*$/i;
+const UNTIL_EN = /\b(?:to|until|till|through|thru)\s*(?:(?:approximately|approx\.?|about|around|roughly)\s+)?$/i;
 /** More days of the same month listed after a date ("Sept. 5, 6 & 7", "September 5, 6, and 7"). */
 const MORE_DAYS = /^(?:\s*(?:,|&|and|,\s*and)\s*\d{1,2}\b(?!\s*(?::|\.\d|am|pm|a\.m|p\.m)))+/i;
 /** A range of days of the same month after a date ("Jan 13 – 16", "May 7 - 11"). */
@@ -72,7 +72,7 @@ function englishSpans(text: string, now: string): Span[] | undefined {
     // "May 5, Sat 630 AM to 1130 PM": the hours right after a date are that date's.
     const next = results[i + 1];
     const hours = next && !MONTH.test(next.text) && next.start.isCertain("hour") && next.index - (r.index + r.text.length) <= 8 ? next : undefined;
-    const before = text.slice(Math.max(0, r.index - 24), r.index);
+    const before = text.slice(Math.max(0, r.index - 40), r.index);
     // "Services will resume on March 15": the window ends there.
     if (RESUMES.test(before)) {
       spans.push({ from: "", until: at(r.start, false, hours?.start ?? r.start), ends: true });
@@ -99,8 +99,11 @@ function englishSpans(text: string, now: string): Span[] | undefined {
       spans.push({ from: at(r.start, false, hours.start), until: hours.end ? at(r.start, true, hours.end) : OPEN_EN.test(before) ? undefined : at(r.start, true) });
       return;
     }
-    const until = r.end ? at(r.end, true) : OPEN_EN.test(before) ? undefined : at(r.start, true);
-    spans.push({ from: at(r.start, false), until });
+    const from = at(r.start, false);
+    let until = r.end ? at(r.end, true) : OPEN_EN.test(before) ? undefined : at(r.start, true);
+    // A moment, not a span ("at 6 a.m. on Monday, July 17"): the rest of that day.
+    if (until !== undefined && until <= from) until = dayAfter(r.start.get("year")!, r.start.get("month")!, r.start.get("day")!);
+    spans.push({ from, until });
   });
   return spans.some((x) => x.vague) ? undefined : spans;
 }
@@ -109,7 +112,7 @@ function englishSpans(text: string, now: string): Span[] | undefined {
 const VAGUE_END = /\b(?:to|until|till|through|thru)\s+(?:(?:mid|early|late)[- ]?|(?:the )?(?:end|middle|beginning) of )?$/i;
 
 /** Words before a date that make it the window's end: service resumes then. */
-const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to normal|back to normal|restored)\b[^.]{0,16}$/i;
+const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to normal|back to normal|restored)\b[^.]{0,28}$/i;
 
 // Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
 const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";

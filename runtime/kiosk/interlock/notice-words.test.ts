@@ -211,6 +211,12 @@ describe("the interlock reads Chinese notices that name lines by name and sectio
     expect(summary(c)).toEqual({ lines: [], tracks: 0, stations: {}, unread: [], system: null });
   });
 
+  it("reads buses that replace a line's trains between two stations as that section closed (CTA 2023, the spent fresh3 half)", () => {
+    const c = read("cta", { type: "planned_maintenance", severity: "warning", line: "orange", message: "Accessible shuttle bus service will replace Orange Line trains between Midway and Kedzie Stations." });
+    expect(summary(c)).toMatchObject({ lines: [], unread: [] });
+    expect([...c.tracks.keys()].sort()).toEqual(["CTA-KDZ|CTA-PUL", "CTA-MID|CTA-PUL"]);
+  });
+
   it("stops nothing where every line runs again, and refers only the trips of a line named by name where it cannot tell where", () => {
     const resumed = read("beijing", {
       type: "service_update",

@@ -140,7 +140,7 @@ const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|
 
 /** "no down escalator service", "no elevator access", "no lift service": a station part out, not trains. */
 const PART_SERVICE_OUT = /\bno (?:(?:up|down|up and down|upward|downward|street|platform)[- ]?(?:level )?)?(?:escalators?|elevators?|lifts?|stairs?|stairways?|entrances?|exits?) (?:service|access)\b/;
-const CLOSING = /\b(suspended|suspension|closed|closure|out of service|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service)|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
 

@@ -71,7 +71,7 @@ function suspendedLines(system: SystemData, message: string): Set<string> {
   const out = new Set<string>();
   const lineWords = new Set(system.lines.flatMap((l) => l.name.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w !== "" && w !== "line"));
   for (const sentence of message.split(/(?<=[.!;])\s+/)) {
-    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains)\b/i.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
+    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service))\b/i.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
     // "The elevator at X on Line 10 is out of service" says nothing about the trains.
     if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
