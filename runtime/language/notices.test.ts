@@ -168,4 +168,14 @@ describe("Chinese notices that skip or stop stations", () => {
     // 上地 and 龙泽 are names two stations share: the one on the line named stops; 北京 is the operator's city
     expect(stopped?.stationsClosed).toEqual(["BJM-SHA2", "BJM-LON", "BJM-ZHA", "BJM-GEP", "BJM-DAW", "BJM-GUO4"]);
   });
+
+  it("reads a bus bridge started on a section (啟動接駁服務) and passengers told not to ride a section (请不要乘坐) as that section stopped (台北捷運 2025, 北京地铁 2024: the spent fresh3 half)", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const taipei = pack.system("taipei");
+    const beijing = pack.system("beijing");
+    ensureLanguageData(pack, taipei);
+    ensureLanguageData(pack, beijing);
+    expect(readChineseNotice(taipei, "北捷公司派員搶修,目前松山站至小南門站局部運轉,小南門站至新店站則啟動接駁服務;受影響旅客,在7天內可提供退費服務。")?.sections).toEqual([{ line: "green", from: "TRTC-XIA2", to: "TRTC-XDN" }]);
+    expect(readChineseNotice(beijing, "由于现场情况复杂,抢修时间预计较长,孙河至顺义方向的乘客请不要乘坐15号线,请改乘地面交通。孙河往市区方向可乘坐15号线。")?.sections).toEqual([{ line: "15", from: "BJM-SUN", to: "BJM-SHU3" }]);
+  });
 });
