@@ -27,6 +27,9 @@ describe("fare announcements the kiosk cannot price", () => {
       "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
       // Operators' own: a fare increase beside a surcharge for one way of paying (BART 2018, cases/others bart-o-020).
       "Please be advised that starting January 1, 2018, all BART fares will increase by 2.7 percent. In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.",
+      // RTD's zero-fare summer adapted to Doha (cases/others, the spent fresh3 half, doha-o-1304): no fare
+      // word but "ZeroFare" and "will not have to purchase … tickets".
+      "#ZeroFare for #BetterAir is BACK 🙌\n\nFrom July 1 - August 31, customers will not have to purchase mobile tickets or use fare products as Doha Metro aims to help reduce ground level ozone.",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);
