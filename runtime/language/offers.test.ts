@@ -7,6 +7,8 @@ describe("fare offers that depend on the passenger", () => {
   it("reads a card, an exam ticket or an ID the offer needs", () => {
     expect(offerNeedsPassenger('Travel with the Doha metro & Lusail Tram from 10 November to 23 December 2022 for free with your "Hayya" Card.')).toBe(true);
     expect(offerNeedsPassenger("凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。")).toBe(true);
+    // MTR's wording adapted to Taipei (the spent fresh3 half, taipei-o-1602): "using the same EasyCard"
+    expect(offerNeedsPassenger("passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount")).toBe(true);
     expect(offerNeedsPassenger("和北捷通車3月28日同天生日的壽星,只要憑身分證明文件正本,搭捷運一律免費")).toBe(true);
     expect(offerNeedsPassenger("The Chicago Transit Authority will provide free rides on all buses and trains beginning 10 p.m.")).toBe(false);
     // BART's own (the spent fresh half: bart-o-505, bart-o-508): a card to pay with, an age band

@@ -12,7 +12,7 @@ const CONDITION =
  * written with a capital, not a day or a month.
  */
 const PAID_WITH =
-  /\b(?:on|with|using|via) (?:a |an |the |your )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
+  /\b(?:on|with|using|via) (?:a |an |the |your )?(?:same )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
 /** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18"). */
 const WHO = /\b(?:youths?|students?|veterans?|ages? \d+(?: years?)? (?:through|to|-) \d+)\b/iu;
 

@@ -131,6 +131,11 @@ function chineseSpans(text: string, now: string): Span[] {
     const sd = Number(d1);
     // A year left out is the one that puts the date nearest the kiosk's clock.
     const sy = y1 ? Number(y1) : nearestYear(sm, sd, now);
+    // "至3月12日…仍然免费", "截至9月13日7点30分": the last day, with no start of its own.
+    if (!d2 && /(?:至|到|截至|截止|直至|直到)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0))) {
+      spans.push({ from: "", until: h1 ? stamp(sy, sm, sd, hour(p1, h1), Number(n1 ?? 0)) : dayAfter(sy, sm, sd), ends: true });
+      continue;
+    }
     const from = h1 ? stamp(sy, sm, sd, hour(p1, h1), Number(n1 ?? 0)) : stamp(sy, sm, sd);
     let until: string | undefined;
     if (d2) {

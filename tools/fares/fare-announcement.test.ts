@@ -30,6 +30,8 @@ describe("fare announcements the kiosk cannot price", () => {
       // RTD's zero-fare summer adapted to Doha (cases/others, the spent fresh3 half, doha-o-1304): no fare
       // word but "ZeroFare" and "will not have to purchase … tickets".
       "#ZeroFare for #BetterAir is BACK 🙌\n\nFrom July 1 - August 31, customers will not have to purchase mobile tickets or use fare products as Doha Metro aims to help reduce ground level ozone.",
+      // MTR's second-trip discount adapted to Taipei (the spent fresh3 half, taipei-o-1602): a later ride's fare, not this one's
+      "From 31 December 2012 to 30 June 2013, passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount automatically for every second fare-paying trip made on the same day.",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);

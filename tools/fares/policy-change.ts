@@ -103,6 +103,9 @@ const WAIVED = /\b(?:all\s+|any\s+)?surcharges?\s+(?:are\s+|is\s+)?(?:waived|dro
 const PERCENT_OFF =
   /\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:off|discount|reduction|cheaper|lower|less)\b|\b(?:discount|reduction) of (\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|\b(?:save|saving|cut by|reduced by|lowered by|discounted(?: by)?|marked down(?: by)?)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
 const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) half\b|\bhalf the (?:usual |normal |regular )?(?:fare|price)\b|\b(?:fares?|prices?|tickets?) (?:are |is |will be )?halved\b|\bhalf off\b/;
+/** An offer on a later ride of the day, not the one being bought. */
+const LATER_RIDE = /\b(?:second|2nd|third|3rd|next|subsequent|return|connecting|onward)\b[^.]{0,24}\b(?:trips?|rides?|journeys?)\b|\bsame day\b/;
+
 /** Free for every rider: the offer names no one ("free rides on buses and trains", "everyone … at no charge"). */
 const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge)\b/;
 /** Words naming who qualifies for an offer, or what they must hold. */
@@ -158,6 +161,8 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
     const percent = Number(rise[1]);
     return percent > 0 && percent < 100 ? { multiplier: pyRound(1 + percent / 100, 4) } : null;
   }
+  // "a 10% discount … for every second fare-paying trip made on the same day": not this ride's fare.
+  if (LATER_RIDE.test(t)) return null;
   if (HALF.test(t) && ALL_FARES.test(t)) return { multiplier: 0.5 };
   const off = PERCENT_OFF.exec(t);
   if (off && ALL_FARES.test(t)) {
