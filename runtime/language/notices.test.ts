@@ -133,6 +133,8 @@ describe("contingent measures", () => {
     // Taipei Metro's typhoon rule (2025) and a 杭州地铁 typhoon notice adapted (the spent fresh2 half): "when … then"
     expect(contingentMeasure("台北捷運「淡水信義線、松山新店線(小碧潭站)、文湖線」等路線的高架與平面段,當實際瞬間風速達10級風以上,或10分鐘內之平均風速達7級風時,即依照標準作業程序暫停營運。")).toBe(true);
     expect(contingentMeasure("地下线路受暴雨影响危及安全时,将采取关站、全线停运或全网停运等管控措施")).toBe(true);
+    // 北京地铁 before Typhoon Haima (the spent fresh3 half, beijing-o-1509): "may stop"
+    expect(contingentMeasure("21日北京地铁高架段(1号线四惠东—土桥区间各站、13号线西二旗—霍营区间各站)及受影响区段将有可能停止运营。")).toBe(true);
 
   });
 });

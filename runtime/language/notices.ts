@@ -281,7 +281,7 @@ function expressSkips(system: SystemData, message: string, line?: string | null)
  * sold through.
  */
 const CONTINGENT =
-  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:将|將|会|會)?有可能(?:会|會)?(?:停止|暂停|暫停|停运|停運)|可能(?:会|會)(?:停止|暂停|暫停|停运|停運)|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
