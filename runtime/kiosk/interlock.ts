@@ -37,7 +37,7 @@ import { riderWordProblems } from "./interlock/riders.ts";
 import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { ridesSkipWay, runsLateAt } from "../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForce, eveningBefore } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
@@ -271,6 +271,9 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
       const lines = new Set(linesNamedIn(system, m));
       return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
     });
+  // A notice in force that ends service early ("will end at 10pm today"): nothing runs after it.
+  const clockMinutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
+  if (clockMinutes !== undefined && endedEarlyAt(messages, clockMinutes, usualClose(system, input.now))) problems.push(`outside_service_hours: a notice in force ends service before ${input.now.iso.slice(11, 16)}`);
   if (!hours.open && !runsLate) {
     // Outside service hours only the framebook's 24-hour lines run.
     const night = allNightLines(system);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, readChineseNotice, ridesSkipWay, runsLateAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { contingentMeasure, endedEarlyAt, readChineseNotice, ridesSkipWay, runsLateAt, serviceEndsAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -179,5 +179,20 @@ describe("Chinese notices that skip or stop stations", () => {
     ensureLanguageData(pack, beijing);
     expect(readChineseNotice(taipei, "北捷公司派員搶修,目前松山站至小南門站局部運轉,小南門站至新店站則啟動接駁服務;受影響旅客,在7天內可提供退費服務。")?.sections).toEqual([{ line: "green", from: "TRTC-XIA2", to: "TRTC-XDN" }]);
     expect(readChineseNotice(beijing, "由于现场情况复杂,抢修时间预计较长,孙河至顺义方向的乘客请不要乘坐15号线,请改乘地面交通。孙河往市区方向可乘坐15号线。")?.sections).toEqual([{ line: "15", from: "BJM-SUN", to: "BJM-SHU3" }]);
+  });
+});
+
+describe("service that ends earlier than usual", () => {
+  it("reads the evening hour a notice ends service at (MTR's wording adapted to Taipei, the spent fresh3 half)", () => {
+    const mtr = "After evaluating the risks of potential vandalism over the weekend, train service on all Taipei Metro Lines (except Wenhu Line), Circular Line and Taipei Metro Shuttle Bus will end at 10pm today.";
+    expect(serviceEndsAt(mtr)).toBe(22 * 60);
+    expect(serviceEndsAt("北捷今晚提早至22時收班。")).toBe(22 * 60);
+    expect(endedEarlyAt([mtr], 22 * 60 + 30, 24 * 60)).toBe(true);
+    expect(endedEarlyAt([mtr], 21 * 60 + 30, 24 * 60)).toBe(false);
+    // not earlier than the framebook's own close: nothing ends early
+    expect(endedEarlyAt([mtr], 22 * 60 + 30, 21 * 60)).toBe(false);
+    // a morning hour is no closing time, nor a headway
+    expect(serviceEndsAt("Service will end at 9am for the parade.")).toBeUndefined();
+    expect(serviceEndsAt("Trains run every 10 minutes.")).toBeUndefined();
   });
 });

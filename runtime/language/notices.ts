@@ -82,6 +82,29 @@ export function runsLateAt(messages: readonly string[], minutes: number, usualCl
   });
 }
 
+const EN_ENDS_EARLY = /\b(?:service|trains?)\b[^.]{0,140}?\b(?:will )?(?:end|ends|stop|stops|close|closes|finish|finishes)\b(?: early)?\s+at\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/iu;
+const ZH_ENDS_EARLY = /(?:提早|提前)(?:至|到|于|於)?\s*(?:晚上|晚间|晚間)?(\d{1,2})\s*[時时点點:：]\s*(\d{1,2})?[^。；;]{0,8}?(?:收班|结束运营|結束營運|停止运营|停止營運)/u;
+
+/**
+ * The evening hour a notice says service now ends at, earlier than usual ("train service on all
+ * Taipei Metro Lines … will end at 10pm today", "提早至22時收班"), in minutes after midnight; undefined
+ * where it says none. Only an evening end counts (from noon): a closing time is never read as an opening.
+ */
+export function serviceEndsAt(message: string): number | undefined {
+  const en = EN_ENDS_EARLY.exec(message);
+  const zh = ZH_ENDS_EARLY.exec(message);
+  const minutes = en ? ((Number(en[1]) % 12) + (/^p/i.test(en[3]!) ? 12 : 0)) * 60 + Number(en[2] ?? 0) : zh ? Number(zh[1]) * 60 + Number(zh[2] ?? 0) + (Number(zh[1]) < 12 ? 720 : 0) : undefined;
+  return minutes !== undefined && minutes >= 12 * 60 && minutes < 24 * 60 ? minutes : undefined;
+}
+
+/** Whether any of these notices ends service before `minutes` (after midnight) and `usualClose` (same scale). */
+export function endedEarlyAt(messages: readonly string[], minutes: number, usualClose?: number): boolean {
+  return messages.some((m) => {
+    const end = serviceEndsAt(m);
+    return end !== undefined && minutes >= end && (usualClose === undefined || end < usualClose);
+  });
+}
+
 /** The notice says trains still run through the closed station (without stopping). */
 export function trainsRunThrough(message: string): boolean {
   return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);

@@ -18,7 +18,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
-import { ridesSkipWay, runsLateAt } from "../../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForce, eveningBefore } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
@@ -389,7 +389,9 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     ...context.active_disruptions.filter((d) => moments.some((t) => disruptionInForce(d, t))).map((d) => d.message ?? ""),
     ...(moments.some((t) => announcementInForce(context.policy_change?.text, t)) ? [context.policy_change!.text] : []),
   ];
-  const closedNow = status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, usualClose(framebook, clock)));
+  // …and one that ends service early ("will end at 10pm today") stops selling from then.
+  const endedEarly = !!clock && endedEarlyAt(noticesInForce, clock.minutes, usualClose(framebook, clock));
+  const closedNow = (status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, usualClose(framebook, clock)))) || endedEarly;
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({

@@ -269,3 +269,30 @@ describe("a station skipped by the trains of one direction", () => {
     expect((await redTrip("CTA-HOW", "CTA-BRM")).action).not.toBe("prompt_purchase");
   });
 });
+
+describe("a notice that ends service early", () => {
+  // MTR's 2019 notice adapted to Taipei (cases/others, the spent fresh3 half, taipei-o-1601)
+  const early: Disruption = {
+    id: "early",
+    type: "service_disruption",
+    severity: "critical",
+    message: "After evaluating the risks of potential vandalism over the weekend, train service on all Taipei Metro Lines (except Wenhu Line), Circular Line and Taipei Metro Shuttle Bus will end at 10pm today.",
+    valid_from: "2019-11-09T12:00:00",
+    valid_until: "2019-11-10T06:00:00",
+  };
+  const events: KioskEvent[] = [
+    { type: "station_selected", field: "origin", value: "Tamsui", station_id: "TRTC-TAM" },
+    { type: "station_selected", field: "destination", value: "Taipei Main Station", station_id: "TRTC-TPM" },
+    { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
+  ];
+  const at = async (time: string) => runCase(pack, { id: "EARLY-1", system: "taipei", category: "C", events, system_context: { current_time: time, active_disruptions: [early], framebook: "taipei" } }, rulePolicy);
+
+  it("sells before the hour it names, and neither the policy nor the interlock sells after it", async () => {
+    const before = await at("2019-11-09T21:30:00");
+    expect(before.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    const after = await at("2019-11-09T22:30:00");
+    expect(after.kiosk.state.kiosk_action.action).not.toBe("prompt_purchase");
+    const verdict = checkInterlock({ system: pack.system("taipei"), state: before.kiosk.state, turns: [events], disruptions: [early], toolCalls: before.tool_calls_made, now: { iso: "2019-11-09T22:30:00" } });
+    expect(verdict.codes).toContain("outside_service_hours");
+  });
+});
