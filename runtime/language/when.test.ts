@@ -97,8 +97,8 @@ describe("ends written with a hedge or a moment", () => {
     const cta = "Accessible shuttle bus service will replace Orange Line trains between Midway and Kedzie Stations from the start of service until approximately 2 PM on Sunday, November 5.";
     expect(inForceByWords(cta, "2023-11-05T10:00")).toBe(true);
     expect(inForceByWords(cta, "2023-11-05T15:00")).toBe(false);
-    // a moment is the rest of its day, never an empty window
-    expect(noticeWindow("Elevator work at 6 a.m. on Monday, July 17 at Shilin.", "2023-07-15T12:00")).toEqual({ from: "2023-07-17T06:00", until: "2023-07-18T00:00" });
+    // a moment starts a window that stays open, never an empty one (CTA's "… 2:48 PM to TBD", fresh3)
+    expect(noticeWindow("The elevator at 69th (Red Line) is temporarily out-of-service.\nFri, Oct 11 2024 2:48 PM to TBD", "2024-11-05T09:00")).toEqual({ from: "2024-10-11T14:48" });
   });
 });
 
@@ -108,6 +108,9 @@ describe("a Chinese notice in force until further notice", () => {
     expect(noticeWindow(text, "2022-03-24T08:00")).toEqual({ from: "2022-03-23T00:00" });
     expect(inForceByWords(text, "2022-03-22T08:00")).toBe(false);
     expect(inForceByWords("自3月20日起至另有通知时止,对1、2号线的建国门站实施跳站运行。", "2022-03-21T08:00")).toBe(true);
+    // "至3月12日" is the last day; "截止9月13日7点30分" is "as of" (北京地铁 typhoon report, fresh2)
+    expect(inForceByWords("由於仍在免費搭乘期間,至3月12日凡持電子票證搭乘文湖線進出站刷卡仍然免費", "2023-03-13T09:00")).toBe(false);
+    expect(inForceByWords("受台风影响,截止9月13日7点30分,北京地铁15号线全线暂停运营。", "2021-09-13T08:00")).toBe(true);
   });
 });
 

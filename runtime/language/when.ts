@@ -101,8 +101,8 @@ function englishSpans(text: string, now: string): Span[] | undefined {
     }
     const from = at(r.start, false);
     let until = r.end ? at(r.end, true) : OPEN_EN.test(before) ? undefined : at(r.start, true);
-    // A moment, not a span ("at 6 a.m. on Monday, July 17"): the rest of that day.
-    if (until !== undefined && until <= from) until = dayAfter(r.start.get("year")!, r.start.get("month")!, r.start.get("day")!);
+    // A moment, not a span ("Fri, Oct 11 2024 2:48 PM to TBD"): from then on.
+    if (until !== undefined && until <= from) until = undefined;
     spans.push({ from, until });
   });
   return spans.some((x) => x.vague) ? undefined : spans;
@@ -131,8 +131,9 @@ function chineseSpans(text: string, now: string): Span[] {
     const sd = Number(d1);
     // A year left out is the one that puts the date nearest the kiosk's clock.
     const sy = y1 ? Number(y1) : nearestYear(sm, sd, now);
-    // "至3月12日…仍然免费", "截至9月13日7点30分": the last day, with no start of its own.
-    if (!d2 && /(?:至|到|截至|截止|直至|直到)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0))) {
+    // "至3月12日…仍然免费": the last day, with no start of its own ("截至9月13日7点30分" is "as of",
+    // a report's moment, not an end).
+    if (!d2 && /(?:至|到|直至|直到)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0)) && !/(?:截至|截止)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0))) {
       spans.push({ from: "", until: h1 ? stamp(sy, sm, sd, hour(p1, h1), Number(n1 ?? 0)) : dayAfter(sy, sm, sd), ends: true });
       continue;
     }
