@@ -74,6 +74,8 @@ describe("rule policy building blocks", () => {
     expect(times(bart, "what are the train times from fremont to rockridge")).toMatchObject({ kind: "station_question" });
     expect(times(marta, "When is the next train to Georgia State from Chamblee?")).toMatchObject({ kind: "station_question" });
     expect(times(bart, "I need two tickets on the next train from fremont to rockridge")).toEqual({ kind: "trip" });
+    // "schedule" as a verb asks for a trip (HWU64, fresh2: marta-p-920)
+    expect(times(marta, "schedule a journey to Lindbergh Center by train from Five Points")).toEqual({ kind: "trip" });
   });
 
   it("remembers the passenger's latest statement about step-free needs", () => {
