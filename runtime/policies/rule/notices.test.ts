@@ -39,6 +39,23 @@ async function answer(kase: Case) {
   return { state: record.kiosk.state, question: clarificationOf(record.tool_calls_made), verdict };
 }
 
+/**
+ * A trip tapped in (stations and riders) under the notices at `at`: the policy's answer, the question
+ * it asks, and the interlock's verdict on that answer.
+ */
+async function tapped(system: string, from: string, to: string, notices: Disruption[], at: string, riders: Partial<Record<"adults" | "disabled", number>> = { adults: 1 }) {
+  const events: KioskEvent[] = [
+    { type: "station_selected", field: "origin", value: from, station_id: from },
+    { type: "station_selected", field: "destination", value: to, station_id: to },
+    { type: "passenger_count_changed", adults: riders.adults ?? 0, children: 0, seniors: 0, disabled: riders.disabled ?? 0 },
+  ];
+  const kase: Case = { id: "TAPPED", system: system as Case["system"], category: "C", events, system_context: { current_time: at, active_disruptions: notices, framebook: system } };
+  const record = await runCase(pack, kase, rulePolicy);
+  const verdict = checkInterlock({ system: pack.system(system), state: record.kiosk.state, turns: [events], disruptions: notices, toolCalls: record.tool_calls_made, now: { iso: at } });
+  const state = record.kiosk.state;
+  return { state, action: state.kiosk_action.action, ok: verdict.ok, verdict, question: clarificationOf(record.tool_calls_made), path: (state.route?.stops ?? []).map((s) => s.station_id) };
+}
+
 describe("a lift out of service at a station of the trip", () => {
   it("sells the trip to a rider who can take the stairs, with the lift named", async () => {
     const { state, verdict } = await answer(trip({ adults: 1 }));
@@ -62,32 +79,18 @@ describe("a lift out of service at a station of the trip", () => {
 
   it("sells a trip that only rides through the station whose lift is out without asking (BART Bay Fair, the spent fresh2 half)", async () => {
     const bayFair: Disruption = { id: "bart", type: "elevator_outage", severity: "warning", station_id: "BART-BAYF", message: "Elevator out at Bay Fair Station August 22 to September 9, 2016" };
-    const events: KioskEvent[] = [
-      { type: "station_selected", field: "origin", value: "Dublin/Pleasanton", station_id: "BART-DUBL" },
-      { type: "station_selected", field: "destination", value: "San Leandro", station_id: "BART-SANL" },
-      { type: "passenger_count_changed", adults: 0, children: 0, seniors: 0, disabled: 1 },
-    ];
-    const at = "2016-08-25T10:10:00";
-    const record = await runCase(pack, { id: "LIFT-3", system: "bart", category: "D", events, system_context: { current_time: at, active_disruptions: [bayFair], framebook: "bart" } }, rulePolicy);
-    const stops = (record.kiosk.state.route?.stops ?? []).map((s) => s.station_id);
-    expect(stops.slice(1, -1)).toContain("BART-BAYF");
-    expect(clarificationOf(record.tool_calls_made)).toBeUndefined();
-    expect(record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
-    const verdict = checkInterlock({ system: pack.system("bart"), state: record.kiosk.state, turns: [events], disruptions: [bayFair], toolCalls: record.tool_calls_made, now: { iso: at } });
-    expect(verdict.ok).toBe(true);
+    const through = await tapped("bart", "BART-DUBL", "BART-SANL", [bayFair], "2016-08-25T10:10:00", { disabled: 1 });
+    expect(through.path.slice(1, -1)).toContain("BART-BAYF");
+    expect(through.question).toBeUndefined();
+    expect(through).toMatchObject({ action: "prompt_purchase", ok: true });
   });
 
   it("reads the lift of a notice that names a platform by its trains' terminus at the station after 'at' (CTA Garfield, the spent fresh2 half)", async () => {
     // the feed tool gives no station id: the words say where
     const garfield: Disruption = { id: "cta", type: "elevator_outage", severity: "warning", line: "green", message: "The elevator to the Ashland/63rd & Cottage Grove-bound platform at Garfield (Green Line) is temporarily out-of-service." };
-    const events: KioskEvent[] = [
-      { type: "station_selected", field: "origin", value: "Clark/Lake", station_id: "CTA-CLK" },
-      { type: "station_selected", field: "destination", value: "Garfield (Green)", station_id: "CTA-GAR2" },
-      { type: "passenger_count_changed", adults: 0, children: 0, seniors: 0, disabled: 1 },
-    ];
-    const record = await runCase(pack, { id: "LIFT-4", system: "cta", category: "D", events, system_context: { current_time: "2012-04-02T10:00:00", active_disruptions: [garfield], framebook: "cta" } }, rulePolicy);
-    expect(clarificationOf(record.tool_calls_made)).toMatchObject({ kind: "need" });
-    expect(clarificationOf(record.tool_calls_made)?.question).toContain("Garfield");
+    const asked = await tapped("cta", "CTA-CLK", "CTA-GAR2", [garfield], "2012-04-02T10:00:00", { disabled: 1 });
+    expect(asked.question).toMatchObject({ kind: "need" });
+    expect(asked.question?.question).toContain("Garfield");
   });
 
   it("the interlock does not sell a trip past the lift to a rider counted disabled who has not said", async () => {
@@ -177,22 +180,10 @@ describe("a notice that runs trains later than the framebook's close", () => {
     severity: "info",
     message: "12月31日,北京地铁1号线、6号线(金安桥—潞城,6号线东延伸段及南锣鼓巷站除外)以及8号线将延长80分钟运营时间:在既有常态末班车后,以10分钟的间隔双向开行、站站停靠、单一交路的载客列车。",
   };
-  async function lateTrip(at: string) {
-    const kase: Case = {
-      id: "NYE-1",
-      system: "beijing",
-      category: "C",
-      events: [
-        { type: "station_selected", field: "origin", value: "Jin'anqiao", station_id: "BJM-JIN" },
-        { type: "station_selected", field: "destination", value: "Lucheng", station_id: "BJM-LUC" },
-        { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
-      ],
-      system_context: { current_time: at, active_disruptions: [eighty], framebook: "beijing" },
-    };
-    const record = await runCase(pack, kase, rulePolicy);
-    const verdict = checkInterlock({ system: pack.system("beijing"), state: record.kiosk.state, turns: [kase.events], disruptions: [eighty], toolCalls: record.tool_calls_made, now: { iso: at } });
-    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok };
-  }
+  const lateTrip = async (at: string) => {
+    const { action, ok } = await tapped("beijing", "BJM-JIN", "BJM-LUC", [eighty], at);
+    return { action, ok };
+  };
 
   it("keeps selling on its lines past midnight, the night its date began, until the minutes it adds run out", async () => {
     expect(await lateTrip("2016-12-31T23:40:00")).toEqual({ action: "prompt_purchase", ok: true });
@@ -216,22 +207,7 @@ describe("a line closed between two stations, in a notice that gives its dates f
     valid_from: "2021-11-04T16:25:00",
     valid_until: "2022-05-20T01:29:00",
   };
-  async function wenhuTrip(at: string) {
-    const kase: Case = {
-      id: "WENHU-1",
-      system: "taipei",
-      category: "C",
-      events: [
-        { type: "station_selected", field: "origin", value: "Taipei Zoo", station_id: "TRTC-TPZ" },
-        { type: "station_selected", field: "destination", value: "Songshan Airport", station_id: "TRTC-SSA" },
-        { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
-      ],
-      system_context: { current_time: at, active_disruptions: [wenhu], framebook: "taipei" },
-    };
-    const record = await runCase(pack, kase, rulePolicy);
-    const verdict = checkInterlock({ system: pack.system("taipei"), state: record.kiosk.state, turns: [kase.events], disruptions: [wenhu], toolCalls: record.tool_calls_made, now: { iso: at } });
-    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok, path: (record.kiosk.state.route?.stops ?? []).map((s) => s.station_id) };
-  }
+  const wenhuTrip = (at: string) => tapped("taipei", "TRTC-TPZ", "TRTC-SSA", [wenhu], at);
 
   it("sells around the section, not the whole line, and from the day its words begin, not the day it was published", async () => {
     const during = await wenhuTrip("2022-02-07T09:00:00");
@@ -252,17 +228,10 @@ describe("a station skipped by the trains of one direction", () => {
     line: "red",
     message: "95th-bound Red Line trains will not stop at Granville, Thorndale or Bryn Mawr stations. Rte 84 buses connect to Berwyn station.",
   };
-  async function redTrip(from: string, to: string) {
-    const at = "2020-08-05T09:00:00";
-    const events: KioskEvent[] = [
-      { type: "station_selected", field: "origin", value: from, station_id: from },
-      { type: "station_selected", field: "destination", value: to, station_id: to },
-      { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
-    ];
-    const record = await runCase(pack, { id: "SKIP-1", system: "cta", category: "C", events, system_context: { current_time: at, active_disruptions: [skip], framebook: "cta" } }, rulePolicy);
-    const verdict = checkInterlock({ system: pack.system("cta"), state: record.kiosk.state, turns: [events], disruptions: [skip], toolCalls: record.tool_calls_made, now: { iso: at } });
-    return { action: record.kiosk.state.kiosk_action.action, ok: verdict.ok };
-  }
+  const redTrip = async (from: string, to: string) => {
+    const { action, ok } = await tapped("cta", from, to, [skip], "2020-08-05T09:00:00");
+    return { action, ok };
+  };
 
   it("sells the other direction from the station and does not sell the skipped one to it", async () => {
     expect(await redTrip("CTA-BRM", "CTA-HOW")).toEqual({ action: "prompt_purchase", ok: true });
@@ -280,19 +249,19 @@ describe("a notice that ends service early", () => {
     valid_from: "2019-11-09T12:00:00",
     valid_until: "2019-11-10T06:00:00",
   };
-  const events: KioskEvent[] = [
-    { type: "station_selected", field: "origin", value: "Tamsui", station_id: "TRTC-TAM" },
-    { type: "station_selected", field: "destination", value: "Taipei Main Station", station_id: "TRTC-TPM" },
-    { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
-  ];
-  const at = async (time: string) => runCase(pack, { id: "EARLY-1", system: "taipei", category: "C", events, system_context: { current_time: time, active_disruptions: [early], framebook: "taipei" } }, rulePolicy);
-
   it("sells before the hour it names, and neither the policy nor the interlock sells after it", async () => {
+    const at = (time: string) => tapped("taipei", "TRTC-TAM", "TRTC-TPM", [early], time);
     const before = await at("2019-11-09T21:30:00");
-    expect(before.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(before.action).toBe("prompt_purchase");
     const after = await at("2019-11-09T22:30:00");
-    expect(after.kiosk.state.kiosk_action.action).not.toBe("prompt_purchase");
-    const verdict = checkInterlock({ system: pack.system("taipei"), state: before.kiosk.state, turns: [events], disruptions: [early], toolCalls: before.tool_calls_made, now: { iso: "2019-11-09T22:30:00" } });
+    expect(after.action).not.toBe("prompt_purchase");
+    const events: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Tamsui", station_id: "TRTC-TAM" },
+      { type: "station_selected", field: "destination", value: "Taipei Main Station", station_id: "TRTC-TPM" },
+      { type: "passenger_count_changed", adults: 1, children: 0, seniors: 0, disabled: 0 },
+    ];
+    // the 21:30 answer, kept on screen past 22:00: the interlock refuses it then
+    const verdict = checkInterlock({ system: pack.system("taipei"), state: before.state, turns: [events], disruptions: [early], toolCalls: [], now: { iso: "2019-11-09T22:30:00" } });
     expect(verdict.codes).toContain("outside_service_hours");
   });
 });
