@@ -149,8 +149,8 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 
 /** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
-/** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施", "不停站通过"). */
-const ZH_SKIPS = /跳站|不停站|甩站|通过不停车|通過不停車|不停车通过|不停車通過/u;
+/** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施"), or pass them (PASS_THROUGH_ZH). */
+const ZH_SKIPS = new RegExp(`跳站|${PASS_THROUGH_ZH.source}`, "u");
 /** A station's service, right after its name ("郭庄子站运营服务"): the station is what stops. */
 const ZH_STATION_SERVICE = /站(?:的)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
 
