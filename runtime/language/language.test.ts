@@ -167,6 +167,16 @@ describe("language data registered as a loader", () => {
     expect([both.origin?.candidates, both.destination?.candidates]).toEqual([["DOHA-SAD"], ["DOHA-BID"]]);
     expect(Math.max(both.origin?.confidence ?? 1, both.destination?.confidence ?? 1)).toBeLessThan(0.85);
     expect(read("doha", "السد البدع").u.trip.origin?.confidence ?? 0).toBeGreaterThanOrEqual(0.85);
+    // One station named twice with no cue between is one end, not a trip to itself (TuDiCoI and
+    // SMP2019 turns of the spent fresh3 half: doha-p-1612, taipei-p-1606); "X to X" still says both.
+    const twice = read("doha", "مكتبه قطر الوطنيه مكتبه قطر الوطنيه").u.trip;
+    expect(twice.mentions.flatMap((m) => m.candidates)).toEqual(["DOHA-QNL"]);
+    expect([twice.origin, twice.destination]).toEqual([undefined, undefined]);
+    expect(read("marta", "Five Points to Five Points").u.trip.destination?.candidates).toEqual(["MARTA-FP"]);
+    // Where the trip starts, as people say it (SGD, fresh3: doha-p-1312, taipei-p-1310; DIHANA: marta-p-1602)
+    expect(read("doha", "I will be starting out in Al Aziziyah.")).toMatchObject({ o: ["DOHA-AZZ"] });
+    expect(read("taipei", "Likely fro Dingxi.")).toMatchObject({ o: ["TRTC-DXI"] });
+    expect(read("marta", "Desearía obtener el precio de trenes con punto de salida a Midtown y llegada a Airport y .")).toMatchObject({ o: ["MARTA-MT"], d: ["MARTA-AP"] });
   });
 });
 

@@ -17,9 +17,11 @@ export interface TripReading {
 
 // Cues right before a name.
 const ORIGIN_BEFORE =
-  /(?:\bfrom|\bat|\bleaving|\bstarting(?: (?:at|from))?|\bcoming from|\bi'?m (?:at|in)|\bi am (?:at|in)|\bstuck at|\bdeparting(?: from)?|\bout of|\bdesde(?: el| la)?|\bde(?:l| la| el)?|\bsalgo de|从|從|由|自|在)\s*(?:the\s+)?$/iu;
+  /(?:\bfrom|\bfro\b|\bat|\bleaving|\bstarting(?: out)?(?: (?:at|from|in))?|\bstart(?: out)? (?:at|from|in)|\bmov(?:e|ing) from|\bcutting out from|\bcoming from|\bi'?m (?:at|in)|\bi am (?:at|in)|\bstuck at|\bdeparting(?: from)?|\bout of|\bdesde(?: el| la)?|\bde(?:l| la| el)?|\bsalgo de|从|從|由|自|在)\s*(?:the\s+)?$/iu;
 const DEST_BEFORE =
   /(?:\bto|\btowards|\bfor|\breach|\bget to|\bgo to|\bheading(?: to)?|\bhead to|\barrive (?:at|in)|\barriving (?:at|in)|\bbe (?:in|at)|\bgoing to|\binto|\bvisit|\bhasta(?: el| la)?|\ba(?:l| la)?|\bpara(?: el| la)?|\bdao|到|去|往|至|前往|搭到|->|>|→|=>)\s*(?:the\s+)?$/iu;
+/** Spanish "(punto de) salida a/de/en X": X is where the trip starts. */
+const SALIDA_BEFORE = /\bsalida (?:a|de|en|desde)(?: el| la)?\s*$/iu;
 // Cues right after a name: "Powell St from Fremont" (the first is the destination).
 const FROM_AFTER = /^\s*[,.]?\s*(?:-\s*)?(?:coming\s+)?from\b/iu;
 const TO_AFTER = /^\s*(?:to|->|>|→|=>|-|dao|到|去|往)\s*/iu;
@@ -65,7 +67,15 @@ export function readTrip(text: string, mentions: readonly StationMatch[]): TripR
   return reading;
 }
 
-function readRoles(text: string, mentions: readonly StationMatch[]): TripReading {
+function readRoles(text: string, given: readonly StationMatch[]): TripReading {
+  // One station named twice ("مكتبه قطر الوطنيه مكتبه قطر الوطنيه", "到台北101…") is one end, not
+  // a trip from it to itself: its first mention stands, with the cue it has.
+  // ("Five Points to Five Points" says both ends: kept, and refused as the same station.)
+  const repeats = (earlier: StationMatch, m: StationMatch): boolean => {
+    const between = text.slice(earlier.end, m.start);
+    return sameStation(earlier, m) && !TO_AFTER.test(between) && !FROM_AFTER.test(between) && !DEST_BEFORE.test(before(text, m)) && !ORIGIN_BEFORE.test(before(text, m));
+  };
+  const mentions = given.filter((m, i) => !given.slice(0, i).some((earlier) => repeats(earlier, m)));
   const reading: TripReading = { mentions: [...mentions], roundTrip: ROUND_TRIP.test(text) };
   const arabicText = hasArabic(text) ? ` ${foldArabic(text)} ` : "";
   const roles = new Map<StationMatch, Role>();
@@ -76,7 +86,9 @@ function readRoles(text: string, mentions: readonly StationMatch[]): TripReading
       else if (ARABIC_TO.test(lead)) roles.set(m, "destination");
       continue;
     }
-    if (DEST_BEFORE.test(lead)) roles.set(m, "destination");
+    // "con punto de salida a Midtown y llegada a Airport": the departure point, though "a" precedes it.
+    if (SALIDA_BEFORE.test(lead)) roles.set(m, "origin");
+    else if (DEST_BEFORE.test(lead)) roles.set(m, "destination");
     else if (ORIGIN_BEFORE.test(lead)) roles.set(m, "origin");
   }
   // "X to Y": a mention followed by a "to" cue is the origin when the next mention follows it.
@@ -106,7 +118,7 @@ function readRoles(text: string, mentions: readonly StationMatch[]): TripReading
     destination = rest[1];
     // "أربعه السد البدع آ البدع السد": the same two stations named again the other way round, with
     // no word to say which ends: the order is the passenger's to say.
-    if (namedBothWays(rest)) {
+    if (namedBothWays(given)) {
       origin = { ...origin!, confidence: Math.min(origin!.confidence, UNROLED_CORRECTION) };
       destination = { ...destination!, confidence: Math.min(destination!.confidence, UNROLED_CORRECTION) };
     }
@@ -124,4 +136,9 @@ function namedBothWays(mentions: readonly StationMatch[]): boolean {
   if (distinct.length !== 2) return false;
   const [a, b] = distinct as [string, string];
   return ids.lastIndexOf(a) > ids.lastIndexOf(b);
+}
+
+/** Two mentions that name the same station(s). */
+function sameStation(a: StationMatch, b: StationMatch): boolean {
+  return a.candidates.length === b.candidates.length && a.candidates.every((id) => b.candidates.includes(id));
 }
