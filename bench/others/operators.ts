@@ -229,11 +229,11 @@ export function outsideServiceHours(system: SystemData, reading: Reading, live: 
     // the early hours belong to the night before; a close before noon is the next morning's
     const late = now < 5 * 60 ? now + 1440 : now;
     const until = reading.service_until === undefined ? undefined : clockMinutes(reading.service_until);
-    if (until !== undefined && late >= 12 * 60 && late < (until < 12 * 60 ? until + 1440 : until)) return undefined;
+    const end = until === undefined ? undefined : until < 12 * 60 ? until + 1440 : until;
+    if (end !== undefined && late >= 12 * 60 && late < end) return undefined;
     // an earlier start runs to the twin's own end, else through the day
     const from = reading.service_from === undefined ? undefined : clockMinutes(reading.service_from);
-    const end = until === undefined ? 18 * 60 : until < 12 * 60 ? until + 1440 : until;
-    if (from !== undefined && now >= from && now < end) return undefined;
+    if (from !== undefined && now >= from && now < (end ?? 18 * 60)) return undefined;
   }
   return hours.detail;
 }

@@ -38,7 +38,7 @@ import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanent
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../language/notices.ts";
-import { announcementInForce, disruptionInForce, eveningBefore } from "../language/when.ts";
+import { announcementInForce, disruptionInForce, serviceNightMoments } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -257,23 +257,23 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   // A notice in force that keeps trains running later ("末班车延长至次日0:30"), on the lines it names
   // (every hop of the route on one of them) or, naming none, on every line.
   const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);
+  const minutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
+  const close = usualClose(system, input.now);
   // In the early hours, a notice of the evening the night's service began counts too.
-  const evening = eveningBefore(input.now.iso);
-  const moments = evening ? [input.now.iso, evening] : [input.now.iso];
+  const moments = serviceNightMoments(input.now.iso);
   const messages = [
     ...input.disruptions.filter((d) => d && typeof d === "object" && moments.some((t) => disruptionInForce(d, t))).map((d) => (typeof d.message === "string" ? d.message : "")),
     ...(input.policyText ? [input.policyText] : []),
   ];
   const runsLate =
-    !!clock &&
+    minutes !== undefined &&
     messages.some((m) => {
-      if (!runsLateAt([m], Number(clock[1]) * 60 + Number(clock[2]), usualClose(system, input.now))) return false;
+      if (!runsLateAt([m], minutes, close)) return false;
       const lines = new Set(linesNamedIn(system, m));
       return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
     });
   // A notice in force that ends service early ("will end at 10pm today"): nothing runs after it.
-  const clockMinutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
-  if (clockMinutes !== undefined && endedEarlyAt(messages, clockMinutes, usualClose(system, input.now))) problems.push(`outside_service_hours: a notice in force ends service before ${input.now.iso.slice(11, 16)}`);
+  if (minutes !== undefined && endedEarlyAt(messages, minutes, close)) problems.push(`outside_service_hours: a notice in force ends service before ${input.now.iso.slice(11, 16)}`);
   if (!hours.open && !runsLate) {
     // Outside service hours only the framebook's 24-hour lines run.
     const night = allNightLines(system);

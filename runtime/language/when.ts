@@ -357,15 +357,16 @@ function withinDailyHours(text: string, now: string): boolean {
 }
 
 /**
- * In the early hours (before 05:00), the last minute of the evening before: the night's service
- * began then, so a notice that ran it late ("12月31日 … 延长80分钟") still speaks of it after midnight.
+ * The moments a notice in force speaks of the kiosk's night: `now`, and in the early hours (before
+ * 05:00) also the last minute of the evening before — the night's service began then, so a notice
+ * that ran it late ("12月31日 … 延长80分钟") still holds after midnight.
  */
-export function eveningBefore(now: string): string | undefined {
+export function serviceNightMoments(now: string): string[] {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})/.exec(now);
-  if (!m || Number(m[2]) >= 5) return undefined;
+  if (!m || Number(m[2]) >= 5) return [now];
   const day = new Date(`${m[1]}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() - 1);
-  return `${day.toISOString().slice(0, 10)}T23:59:00`;
+  return [now, `${day.toISOString().slice(0, 10)}T23:59:00`];
 }
 
 /** Where a sentence ends: not after "p.m.", "Sept." or "St." ("until 6 a.m. Tuesday, January 1"). */

@@ -19,7 +19,7 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../../language/notices.ts";
-import { announcementInForce, disruptionInForce, eveningBefore } from "../../language/when.ts";
+import { announcementInForce, disruptionInForce, serviceNightMoments } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
@@ -383,15 +383,15 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const nightLines = new Set(system.lines.filter((l) => l["24h"]).map((l) => l.id));
   // A notice in force that keeps trains running later ("末班车延长至次日0:30") keeps the kiosk selling.
   // In the early hours, a notice of the evening the night's service began counts too.
-  const evening = eveningBefore(nowIso);
-  const moments = evening ? [nowIso, evening] : [nowIso];
+  const moments = serviceNightMoments(nowIso);
   const noticesInForce = [
     ...context.active_disruptions.filter((d) => moments.some((t) => disruptionInForce(d, t))).map((d) => d.message ?? ""),
     ...(moments.some((t) => announcementInForce(context.policy_change?.text, t)) ? [context.policy_change!.text] : []),
   ];
   // …and one that ends service early ("will end at 10pm today") stops selling from then.
-  const endedEarly = !!clock && endedEarlyAt(noticesInForce, clock.minutes, usualClose(framebook, clock));
-  const closedNow = (status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, usualClose(framebook, clock)))) || endedEarly;
+  const close = clock && usualClose(framebook, clock);
+  const endedEarly = !!clock && endedEarlyAt(noticesInForce, clock.minutes, close);
+  const closedNow = (status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, close))) || endedEarly;
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({
