@@ -304,7 +304,7 @@ function expressSkips(system: SystemData, message: string, line?: string | null)
  * sold through.
  */
 const CONTINGENT =
-  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:将|將|会|會)?有可能(?:会|會)?(?:停止|暂停|暫停|停运|停運)|可能(?:会|會)(?:停止|暂停|暫停|停运|停運)|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:将|將|会|會)?有可能(?:会|會)?(?:停止|暂停|暫停|停运|停運)|可能(?:会|會)(?:停止|暂停|暫停|停运|停運)|(?<!(?:因|由于|由於)[^。；;，,]{0,4})(?:风力|風力)[^。；;]{0,12}?(?:达到|達到|达|達)\s*\d+\s*(?:级|級)|(?:暂停|暫停|停止)(?:行驶|行駛|运营|運營|营运|營運|运行|運行)?(?:后|後)[，,]|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
@@ -315,12 +315,30 @@ export function noticeSentences(message: string): string[] {
   return message.split(/(?<=[。；;！!？?])|(?<=[.])\s+|\n+/u).filter((s) => s.trim() !== "");
 }
 
-/** "暂时关闭1号及4号出口", "7号出口…关闭": a Chinese clause shutting an exit, a gate or a lift, not trains. */
-const ZH_PART_SHUT = /(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:出口|出入口|入口|铁门|鐵門|通道|电梯|電梯|扶梯)|(?:出口|出入口|入口|铁门|鐵門|通道|电梯|電梯|扶梯)[^，,。;；]{0,6}?(?:关闭|關閉|封闭|封閉)/gu;
+/**
+ * "暂时关闭1号及4号出口", "3號出口預定1月10日起封閉施工", "…側鐵捲門暫時關閉": a Chinese clause shutting an
+ * exit, a gate or a lift, not trains.
+ */
+const ZH_PART = "出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯";
+const ZH_PART_SHUT = new RegExp(`(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:${ZH_PART})|(?:${ZH_PART})[^，,。;；]{0,14}?(?:关闭|關閉|封闭|封閉)`, "gu");
+/** "will temporarily close the bus loop", "BUS LOOP TO CLOSE": an English phrase shutting a part of a station. */
+const EN_PART = String.raw`(?:bus loops?|kiss (?:&|and) ride(?: area| lot)?|park (?:&|and) ride(?: lot)?|parking (?:lots?|garages?|decks?)|car parks?|entrances?|exits?|stairs|stairways?|escalators?|footbridges?|overpass|passageways?|ticket (?:office|machines?)|toilets?|restrooms?)`;
+const EN_PART_SHUT = new RegExp(String.raw`\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|barricad\w+)\s+(?:the\s+|its\s+|an?\s+)?(?:[\w-]+\s+){0,2}?${EN_PART}\b|\b${EN_PART}\s+(?:[\w-]+\s+){0,3}?(?:to\s+)?(?:clos(?:e|es|ed|ing)|shut)\b`, "gi");
 
-/** A notice's words without the Chinese clauses that shut only a part of a station. */
+/** A notice's words without the clauses that shut only a part of a station (an exit, a bus loop, a gate). */
 export function withoutStationPartClosures(message: string): string {
-  return message.replace(ZH_PART_SHUT, "");
+  return message.replace(ZH_PART_SHUT, "").replace(EN_PART_SHUT, "");
+}
+
+/**
+ * Words of stopping that stop nothing now: the close of the day as a time ("all day today, through
+ * closing"), a bus bridge that has ended, "no change in metro timings".
+ */
+const STOPS_NOTHING = /\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
+
+/** A notice's words without the phrases that speak of stopping but stop nothing now. */
+export function withoutWordsThatStopNothing(message: string): string {
+  return withoutStationPartClosures(message).replace(STOPS_NOTHING, " ");
 }
 
 /** What a Chinese notice says, clause by clause (the lines and stations it names, and what happens to them). */

@@ -300,4 +300,27 @@ describe("what grading the fresh texts once found", () => {
     expect(five.tracks.has("BJM-HXB|BJM-HXN")).toBe(true);
     expect(summary(five).unread).toEqual([]);
   });
+
+  it("reads a bus loop or an exit that closes, the close of the day as a time, a bus bridge that ended and 'no change in timings' as no stop (the spent fresh3 half)", () => {
+    // MARTA's 2025 media advisory, Qatar Rail's tweet wording (fresh3: marta-o-1307, doha-o-1305)
+    const loop = read("marta", { type: "station_access", severity: "info", message: "MEDIA ADVISORY March 26, 2025 INDIAN CREEK STATION BUS LOOP TO CLOSE FOR SIX WEEKS STARTING APRIL 2ND Buses Board in Kiss & Ride Area, Service Schedules Not Affected ATLANTA – The Metropolitan Atlanta Rapid Transit Authority (MARTA) will temporarily close the bus loop at Indian Creek Station and relocate all buses to the Kiss & Ride starting April 2, 2025, for station improvement work." });
+    expect(summary(loop)).toMatchObject({ lines: [], stations: {}, unread: [] });
+    const day = read("doha", { type: "single_tracking", severity: "warning", message: "Updating Red, Green, Gold info: Delays/single tracking will impact service *all day* today, through closing. Trains will run every 15 min, even at rush hour, resulting in very crowded conditions." });
+    expect(summary(day).unread).toEqual([]);
+    // MARTA's tweet after a suspension (fresh3: marta-o-1306); a DMRC-style timing notice adapted to Doha (doha-o-1607)
+    expect(summary(read("marta", { type: "service_update", severity: "info", message: "Rail service has resumed between Avondale, Kensington & Indian Creek stations, eastbound and westbound. The bus bridge has ended. Delays are continuing on Blue Line." })).unread).toEqual([]);
+    expect(summary(read("doha", { type: "service_update", severity: "info", message: "There is no change in metro timings on Sundays and trains will start at 7 am," })).unread).toEqual([]);
+    // Traditional Chinese exits and shutters closed (臺北市捷運工程局, 臺北捷運 2024: taipei-o-1503, 1507)
+    expect(summary(read("taipei", { type: "exit_closure", severity: "info", message: "配合中和新蘆線電扶梯改善工程,三重站3號出口預定1月10日起封閉施工,預計今年11月底完工;菜寮站1號出口預定1月13日起封閉施工,預計明(113)年3月底完工。" })).unread).toEqual([]);
+    expect(summary(read("taipei", { type: "exit_closure", severity: "info", message: "113年10月9日(週三)22時起至10日(週四)20時止,臺北捷運臺大醫院站1號出口暫時關閉,4號出口往228和平公園側鐵捲門暫時關閉、往公園路方向正常通行,其他出口維持正常開放。" })).unread).toEqual([]);
+    // a closing word that still stops: the station itself
+    expect(Object.keys(summary(read("marta", { type: "station_closure", severity: "critical", message: "Indian Creek station will close for six weeks." })).stations)).toEqual(["MARTA-IC"]);
+  });
+
+  it("reads a typhoon rule that stops trains only when the wind reaches a level as no stop now, and a stop because the wind reached it as one (台北捷運, the spent fresh2 and fresh3 halves)", () => {
+    const rule = read("taipei", { type: "typhoon_warning", severity: "warning", message: "北捷公司表示,當平均風力達7級,列車將採減速行駛。平均風力達8級,或瞬間風力達10級,列車將暫停行駛;列車暫停行駛後,經確認風力已減弱,平均風力未達8級,或瞬間風力未達10級,且時間滿2小時,將啟動軌道巡檢作業,確認行車安全無虞後恢復營運。" });
+    expect(summary(rule)).toMatchObject({ lines: [], unread: [], system: null });
+    const stopped = read("taipei", { type: "line_suspension", severity: "critical", message: "臺北捷運除文湖線因瞬間風力仍達10級風暫停營運外,其餘路線均已於18時恢復營運。" });
+    expect(summary(stopped).lines).toEqual(["brown"]);
+  });
 });

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutStationPartClosures, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -430,7 +430,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   // A measure taken only if something happens stops nothing now: it is no unread stop.
   // Nor does a part of a station that shuts ("the station entrance is closed"), or trains that
   // "resume stopping" somewhere.
-  const inForce = noticeSentences(withoutStationPartClosures(withoutDependingClauses(message)))
+  const inForce = noticeSentences(withoutWordsThatStopNothing(withoutDependingClauses(message)))
     .filter((sentence) => !contingentMeasure(sentence) && !speaksOfStationPartOnly(sentence))
     .join(" ")
     .replace(/\b(?:resumes?|resumed|resuming) stopping\b/gi, "resume")
