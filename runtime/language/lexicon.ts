@@ -252,6 +252,23 @@ export class StationLexicon {
     return out.sort((a, b) => a.start - b.start);
   }
 
+  /**
+   * Lines an Arabic text names by the word that sets their local name apart ("الخط الأحمر" → "الأحمر",
+   * also with a joined preposition or "and": "بالخط الأحمر", "الخطين الأحمر والأخضر").
+   */
+  arabicLines(text: string): string[] {
+    const folded = ` ${foldArabic(text)} `;
+    const out: string[] = [];
+    for (const [id, name] of this.data.lineNames ?? []) {
+      if (!hasArabic(name)) continue;
+      const words = foldArabic(name.replace(/\(.*$/u, "")).split(" ").filter((w) => w !== "" && w !== "الخط" && w !== "خط");
+      if (words.length === 0) continue;
+      const key = words.join(" ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (new RegExp(`(?<=\\s[بلوفك]?)${key}(?=\\s)`, "u").test(folded)) out.push(id);
+    }
+    return out;
+  }
+
   /** Is this (folded) phrase a line name or colour ("red", "red line", "line 1")? */
   isLineWord(folded: string): boolean {
     return this.lineWords.has(canon(folded));

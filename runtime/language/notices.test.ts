@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, endedEarlyAt, readChineseNotice, ridesSkipWay, runsLateAt, serviceEndsAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsLateAt, serviceEndsAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -194,5 +194,36 @@ describe("service that ends earlier than usual", () => {
     // a morning hour is no closing time, nor a headway
     expect(serviceEndsAt("Service will end at 9am for the parade.")).toBeUndefined();
     expect(serviceEndsAt("Trains run every 10 minutes.")).toBeUndefined();
+  });
+});
+
+// Qatar Rail's statements as the Arabic press reported them, and a Cairo Metro statement adapted to
+// Doha (cases/others, the spent fresh3 half: doha-o-1500, 1502, 1503, 1506).
+describe("an Arabic notice, clause by clause", () => {
+  const pack = new DataPack(SHARED_DATA_DIR);
+  const read = (message: string) => {
+    const data = pack.system("doha");
+    ensureLanguageData(pack, data);
+    return readArabicNotice(data, message);
+  };
+
+  it("reads the section between two stations it stops, and not the one it says still runs", () => {
+    const r = read("أعلنت شركة سكك الحديد القطرية عن توقف حركة القطارات بالخط الأحمر من محطة لوسيل حتى محطة البدع بالدوحة، مع استمرار تشغيله من محطة الوكرة حتى محطة البدع.");
+    expect(r).toMatchObject({ sections: [{ line: "red", from: "DOHA-LUS", to: "DOHA-BID" }], stationsClosed: [], unread: [] });
+    // A stop told again without a place ("الحركة توقفت") is the same stop, not an unread one.
+    const cairo = read("أكد المهندس عبد الله فوزى رئيس المترو أن الحركة تتواصل بين محطتى سوق واقف والعزيزية والعكس، وتم تعطيل الحركة من سوق واقف لراس بو عبود فى الاتجاهين بعد تحذيرات هندسية. أضاف رئيس المترو أن الحركة توقفت بعد تسيير أول مترو، وسيتم تعطليها لحين انتداب لجنة فنية.");
+    expect(cairo?.sections.map((x) => [x.from, x.to])).toEqual([["DOHA-SWQ", "DOHA-RBA"]]);
+    expect(cairo?.unread).toEqual([]);
+  });
+
+  it("reads a station closed, and trains told to pass a station (بتجاوز), not a line's two ends in quotes", () => {
+    expect(read("سيتم إغلاق محطة مستشفى حمد، ليوم واحد فقط، الجمعة الموافق 23 سبتمبر 2022.")).toMatchObject({ stationsClosed: ["DOHA-HHO"], passThrough: false, sections: [] });
+    const bidda = read('أن غلق المحطة سيكون من الساعة الواحدة ظهر السبت القادم حتى التاسعة مساء في جميع الاتجاهات التبادلية مع الخط الأخضر "المنصورة- الرفاع" والخط الأحمر "لوسيل- الوكرة". وسيتم إصدار التعليمات لقائدي القطارات بالخطين الأحمر والأخضر لمترو الدوحة بتجاوز محطة مترو البدع مع تخفيض السرعة خلال المرور من المحطة');
+    expect(bidda).toMatchObject({ stationsClosed: ["DOHA-BID"], passThrough: true, sections: [], unread: [] });
+  });
+
+  it("keeps a stop it cannot place unread, on the lines it names, and reads nothing where nothing stops", () => {
+    expect(read("توقف حركة القطارات بالخط الأحمر بسبب سوء الأحوال الجوية.")).toMatchObject({ unread: [expect.any(String)], unreadLines: ["red"] });
+    expect(read("يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة.")).toBeUndefined();
   });
 });

@@ -341,8 +341,8 @@ export function withoutWordsThatStopNothing(message: string): string {
   return withoutStationPartClosures(message).replace(STOPS_NOTHING, " ");
 }
 
-/** What a Chinese notice says, clause by clause (the lines and stations it names, and what happens to them). */
-export interface ChineseNoticeReading {
+/** What a Chinese or Arabic notice says, clause by clause (the lines and stations it names, and what happens to them). */
+export interface ClauseNoticeReading {
   /** The whole network stops ("全网各线路所有列车和车站将停止运营服务"). */
   systemWide: boolean;
   /** Lines it stops: those it suspends ("13号线暂停运营", "文湖線…停止營運"), and every line but those it says run again. */
@@ -424,10 +424,10 @@ function numberedLines(system: SystemData, text: string): string[] {
  * system's line ids, line names ("亦庄线") the operator's local names; stations are read by the one
  * station reader.
  */
-export function readChineseNotice(system: SystemData, words: string): ChineseNoticeReading | undefined {
+export function readChineseNotice(system: SystemData, words: string): ClauseNoticeReading | undefined {
   if (!/\p{Script=Han}/u.test(words)) return undefined;
   const message = zhNormal(words);
-  const reading: ChineseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [], unreadLines: [] };
+  const reading: ClauseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: PASS_THROUGH_ZH.test(message), unread: [], unreadLines: [] };
   const lexicon = lexiconFor(system);
   const allResumed = ZH_ALL_RESUMED.test(message);
   const linesIn = (clause: string): string[] => numberedLines(system, clause);
@@ -604,5 +604,57 @@ export function readChineseNotice(system: SystemData, words: string): ChineseNot
   reading.unreadLines = [...new Set(reading.unreadLines)];
   reading.stationsClosed = [...new Set(reading.stationsClosed)];
   const read = reading.systemWide || reading.linesClosed.length + reading.linesResumed.length + reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
+  return read ? reading : undefined;
+}
+
+/** Arabic words that stop trains or a station (stop, halt, suspend, close, disrupt). */
+const AR_STOP = /توقف|إيقاف|ايقاف|وقف|تعليق|إغلاق|اغلاق|غلق|تعطيل|تعطل|مغلق|متوقف|معطل/u;
+/** Trains pass a station without stopping ("بتجاوز محطة", "لن تتوقف", "دون توقف"). */
+const AR_SKIP = /تجاوز|لن تتوقف|لن يتوقف|دون توقف|بدون توقف/u;
+/** The clause says trains run on, or will run again ("مع استمرار تشغيله", "الحركة تتواصل", "إعادة تشغيل"). */
+const AR_RUNS = /استمرار|تتواصل|يتواصل|تستمر|يستمر|إعادة تشغيل|اعادة تشغيل|عودة|استئناف/u;
+/** A line's two ends in quotes ("الخط الأخضر "المنصورة- الرفاع""): which line, not a section. */
+const AR_LINE_ENDS = /["«“][^"»”]{0,40}[-–][^"»”]{0,40}["»”]/gu;
+
+/**
+ * An Arabic service notice read into the sections and stations it stops and the clauses it could not
+ * place, or undefined when it says nothing stops. Stations are read by the one station reader
+ * (the operator's Arabic names), lines by their Arabic names. A stop it cannot place counts as unread
+ * only where the notice places none: elsewhere it is the same stop told again ("الحركة توقفت").
+ */
+export function readArabicNotice(system: SystemData, words: string): ClauseNoticeReading | undefined {
+  if (!/\p{Script=Arabic}/u.test(words)) return undefined;
+  const reading: ClauseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: false, unread: [], unreadLines: [] };
+  const lexicon = lexiconFor(system);
+  const unplaced: { clause: string; lines: string[] }[] = [];
+  for (const clause of words.replace(AR_LINE_ENDS, " ").split(/[.،؛;\n]+/u)) {
+    if (!AR_STOP.test(clause) && !AR_SKIP.test(clause)) continue;
+    if (AR_RUNS.test(clause) || contingentMeasure(clause)) continue;
+    const lines = lexicon.arabicLines(clause);
+    const stations = [...new Set(lexicon.find(clause).filter((m) => (m.kind === "local" || m.kind === "name") && m.candidates.length === 1).map((m) => m.candidates[0]!))];
+    if (AR_SKIP.test(clause) && stations.length > 0) {
+      reading.stationsClosed.push(...stations);
+      reading.passThrough = true;
+      continue;
+    }
+    // Two stations in a stopping clause ("من محطة لوسيل حتى محطة البدع", "بين لوسيل والبدع"): the section between them.
+    if (stations.length === 2) {
+      const [from, to] = stations as [string, string];
+      const common = system.lines.filter((l) => l.stations.includes(from) && l.stations.includes(to)).map((l) => l.id);
+      const on = common.filter((id) => lines.includes(id));
+      for (const line of on.length > 0 ? on : common) reading.sections.push({ line, from, to });
+      if (common.length > 0) continue;
+    }
+    if (stations.length > 0) reading.stationsClosed.push(...stations);
+    else unplaced.push({ clause, lines });
+  }
+  const placed = reading.sections.length + reading.stationsClosed.length > 0;
+  if (!placed) for (const u of unplaced) {
+    reading.unread.push(u.clause);
+    reading.unreadLines.push(...u.lines);
+  }
+  reading.unreadLines = [...new Set(reading.unreadLines)];
+  reading.stationsClosed = [...new Set(reading.stationsClosed)];
+  const read = reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
   return read ? reading : undefined;
 }

@@ -323,4 +323,11 @@ describe("what grading the fresh texts once found", () => {
     const stopped = read("taipei", { type: "line_suspension", severity: "critical", message: "臺北捷運除文湖線因瞬間風力仍達10級風暫停營運外,其餘路線均已於18時恢復營運。" });
     expect(summary(stopped).lines).toEqual(["brown"]);
   });
+
+  it("reads an Arabic notice's section and refers no other trip (Qatar Rail, as the Arabic press reported it: the spent fresh3 half)", () => {
+    const c = read("doha", { type: "line_suspension", severity: "critical", message: "أعلنت شركة سكك الحديد القطرية عن توقف حركة القطارات بالخط الأحمر من محطة لوسيل حتى محطة البدع بالدوحة، مع استمرار تشغيله من محطة الوكرة حتى محطة البدع." });
+    expect(summary(c)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+    expect(c.tracks.size).toBeGreaterThan(0);
+    expect([...c.tracks.keys()].every((k) => !k.includes("DOHA-WKR"))).toBe(true);
+  });
 });

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -416,7 +416,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
   // A Chinese notice, clause by clause (the one reading the policy gets too).
-  const zh = readChineseNotice(system, message);
+  const zh = readChineseNotice(system, message) ?? readArabicNotice(system, message);
   if (zh) {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -117,7 +117,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   }
   if (d.severity === "info") return impact;
   // A Chinese notice, clause by clause (the one reading the interlock gets too).
-  const zh = readChineseNotice(system, message);
+  const zh = readChineseNotice(system, message) ?? readArabicNotice(system, message);
   if (zh) {
     impact.systemWide = zh.systemWide;
     for (const id of zh.linesClosed) {
