@@ -31,6 +31,9 @@ const PLACE_AFTER = /\b(?:to|towards|for|a|hasta|para)\s+((?:the\s+)?[A-Z0-9][\w
 /** (Not a verb or particle: "去买票", "到了", "往哪里".) */
 const PLACE_AFTER_ZH = /(?:到|去|往|至)(?![买買坐乘搭换換哪那了的这這看上下办辦问問找])([\p{Script=Han}]{3,})/gu;
 
+/** "Search for the Train from …": a word for the ride itself, not a place the kiosk does not serve. */
+const TRANSPORT_WORDS = /^(?:the\s+)?(?:next\s+|first\s+|last\s+)?(?:trains?|tickets?|metro|subway|rides?|trips?|journeys?)$/iu;
+
 /** Read a passenger's typed request against a system's names and rider rules. */
 export function understand(system: SystemData, whole: string): Understanding {
   const text = whole.slice(0, MAX_READ_CHARS);
@@ -47,7 +50,7 @@ export function understand(system: SystemData, whole: string): Understanding {
       const place = (m[1] ?? "").trim();
       const at = (m.index ?? 0) + m[0].length - place.length;
       const covered = mentions.some((x) => x.start <= at && x.end > at);
-      if (!covered && place.length > 2 && !lexicon.isLineWord(place.toLowerCase())) {
+      if (!covered && place.length > 2 && !lexicon.isLineWord(place.toLowerCase()) && !TRANSPORT_WORDS.test(place)) {
         out.unknownPlace = place;
         break;
       }

@@ -15,6 +15,14 @@ const read = (system: string, text: string) => {
 };
 
 describe("passenger-language layer", () => {
+  it("reads a word for the ride after 'for' as no place the kiosk does not serve (SGD, the spent fresh3 half: bart-p-1311)", () => {
+    const sgd = read("bart", "Search for the Train from Warm Springs and book tickets according to my requirement.");
+    expect(sgd).toMatchObject({ o: ["BART-WARM"] });
+    expect(sgd.u.unknownPlace).toBeUndefined();
+    // a place it does not serve is still one
+    expect(read("bart", "I want a ticket for the Narnia Express to Narnia").u.unknownPlace).toBe("the Narnia Express");
+  });
+
   it("resolves common names, codes, landmarks, local scripts and typos, with candidates", () => {
     expect(read("bart", "Two adult tickets from Embarcadero to SFO please")).toMatchObject({ o: ["BART-EMBR"], d: ["BART-SFO"], riders: { adults: 2 } });
     expect(read("cta", "Red Line from Howard to Wrigley Field please")).toMatchObject({ o: ["CTA-HOW"], d: ["CTA-ADD"] });
