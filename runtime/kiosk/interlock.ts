@@ -34,10 +34,10 @@ import type { ToolCallRecord } from "../session/policy.ts";
 import type { InterlockCode } from "./bridge.ts";
 import { needsStepFree, stepFreeStatement } from "./interlock/access.ts";
 import { riderWordProblems } from "./interlock/riders.ts";
-import { allNightLines, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
+import { allNightLines, clockDay, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsEarlyAt, runsLateAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForce, serviceNightMoments } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
@@ -254,8 +254,9 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const hops: [string, string][] = [];
   for (let i = 0; i + 1 < stops.length; i++) hops.push([stops[i]!, stops[i + 1]!]);
   const hours = serviceHours(system, input.now);
-  // A notice in force that keeps trains running later ("末班车延长至次日0:30"), on the lines it names
-  // (every hop of the route on one of them) or, naming none, on every line.
+  // A notice in force that keeps trains running later ("末班车延长至次日0:30") or starts them earlier
+  // ("commence at 5 am"), on the lines it names (every hop of the route on one of them) or, naming
+  // none, on every line.
   const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);
   const minutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
   const close = usualClose(system, input.now);
@@ -265,10 +266,11 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
     ...input.disruptions.filter((d) => d && typeof d === "object" && moments.some((t) => disruptionInForce(d, t))).map((d) => (typeof d.message === "string" ? d.message : "")),
     ...(input.policyText ? [input.policyText] : []),
   ];
+  const day = clockDay(input.now);
   const runsLate =
     minutes !== undefined &&
     messages.some((m) => {
-      if (!runsLateAt([m], minutes, close)) return false;
+      if (!runsLateAt([m], minutes, close) && !(day !== undefined && runsEarlyAt([m], minutes, day))) return false;
       const lines = new Set(linesNamedIn(system, m));
       return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
     });

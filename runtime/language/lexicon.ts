@@ -261,7 +261,7 @@ export class StationLexicon {
     const out: string[] = [];
     for (const [id, name] of this.data.lineNames ?? []) {
       if (!hasArabic(name)) continue;
-      const words = foldArabic(name.replace(/\(.*$/u, "")).split(" ").filter((w) => w !== "" && w !== "الخط" && w !== "خط");
+      const words = foldArabic(name.replace(/\(.*$/u, "")).split(" ").filter((w) => w !== "" && !/^(?:الخط|خط)$/u.test(w));
       if (words.length === 0) continue;
       const key = words.join(" ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       if (new RegExp(`(?<=\\s[بلوفك]?)${key}(?=\\s)`, "u").test(folded)) out.push(id);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsLateAt, serviceEndsAt, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsEarlyAt, runsLateAt, serviceEndsAt, serviceRunsFrom, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -121,6 +121,36 @@ describe("service that runs later than usual", () => {
     expect(serviceRunsUntil("they will operate trains from 6am to 12:00 midnight on Thursdays and from 2pm to 12:00 midnight on Fridays.")).toBe(24 * 60);
     // a last train at its usual evening time is no extension
     expect(serviceRunsUntil("末班车时间为22:30")).toBeUndefined();
+  });
+
+  it("reads an extension by hours, and an Arabic end in the next morning (北京地铁 2020, Doha Metro: the spent fresh3 half)", () => {
+    const spring = "北京地铁线网将在: 1月22日~23日(腊月廿八、廿九) 延长运营服务1小时; 1月24日(除夕) 延长运营服务1.5小时。";
+    expect(serviceRunsUntil(spring, 23 * 60)).toBe(24 * 60);
+    const friday = "من المقرر أن يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة من الساعة الخامسة صباحاً حتى الواحدة صباحاً (اليوم التالي).";
+    expect(serviceRunsUntil(friday)).toBe(25 * 60);
+    // a closure's "until nine in the evening" is no service that runs on
+    expect(serviceRunsUntil("أن غلق المحطة سيكون من الساعة الواحدة ظهر السبت القادم حتى التاسعة مساء من نفس اليوم")).toBeUndefined();
+  });
+});
+
+describe("service that starts earlier than usual", () => {
+  it("reads the morning hour trains start at, on the days its words name (DMRC and Qatar Rail wordings adapted to Doha, 北京地铁 2017: the spent fresh and fresh3 halves)", () => {
+    const dmrc = "Metro train services will now commence at 5 am from the terminal stations viz. Al Riffa, Al Mansoura, Lusail QNB and Al Wakra on weekdays (i.e. from Monday to Saturday). There is no change in metro timings on Sundays and trains will start at 7 am,";
+    expect(serviceRunsFrom(dmrc, "monday")).toBe(5 * 60);
+    expect(runsEarlyAt([dmrc], 5 * 60 + 20, "monday")).toBe(true);
+    expect(runsEarlyAt([dmrc], 4 * 60 + 50, "monday")).toBe(false);
+    // a day named outright outranks "weekdays", whose days differ between countries
+    const worldCup = "It will run from 6 am to 3 am on weekdays and from 9 am to 3 am on Fridays.";
+    expect(serviceRunsFrom(worldCup, "friday")).toBe(9 * 60);
+    expect(runsEarlyAt([worldCup], 8 * 60, "friday")).toBe(false);
+    expect(serviceRunsFrom(worldCup, "tuesday")).toBe(6 * 60);
+    // a start in the afternoon opens no morning
+    expect(serviceRunsFrom("they will operate trains from 6am to 12:00 midnight on Thursdays and from 2pm to 12:00 midnight on Fridays.", "friday")).toBeUndefined();
+    expect(serviceRunsFrom("北京地铁将比赛当日首班车提前至5时30分运营;除前门站外,全线车站开站时间提前40分钟。", "saturday")).toBe(5 * 60 + 30);
+    expect(serviceRunsFrom("من المقرر أن يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة من الساعة الخامسة صباحاً حتى الواحدة صباحاً (اليوم التالي).", "friday")).toBe(5 * 60);
+    // trains that will not run are no start; an afternoon is no morning
+    expect(serviceRunsFrom("Trains will not run from 4 am to 6 am on Sunday.", "sunday")).toBeUndefined();
+    expect(runsEarlyAt([dmrc], 13 * 60, "monday")).toBe(false);
   });
 });
 

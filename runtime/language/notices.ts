@@ -34,6 +34,8 @@ const ZH_EXTEND_TO = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營
 const ZH_LAST_TRAIN_NEXT_DAY = /(?:末班车|末班車)[^。；;，,]{0,6}?(次日|翌日|凌晨)\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
 /** "延长80分钟运营时间", "运营时间延长30分钟": later by so many minutes than the usual close. */
 const ZH_EXTEND_BY = /(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟|(?:运营|運營|营运|營運|服务|服務)[^。；;，,]{0,8}?(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟/u;
+/** "延长运营服务1小时", "延长运营服务1.5小时": later by so many hours. */
+const ZH_EXTEND_BY_HOURS = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營運|服务|服務)*\s*(\d{1,2}(?:\.\d)?)\s*(?:个|個)?(?:小时|小時|钟头|鐘頭)/u;
 const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
 const EN_LATER_MIDNIGHT = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(?:12(?::00)?\s*)?midnight\b/iu;
 
@@ -59,6 +61,10 @@ export function serviceRunsUntil(message: string, usualClose?: number): number |
   }
   const by = ZH_EXTEND_BY.exec(message);
   if (by && usualClose !== undefined) ends.push(usualClose + Number(by[1] ?? by[2]));
+  const byHours = ZH_EXTEND_BY_HOURS.exec(message);
+  if (byHours && usualClose !== undefined) ends.push(usualClose + Math.round(Number(byHours[1]) * 60));
+  const arabic = AR_RUNS_UNTIL.exec(message);
+  if (arabic) ends.push(nightClock(undefined, String(arabicHour(arabic[1]!, arabic[2]!)), undefined));
   for (const en of message.matchAll(EN_LATER)) {
     const h12 = Number(en[1]) % 12;
     ends.push(nightClock(undefined, String(/^p/i.test(en[3]!) ? h12 + 12 : h12), en[2]));
@@ -79,6 +85,92 @@ export function runsLateAt(messages: readonly string[], minutes: number, usualCl
   return messages.some((m) => {
     const until = serviceRunsUntil(m, usualClose);
     return until !== undefined && late < until;
+  });
+}
+
+/**
+ * "يعمل مترو الدوحة … من الساعة الخامسة صباحاً حتى الواحدة صباحاً": the metro runs (a verb of running
+ * first) from and until a clock hour, written as a word or in digits, with the part of the day after it.
+ */
+const AR_RUNS_FROM = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ)[^.؛]{0,80}?من\s+(?:الساعة\s+)?(\d{1,2}|الواحدة|الأولى|الاولى|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة|الحادية عشرة|الثانية عشرة)\s*(صباحاً|صباحا|صباح|ص|ظهراً|ظهرا|ظهر|مساءً|مساءا|مساء|م)/u;
+const AR_RUNS_UNTIL = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ)[^.؛]{0,120}?(?:حتى|إلى|الى)\s+(?:الساعة\s+)?(\d{1,2}|الواحدة|الأولى|الاولى|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة|الحادية عشرة|الثانية عشرة)\s*(صباحاً|صباحا|صباح|ص|ظهراً|ظهرا|ظهر|مساءً|مساءا|مساء|م)/u;
+/** Arabic hour words, in the order of the hours (the 1st to the 12th). */
+const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
+
+function arabicHour(hour: string, part: string): number {
+  const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
+  const h = word >= 0 ? word + 1 : Number(hour);
+  return /^(?:مساء|ظهر|م$)/u.test(part) && h < 12 ? h + 12 : h % 12;
+}
+
+/** A verb of service running or starting ("commence", "will run", "operate trains"): a clock after it is a start. */
+const EN_RUN_VERB = /\b(?:commence|commences|start|starts|begin|begins|open|opens|run|runs|operate|operates)\b/i;
+/** A start of service: "at 5 am", "from 6am" (a clock after a verb of running). */
+const EN_START = /\b(?:at|from)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
+/** "首班车提前至5时30分", "首班车发车时间由目前的6时10分提前至5时30分": the first train leaves earlier. */
+const ZH_EARLIER = /(?:首班车|首班車|运营|運營|营运|營運)[^。；;]{0,24}?(?:提前|提早)(?:至|到)\s*(\d{1,2})\s*[:：时時点點]\s*(\d{1,2})?/gu;
+const DAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
+
+/**
+ * The days words limit themselves to: named days and ranges ("on Fridays", "Saturday to Wednesday")
+ * apart from the words whose days differ between countries ("weekdays", "weekends"), or undefined
+ * where they name none.
+ */
+function daysNamed(words: string): { named: Set<string>; loose: Set<string> } | undefined {
+  const t = words.toLowerCase();
+  const named = new Set<string>();
+  const loose = new Set<string>();
+  for (const range of t.matchAll(/\b(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?\s+(?:to|through|thru|-|–)\s+(sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?\b/g)) {
+    const from = DAY_NAMES.indexOf(range[1] as (typeof DAY_NAMES)[number]);
+    const to = DAY_NAMES.indexOf(range[2] as (typeof DAY_NAMES)[number]);
+    for (let k = from; ; k = (k + 1) % 7) {
+      named.add(DAY_NAMES[k]!);
+      if (k === to) break;
+    }
+  }
+  for (const d of DAY_NAMES) if (new RegExp(`\\b${d}s?\\b`).test(t)) named.add(d);
+  if (/الجمعة/u.test(words)) named.add("friday");
+  if (/\bweekdays?\b/.test(t)) for (const d of DAY_NAMES.slice(1, 6)) loose.add(d);
+  if (/\bweekends?\b/.test(t)) loose.add("saturday").add("sunday");
+  return named.size + loose.size > 0 ? { named, loose } : undefined;
+}
+
+/**
+ * The morning hour a notice says service starts at on `day` ("commence at 5 am … on weekdays",
+ * "首班车提前至5时30分", "من الساعة الخامسة صباحاً"), in minutes after midnight, or undefined. Each start
+ * holds on the days its own words name (else its sentence's); a day named outright ("on Fridays")
+ * outranks "weekdays", which means other days in other countries. Where several starts hold, the
+ * latest does: an earlier start is never guessed.
+ */
+export function serviceRunsFrom(message: string, day: string): number | undefined {
+  const starts: { minutes: number; days: ReturnType<typeof daysNamed> }[] = [];
+  for (const sentence of noticeSentences(message)) {
+    const verb = EN_RUN_VERB.exec(sentence);
+    // "Trains will not run from 4 am to 6 am": a stop, not a start.
+    if (verb && !/\b(?:not|no|never|won'?t|cannot|can'?t|suspend\w*|clos\w*|halt\w*|shut\w*)\b/i.test(sentence.slice(0, verb.index + verb[0].length))) {
+      const clocks = [...sentence.slice(verb.index).matchAll(EN_START)];
+      clocks.forEach((m, k) => {
+        if (!/^a/i.test(m[3]!)) return;
+        const scope = sentence.slice(verb.index).slice(m.index, clocks[k + 1]?.index);
+        starts.push({ minutes: (Number(m[1]) % 12) * 60 + Number(m[2] ?? 0), days: daysNamed(scope) ?? daysNamed(sentence) });
+      });
+    }
+    for (const zh of sentence.matchAll(ZH_EARLIER)) starts.push({ minutes: Number(zh[1]) * 60 + Number(zh[2] ?? 0), days: daysNamed(sentence) });
+    const ar = AR_RUNS_FROM.exec(sentence);
+    if (ar) starts.push({ minutes: arabicHour(ar[1]!, ar[2]!) * 60, days: daysNamed(sentence) });
+  }
+  const morning = starts.filter((x) => x.minutes >= 3 * 60 && x.minutes < 12 * 60);
+  const namedToday = morning.filter((x) => x.days?.named.has(day));
+  const holding = namedToday.length > 0 ? namedToday : morning.filter((x) => x.days === undefined || x.days.loose.has(day));
+  return holding.length > 0 ? Math.max(...holding.map((x) => x.minutes)) : undefined;
+}
+
+/** Whether any of these notices has trains running at `minutes` of a morning on `day`, before the usual opening. */
+export function runsEarlyAt(messages: readonly string[], minutes: number, day: string): boolean {
+  if (minutes >= 12 * 60) return false;
+  return messages.some((m) => {
+    const from = serviceRunsFrom(m, day);
+    return from !== undefined && minutes >= from;
   });
 }
 
@@ -319,8 +411,7 @@ export function noticeSentences(message: string): string[] {
  * "暂时关闭1号及4号出口", "3號出口預定1月10日起封閉施工", "…側鐵捲門暫時關閉": a Chinese clause shutting an
  * exit, a gate or a lift, not trains.
  */
-const ZH_PART = "出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯";
-const ZH_PART_SHUT = new RegExp(`(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:${ZH_PART})|(?:${ZH_PART})[^，,。;；]{0,14}?(?:关闭|關閉|封闭|封閉)`, "gu");
+const ZH_PART_SHUT = /(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)|(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)[^，,。;；]{0,14}?(?:关闭|關閉|封闭|封閉)/gu;
 /** "will temporarily close the bus loop", "BUS LOOP TO CLOSE": an English phrase shutting a part of a station. */
 const EN_PART = String.raw`(?:bus loops?|kiss (?:&|and) ride(?: area| lot)?|park (?:&|and) ride(?: lot)?|parking (?:lots?|garages?|decks?)|car parks?|entrances?|exits?|stairs|stairways?|escalators?|footbridges?|overpass|passageways?|ticket (?:office|machines?)|toilets?|restrooms?)`;
 const EN_PART_SHUT = new RegExp(String.raw`\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|barricad\w+)\s+(?:the\s+|its\s+|an?\s+)?(?:[\w-]+\s+){0,2}?${EN_PART}\b|\b${EN_PART}\s+(?:[\w-]+\s+){0,3}?(?:to\s+)?(?:clos(?:e|es|ed|ing)|shut)\b`, "gi");

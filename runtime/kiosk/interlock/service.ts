@@ -72,6 +72,11 @@ export function serviceHours(system: SystemData, time: LocalTime): HoursVerdict 
   return { open: false, reason: "outside_service_hours", detail: `${time.iso.slice(11, 16)} on ${clock.day} is outside service hours` };
 }
 
+/** The day of the week of the kiosk's clock ("monday"), as its hours are read. */
+export function clockDay(time: LocalTime): string | undefined {
+  return parseClock(time)?.day;
+}
+
 /** The framebook's close of the service day `time` belongs to (the early hours: the night before's), after its own midnight. */
 export function usualClose(system: SystemData, time: LocalTime): number | undefined {
   const clock = parseClock(time);

@@ -18,7 +18,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
-import { endedEarlyAt, ridesSkipWay, runsLateAt } from "../../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsEarlyAt, runsLateAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForce, serviceNightMoments } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
@@ -391,7 +391,8 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // …and one that ends service early ("will end at 10pm today") stops selling from then.
   const close = clock && usualClose(framebook, clock);
   const endedEarly = !!clock && endedEarlyAt(noticesInForce, clock.minutes, close);
-  const closedNow = (status !== undefined && !status.open && !(clock && runsLateAt(noticesInForce, clock.minutes, close))) || endedEarly;
+  // …and one that starts it earlier ("commence at 5 am") sells from then.
+  const closedNow = (status !== undefined && !status.open && !(clock && (runsLateAt(noticesInForce, clock.minutes, close) || runsEarlyAt(noticesInForce, clock.minutes, clock.day)))) || endedEarly;
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({

@@ -265,3 +265,25 @@ describe("a notice that ends service early", () => {
     expect(verdict.codes).toContain("outside_service_hours");
   });
 });
+
+// DMRC's wording adapted to Doha (cases/others, the spent fresh3 half, doha-o-1607): trains start at
+// 5 am on the days it names, before the pack's usual 05:30.
+describe("a notice that starts service earlier", () => {
+  const earlier: Disruption = {
+    id: "dmrc",
+    type: "service_update",
+    severity: "info",
+    message: "Metro train services will now commence at 5 am from the terminal stations viz. Al Riffa, Al Mansoura, Lusail QNB and Al Wakra on weekdays (i.e. from Monday to Saturday). There is no change in metro timings on Sundays and trains will start at 7 am,",
+    valid_from: "2021-12-20T00:00:00",
+  };
+  it("sells from the hour it names on those days, and the interlock lets it through; not before it", async () => {
+    const monday = await tapped("doha", "DOHA-WKR", "DOHA-MSH", [earlier], "2021-12-20T05:20:00");
+    expect(monday.action).toBe("prompt_purchase");
+    expect(monday.ok).toBe(true);
+    const tooSoon = await tapped("doha", "DOHA-WKR", "DOHA-MSH", [earlier], "2021-12-20T04:50:00");
+    expect(tooSoon.action).not.toBe("prompt_purchase");
+    // without the notice, 05:20 is outside the pack's hours
+    const usual = await tapped("doha", "DOHA-WKR", "DOHA-MSH", [], "2021-12-20T05:20:00");
+    expect(usual.action).not.toBe("prompt_purchase");
+  });
+});
