@@ -264,8 +264,11 @@ export function saysLiftBack(message: string): boolean {
   return /\b(?:elevators?|lifts?)\b|电梯|電梯|المصعد/iu.test(message) && OPENS_AGAIN.test(message) && !saysLiftOut(message);
 }
 
-/** "[Red] trains provide alternate service": the line named runs, whatever the sentence closes. */
-const ALTERNATE = /(?:\[[^\]]+\]|\b[\w-]+ line)\s+trains?\s+(?:will\s+)?(?:provide|offer)\s+(?:an?\s+)?alternat\w*\s+service/giu;
+/**
+ * "[Red] trains provide alternate service", "[Red] [Brown] trains and [SB] free shuttle buses provide
+ * alternate service": the lines named run, whatever the sentence closes.
+ */
+const ALTERNATE = /(?:(?:\[[^\]]+\]|\b[\w-]+ line)\s*(?:,|\band\b|&)?\s*)+trains?(?:\s+(?:and|&)\s+(?:\[[^\]]+\]\s*)?(?:free\s+)?shuttle\s+bus(?:es)?)?\s+(?:will\s+)?(?:provide|offer)\s+(?:an?\s+)?alternat\w*\s+service/giu;
 
 export function withoutAlternateService(text: string): string {
   return text.replace(ALTERNATE, " ");

@@ -330,4 +330,11 @@ describe("what grading the fresh texts once found", () => {
     expect(c.tracks.size).toBeGreaterThan(0);
     expect([...c.tracks.keys()].every((k) => !k.includes("DOHA-WKR"))).toBe(true);
   });
+
+  it("keeps the lines that provide alternate service with shuttle buses running (MTA wording adapted to CTA, the spent fresh3 half: cta-o-1302)", () => {
+    const c = read("cta", { type: "planned_maintenance", severity: "warning", message: "TRACK MAINTENANCE [Purple] No trains between Belmont and Howard [Red] [Brown] trains and [SB] free shuttle buses provide alternate service" });
+    expect(summary(c)).toMatchObject({ lines: [], unread: [] });
+    expect(c.tracks.has("CTA-BLM|CTA-WIL")).toBe(true);
+    expect(c.tracks.has("CTA-HOW|CTA-JRV")).toBe(false);
+  });
 });
