@@ -274,6 +274,27 @@ export function withoutAlternateService(text: string): string {
   return text.replace(ALTERNATE, " ");
 }
 
+/** The lines a notice says provide alternate service ("[Blue] [Red] [Gold] trains … provide alternate service"). */
+export function linesRunningInstead(system: SystemData, message: string): string[] {
+  const words = [...message.matchAll(ALTERNATE)].map((m) => m[0]).join(" ");
+  if (words === "") return [];
+  const lexicon = lexiconFor(system);
+  const named = [...words.matchAll(/\[([^\]]+)\]|\b([\w-]+) line\b/giu)].map((m) => (m[1] ?? m[2] ?? "").toLowerCase());
+  return [...new Set(system.lines.filter((l) => named.some((n) => lexicon.isLineWord(n) && (system.aliasLine(n) === l.id || l.name.toLowerCase().startsWith(`${n} `)))).map((l) => l.id))];
+}
+
+/**
+ * The track of a stopped line that no line said to run instead shares: a line stopped while "[Blue]
+ * trains provide alternate service" leaves the Blue Line's track open, and only the rest is closed.
+ */
+export function trackOnlyOn(system: SystemData, line: string, others: readonly string[]): [string, string][] {
+  const key = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
+  const shared = new Set(system.edges.filter((e) => others.includes(e.line)).map((e) => key(e.from, e.to)));
+  const out = new Map<string, [string, string]>();
+  for (const e of system.edges) if (e.line === line && !shared.has(key(e.from, e.to))) out.set(key(e.from, e.to), [e.from, e.to]);
+  return [...out.values()];
+}
+
 const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|(?:will not|won'?t|do not|don'?t|does not|doesn'?t) stop at|(?:will not|won'?t) be stopping at)\b/giu;
 /** What may stand between the names of a list: commas, "and", a line in brackets ("Kedzie (Pink)"). */
 const LIST_GAP = /^\)?(?:\s|,|&|\band\b|\bor\b|\([^)]*\))*$/iu;

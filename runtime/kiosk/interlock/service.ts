@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -373,7 +373,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     const id = system.aliasLine(d.line);
     // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.
     const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) ? sectionTracks(system, id, sentence) : [])) : [];
+    // The whole line stopped while others "provide alternate service": their shared track stays open.
+    const instead = section.length === 0 ? linesRunningInstead(system, message).filter((l) => l !== id) : [];
     if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
+    else if (instead.length > 0) for (const [a, b] of trackOnlyOn(system, id, instead)) out.tracks.set(pairKey(a, b), label);
     else if (system.lineById(id)) out.lines.set(id, label);
   }
   if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {

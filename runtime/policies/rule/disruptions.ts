@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -179,7 +179,11 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   }
 
   if (knownLine && (type === "line_suspension" || type === "planned_maintenance")) {
-    impact.restrictions.line_closures.push(lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i));
+    const closure = lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i);
+    // The whole line stopped while others "provide alternate service": their shared track stays open.
+    const instead = closure.from_station === undefined ? linesRunningInstead(system, message).filter((l) => l !== knownLine) : [];
+    if (instead.length > 0) impact.restrictions.segment_closures.push(...trackOnlyOn(system, knownLine, instead));
+    else impact.restrictions.line_closures.push(closure);
     impact.closedLines.add(knownLine);
     return impact;
   }

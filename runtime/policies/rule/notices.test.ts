@@ -287,3 +287,24 @@ describe("a notice that starts service earlier", () => {
     expect(usual.action).not.toBe("prompt_purchase");
   });
 });
+
+// MTA wording adapted to MARTA (cases/others, the spent fresh2 half, marta-o-901): the Green Line
+// stops, and the lines said to provide alternate service keep the track they share with it.
+describe("a line stopped while others provide alternate service", () => {
+  const green: Disruption = {
+    id: "mta",
+    type: "line_suspension",
+    severity: "critical",
+    line: "green",
+    message: "STRUCTURAL IMPROVEMENTS [Green] No trains running [Blue] [Red] [Gold] trains and [SB] free shuttle buses provide alternate service",
+    valid_from: "2026-04-13T00:00:00",
+    valid_until: "2026-04-17T23:59:00",
+  };
+  it("sells on the shared track, and neither the policy nor the interlock sells the track only the stopped line runs", async () => {
+    const shared = await tapped("marta", "MARTA-AS", "MARTA-FP", [green], "2026-04-14T09:10:00");
+    expect(shared.action).toBe("prompt_purchase");
+    expect(shared.ok).toBe(true);
+    const only = await tapped("marta", "MARTA-BK", "MARTA-FP", [green], "2026-04-14T09:00:00");
+    expect(only.action === "prompt_purchase" && only.ok).toBe(false);
+  });
+});
