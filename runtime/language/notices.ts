@@ -229,7 +229,7 @@ export function speaksOfStationPartOnly(sentence: string): boolean {
   return STATION_PART.test(sentence) && !/\b(?:trains?|services?|lines?)\b/i.test(sentence.replace(/\b(?:out of|in|back in) service\b/gi, "")) && !STATION_CLOSED.test(sentence);
 }
 
-const STATION_CLOSED = /\bstations?\s+(?:is\s+|are\s+|will be\s+|has been\s+|remains?\s+)?(?:closed|shut)\b|\bclos(?:e|es|ed|ing)\s+(?:the\s+|this\s+)?stations?\b/i;
+const STATION_CLOSED = /\bstations?\s+(?:is\s+|are\s+|will\s+(?:be\s+)?|has been\s+|remains?\s+)?(?:closed|shut|close)\b|\bclos(?:e|es|ed|ing)\s+(?:the\s+|this\s+)?(?:[\w'’/-]+\s+){0,4}?stations?\b/i;
 
 /** Words right after a station's name make it a part of the station ("Argyle station entrance …"). */
 export function namesStationPart(wordsAfterName: string): boolean {
@@ -435,10 +435,12 @@ export function noticeSentences(message: string): string[] {
  * "暂时关闭1号及4号出口", "3號出口預定1月10日起封閉施工", "…側鐵捲門暫時關閉": a Chinese clause shutting an
  * exit, a gate or a lift, not trains.
  */
-const ZH_PART_SHUT = /(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)|(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)[^，,。;；]{0,14}?(?:关闭|關閉|封闭|封閉)/gu;
+const ZH_PART_SHUT = /(?:关闭|關閉|封闭|封閉)[^，,。;；]{0,20}?(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)|(?:出口|出入口|入口|铁门|鐵門|铁卷门|鐵捲門|卷帘门|捲簾門|通道|电梯|電梯|扶梯)[^，,。;；站]{0,14}?(?:关闭|關閉|封闭|封閉)/gu;
 /** "will temporarily close the bus loop", "BUS LOOP TO CLOSE": an English phrase shutting a part of a station. */
 const EN_PART = String.raw`(?:bus loops?|kiss (?:&|and) ride(?: area| lot)?|park (?:&|and) ride(?: lot)?|parking (?:lots?|garages?|decks?)|car parks?|entrances?|exits?|stairs|stairways?|escalators?|footbridges?|overpass|passageways?|ticket (?:office|machines?)|toilets?|restrooms?)`;
-const EN_PART_SHUT = new RegExp(String.raw`\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|barricad\w+)\s+(?:the\s+|its\s+|an?\s+)?(?:[\w-]+\s+){0,2}?${EN_PART}\b|\b${EN_PART}\s+(?:[\w-]+\s+){0,3}?(?:to\s+)?(?:clos(?:e|es|ed|ing)|shut)\b`, "gi");
+/** A word between the part and its closing that is not a station, a platform, a train or a list ("the station and exits"). */
+const PART_FILLER = String.raw`(?:(?!(?:and|or|stations?|platforms?|trains?|lines?|services?)\b)[\w-]+\s+)`;
+const EN_PART_SHUT = new RegExp(String.raw`\b(?:clos(?:e|es|ed|ing)|shut(?:s|ting)?|barricad\w+)\s+(?:the\s+|its\s+|an?\s+)?${PART_FILLER}{0,2}?${EN_PART}\b|\b${EN_PART}\s+${PART_FILLER}{0,3}?(?:to\s+)?(?:clos(?:e|es|ed|ing)|shut)\b`, "gi");
 
 /** A notice's words without the clauses that shut only a part of a station (an exit, a bus loop, a gate). */
 export function withoutStationPartClosures(message: string): string {

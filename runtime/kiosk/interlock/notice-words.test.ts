@@ -315,6 +315,12 @@ describe("what grading the fresh texts once found", () => {
     expect(summary(read("taipei", { type: "exit_closure", severity: "info", message: "113年10月9日(週三)22時起至10日(週四)20時止,臺北捷運臺大醫院站1號出口暫時關閉,4號出口往228和平公園側鐵捲門暫時關閉、往公園路方向正常通行,其他出口維持正常開放。" })).unread).toEqual([]);
     // a closing word that still stops: the station itself
     expect(Object.keys(summary(read("marta", { type: "station_closure", severity: "critical", message: "Indian Creek station will close for six weeks." })).stations)).toEqual(["MARTA-IC"]);
+    // nor do a part and the station named together
+    // (a closure the kiosk cannot place is referred, never sold)
+    const both = summary(read("marta", { type: "service_update", severity: "warning", message: "MARTA will close Indian Creek station and exits at 9pm." }));
+    expect(Object.keys(both.stations).length + both.unread.length).toBeGreaterThan(0);
+    const zh = summary(read("beijing", { type: "service_update", severity: "warning", message: "天安门东站出口及车站封闭。" }));
+    expect(Object.keys(zh.stations).length + zh.unread.length).toBeGreaterThan(0);
   });
 
   it("reads a typhoon rule that stops trains only when the wind reaches a level as no stop now, and a stop because the wind reached it as one (台北捷運, the spent fresh2 and fresh3 halves)", () => {
