@@ -255,5 +255,8 @@ describe("an Arabic notice, clause by clause", () => {
   it("keeps a stop it cannot place unread, on the lines it names, and reads nothing where nothing stops", () => {
     expect(read("توقف حركة القطارات بالخط الأحمر بسبب سوء الأحوال الجوية.")).toMatchObject({ unread: [expect.any(String)], unreadLines: ["red"] });
     expect(read("يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة.")).toBeUndefined();
+    // a parking place or bus stop (موقف) is no stop of trains; a closure that goes on still closes
+    expect(read("تم نقل موقف الحافلات في محطة مشيرب.")).toBeUndefined();
+    expect(read("تستمر أعمال الصيانة وإغلاق محطة مشيرب")?.stationsClosed).toEqual(["DOHA-MSH"]);
   });
 });

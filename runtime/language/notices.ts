@@ -725,11 +725,13 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
 }
 
 /** Arabic words that stop trains or a station (stop, halt, suspend, close, disrupt). */
-const AR_STOP = /توقف|إيقاف|ايقاف|وقف|تعليق|إغلاق|اغلاق|غلق|تعطيل|تعطل|مغلق|متوقف|معطل/u;
+// (A word of its own, with a joined preposition or article: not "موقف", a parking place or a bus stop.)
+const AR_STOP = /(?<!\p{L})(?:[وفبلك]|ال|بال|وال|لل)?(?:توقف|إيقاف|ايقاف|وقف|تعليق|إغلاق|اغلاق|غلق|تعطيل|تعطل|مغلق|متوقف|معطل)/u;
 /** Trains pass a station without stopping ("بتجاوز محطة", "لن تتوقف", "دون توقف"). */
 const AR_SKIP = /تجاوز|لن تتوقف|لن يتوقف|دون توقف|بدون توقف/u;
 /** The clause says trains run on, or will run again ("مع استمرار تشغيله", "الحركة تتواصل", "إعادة تشغيل"). */
-const AR_RUNS = /استمرار|تتواصل|يتواصل|تستمر|يستمر|إعادة تشغيل|اعادة تشغيل|عودة|استئناف/u;
+// (Running that goes on, not a closure that does: "تستمر أعمال … وإغلاق المحطة" still closes.)
+const AR_RUNS = /(?:استمرار|تتواصل|يتواصل|تستمر|يستمر|إعادة|اعادة|عودة|استئناف)[^،.؛]{0,12}?(?:تشغيل|التشغيل|الحركة|حركة|العمل)|(?:الحركة|حركة)[^،.؛]{0,6}?(?:تتواصل|مستمرة|تستمر)/u;
 /** A line's two ends in quotes ("الخط الأخضر "المنصورة- الرفاع""): which line, not a section. */
 const AR_LINE_ENDS = /["«“][^"»”]{0,40}[-–][^"»”]{0,40}["»”]/gu;
 
