@@ -150,6 +150,7 @@ describe("service that starts earlier than usual", () => {
     expect(serviceRunsFrom("من المقرر أن يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة من الساعة الخامسة صباحاً حتى الواحدة صباحاً (اليوم التالي).", "friday")).toBe(5 * 60);
     // trains that will not run are no start; an afternoon is no morning
     expect(serviceRunsFrom("Trains will not run from 4 am to 6 am on Sunday.", "sunday")).toBeUndefined();
+    expect(serviceRunsFrom("Free shuttle buses will run from 5 am between Five Points and Airport.", "sunday")).toBeUndefined();
     expect(runsEarlyAt([dmrc], 13 * 60, "monday")).toBe(false);
   });
 });

@@ -147,7 +147,10 @@ export function serviceRunsFrom(message: string, day: string): number | undefine
   for (const sentence of noticeSentences(message)) {
     const verb = EN_RUN_VERB.exec(sentence);
     // "Trains will not run from 4 am to 6 am": a stop, not a start.
-    if (verb && !/\b(?:not|no|never|won'?t|cannot|can'?t|suspend\w*|clos\w*|halt\w*|shut\w*)\b/i.test(sentence.slice(0, verb.index + verb[0].length))) {
+    // …and only trains start: "shuttle buses will run from 5 am" opens no station.
+    const before = verb ? sentence.slice(0, verb.index + verb[0].length) : "";
+    const trainsStart = /\b(?:trains?|services?|metro|subway|stations?|lines?|it|they)\b/i.test(before) && !/\b(?:bus|buses|shuttles?|trams?|ferr(?:y|ies)|cable cars?|gondolas?|light rail)\b/i.test(before);
+    if (verb && trainsStart && !/\b(?:not|no|never|won'?t|cannot|can'?t|suspend\w*|clos\w*|halt\w*|shut\w*)\b/i.test(before)) {
       const clocks = [...sentence.slice(verb.index).matchAll(EN_START)];
       clocks.forEach((m, k) => {
         if (!/^a/i.test(m[3]!)) return;
@@ -156,7 +159,7 @@ export function serviceRunsFrom(message: string, day: string): number | undefine
       });
     }
     for (const zh of sentence.matchAll(ZH_EARLIER)) starts.push({ minutes: Number(zh[1]) * 60 + Number(zh[2] ?? 0), days: daysNamed(sentence) });
-    const ar = AR_RUNS_FROM.exec(sentence);
+    const ar = /مترو|القطارات|قطارات|الخط/u.test(sentence) && !/حافلات|الحافلات|باصات/u.test(sentence) ? AR_RUNS_FROM.exec(sentence) : null;
     if (ar) starts.push({ minutes: arabicHour(ar[1]!, ar[2]!) * 60, days: daysNamed(sentence) });
   }
   const morning = starts.filter((x) => x.minutes >= 3 * 60 && x.minutes < 12 * 60);
