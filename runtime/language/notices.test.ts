@@ -128,6 +128,7 @@ describe("service that runs later than usual", () => {
     expect(serviceRunsUntil(spring, 23 * 60)).toBe(24 * 60);
     const friday = "من المقرر أن يعمل مترو الدوحة بخطيه الأحمر والأخضر لفترة أطول يوم الجمعة من الساعة الخامسة صباحاً حتى الواحدة صباحاً (اليوم التالي).";
     expect(serviceRunsUntil(friday)).toBe(25 * 60);
+    expect(serviceRunsUntil("تعمل الحافلات البديلة من الساعة الخامسة صباحاً حتى الواحدة صباحاً.")).toBeUndefined();
     // a closure's "until nine in the evening" is no service that runs on
     expect(serviceRunsUntil("أن غلق المحطة سيكون من الساعة الواحدة ظهر السبت القادم حتى التاسعة مساء من نفس اليوم")).toBeUndefined();
   });

@@ -63,7 +63,7 @@ export function serviceRunsUntil(message: string, usualClose?: number): number |
   if (by && usualClose !== undefined) ends.push(usualClose + Number(by[1] ?? by[2]));
   const byHours = ZH_EXTEND_BY_HOURS.exec(message);
   if (byHours && usualClose !== undefined) ends.push(usualClose + Math.round(Number(byHours[1]) * 60));
-  const arabic = AR_RUNS_UNTIL.exec(message);
+  const arabic = metroRunsInArabic(message) ? AR_RUNS_UNTIL.exec(message) : null;
   if (arabic) ends.push(nightClock(undefined, String(arabicHour(arabic[1]!, arabic[2]!)), undefined));
   for (const en of message.matchAll(EN_LATER)) {
     const h12 = Number(en[1]) % 12;
@@ -96,6 +96,11 @@ const AR_RUNS_FROM = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|ال
 const AR_RUNS_UNTIL = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ)[^.؛]{0,120}?(?:حتى|إلى|الى)\s+(?:الساعة\s+)?(\d{1,2}|الواحدة|الأولى|الاولى|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة|الحادية عشرة|الثانية عشرة)\s*(صباحاً|صباحا|صباح|ص|ظهراً|ظهرا|ظهر|مساءً|مساءا|مساء|م)/u;
 /** Arabic hour words, in the order of the hours (the 1st to the 12th). */
 const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
+
+/** Arabic words about the metro's trains, not buses ("تعمل الحافلات حتى الواحدة" runs no train). */
+function metroRunsInArabic(words: string): boolean {
+  return /مترو|القطارات|قطارات|الخط/u.test(words) && !/حافلات|باصات/u.test(words);
+}
 
 function arabicHour(hour: string, part: string): number {
   const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
@@ -159,7 +164,7 @@ export function serviceRunsFrom(message: string, day: string): number | undefine
       });
     }
     for (const zh of sentence.matchAll(ZH_EARLIER)) starts.push({ minutes: Number(zh[1]) * 60 + Number(zh[2] ?? 0), days: daysNamed(sentence) });
-    const ar = /مترو|القطارات|قطارات|الخط/u.test(sentence) && !/حافلات|الحافلات|باصات/u.test(sentence) ? AR_RUNS_FROM.exec(sentence) : null;
+    const ar = metroRunsInArabic(sentence) ? AR_RUNS_FROM.exec(sentence) : null;
     if (ar) starts.push({ minutes: arabicHour(ar[1]!, ar[2]!) * 60, days: daysNamed(sentence) });
   }
   const morning = starts.filter((x) => x.minutes >= 3 * 60 && x.minutes < 12 * 60);
