@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { announcesFareChange } from "../../tools/fares/policy-change.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "./offers.ts";
 
 // Operators' own words (cases/others/operators, tune half): Doha Metro's Hayya post, an exam-day free
@@ -24,6 +25,12 @@ describe("fare offers that depend on the passenger", () => {
     expect(offerNeedsPassenger("In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.")).toBe(true);
     // 高雄捷運 adapted to Taipei (the spent fresh half, taipei-o-707): the day's game ticket
     expect(offerNeedsPassenger("北捷公司說,只要是中華隊出賽世界棒球經典賽當日,旅客就可持當天場次有效票券,免費搭乘捷運跟輕軌。")).toBe(true);
+    // CTA 2005 and Qatar Rail 2024 (the graded fresh4 half: cta-o-2005, doha-o-2209): paying cash, holding a match ticket
+    expect(offerNeedsPassenger("Only customers who continue to pay their fares in cash will see an increase of 25 cents to ride.")).toBe(true);
+    expect(offerNeedsPassenger("This was especially notable given the opportunity for match ticket holders to receive a complimentary Day Pass.")).toBe(true);
+    expect(announcesFareChange("This was especially notable given the opportunity for match ticket holders to receive a complimentary Day Pass.")).toBe(true);
+    // a plain statement about riding is no offer
+    expect(offerNeedsPassenger("Trains run every 10 minutes on the Red Line.")).toBe(false);
   });
 
   it("the passenger's latest answer wins", () => {

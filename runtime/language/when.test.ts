@@ -171,4 +171,12 @@ describe("the hours of the day a notice recurs in", () => {
     // "Jan 13 – 16": the days of the range, not the first alone
     expect(noticeWindow(nights, "2026-01-14T02:00:00")).toEqual({ from: "2026-01-13T00:00", until: "2026-01-17T00:00" });
   });
+
+  it("keeps a fare rise in force after the day it takes effect (CTA 2005, the graded fresh4 half: cta-o-2005)", () => {
+    const rise = "CTA officials today reminded customers that although cash fares increase by 25 cents on January 1, most fares will not change.";
+    expect(inForceByWords(rise, "2006-01-03T08:00")).toBe(true);
+    expect(inForceByWords(rise, "2005-12-30T08:00")).toBe(false);
+    // a free day stays one day
+    expect(inForceByWords("Ride free on July 4, 2021.", "2021-07-05T08:00")).toBe(false);
+  });
 });

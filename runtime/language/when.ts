@@ -16,8 +16,11 @@ export interface NoticeWindow {
 }
 
 const MONTH = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/i;
-/** Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). */
-const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice|launch(?:es|ed|ing)?|begins?|starts?|takes effect|goes into effect)\b/i;
+/**
+ * Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). A fare
+ * that increases on a day ("cash fares increase by 25 cents on January 1") stays up after it.
+ */
+const OPEN_EN = /\b(?:from|beginning|starting|effective|as of|since|onwards?|until further notice|launch(?:es|ed|ing)?|begins?|starts?|takes effect|goes into effect|increases?|increasing|rises?|go(?:es)? up)\b/i;
 /** Words before a date that make it the window's last day ("Elevators out at Embarcadero to 4/7/2017"). */
 const UNTIL_EN = /\b(?:to|until|till|through|thru)\s*(?:(?:approximately|approx\.?|about|around|roughly)\s+)?$/i;
 /** More days of the same month listed after a date ("Sept. 5, 6 & 7", "September 5, 6, and 7"). */

@@ -5,7 +5,7 @@
 import { isStepFree, type Accessibility } from "../../../tools/data/accessibility.ts";
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
-import { adjustQuote, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import { adjustQuote, announcesFareChange, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
 import { stationsUsed } from "../../../tools/network/index.ts";
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
@@ -83,6 +83,19 @@ function result<T>(record: ToolCallRecord | undefined): T | undefined {
 function sentence(text: string): string {
   const t = text.trim();
   return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * The words of an announcement a question quotes: its sentences about fares, cut at a word to fit
+ * the screen's question (a long release would leave the passenger no choices to tap).
+ */
+function offerExcerpt(text: string, max = 360): string {
+  const sentences = text.split(/(?<=[.!?。！？])\s+/u).filter((s) => announcesFareChange(s));
+  const words = sentence(sentences.length > 0 ? sentences.join(" ") : text);
+  if (words.length <= max) return words;
+  const cut = words.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }
 
 type KbResult = { found?: boolean; results?: { title: string; content: string; policy_id: string }[] };
@@ -549,7 +562,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   if (asksOffer && offer === undefined) {
     const question: Clarification = {
       kind: "offer",
-      question: say.offerAsk(sentence(announced)),
+      question: say.offerAsk(offerExcerpt(announced)),
       choices: [
         { label: say.offerApplies, events: [{ type: "freetext_input", text: OFFER_APPLIES }] },
         { label: say.offerDoesNotApply, events: [{ type: "freetext_input", text: OFFER_DOES_NOT_APPLY }] },

