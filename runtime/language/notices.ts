@@ -273,6 +273,15 @@ export function saysLiftBack(message: string): boolean {
 }
 
 /**
+ * Service that is over or will not run, in words the stop lists do not hold: "[Pink] train service
+ * has ended for the evening", "trains will not operate on the Labor Day holiday", "Metro services
+ * will NOT be available till 2:30 PM".
+ */
+export const SERVICE_OUT = /\b(?:service|services|trains?)\s+(?:has|have)\s+(?:now\s+)?ended\b|\b(?:services?|trains?|metro|subway|lines?|connector)\b[^.]{0,40}?\b(?:(?:will|do|does|shall)\s+not|won'?t)\s+(?:operate|run|be\s+(?:available|operating|running|in\s+service))\b/i;
+/** The stop holds on every line ("… will NOT be available till 2:30 PM on all Lines of the Beijing Subway"), none excepted. */
+export const ON_EVERY_LINE = /\b(?:on|across|throughout|for)\s+(?:all|every)\s+(?:\w+\s+)?(?:lines?|routes?)\b(?!\s+(?:except|but|other than|apart from))/i;
+
+/**
  * "[Red] trains provide alternate service", "[Red] [Brown] trains and [SB] free shuttle buses provide
  * alternate service": the lines named run, whatever the sentence closes.
  */

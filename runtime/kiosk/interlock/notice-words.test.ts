@@ -343,4 +343,16 @@ describe("what grading the fresh texts once found", () => {
     expect(c.tracks.has("CTA-BLM|CTA-WIL")).toBe(true);
     expect(c.tracks.has("CTA-HOW|CTA-JRV")).toBe(false);
   });
+
+  it("reads service that has ended or will not operate, and a stop on all lines as the whole system (the graded fresh4 half: CTA 2018, BART 2018, DMRC adapted to Beijing)", () => {
+    const pink = read("cta", { type: "service_disruption", severity: "critical", line: "pink", message: "[Pink] train service has ended for the evening following an earlier slow moving work train near Polk." });
+    expect(summary(pink).lines).toEqual(["pink"]);
+    const oac = read("bart", { type: "service_change", severity: "warning", line: "oac", message: "BART Oakland Airport Connector trains will not operate on the Labor Day holiday Monday, Sep. 3.  BART Red, Yellow and Blue lines will operate on a Sunday schedule." });
+    expect(summary(oac).lines).toEqual(["oac"]);
+    const holi = read("beijing", { type: "service_change", severity: "critical", message: "On the day of the ‘Holi festival, i.e. 25th March, 2024 (Monday) , Metro services will NOT be available till 2:30 PM on all Lines of the Beijing Subway including Xijiao Line/Capital Airport Express." });
+    expect(holi.systemSuspended).toBe("n1");
+    // a facility that will not be available stops no train (Qatar's tournament notice, the spent fresh half)
+    const parking = read("doha", { type: "service_update", severity: "info", message: 'The Park and Ride facilities at Education City will not be available on days with matches in the adjacent stadium.' });
+    expect(summary(parking)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+  });
 });

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -396,14 +396,14 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (index === 0 && STATION_TYPES.has(type) && !OPENS_AGAIN.test(sentence)) {
       for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
     }
-    const closing = (text: string): boolean => CLOSING.test(text) || noLineTrains(text, lineWords);
+    const closing = (text: string): boolean => CLOSING.test(text) || SERVICE_OUT.test(text) || noLineTrains(text, lineWords);
     if (!closing(norm)) return;
     // "There will be no down escalator service to the Wenhu line platforms": a part of the station
     // is out (read as a lift above where it matters), not the line.
     if (PART_SERVICE_OUT.test(norm)) return;
     const clause = normalize(closingClause(sentence));
     if (!closing(clause)) return;
-    if (systemWide(clause, lineWords)) out.systemSuspended ??= label;
+    if (systemWide(clause, lineWords) || (ON_EVERY_LINE.test(clause) && !/\bexcept\b/.test(clause))) out.systemSuspended ??= label;
     const lineClause = withoutStationNames(system, clause, lineWords);
     const namedLines = names.filter((line) => line.names.some((n) => hasWord(lineClause, n)));
     for (const line of namedLines) {
@@ -449,7 +449,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   // A planned-work notice whose words speak only of delays ("Delays between South Hayward and Fremont")
   // stops nothing: its type alone is no stop.
   const onlyDelays = /\b(?:delays?|delayed|single[- ]track\w*|slower|reduced (?:service|frequency))\b/i.test(inForce) && !STOPPING.test(normalize(inForce));
-  const saysStopping = STOPPING.test(normalize(inForce)) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info" && !onlyDelays);
+  const saysStopping = STOPPING.test(normalize(inForce)) || SERVICE_OUT.test(inForce) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info" && !onlyDelays);
   if (!mapped && saysStopping) {
     const named = linesNamedIn(system, message);
     out.unread.push(unreadNotice(d, label, ownLine !== null && system.lineById(ownLine) ? [ownLine] : named.length > 0 ? named : null));

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -71,7 +71,7 @@ function suspendedLines(system: SystemData, message: string): Set<string> {
   const out = new Set<string>();
   const lineWords = new Set(system.lines.flatMap((l) => l.name.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w !== "" && w !== "line"));
   for (const sentence of message.split(/(?<=[.!;])\s+/)) {
-    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service))\b/i.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
+    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service))\b/i.test(sentence) && !SERVICE_OUT.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
     // "The elevator at X on Line 10 is out of service" says nothing about the trains.
     if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
@@ -139,7 +139,8 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   const knownLine = line && system.lineById(line) ? line : undefined;
   const segment = segmentIds(d.segment);
 
-  if (SYSTEM_WIDE.test(message) && d.severity === "critical") {
+  const everyLine = (SERVICE_OUT.test(message) || SUSPENDED.test(message)) && ON_EVERY_LINE.test(message) && !/\bexcept\b/i.test(message);
+  if ((SYSTEM_WIDE.test(message) || everyLine) && d.severity === "critical") {
     impact.systemWide = true;
     return impact;
   }
@@ -197,7 +198,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     const oneSection = (message.match(/\b(?:between|from)\b/gi) ?? []).length === 1;
     impact.restrictions.line_closures.push(named.size === 1 || oneSection ? lineClosure(system, id, message, SECTION) : { line: id });
   }
-  if (knownLine && SUSPENDED.test(message) && impact.closedLines.size === 0) {
+  if (knownLine && (SUSPENDED.test(message) || SERVICE_OUT.test(message)) && impact.closedLines.size === 0) {
     impact.closedLines.add(knownLine);
     impact.restrictions.line_closures.push({ line: knownLine });
   }
