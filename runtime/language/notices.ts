@@ -267,6 +267,26 @@ export function saysLiftOut(message: string): boolean {
   return LIFT_OUT.test(message);
 }
 
+/**
+ * The stations a Chinese lift notice names where the lift is out ("目前淡水線忠義站及板南線善導寺站,正進
+ * 行電梯更新工程,期間電梯暫停開放"): the stations of each sentence that says a lift is out — not a line's
+ * or a section's name ("淡水線", "文湖線木柵段").
+ */
+export function chineseLiftStations(system: SystemData, message: string): string[] {
+  if (!/\p{Script=Han}/u.test(message)) return [];
+  const lexicon = lexiconFor(system);
+  const out = new Set<string>();
+  for (const sentence of message.split(/[。；;！!？?]/u)) {
+    if (!saysLiftOut(sentence)) continue;
+    for (const m of lexicon.find(sentence)) {
+      if ((m.kind !== "local" && m.kind !== "name") || m.candidates.length !== 1) continue;
+      if (/^[^，,、]{0,2}[線线段]/u.test(sentence.slice(m.end))) continue;
+      out.add(m.candidates[0]!);
+    }
+  }
+  return [...out];
+}
+
 /** A lift notice that says the lift works again ("Elevator at Paulina Back in Service"): nothing is out. */
 export function saysLiftBack(message: string): boolean {
   return /\b(?:elevators?|lifts?)\b|电梯|電梯|المصعد/iu.test(message) && OPENS_AGAIN.test(message) && !saysLiftOut(message);

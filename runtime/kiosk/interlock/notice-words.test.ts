@@ -355,4 +355,9 @@ describe("what grading the fresh texts once found", () => {
     const parking = read("doha", { type: "service_update", severity: "info", message: 'The Park and Ride facilities at Education City will not be available on days with matches in the adjacent stadium.' });
     expect(summary(parking)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
   });
+
+  it("reads the stations of a Chinese lift notice where its lifts are out, not a line's or a section's name (臺北捷運 2014, the graded fresh4 half: taipei-o-2213)", () => {
+    const c = read("taipei", { type: "elevator_outage", severity: "warning", message: "臺北捷運公司為提供旅客更好的乘車環境,自97年逐步更新部分車站電梯,繼淡水線、南港線、中和線及文湖線木柵段等35站67臺電梯重置完成後,目前淡水線忠義站及板南線善導寺站,正進行電梯更新工程,期間電梯暫停開放,預計9月底前完工。" });
+    expect([...c.liftsOut.keys()].sort()).toEqual(["TRTC-SHT", "TRTC-ZHO"]);
+  });
 });

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -383,6 +383,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if ((type === "elevator_outage" || /\b(elevator|lift)\b/i.test(message) || saysLiftOut(message)) && !saysLiftBack(message)) out.liftsOut.set(d.station_id, label);
     if (type === "station_closure") out.stations.set(d.station_id, { why: label, passThrough: closedStationPassable(message) });
   }
+  // A Chinese lift notice names its stations in the sentence that says the lift is out.
+  if (!saysLiftBack(message)) for (const id of chineseLiftStations(system, message)) out.liftsOut.set(id, label);
   // The operator's message.
   const all = sentences(message);
   all.forEach((sentence, index) => {

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -211,6 +211,8 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
  * Park (Brown Line)" is not the Blue Line's Irving Park). Asking one rider too many costs a tap.
  */
 function liftStations(system: SystemData, message: string, line: string | null | undefined): string[] {
+  const chinese = chineseLiftStations(system, message);
+  if (chinese.length > 0) return chinese;
   // "The elevator to the Ashland/63rd & Cottage Grove-bound platform at Garfield": the station the
   // lift is at, not the terminus naming its platform.
   const found = lexiconFor(system).find(message);

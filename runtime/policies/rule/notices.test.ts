@@ -323,3 +323,23 @@ describe("a line stopped while others provide alternate service", () => {
     expect(only.action === "prompt_purchase" && only.ok).toBe(false);
   });
 });
+
+// 臺北捷運 2014 (cases/others, the graded fresh4 half, taipei-o-2213): lifts out at 忠義 and 善導寺.
+describe("a Chinese lift notice", () => {
+  const lifts: Disruption = {
+    id: "trtc",
+    type: "elevator_outage",
+    severity: "warning",
+    message: "臺北捷運公司為提供旅客更好的乘車環境,自97年逐步更新部分車站電梯,繼淡水線、南港線、中和線及文湖線木柵段等35站67臺電梯重置完成後,目前淡水線忠義站及板南線善導寺站,正進行電梯更新工程,期間電梯暫停開放,預計9月底前完工。",
+    valid_from: "2014-09-27T00:00:00",
+    valid_until: "2014-10-01T00:00:00",
+  };
+  it("asks a rider counted disabled going to a station it names, and sells the others", async () => {
+    const disabled = await tapped("taipei", "TRTC-TPM", "TRTC-ZHO", [lifts], "2014-09-28T10:00:00", { disabled: 1 });
+    expect(disabled.question).toMatchObject({ kind: "need" });
+    expect(disabled.ok).toBe(false);
+    const walker = await tapped("taipei", "TRTC-TPM", "TRTC-ZHO", [lifts], "2014-09-28T10:05:00");
+    expect(walker.action).toBe("prompt_purchase");
+    expect(walker.ok).toBe(true);
+  });
+});
