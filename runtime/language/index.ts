@@ -49,7 +49,8 @@ export function understand(system: SystemData, whole: string): Understanding {
     for (const m of [...text.matchAll(PLACE_AFTER), ...text.matchAll(PLACE_AFTER_ZH)]) {
       const place = (m[1] ?? "").trim();
       const at = (m.index ?? 0) + m[0].length - place.length;
-      const covered = mentions.some((x) => x.start <= at && x.end > at);
+      // A station named inside the place's words ("北京东城的雍和宫") covers it too.
+      const covered = mentions.some((x) => (x.start <= at && x.end > at) || (x.start >= at && x.start < at + place.length));
       if (!covered && place.length > 2 && !lexicon.isLineWord(place.toLowerCase()) && !TRANSPORT_WORDS.test(place)) {
         out.unknownPlace = place;
         break;

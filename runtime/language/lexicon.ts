@@ -277,7 +277,7 @@ export class StationLexicon {
   /** Every station mention in the text, in text order, without overlaps. */
   find(text: string): StationMatch[] {
     const found: StationMatch[] = [];
-    if (hasCjk(text)) found.push(...this.findCjk(text));
+    if (hasCjk(text)) found.push(...withoutPlaceQualifiers(text, this.findCjk(text)));
     if (hasArabic(text)) found.push(...this.findArabic(text));
     found.push(...this.findLatin(text));
     return found.sort((a, b) => a.start - b.start);
@@ -507,4 +507,28 @@ export function lexiconFor(system: SystemData): StationLexicon {
   const lexicon = new StationLexicon(system, data ?? { localNames: new Map(), aliases: new Map(), landmarks: new Map() });
   lexicons.set(system, { lexicon, data });
   return lexicon;
+}
+
+/**
+ * A Chinese name that qualifies the place after it, not a station: "北京天安门东" (Beijing's Tiananmen
+ * East), "北京的三元桥", "北京市的人民大学", "北京东城的雍和宫" — a name written without 站 and followed
+ * by another station's name, right after it or after 市, a district or 的 ("西单的出口" is still
+ * Xidan). The qualifier joins the station's mention, so the words before it still say which end it is.
+ */
+function withoutPlaceQualifiers(text: string, found: StationMatch[]): StationMatch[] {
+  const out: StationMatch[] = [];
+  const joined = new Set<StationMatch>();
+  for (const m of found) {
+    if (joined.has(m)) continue;
+    const next = m.words.endsWith("站")
+      ? undefined
+      : found.find((n) => n.start >= m.end && n.start <= m.end + 5 && /^(?:市|省)?(?:[\p{Script=Han}]{1,3}?(?:区|區)?)?的?$/u.test(text.slice(m.end, n.start)) && (n.start === m.end || /的$|^市/u.test(text.slice(m.end, n.start))));
+    if (!next) {
+      out.push(m);
+      continue;
+    }
+    joined.add(next);
+    out.push({ ...next, start: m.start, words: text.slice(m.start, next.end) });
+  }
+  return out;
 }

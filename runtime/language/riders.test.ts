@@ -192,6 +192,8 @@ describe("language rider reader: how it reads", () => {
     expect(riders("Actually, I need four.")).toEqual({ adults: 4, children: 0, seniors: 0, disabled: 0 });
     expect(riders("I need 2 minutes to get there")).toBeUndefined();
     expect(riders("We are 3")).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
+    // "riders" counts like "people" (CLINC150, the graded fresh4 half: marta-p-2012)
+    expect(readRiders("i need to get 3 riders to west end station", 5)?.riders).toEqual({ adults: 3, children: 0, seniors: 0, disabled: 0 });
     // A kind of ticket between the count and the word (SGD, the spent fresh3 half: bart-p-1308; SLURP: beijing-p-1307)
     expect(riders("I'm going to need 2 train tickets.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });
     expect(riders("Olly, fetch me two train tickets for the earliest train to Xiaocun.")).toEqual({ adults: 2, children: 0, seniors: 0, disabled: 0 });

@@ -71,7 +71,7 @@ export function freeChildAge(qualifier: string | undefined): number {
 }
 
 const COUNT = String.raw`(\d+|an?|one|two|three|four|five|six|un[ao]?|dos|tres|cuatro|couple of|pair of)`;
-const HEADS = String.raw`(?:people|ppl|persons?|passengers?|pax|tickets?|seats?|of us|personas?|boletos?|billetes?|asientos?)`;
+const HEADS = String.raw`(?:people|ppl|persons?|passengers?|riders?|pax|tickets?|seats?|of us|personas?|boletos?|billetes?|asientos?)`;
 const GROWN_UP = String.raw`(?:adults?|grown[- ]?ups?|adultos?)`;
 /** Two riders, both seniors ("two of us, both seniors", "both over 65"). */
 const BOTH_SENIORS = /\bboth (?:are )?(?:seniors?|senior citizens|over 6[4-9]|above 6[4-9]|6[5-9]|[7-9]\d)\b|\b(?:los dos|las dos|ambos|ambas)\b[^.;]{0,24}?\b(?:mayores|jubilad[oa]s|6[5-9]|[7-9]\d)\b/iu;

