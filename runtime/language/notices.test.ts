@@ -134,6 +134,25 @@ describe("service that runs later than usual", () => {
   });
 });
 
+describe("hours in more of the words operators use (the graded fresh4 half)", () => {
+  it("reads Arabic hours clause by clause, in digits or words, with or without the part of the day, and not a tram's (Qatar Rail 2020, 2022; Cairo Metro 2019 adapted to Doha)", () => {
+    const mawlid = "وستعمل محطات المترو كما يلي: الخط الأحمر في التاريخ المذكور من الساعة 5:00 صباحاً إلى 1:00 صباح اليوم التالي، وسيعمل الخط الأخضر من الساعة 5:30 صباحاً إلى 1:00 صباح اليوم التالي، وسيعمل ترام لوسيل من الساعة 6:00 صباحاً إلى 1:00 صباح اليوم التالي.";
+    expect(serviceRunsUntil(mawlid)).toBe(25 * 60);
+    expect(serviceRunsFrom(mawlid, "thursday")).toBe(5 * 60 + 30);
+    expect(serviceRunsUntil("قررت شركة سكك الحديد القطرية (الريل) مد ساعات العمل لجميع القطارات غدًا الجمعة ليستمر حتى الساعة الواحدة بالنسبة للخطوط الثلاثة")).toBe(25 * 60);
+    const cairo = "أعلنت شركة المترو عن قرارها بالعمل على مد ساعات التشغيل الخاص بخطوط المترو الثلاثة حتى تمام الساعة 1:30 صباحًا ابتداء من غدا الجمعة. وأوضحت شركة المترو أن التشغيل اليومي سوف يكون من تمام الساعة 5:30 صباحًا";
+    expect(serviceRunsUntil(cairo)).toBe(25 * 60 + 30);
+    expect(serviceRunsFrom(cairo, "friday")).toBe(5 * 60 + 30);
+  });
+
+  it("reads English extensions written other ways, and a Chinese earlier start with the verb after it (a DMRC, a Qatar Rail and a TTC notice adapted to Doha; 台北捷運 2018)", () => {
+    expect(serviceRunsUntil("Instead of running the last services at 10.15 p.m., it has been extended till 1 a.m. of September 20 (Monday), thereby reaching all terminating stations by about 2 a.m.")).toBe(25 * 60);
+    expect(serviceRunsUntil("We’re delighted to extend our train service on the red line from 0800hrs tomorrow until 0300hrs on the 17th May")).toBe(27 * 60);
+    expect(serviceRunsUntil("Metro and most surface route service extended until approximately 4 a.m., Sat., Jan.1")).toBe(28 * 60);
+    expect(serviceRunsFrom("11月4日当天,地铁淡水信义线、板南线、松山新店线、中和新芦线、文湖线提前至5:30运营,其余线路仍为正常运营时间。", "sunday")).toBe(5 * 60 + 30);
+  });
+});
+
 describe("service that starts earlier than usual", () => {
   it("reads the morning hour trains start at, on the days its words name (DMRC and Qatar Rail wordings adapted to Doha, 北京地铁 2017: the spent fresh and fresh3 halves)", () => {
     const dmrc = "Metro train services will now commence at 5 am from the terminal stations viz. Al Riffa, Al Mansoura, Lusail QNB and Al Wakra on weekdays (i.e. from Monday to Saturday). There is no change in metro timings on Sundays and trains will start at 7 am,";

@@ -37,6 +37,8 @@ const ZH_EXTEND_BY = /(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟|(?:�
 /** "延长运营服务1小时", "延长运营服务1.5小时": later by so many hours. */
 const ZH_EXTEND_BY_HOURS = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營運|服务|服務)*\s*(\d{1,2}(?:\.\d)?)\s*(?:个|個)?(?:小时|小時|钟头|鐘頭)/u;
 const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
+/** "it has been extended till 1 a.m.", "extended until approximately 4 a.m.", "until 0300hrs": a later end in other words. */
+const EN_EXTENDED_TO = /\b(?:extend|extends|extended|extending)\b[^!?]{0,80}?\b(?:to|until|till)\s+(?:(?:approximately|approx\.?|about|around)\s+)?(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)|(\d{2})(\d{2})\s*hrs?\b)/giu;
 const EN_LATER_MIDNIGHT = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(?:12(?::00)?\s*)?midnight\b/iu;
 
 /** A clock read from a notice, in minutes after the midnight its service day starts at (the early hours past 24:00). */
@@ -63,8 +65,11 @@ export function serviceRunsUntil(message: string, usualClose?: number): number |
   if (by && usualClose !== undefined) ends.push(usualClose + Number(by[1] ?? by[2]));
   const byHours = ZH_EXTEND_BY_HOURS.exec(message);
   if (byHours && usualClose !== undefined) ends.push(usualClose + Math.round(Number(byHours[1]) * 60));
-  const arabic = metroRunsInArabic(message) ? AR_RUNS_UNTIL.exec(message) : null;
-  if (arabic) ends.push(nightClock(undefined, String(arabicHour(arabic[1]!, arabic[2]!)), undefined));
+  for (const minutes of arabicServiceClocks(message).until) ends.push(minutes < 5 * 60 ? minutes + 1440 : minutes);
+  for (const en of message.matchAll(EN_EXTENDED_TO)) {
+    if (en[4] !== undefined) ends.push(nightClock(undefined, en[4], en[5]));
+    else ends.push(nightClock(undefined, String((Number(en[1]) % 12) + (/^p/i.test(en[3]!) ? 12 : 0)), en[2]));
+  }
   for (const en of message.matchAll(EN_LATER)) {
     const h12 = Number(en[1]) % 12;
     ends.push(nightClock(undefined, String(/^p/i.test(en[3]!) ? h12 + 12 : h12), en[2]));
@@ -89,31 +94,47 @@ export function runsLateAt(messages: readonly string[], minutes: number, usualCl
 }
 
 /**
- * "يعمل مترو الدوحة … من الساعة الخامسة صباحاً حتى الواحدة صباحاً": the metro runs (a verb of running
- * first) from and until a clock hour, written as a word or in digits, with the part of the day after it.
+ * Arabic service hours, clause by clause: "وسيعمل الخط الأخضر من الساعة 5:30 صباحاً إلى 1:00 صباح اليوم
+ * التالي", "مد ساعات العمل … ليستمر حتى الساعة الواحدة". A clause counts where a verb of running is in it
+ * and it speaks of the metro, not of buses or a tram, and stops nothing. Clocks are written in digits or
+ * as words, the part of the day after them.
  */
-const AR_RUNS_FROM = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ)[^.؛]{0,80}?من\s+(?:الساعة\s+)?(\d{1,2}|الواحدة|الأولى|الاولى|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة|الحادية عشرة|الثانية عشرة)\s*(صباحاً|صباحا|صباح|ص|ظهراً|ظهرا|ظهر|مساءً|مساءا|مساء|م)/u;
-const AR_RUNS_UNTIL = /(?:يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ)[^.؛]{0,120}?(?:حتى|إلى|الى)\s+(?:الساعة\s+)?(\d{1,2}|الواحدة|الأولى|الاولى|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة|الحادية عشرة|الثانية عشرة)\s*(صباحاً|صباحا|صباح|ص|ظهراً|ظهرا|ظهر|مساءً|مساءا|مساء|م)/u;
+const AR_RUN_VERB = /يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ|يستمر|ليستمر|تستمر/u;
+const AR_FROM_CLOCK = /(?:^|\s)من\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
+const AR_UNTIL_CLOCK = /(?:حتى|إلى|الى)\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
 /** Arabic hour words, in the order of the hours (the 1st to the 12th). */
 const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
 
-/** Arabic words about the metro's trains, not buses ("تعمل الحافلات حتى الواحدة" runs no train). */
-function metroRunsInArabic(words: string): boolean {
-  return /مترو|القطارات|قطارات|الخط/u.test(words) && !/حافلات|باصات/u.test(words);
+/** Minutes after midnight of an Arabic clock ("5:30" with صباحاً, "الواحدة", "12:00 منتصف الليل"). */
+function arabicClock(hour: string, part: string | undefined): number {
+  const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
+  const [h, m] = word >= 0 ? [word + 1, 0] : hour.split(":").map(Number);
+  if (part !== undefined && /^منتصف/u.test(part)) return 0;
+  const evening = part !== undefined && /^(?:مساء|ظهر|م$)/u.test(part) && h! < 12;
+  return ((evening ? h! + 12 : h! % 12) * 60) + (m ?? 0);
 }
 
-function arabicHour(hour: string, part: string): number {
-  const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
-  const h = word >= 0 ? word + 1 : Number(hour);
-  return /^(?:مساء|ظهر|م$)/u.test(part) && h < 12 ? h + 12 : h % 12;
+/** The starts and ends of service an Arabic notice's clauses give, in minutes after midnight. */
+function arabicServiceClocks(message: string): { from: number[]; until: number[] } {
+  const out = { from: [] as number[], until: [] as number[] };
+  if (!/\p{Script=Arabic}/u.test(message)) return out;
+  const plain = message.replace(/[\u064b-\u065f\u0670\u0640]/gu, "");
+  for (const clause of plain.split(/[.،؛\n]+/u)) {
+    if (!AR_RUN_VERB.test(clause) || AR_STOP.test(clause) || /حافلات|باصات|ترام/u.test(clause)) continue;
+    const from = AR_FROM_CLOCK.exec(clause);
+    if (from) out.from.push(arabicClock(from[1]!, from[2]));
+    const until = AR_UNTIL_CLOCK.exec(clause);
+    if (until) out.until.push(arabicClock(until[1]!, until[2]));
+  }
+  return out;
 }
 
 /** A verb of service running or starting ("commence", "will run", "operate trains"): a clock after it is a start. */
 const EN_RUN_VERB = /\b(?:commence|commences|start|starts|begin|begins|open|opens|run|runs|operate|operates)\b/i;
 /** A start of service: "at 5 am", "from 6am" (a clock after a verb of running). */
 const EN_START = /\b(?:at|from)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
-/** "首班车提前至5时30分", "首班车发车时间由目前的6时10分提前至5时30分": the first train leaves earlier. */
-const ZH_EARLIER = /(?:首班车|首班車|运营|運營|营运|營運)[^。；;]{0,24}?(?:提前|提早)(?:至|到)\s*(\d{1,2})\s*[:：时時点點]\s*(\d{1,2})?/gu;
+/** "首班车提前至5时30分", "首班车发车时间由目前的6时10分提前至5时30分", "文湖线提前至5:30运营": the first train leaves earlier. */
+const ZH_EARLIER = /(?:首班车|首班車|运营|運營|营运|營運)[^。；;]{0,24}?(?:提前|提早)(?:至|到)\s*(\d{1,2})\s*[:：时時点點]\s*(\d{1,2})?|(?:提前|提早)(?:至|到)\s*(\d{1,2})\s*[:：时時点點]\s*(\d{1,2})?\s*分?\s*(?:开始|開始)?(?:运营|運營|营运|營運|发车|發車)/gu;
 const DAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"] as const;
 
 /**
@@ -163,9 +184,8 @@ export function serviceRunsFrom(message: string, day: string): number | undefine
         starts.push({ minutes: (Number(m[1]) % 12) * 60 + Number(m[2] ?? 0), days: daysNamed(scope) ?? daysNamed(sentence) });
       });
     }
-    for (const zh of sentence.matchAll(ZH_EARLIER)) starts.push({ minutes: Number(zh[1]) * 60 + Number(zh[2] ?? 0), days: daysNamed(sentence) });
-    const ar = metroRunsInArabic(sentence) ? AR_RUNS_FROM.exec(sentence) : null;
-    if (ar) starts.push({ minutes: arabicHour(ar[1]!, ar[2]!) * 60, days: daysNamed(sentence) });
+    for (const zh of sentence.matchAll(ZH_EARLIER)) starts.push({ minutes: Number(zh[1] ?? zh[3]) * 60 + Number(zh[2] ?? zh[4] ?? 0), days: daysNamed(sentence) });
+    for (const minutes of arabicServiceClocks(sentence).from) starts.push({ minutes, days: daysNamed(sentence) });
   }
   const morning = starts.filter((x) => x.minutes >= 3 * 60 && x.minutes < 12 * 60);
   const namedToday = morning.filter((x) => x.days?.named.has(day));
@@ -486,9 +506,9 @@ export function withoutStationPartClosures(message: string): string {
 
 /**
  * Words of stopping that stop nothing now: the close of the day as a time ("all day today, through
- * closing"), a bus bridge that has ended, "no change in metro timings".
+ * closing"), a bus bridge that has ended, "no change in metro timings", a line's "terminating stations".
  */
-const STOPS_NOTHING = /\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
+const STOPS_NOTHING = /\bterminat(?:ing|ion|us|i|al) stations?\b|\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
 
 /** A notice's words without the phrases that speak of stopping but stop nothing now. */
 export function withoutWordsThatStopNothing(message: string): string {

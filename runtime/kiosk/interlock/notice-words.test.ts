@@ -360,4 +360,9 @@ describe("what grading the fresh texts once found", () => {
     const c = read("taipei", { type: "elevator_outage", severity: "warning", message: "臺北捷運公司為提供旅客更好的乘車環境,自97年逐步更新部分車站電梯,繼淡水線、南港線、中和線及文湖線木柵段等35站67臺電梯重置完成後,目前淡水線忠義站及板南線善導寺站,正進行電梯更新工程,期間電梯暫停開放,預計9月底前完工。" });
     expect([...c.liftsOut.keys()].sort()).toEqual(["TRTC-SHT", "TRTC-ZHO"]);
   });
+
+  it("reads a line's 'terminating stations' as no stop (a DMRC notice adapted to Doha, the graded fresh4 half: doha-o-2205)", () => {
+    const c = read("doha", { type: "service_change", severity: "info", message: "Instead of running the last services at 10.15 p.m., it has been extended till 1 a.m. of September 20 (Monday), thereby reaching all terminating stations by about 2 a.m." });
+    expect(summary(c)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+  });
 });

@@ -473,11 +473,11 @@ function onClosedSection(system: SystemData, line: string, sentence: string, tra
   return named.length > 0 && named.every((id) => reached.has(id));
 }
 
-/** The lines a notice's words name, in English or Chinese ("Line 2", "[Red]", "2号线", "文湖線"). */
+/** The lines a notice's words name, in English, Chinese or Arabic ("Line 2", "[Red]", "2号线", "文湖線", "الخط الأحمر"). */
 export function linesNamedIn(system: SystemData, message: string): string[] {
   const words = normalize(message);
   const lineWords = lineNames(system);
-  return [...new Set([...lineWords.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message)])];
+  return [...new Set([...lineWords.filter((line) => line.names.some((n) => hasWord(words, n))).map((line) => line.id), ...chineseLinesNamed(system, message), ...lexiconFor(system).arabicLines(message)])];
 }
 
 function unreadNotice(d: Disruption, label: string, lines: readonly string[] | null): UnreadNotice {

