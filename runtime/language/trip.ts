@@ -25,6 +25,8 @@ const SALIDA_BEFORE = /\bsalida (?:a|de|en|desde)(?: el| la)?\s*$/iu;
 // Cues right after a name: "Powell St from Fremont" (the first is the destination).
 const FROM_AFTER = /^\s*[,.]?\s*(?:-\s*)?(?:coming\s+)?from\b/iu;
 const TO_AFTER = /^\s*(?:to|->|>|→|=>|-|dao|到|去|往)\s*/iu;
+/** "X怎么走" (how do I get to X): X is where the trip ends ("X怎么去Y" is from X to Y). */
+const HOW_TO_GET_AFTER = /^\s*站?\s*(?:怎么走|怎麼走|(?:怎么去|怎麼去)\s*(?:[？?。！!]|$))/u;
 const ROUND_TRIP = /\b(round[- ]?trip|return(?: ticket| trip| journey)?|and back|there and back|ida y vuelta)\b|往返|來回|来回|ذهاب وعودة/iu;
 
 const ARABIC_FROM = /(?:^|\s)من\s*$/u;
@@ -88,6 +90,8 @@ function readRoles(text: string, given: readonly StationMatch[]): TripReading {
     }
     // "con punto de salida a Midtown y llegada a Airport": the departure point, though "a" precedes it.
     if (SALIDA_BEFORE.test(lead)) roles.set(m, "origin");
+    // "松山机场怎么走", "清河站怎么走": how to get there.
+    else if (HOW_TO_GET_AFTER.test(text.slice(m.end))) roles.set(m, "destination");
     else if (DEST_BEFORE.test(lead)) roles.set(m, "destination");
     else if (ORIGIN_BEFORE.test(lead)) roles.set(m, "origin");
   }
