@@ -149,6 +149,7 @@ describe("hours in more of the words operators use (the graded fresh4 half)", ()
     expect(serviceRunsUntil("Instead of running the last services at 10.15 p.m., it has been extended till 1 a.m. of September 20 (Monday), thereby reaching all terminating stations by about 2 a.m.")).toBe(25 * 60);
     expect(serviceRunsUntil("We’re delighted to extend our train service on the red line from 0800hrs tomorrow until 0300hrs on the 17th May")).toBe(27 * 60);
     expect(serviceRunsUntil("Metro and most surface route service extended until approximately 4 a.m., Sat., Jan.1")).toBe(28 * 60);
+    expect(serviceRunsUntil("The closure of Five Points has been extended until 5 a.m.")).toBeUndefined();
     expect(serviceRunsFrom("11月4日当天,地铁淡水信义线、板南线、松山新店线、中和新芦线、文湖线提前至5:30运营,其余线路仍为正常运营时间。", "sunday")).toBe(5 * 60 + 30);
   });
 });

@@ -67,6 +67,9 @@ export function serviceRunsUntil(message: string, usualClose?: number): number |
   if (byHours && usualClose !== undefined) ends.push(usualClose + Math.round(Number(byHours[1]) * 60));
   for (const minutes of arabicServiceClocks(message).until) ends.push(minutes < 5 * 60 ? minutes + 1440 : minutes);
   for (const en of message.matchAll(EN_EXTENDED_TO)) {
+    // "The closure has been extended until 5 a.m." keeps trains stopped, not running.
+    const said = message.slice(Math.max(0, (en.index ?? 0) - 60), (en.index ?? 0) + en[0].length).split(/(?<=[.!?])\s+(?=[A-Z])/u).at(-1) ?? en[0];
+    if (/clos|suspen|shut|works?\b|maint|repair|disrupt|bus/i.test(said)) continue;
     if (en[4] !== undefined) ends.push(nightClock(undefined, en[4], en[5]));
     else ends.push(nightClock(undefined, String((Number(en[1]) % 12) + (/^p/i.test(en[3]!) ? 12 : 0)), en[2]));
   }
