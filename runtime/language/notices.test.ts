@@ -223,6 +223,13 @@ describe("Chinese notices that skip or stop stations", () => {
     expect(stopped?.stationsClosed).toEqual(["BJM-SHA2", "BJM-LON", "BJM-ZHA", "BJM-GEP", "BJM-DAW", "BJM-GUO4"]);
   });
 
+  it("reads the last trains towards two ends having left as those ends out of reach (北捷 2025, the spent fresh3 half: taipei-o-1500)", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const taipei = pack.system("taipei");
+    ensureLanguageData(pack, taipei);
+    expect(readChineseNotice(taipei, "台北101/世貿至北投站,維持5分鐘一班車;往淡水及往新北投的尾班車已開出。")?.stationsClosed).toEqual(["TRTC-TAM", "TRTC-XIN"]);
+  });
+
   it("reads a bus bridge started on a section (啟動接駁服務) and passengers told not to ride a section (请不要乘坐) as that section stopped (台北捷運 2025, 北京地铁 2024: the spent fresh3 half)", () => {
     const pack = new DataPack(SHARED_DATA_DIR);
     const taipei = pack.system("taipei");

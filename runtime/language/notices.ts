@@ -538,6 +538,8 @@ export interface ClauseNoticeReading {
   unreadLines: string[];
 }
 
+/** "尾班車已開出", "末班车已经发出": the last train has left. */
+const ZH_LAST_TRAIN_GONE = /(?:尾班|末班)(?:車|车)(?:已經|已经|已)(?:開出|开出|發出|发出|駛離|驶离|開走|开走)/u;
 const ZH_CLAUSE = /[。；;！!？?，,]/u;
 const ZH_LINES = /((?:\d+|[A-Za-z]\d*)(?:\s*[、和及与與]\s*(?:\d+|[A-Za-z]\d*))*)\s*号线|((?:\d+|[A-Za-z]\d*)(?:\s*[、和及與]\s*(?:\d+|[A-Za-z]\d*))*)\s*號線/gu;
 const ZH_SYSTEM = /全网|全網|全线网|全線網|所有线路|所有線路|各线路所有|各線路所有|全部线路|全部線路/u;
@@ -632,6 +634,13 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
     // "各路線將視運量及風速調整班距或平面高架路段暫停營運": a clause's measure taken depending on ridership
     // and wind stops nothing now (a clause, not its sentence: "…暫停營運,…並視實際狀況彈性調整班距" stops).
     if (ZH_DEPENDING.test(clause)) return;
+    // "往淡水及往新北投的尾班車已開出": the last trains towards those ends have left; no train reaches them.
+    if (ZH_LAST_TRAIN_GONE.test(clause)) {
+      const ends = stationsIn(clause).filter((m) => /(?:往|开往|開往)\s*$/u.test(clause.slice(Math.max(0, m.start - 2), m.start)));
+      if (ends.length > 0) reading.stationsClosed.push(...ends.flatMap((m) => m.candidates));
+      else reading.unread.push(clause);
+      return;
+    }
     const numbered = linesIn(clause);
     const named = lexicon.chineseLines(clause);
     // A line named with a part of it ("高架平面路段") is stopped somewhere on it, not where.

@@ -29,6 +29,9 @@ describe("fare offers that depend on the passenger", () => {
     expect(offerNeedsPassenger("Only customers who continue to pay their fares in cash will see an increase of 25 cents to ride.")).toBe(true);
     expect(offerNeedsPassenger("This was especially notable given the opportunity for match ticket holders to receive a complimentary Day Pass.")).toBe(true);
     expect(announcesFareChange("This was especially notable given the opportunity for match ticket holders to receive a complimentary Day Pass.")).toBe(true);
+    // CTA 2012 (the spent fresh3 half, cta-o-1312): a surcharge for paying with a paper farecard
+    expect(offerNeedsPassenger("Beginning July 1, customers using paper farecards will be charged an additional $1 per trip.")).toBe(true);
+    expect(announcesFareChange("Beginning July 1, customers using paper farecards will be charged an additional $1 per trip.")).toBe(true);
     // a plain statement about riding is no offer
     expect(offerNeedsPassenger("Trains run every 10 minutes on the Red Line.")).toBe(false);
   });

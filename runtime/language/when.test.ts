@@ -179,4 +179,10 @@ describe("the hours of the day a notice recurs in", () => {
     // a free day stays one day
     expect(inForceByWords("Ride free on July 4, 2021.", "2021-07-05T08:00")).toBe(false);
   });
+
+  it("reads a fare change's window from all its fare sentences, 'will be charged' among them (CTA 2012, the spent fresh3 half: cta-o-1312)", () => {
+    const cta = "CTA increases maximum paper farecard trade-in limit in advance of July 1 changes\nCustomers can move up to $20 from paper farecard to Ventra® to avoid $1 surcharge\n\nCTA today announced that it is increasing the amount of fare value that can be transferred from a paper farecard to Ventra® to encourage customers to transition to Ventra® cards in advance of July 1 fare changes.  Beginning July 1, customers using paper farecards will be charged an additional $1 per trip.  Customers can avoid the surcharge by using a Ventra® card instead.";
+    expect(announcementInForce(cta, "2012-07-02T08:00")).toBe(cta);
+    expect(announcementInForce(cta, "2012-06-29T08:00")).toBeNull();
+  });
 });

@@ -320,7 +320,7 @@ export function announcesFareChange(text: string): boolean {
     .replace(/\bpay (?:by|with|using|via) (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone)(?: or (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone))?\b/g, " ");
   return (
     /\b(quarter|third|half)\s+off\b|\boff\s+(the\s+)?(total|fares?|prices?)\b|\bpenny\s+(rides?|fares?|tickets?)\b|\bcomplimentary\b/.test(t) ||
-    /\b(fares?|prices?|priced|pricing|surcharges?|charges?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|no cost|at no cost|free of charge|half|percent|per ?cent|on us|costs?)\b|%|\bpay\b/.test(t) ||
+    /\b(fares?|prices?|priced|pricing|surcharges?|charge[sd]?|fees?|discount(?:s|ed)?|cheaper|reduced|no charge|no cost|at no cost|free of charge|half|percent|per ?cent|on us|costs?)\b|%|\bpay\b/.test(t) ||
     /\b(ride|rides|riding|travel|travels|go|goes|trips?|journeys?|tickets?)\b[^.]{0,40}\bfree\b|\bfree\b[^.]{0,20}\b(travel|rides?|trips?|journeys?|tickets?|fares?)\b|\bfor free\b/.test(t) ||
     // "#ZeroFare for #BetterAir", "customers will not have to purchase tickets": no fare is charged.
     /\bzero[- ]?fares?\b|\bfare[- ]?free\b|\b(?:not|n'?t|no longer) (?:have|need) to (?:pay|purchase|buy)\b/.test(t) ||
