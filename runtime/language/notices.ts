@@ -480,7 +480,7 @@ function expressSkips(system: SystemData, message: string, line?: string | null)
  * sold through.
  */
 const CONTINGENT =
-  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:将|將|会|會)?有可能(?:会|會)?(?:停止|暂停|暫停|停运|停運)|可能(?:会|會)(?:停止|暂停|暫停|停运|停運)|(?<!(?:因|由于|由於)[^。；;，,]{0,4})(?:风力|風力)[^。；;]{0,12}?(?:达到|達到|达|達)\s*\d+\s*(?:级|級)|(?:暂停|暫停|停止)(?:行驶|行駛|运营|運營|营运|營運|运行|運行)?(?:后|後)[，,]|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
+  /(?:当|當)[^。；;]{2,40}?(?:时|時)[，,]?\s*(?:即|将|將|就)|(?:时|時)[，,]\s*(?:将|將|即)(?:采取|採取|实施|實施)|(?:如遇|若遇|如果遇到|遇到?(?:极端|極端|特殊|紧急|緊急|突发|突發|恶劣|惡劣)[^。；;]{0,8}(?:情况|情況|天气|天氣))[^。；;]*(?:将|將|会|會|可能|采取|採取)|必要时|必要時|视情况|視情況|(?:将|將|会|會)?有可能(?:会|會)?(?:停止|暂停|暫停|停运|停運)|可能(?:会|會)(?:停止|暂停|暫停|停运|停運)|(?<!(?:因|由于|由於)[^。；;，,]{0,4})(?:风力|風力)[^。；;]{0,12}?(?:达到|達到|达|達)\s*\d+\s*(?:级|級)|(?:暂停|暫停|停止)(?:行驶|行駛|运营|運營|营运|營運|运行|運行)?(?:后|後)[，,]|(?:^|[，,。；;：:])\s*(?:若|如果|倘若|假如|如若)[^。；;]{1,30}?(?:将|將|会|會|即)|\bif (?:necessary|needed|required)\b|\bin the event of\b|\bmay (?:need to |have to )?(?:be )?(?:closed?|suspended?|shut)\b/iu;
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
@@ -509,9 +509,10 @@ export function withoutStationPartClosures(message: string): string {
 
 /**
  * Words of stopping that stop nothing now: the close of the day as a time ("all day today, through
- * closing"), a bus bridge that has ended, "no change in metro timings", a line's "terminating stations".
+ * closing"), a bus bridge that has ended, "no change in metro timings", a line's "terminating stations",
+ * numbered trains that are stopped ("Trains #826 and #815 are stopped": delays, not a stop of service).
  */
-const STOPS_NOTHING = /\bterminat(?:ing|ion|us|i|al) stations?\b|\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
+const STOPS_NOTHING = /\bterminat(?:ing|ion|us|i|al) stations?\b|\btrains? #?\d+(?:\s*(?:,|and|&)\s*#?\d+)*\s+(?:are|is|were|was)\s+(?:stopped|holding|standing)\b|\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
 
 /** A notice's words without the phrases that speak of stopping but stop nothing now. */
 export function withoutWordsThatStopNothing(message: string): string {

@@ -365,4 +365,14 @@ describe("what grading the fresh texts once found", () => {
     const c = read("doha", { type: "service_change", severity: "info", message: "Instead of running the last services at 10.15 p.m., it has been extended till 1 a.m. of September 20 (Monday), thereby reaching all terminating stations by about 2 a.m." });
     expect(summary(c)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
   });
+
+  it("reads numbered trains that are stopped as delays, and a measure taken only if a higher signal is hoisted (若…將) as no stop now (CTA 2019, MTR adapted to Taipei: the graded fresh4 half)", () => {
+    const held = read("cta", { type: "delay", severity: "warning", line: "orange", message: "CTA Alert Orange - Trains #826 and #815 are stopped south of Harold Washington Library, track equipment derailment" });
+    expect(summary(held)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+    const signal = read("taipei", { type: "typhoon_warning", severity: "warning", message: "北捷表示,中央氣象署公佈稍後將改發8號風球,鐵路及北捷接駁公車服務會維持正常直至周三晚收車。若改發9號或以上風球,露天段列車、貓空纜車及北捷接駁公車服務將即時暫停。" });
+    expect(summary(signal)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+    // trains that are stopped, unnumbered, still stop service where the kiosk cannot place it
+    const stopped = summary(read("cta", { type: "delay", severity: "warning", line: "orange", message: "Orange Line trains are stopped because of a derailment." }));
+    expect(stopped.unread.length + stopped.lines.length).toBeGreaterThan(0);
+  });
 });
