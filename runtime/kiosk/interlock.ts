@@ -37,7 +37,7 @@ import { riderWordProblems } from "./interlock/riders.ts";
 import { allNightLines, clockDay, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { endedEarlyAt, ridesSkipWay, runsEarlyAt, runsLateAt } from "../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForce, serviceNightMoments } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
@@ -270,7 +270,7 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const runsLate =
     minutes !== undefined &&
     messages.some((m) => {
-      if (!runsLateAt([m], minutes, close) && !(day !== undefined && runsEarlyAt([m], minutes, day))) return false;
+      if (!runsOutsideUsualHoursAt([m], minutes, close, day)) return false;
       const lines = new Set(linesNamedIn(system, m));
       return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
     });

@@ -205,6 +205,14 @@ export function runsEarlyAt(messages: readonly string[], minutes: number, day: s
   });
 }
 
+/**
+ * Whether any of these notices runs trains at `minutes` outside the usual hours: later than the
+ * usual close ("末班车延长至次日0:30") or, on `day`, earlier than the usual opening ("commence at 5 am").
+ */
+export function runsOutsideUsualHoursAt(messages: readonly string[], minutes: number, usualClose: number | undefined, day: string | undefined): boolean {
+  return runsLateAt(messages, minutes, usualClose) || (day !== undefined && runsEarlyAt(messages, minutes, day));
+}
+
 const EN_ENDS_EARLY = /\b(?:service|trains?)\b[^.]{0,140}?\b(?:will )?(?:end|ends|stop|stops|close|closes|finish|finishes)\b(?: early)?\s+at\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/iu;
 const ZH_ENDS_EARLY = /(?:提早|提前)(?:至|到|于|於)?\s*(?:晚上|晚间|晚間)?(\d{1,2})\s*[時时点點:：]\s*(\d{1,2})?[^。；;]{0,8}?(?:收班|结束运营|結束營運|停止运营|停止營運)/u;
 
@@ -321,8 +329,12 @@ export function saysLiftBack(message: string): boolean {
  * will NOT be available till 2:30 PM".
  */
 export const SERVICE_OUT = /\b(?:service|services|trains?)\s+(?:has|have)\s+(?:now\s+)?ended\b|\b(?:services?|trains?|metro|subway|lines?|connector)\b[^.]{0,40}?\b(?:(?:will|do|does|shall)\s+not|won'?t)\s+(?:operate|run|be\s+(?:available|operating|running|in\s+service))\b/i;
-/** The stop holds on every line ("… will NOT be available till 2:30 PM on all Lines of the Beijing Subway"), none excepted. */
-export const ON_EVERY_LINE = /\b(?:on|across|throughout|for)\s+(?:all|every)\s+(?:\w+\s+)?(?:lines?|routes?)\b(?!\s+(?:except|but|other than|apart from))/i;
+const ON_EVERY_LINE = /\b(?:on|across|throughout|for)\s+(?:all|every)\s+(?:\w+\s+)?(?:lines?|routes?)\b(?!\s+(?:except|but|other than|apart from))/i;
+
+/** The words say their stop holds on every line ("… will NOT be available till 2:30 PM on all Lines of the Beijing Subway"), none excepted. */
+export function onEveryLine(words: string): boolean {
+  return ON_EVERY_LINE.test(words) && !/\bexcept\b/i.test(words);
+}
 
 /**
  * "[Red] trains provide alternate service", "[Red] [Brown] trains and [SB] free shuttle buses provide

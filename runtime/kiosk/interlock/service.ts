@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -405,7 +405,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (PART_SERVICE_OUT.test(norm)) return;
     const clause = normalize(closingClause(sentence));
     if (!closing(clause)) return;
-    if (systemWide(clause, lineWords) || (ON_EVERY_LINE.test(clause) && !/\bexcept\b/.test(clause))) out.systemSuspended ??= label;
+    if (systemWide(clause, lineWords) || onEveryLine(clause)) out.systemSuspended ??= label;
     const lineClause = withoutStationNames(system, clause, lineWords);
     const namedLines = names.filter((line) => line.names.some((n) => hasWord(lineClause, n)));
     for (const line of namedLines) {

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, linesRunningInstead, readArabicNotice, readChineseNotice, saysLiftBack, SERVICE_OUT, ON_EVERY_LINE, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, linesRunningInstead, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -139,7 +139,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   const knownLine = line && system.lineById(line) ? line : undefined;
   const segment = segmentIds(d.segment);
 
-  const everyLine = (SERVICE_OUT.test(message) || SUSPENDED.test(message)) && ON_EVERY_LINE.test(message) && !/\bexcept\b/i.test(message);
+  const everyLine = (SERVICE_OUT.test(message) || SUSPENDED.test(message)) && onEveryLine(message);
   if ((SYSTEM_WIDE.test(message) || everyLine) && d.severity === "critical") {
     impact.systemWide = true;
     return impact;

@@ -18,7 +18,7 @@ import {
   type Severity,
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
-import { endedEarlyAt, ridesSkipWay, runsEarlyAt, runsLateAt } from "../../language/notices.ts";
+import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForce, serviceNightMoments } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
@@ -405,7 +405,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   const close = clock && usualClose(framebook, clock);
   const endedEarly = !!clock && endedEarlyAt(noticesInForce, clock.minutes, close);
   // …and one that starts it earlier ("commence at 5 am") sells from then.
-  const closedNow = (status !== undefined && !status.open && !(clock && (runsLateAt(noticesInForce, clock.minutes, close) || runsEarlyAt(noticesInForce, clock.minutes, clock.day)))) || endedEarly;
+  const closedNow = (status !== undefined && !status.open && !(clock && runsOutsideUsualHoursAt(noticesInForce, clock.minutes, close, clock.day))) || endedEarly;
   const noServiceNow = (): ToolCallStep => {
     const opensAt = status?.minutesToOpen !== undefined && clock ? formatClock(clock.minutes + status.minutesToOpen) : undefined;
     return submit({
