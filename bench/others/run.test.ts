@@ -7,6 +7,7 @@ import { rulePolicy } from "../../runtime/policies/rule/index.ts";
 import { loadCorpus } from "./corpus.ts";
 import { loadOperators } from "./operators.ts";
 import { operatorCase, passengerCase, runOthers } from "./run.ts";
+import { OFFER_APPLIES_KEY } from "../robustness/run.ts";
 import { renderOthersTable, summarizeOthers } from "./summary.ts";
 
 const pack = new DataPack(SHARED_DATA_DIR);
@@ -72,6 +73,32 @@ describe("texts others wrote, through the kiosk", () => {
     expect(s.rows[1]).toMatchObject({ key: "operator notices", due: 1, noSale: 1, noSaleRight: 1 });
     expect(s.wrong.map((w) => w.id)).toEqual([wrongKey]);
     expect(renderOthersTable(s)).toContain(`${wrongKey} "One ticket from Five Points to the Airport please": total:`);
+  });
+
+  it("a passenger asked whether a fare offer applies answers as the key says: not eligible, the plain fare; eligible, staff", async () => {
+    const [offer] = tuneIds("doha", "o", 1);
+    const dir = corpusDir({
+      "tune/doha.yaml": `- id: ${offer}
+  source: ${source}
+  kind: fare_notice
+  language: en
+  notice:
+    policy_change: {text: "The use of the Doha Metro will be offered free of charge for travel card holders on Friday, 1 November 2013."}
+  reading: {effect: fare_free, fare: {eligible: holding a travel card}, applies: {from: "2013-11-01T00:00", until: "2013-11-02T00:00"}}
+  probes:
+    - {origin: DOHA-MSH, destination: DOHA-LUS, riders: {adults: 1}, at: "2013-11-01T16:00", expect: sale}
+    - {origin: DOHA-MSH, destination: DOHA-LUS, riders: {adults: 1}, at: "2013-11-01T16:05", expect: sale, eligible: true}
+`,
+    });
+    const [o] = loadOperators(pack, dir, ["tune"]);
+    expect(operatorCase(pack, o!, 0).ground_truth).toMatchObject({ [OFFER_APPLIES_KEY]: false });
+    const outcomes = await runOthers(pack, [], loadOperators(pack, dir, ["tune"]), rulePolicy);
+    const result = Object.fromEntries(outcomes.map((x) => [x.id, x]));
+    // asked, tapped "it does not apply to me", sold at the plain fare
+    expect(result[`${offer}#1`]).toMatchObject({ result: "asked_sold" });
+    // asked, tapped "it applies": the kiosk cannot check a card, so staff issue it (no sale here)
+    expect(result[`${offer}#2`]!.result).toBe("missed");
+    expect(result[`${offer}#2`]!.outcome.record.kiosk.state.kiosk_action.action).toBe("refer_to_staff");
   });
 
   it("`kiosk bench robustness --suite others` runs the corpus beside our suite; a wrong --suite is a usage error", async () => {

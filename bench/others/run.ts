@@ -7,7 +7,7 @@
 import type { DataPack } from "../../tools/data/datapack.ts";
 import type { Case, Disruption, KioskEvent } from "../../tools/data/schemas.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
-import { runWithTaps, type CaseOutcome } from "../robustness/run.ts";
+import { OFFER_APPLIES_KEY, runWithTaps, type CaseOutcome } from "../robustness/run.ts";
 import type { ComputedSale, CorpusEntry, Half } from "./corpus.ts";
 import type { OperatorCorpusEntry, OUTCOMES } from "./operators.ts";
 
@@ -95,7 +95,10 @@ export function operatorCase(pack: DataPack, entry: OperatorCorpusEntry, index: 
   const id = `${e.id}#${index + 1}`;
   // The trip the passenger meant, so a question about it is answered with the right tap.
   const intended = { route: { path: [probe.origin, probe.destination] }, expected_fare_breakdown: { passenger_summary: { ...probe.riders } } };
-  return { id, system: entry.system as Case["system"], category: "C", events, system_context: context, ground_truth: sale ? saleKey(sale) : { ...noSaleKey(probe.expect), ...intended } };
+  // A fare offer for whom it names: the key says whether this passenger is one, so they answer
+  // "does it apply to you?" as the key does.
+  const eligibility = e.reading.fare?.eligible !== undefined ? { [OFFER_APPLIES_KEY]: probe.eligible === true } : {};
+  return { id, system: entry.system as Case["system"], category: "C", events, system_context: context, ground_truth: { ...(sale ? saleKey(sale) : { ...noSaleKey(probe.expect), ...intended }), ...eligibility } };
 }
 
 function classify(expect: Expect, o: CaseOutcome): Result {

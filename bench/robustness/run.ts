@@ -10,6 +10,7 @@ import { clarificationOf, type Clarification } from "../../runtime/contract/clar
 import { checkInterlock } from "../../runtime/kiosk/interlock.ts";
 import { contextTime } from "../../runtime/answer/verdict.ts";
 import { loadLanguageData } from "../../runtime/framebook/local-names.ts";
+import { offerAnswer } from "../../runtime/language/offers.ts";
 import type { StationNames } from "../../runtime/kiosk/interlock/stations.ts";
 import { caseTurns, runCase } from "../../runtime/session/case.ts";
 import type { Policy } from "../../runtime/session/policy.ts";
@@ -35,11 +36,20 @@ export interface VariantOutcome {
   variant: CaseOutcome;
 }
 
+/** The answer key's word on whether a fare offer in force applies to this passenger (a boolean), where it has one. */
+export const OFFER_APPLIES_KEY = "offer_applies_to_passenger";
+
 /** The choice a passenger who meant the answer key's trip and riders would tap, if any. */
 export function intendedChoice(kase: Case, c: Clarification): KioskEvent[] | undefined {
-  // A need or an offer is the passenger's own to state: an answer key cannot say it.
-  if (c.kind === "need" || c.kind === "offer") return undefined;
   const gt = (kase.ground_truth ?? {}) as Record<string, unknown>;
+  // A need or an offer is the passenger's own to state: only a key that says it answers for them.
+  if (c.kind === "offer") {
+    const applies = gt[OFFER_APPLIES_KEY];
+    if (typeof applies !== "boolean") return undefined;
+    const wanted = applies ? "applies" : "does_not_apply";
+    return c.choices.find((ch) => offerAnswer(ch.events.flatMap((e) => (e.type === "freetext_input" ? [e.text] : []))) === wanted)?.events;
+  }
+  if (c.kind === "need") return undefined;
   const path = ((gt.route as { path?: string[] } | null)?.path ?? []) as string[];
   const riders = (gt.expected_fare_breakdown as { passenger_summary?: Record<string, number> } | undefined)?.passenger_summary;
   const fits = (events: readonly KioskEvent[]): boolean =>
