@@ -32,6 +32,17 @@ describe("fare offers that depend on the passenger", () => {
     // CTA 2012 (the spent fresh3 half, cta-o-1312): a surcharge for paying with a paper farecard
     expect(offerNeedsPassenger("Beginning July 1, customers using paper farecards will be charged an additional $1 per trip.")).toBe(true);
     expect(announcesFareChange("Beginning July 1, customers using paper farecards will be charged an additional $1 per trip.")).toBe(true);
+    // Qatar Rail 2013, Qatar's Arab Cup 2025 organisers, Taipei Metro 2022 and 2026, TRTC 2014 and
+    // 2020's smart-card notice adapted to Doha (the spent fresh3 half: doha-o-1603, doha-o-1006,
+    // taipei-o-1603, taipei-o-1506, taipei-o-1604, doha-o-1605): card holders, match-ticket holders,
+    // women, paying by EasyCard or QR code, journeys ending at designated stations, smart cards
+    expect(offerNeedsPassenger("The use of the Doha Metro, public buses and water buses will be offered free of charge for travel card holders on the day.")).toBe(true);
+    expect(offerNeedsPassenger("أكد الجاسم أن مترو الدوحة سيكون مجانيًا لحاملي تذاكر المباريات طوال أيام البطولة")).toBe(true);
+    expect(offerNeedsPassenger("On March 8, International Women's Day, women can travel on the Taipei Metro for free.")).toBe(true);
+    expect(offerNeedsPassenger("無論成人、學生、兒童或長者使用悠遊卡乘搭北捷、環狀線及北捷接駁公車或以二維碼乘搭北捷捷運網絡車程都可享車費半價優惠!")).toBe(true);
+    expect(offerNeedsPassenger("Commuters who end their journey before 7.45am on weekdays at 18 designated MRT stations in the city area will continue to enjoy free travel.")).toBe(true);
+    expect(offerNeedsPassenger("It is heartening to note that 62% of the commuters have patronised smart cards. The discount on the base fare structure will now be revised from 15% to 5%.")).toBe(true);
+    expect(offerNeedsPassenger("Qatar Rail to run additional service for All-Star week, with all service fare free July 10 and 11")).toBe(false);
     // a plain statement about riding is no offer
     expect(offerNeedsPassenger("Trains run every 10 minutes on the Red Line.")).toBe(false);
   });

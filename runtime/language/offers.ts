@@ -5,7 +5,7 @@
 // alike (the tap sends it as the passenger's words). Pure.
 
 const CONDITION =
-  /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|بطاقة/iu;
+  /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|\b(?:[\w-]+ )?card ?holders?\b|\bsmart ?cards?\b|\bdesignated (?:[\w-]+ ){0,2}?stations\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|使用[^，,。；;]{0,8}?卡|以二维码|以二維碼|بطاقة|لحاملي|حاملي|لحملة/iu;
 
 /**
  * A card or way of paying the offer names ("50% off all fares on Clipper", "with Ventra"): a name
@@ -14,7 +14,7 @@ const CONDITION =
 const PAID_WITH =
   /\b(?:on|with|using|via) (?:a |an |the |your )?(?:same )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
 /** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18"). */
-const WHO = /\b(?:youths?|students?|veterans?|ages? \d+(?: years?)? (?:through|to|-) \d+)\b/iu;
+const WHO = /\b(?:youths?|students?|veterans?|women|ladies|mothers|ages? \d+(?: years?)? (?:through|to|-) \d+)\b/iu;
 
 /** The announcement's offer depends on something the passenger has or is (a card, an ID, an exam ticket). */
 export function offerNeedsPassenger(text: string): boolean {

@@ -27,9 +27,6 @@ describe("fare announcements the kiosk cannot price", () => {
       "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
       // Operators' own: a fare increase beside a surcharge for one way of paying (BART 2018, cases/others bart-o-020).
       "Please be advised that starting January 1, 2018, all BART fares will increase by 2.7 percent. In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.",
-      // RTD's zero-fare summer adapted to Doha (cases/others, the spent fresh3 half, doha-o-1304): no fare
-      // word but "ZeroFare" and "will not have to purchase … tickets".
-      "#ZeroFare for #BetterAir is BACK 🙌\n\nFrom July 1 - August 31, customers will not have to purchase mobile tickets or use fare products as Doha Metro aims to help reduce ground level ozone.",
       // MTR's second-trip discount adapted to Taipei (the spent fresh3 half, taipei-o-1602): a later ride's fare, not this one's
       "From 31 December 2012 to 30 June 2013, passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount automatically for every second fare-paying trip made on the same day.",
     ]) {
@@ -150,6 +147,14 @@ describe("fare announcements in other words than the pack's are priced", () => {
     ["The Chicago Transit Authority will continue its tradition of offering penny rides on New Year's Eve beginning at 8 p.m. on Monday, December 31 until 6 a.m. Tuesday, January 1 (New Year's Day).", adults2, 0.02],
     // (its clause; the sentence goes on "raising the average fare by 23 cents to $4.43", an example the kiosk leaves unread)
     ["Fares will increase by 5.5% beginning January 1.", adults2, 5.27],
+    // No fare taken at all, in the spent fresh3 and fresh4 halves: CTA 2021 (cta-o-1313), a transit
+    // agency's #ZeroFare tweet adapted to Doha (doha-o-1304), an All-Star week release adapted to
+    // Doha (doha-o-2002), MARTA's 2023 Election Day (marta-o-904).
+    ["Ditch your Ventra card this Fourth of July. Forget about purchasing tickets at a machine or fare box. CTA will not be collecting fares on buses, 'L' trains and Pace ADA paratransit vehicles on July 3, 4 and 5, 2021, in honor of Independence Day.", family, 0],
+    // (RTD's zero-fare summer: no fare word but "ZeroFare" and "will not have to purchase … tickets")
+    ["#ZeroFare for #BetterAir is BACK 🙌\n\nFrom July 1 - August 31, customers will not have to purchase mobile tickets or use fare products as Doha Metro aims to help reduce ground level ozone by increasing the use of public transit during Qatar's high ozone season.", adults2, 0],
+    ["Qatar Rail to run additional service for All-Star week, with all service fare free July 10 and 11", family, 0],
+    ["Tuesday, November 7, 2023 (Election Day): On this day, MARTA is increasing access to voting and offering your residents a free ride to the ballot box.", adults2, 0],
   ] as [string, typeof family, number][])("operators' own words: %s", (text, riders, total) => {
     expect(unpriceableFareAnnouncement(text), text).toBe(false);
     expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);
@@ -168,6 +173,9 @@ describe("fare announcements in other words than the pack's are priced", () => {
     // The rider's first ride cannot be seen; a discount for one way of paying cannot either.
     "Today, the first ride is free.",
     "Pay by card and save 10% on all fares.",
+    // no fare taken, but only from card holders, or no longer
+    "Travel card holders will not have to pay on Friday.",
+    "From tomorrow, customers will no longer ride fare free.",
   ])("a fee or cap under a condition the quote cannot see is not priced: %s", (text) => {
     expect(unpriceableFareAnnouncement(text)).toBe(true);
   });

@@ -107,16 +107,29 @@ const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) h
 const LATER_RIDE = /\b(?:second|2nd|third|3rd|next|subsequent|return|connecting|onward)\b[^.]{0,24}\b(?:trips?|rides?|journeys?)\b|\bsame day\b/;
 
 /** Free for every rider: the offer names no one ("free rides on buses and trains", "everyone … at no charge"). */
-const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge)\b/;
+const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge|offer(?:s|ing)? (?:\w+ ){0,2}?a free ride)\b/;
 /** Words naming who qualifies for an offer, or what they must hold. */
 const QUALIFIER = /\b(?:with (?:a|an|your|the|their)|holders?|holding|show(?:ing)?|present(?:ing)?|cards?|ticket holders|pass(?:es)?|ids?|students?|members?|veterans?|employees?|eligible|qualifying|low[- ]income|candidates?)\b/;
 const PENNY = /\bpenny (?:rides?|fares?|tickets?)\b/;
 const PERCENT_UP = /\b(?:fares?|prices?)\s+(?:will\s+)?(?:increase|rise|go up)\s+(?:by\s+)?(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)/;
 const ALL_FARES = /\b(all|every|each|any)\b[^.]{0,30}\b(fares?|tickets?|rides?|trips?|journeys?)\b|\b(fares?|tickets?|prices?)\b[^.]{0,30}\b(are|is|cost|costs)\b/;
 
+/**
+ * No fare is taken from anyone: "CTA will not be collecting fares", "customers will not have to
+ * purchase mobile tickets", "service … fare free on July 10 and 11", "#ZeroFare". Read before the
+ * negations below, which these words contain; an end or a later start ("no longer", "tomorrow") still
+ * leaves the clause unread.
+ */
+const NO_FARE_TAKEN = /\b(?:will not|won'?t|do not|does not) be collecting (?:any )?fares\b|\b(?:will not|won'?t|do not|don'?t|does not|doesn'?t) have to (?:pay|purchase|buy)\b|\bfare[- ]free\b|\bzero[- ]?fares?\b/;
+function takesNoFare(lower: string): boolean {
+  return NO_FARE_TAKEN.test(lower) && !QUALIFIER.test(lower) && !/\b(?:no longer|ends?|ended|ending|tomorrow|next)\b/.test(lower);
+}
+const FREE_FOR_ALL: Partial<PolicyRules> = { free: new Set(["adults", "seniors", "disabled"]), childrenFree: { perPayingAdult: Number.POSITIVE_INFINITY }, waiveSurcharges: true };
+
 /** One clause's rules in other words than the pack's, or null when it is not read with confidence. */
 function rewordedClause(clause: string): Partial<PolicyRules> | null {
   const t = clause.toLowerCase();
+  if (takesNoFare(t)) return { ...FREE_FOR_ALL, free: new Set(FREE_FOR_ALL.free) };
   if (NOT_NOW.test(t)) return null;
   const group = GROUP.exec(t.replace(/\b(two|three|four|five|six|seven|eight|nine|ten)\b/g, (w) => SMALL_NUMBERS[w] ?? w));
   if (group) {
@@ -153,7 +166,7 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
   if (WAIVED.test(t)) return { waiveSurcharges: true };
   // "offering free rides on CTA buses and trains", "inviting everyone to ride … at no charge": every
   // rider, unless the clause names who qualifies (a card, a ticket, students: the passenger is asked).
-  if (TRAVEL_FREE.test(t) && EVERYONE_FREE.test(t) && !QUALIFIER.test(t)) return { free: new Set(["adults", "seniors", "disabled"]), childrenFree: { perPayingAdult: Number.POSITIVE_INFINITY }, waiveSurcharges: true };
+  if (TRAVEL_FREE.test(t) && EVERYONE_FREE.test(t) && !QUALIFIER.test(t)) return { ...FREE_FOR_ALL, free: new Set(FREE_FOR_ALL.free) };
   // "penny rides": each ride costs one cent.
   if (PENNY.test(t) && !QUALIFIER.test(t)) return { baseCap: 0.01 };
   const rise = PERCENT_UP.exec(t);
@@ -212,7 +225,7 @@ function mergeRules(into: PolicyRules, more: Partial<PolicyRules>): void {
 /** The pack's exact wording, else the rewordings, for one clause (null: not read). */
 function clauseRules(clause: string): PolicyRules | null {
   const t = clause.toLowerCase();
-  if (NOT_NOW.test(t)) return null;
+  if (NOT_NOW.test(t) && !takesNoFare(t)) return null;
   const exact = readExact(clause);
   // "Seniors pay half price": a discount for one rider type is not one for every fare.
   if (exact.multiplier !== 1 && (SENIORS.test(t) || DISABLED.test(t) || CHILDREN.test(t))) return null;
@@ -315,7 +328,7 @@ export function announcesFareChange(text: string): boolean {
     .replace(/\bno (additional|extra) (charge|fare|cost)s?\b|\bfares? (are |remain |stay )?unchanged\b/g, " ")
     // The gates, media and offices fares go through are not what travel costs ("fare gates will be
     // open", "new fare media", "Reduced Fare offices"), nor is a reference to a free period already read.
-    .replace(/\bfare ?(?:gates?|boxes?|media|products?|balances?|collection|machines?|vending machines?|readers?|inspectors?|evasion)\b|\breduced fare (?:offices?|programs?|cards?|ids?)\b|\b(?:this|the|that) (?:period of free rides?|free[- ]ride period)\b|\b(?:touch|tap|swipe|scan|validate|present)\w*\s+(?:their|your|a|the)\s+fare\b/g, " ")
+    .replace(/\bfare ?(?:gates?|box(?:es)?|media|products?|balances?|collection|machines?|vending machines?|readers?|inspectors?|evasion)\b|\breduced fare (?:offices?|programs?|cards?|ids?)\b|\b(?:this|the|that) (?:period of free rides?|free[- ]ride period)\b|\b(?:touch|tap|swipe|scan|validate|present)\w*\s+(?:their|your|a|the)\s+fare\b/g, " ")
     // How to pay is not what it costs ("please pay by Yikatong Card or contactless").
     .replace(/\bpay (?:by|with|using|via) (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone)(?: or (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:cards?|contactless|app|phone))?\b/g, " ");
   return (

@@ -301,6 +301,14 @@ describe("what grading the fresh texts once found", () => {
     expect(summary(five).unread).toEqual([]);
   });
 
+  it("closes only the section a Chinese notice places on its own line, not the whole line its feed entry names (the spent fresh4 half)", () => {
+    // 北京地铁 (fresh4: beijing-o-2215): Line 4 stopped between 公益西桥 and 北京南站, short runs on each side
+    const four = read("beijing", { type: "line_suspension", severity: "critical", line: "4", message: "受设备故障影响,地铁4号线、大兴线列车运行受阻。目前列车在公益西桥-北京南站暂停运行,并启动公交接驳。天宫院-公益西桥、安河桥北-北京南站启用小交路运营。" });
+    expect(summary(four)).toMatchObject({ lines: [], stations: {}, unread: [] });
+    expect(four.tracks.has("BJM-BSR|BJM-MAJ")).toBe(true);
+    expect(four.tracks.has("BJM-ANH|BJM-BEI")).toBe(false);
+  });
+
   it("reads a bus loop or an exit that closes, the close of the day as a time, a bus bridge that ended and 'no change in timings' as no stop (the spent fresh3 half)", () => {
     // MARTA's 2025 media advisory, Qatar Rail's tweet wording (fresh3: marta-o-1307, doha-o-1305)
     const loop = read("marta", { type: "station_access", severity: "info", message: "MEDIA ADVISORY March 26, 2025 INDIAN CREEK STATION BUS LOOP TO CLOSE FOR SIX WEEKS STARTING APRIL 2ND Buses Board in Kiss & Ride Area, Service Schedules Not Affected ATLANTA – The Metropolitan Atlanta Rapid Transit Authority (MARTA) will temporarily close the bus loop at Indian Creek Station and relocate all buses to the Kiss & Ride starting April 2, 2025, for station improvement work." });

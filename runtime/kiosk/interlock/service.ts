@@ -353,6 +353,10 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const type = String(d.type ?? "").toLowerCase();
   const message = typeof d.message === "string" ? withWordsWrittenOut(d.message) : "";
   const skip = trainsRunThrough(message);
+  // A Chinese or Arabic notice, clause by clause (the one reading the policy gets too).
+  const zh = readChineseNotice(system, message) ?? readArabicNotice(system, message);
+  // Where its words place the stop, they are its scope, not the whole of the notice's own line.
+  const zhPlaced = zh !== undefined && (zh.systemWide || zh.linesClosed.length + zh.sections.length + zh.stationsClosed.length > 0);
   // Structured scope.
   const segment = segmentStations(d.segment).filter((s) => system.hasStationId(s));
   const ownLine = typeof d.line === "string" && d.line !== "" ? system.aliasLine(d.line) : null;
@@ -367,7 +371,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     // (and trains the other way stop as usual).
     const bound = skipDirection(system, message, ownLine);
     for (const id of skipped) out.stations.set(id, { why: label, passThrough: true, ...(bound ? { bound } : {}) });
-  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && (saysClosing || d.severity !== "info")) {
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && !zhPlaced && (saysClosing || d.severity !== "info")) {
     // (An advisory whose words close nothing — "Red and Purple line trains share tracks", "Boarding
     // Change at Belmont" — is no suspension of its line.)
     const id = system.aliasLine(d.line);
@@ -425,8 +429,6 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     }
     for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
-  // A Chinese notice, clause by clause (the one reading the policy gets too).
-  const zh = readChineseNotice(system, message) ?? readArabicNotice(system, message);
   if (zh) {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);
