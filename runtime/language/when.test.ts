@@ -3,7 +3,7 @@
 // upgrade closure, Beijing's National Day closures (北京发布, 2024), Taipei Metro's New Year offer
 // (2025), an exam-day free ride (武汉地铁 2023, adapted), Shenzhen Metro's typhoon notice (2023, adapted).
 import { describe, expect, it } from "vitest";
-import { announcementInForce, dailyHours, disruptionInForce, inForceByWords, noticeWindow } from "./when.ts";
+import { announcementInForce, dailyHours, disruptionInForce, inForceByWords, noticeWindow, stopEndsAt } from "./when.ts";
 
 describe("the window a notice's words give", () => {
   it("reads English ranges and open starts with their clock times", () => {
@@ -170,6 +170,20 @@ describe("the hours of the day a notice recurs in", () => {
     expect(inForceByWords(nights, "2026-01-14T12:00:00")).toBe(false);
     // "Jan 13 – 16": the days of the range, not the first alone
     expect(noticeWindow(nights, "2026-01-14T02:00:00")).toEqual({ from: "2026-01-13T00:00", until: "2026-01-17T00:00" });
+  });
+
+  it("ends a stop of its day at the clock time its words give, not a range's end (DMRC's Holi notice and two more in DMRC's style, the spent fresh4 half)", () => {
+    // beijing-o-2206, taipei-o-2200, beijing-o-2208 (DMRC-style notices adapted to Beijing and Taipei)
+    const holi = "On the day of the ‘Holi festival, i.e. 25th March, 2024 (Monday) , Metro services will NOT be available till 2:30 PM on all Lines of the Beijing Subway including Xijiao Line/Capital Airport Express.";
+    expect(inForceByWords(holi, "2024-03-25T10:00")).toBe(true);
+    expect(inForceByWords(holi, "2024-03-25T14:30")).toBe(false);
+    const track = { message: "Today , due to emergency track maintenance work near Zhongxiao Fuxing, the metro train services between Taipei Main Station - Main Station and Zhongxiao Dunhau will not be available till 7.30 am . Train services in all the other sections will start as scheduled from 7.00 am .", valid_from: "2023-02-05T05:00:00", valid_until: "2023-02-05T23:59:00" };
+    expect(disruptionInForce(track, "2023-02-05T07:10:00")).toBe(true);
+    expect(disruptionInForce(track, "2023-02-05T08:00:00")).toBe(false);
+    expect(stopEndsAt("the metro train services on the Line 1 between Dongdan and Sihui metro stations will start at 9 am instead of 7 am.")).toBe(540);
+    // a range is not a stop until its end
+    expect(stopEndsAt("No trains between A and B from 10 pm until 5 am tonight.")).toBeUndefined();
+    expect(stopEndsAt("The station is closed from 10:30 p.m. until 5 a.m.")).toBeUndefined();
   });
 
   it("keeps a fare rise in force after the day it takes effect (CTA 2005, the graded fresh4 half: cta-o-2005)", () => {

@@ -348,12 +348,33 @@ export function dailyHours(text: string): DailyHours | undefined {
   return { ...hours, days };
 }
 
-/** `now` lies in the hours of the day the notice's words say it recurs in (or they say none). */
+/**
+ * A stop that lasts until a clock time of its day, with no start of its own: "Metro services will NOT
+ * be available till 2:30 PM", "will not be available till 7.30 am", "will start at 9 am instead of
+ * 7 am". Trains run after it. A range ("no service from 10 pm until 5 am") is not one: its start
+ * is a clock too.
+ */
+const STOP_UNTIL_CLOCK = /\b(?:not (?:be )?(?:available|running|run|operating|operate|open)|closed|suspended)\b[^.]{0,80}?\b(?:till|until)\s+(\d{1,2})(?:[.:](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/i;
+const START_INSTEAD = /\bwill (?:start|commence|begin) (?:at|from) (\d{1,2})(?:[.:](\d{2}))?\s*(a\.?m\.?|p\.?m\.?) instead of\b/i;
+
+/** Minutes after midnight at which a stop of the notice's day ends (see STOP_UNTIL_CLOCK), if its words give one. */
+export function stopEndsAt(text: string): number | undefined {
+  const until = STOP_UNTIL_CLOCK.exec(text);
+  // "from 10 pm until 5 am": a clock right before "until" makes it a range, read elsewhere.
+  const range = until && /\d\s*(?:a\.?m\.?|p\.?m\.?)?\s*$/i.test(until[0].slice(0, until[0].search(/\b(?:till|until)\s+\d/i)));
+  const m = (range ? null : until) ?? START_INSTEAD.exec(text);
+  return m ? clockOf(m[2] ? `${m[1]}:${m[2]}` : m[1]!, m[3], true) : undefined;
+}
+
+/** `now` lies in the hours of the day the notice's words say it recurs in (or they say none), and before a stop of its day ends. */
 function withinDailyHours(text: string, now: string): boolean {
   const hours = dailyHours(text);
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(now);
-  if (!hours || !m) return true;
+  if (!m) return true;
   const minutes = Number(m[4]) * 60 + Number(m[5]);
+  const ends = stopEndsAt(text);
+  if (ends !== undefined && minutes >= ends) return false;
+  if (!hours) return true;
   const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDay();
   if (hours.days && !hours.days.has(day)) return false;
   return (minutes >= hours.from && minutes < hours.until) || minutes + 1440 < hours.until;
