@@ -102,6 +102,14 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
       ["doha", "خويا قداش أربعة بلايص", "origin"],
       // a name with "please" (TuDiCoI, the spent fresh2 half: doha-p-1002)
       ["doha", "بالله لوسيل", "origin"],
+      // a seat or a ticket on the next train, "Arrival is X", a one-way trip in Spanish (HWU64, SGD,
+      // DIHANA: the spent fresh2, fresh3 and fresh4 halves, bart-p-918, taipei-p-1303, doha-p-1300,
+      // bart-p-2307, marta-p-2306)
+      ["bart", "get me a seat on the next train going to fruitvale", "origin"],
+      ["taipei", "book the the next train ticket to Far Eastern Hospital", "origin"],
+      ["doha", "Arrival is DECC.", "origin"],
+      ["bart", "Un viaje de ida .", "origin"],
+      ["marta", "Pues quería saber un viaje de ida Medical Center .", "origin"],
     ] as const) {
       const first = await asked(typed(system, [[{ type: "freetext_input", text }]]));
       expect(first.question, text).toMatchObject({ kind, select: kind });

@@ -164,7 +164,7 @@ const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how mu
  */
 const TIMETABLE =
   /\b(?:(?:the|a|current|train|rail|metro|subway|weekend|holiday|bart|marta|cta)\s+schedules?|schedules? (?:for|from|of)|timetables?|train times?|times of (?:the )?trains?|departure times?|when is the next train|what time is the next train|next train times?|when (?:does|do|will) (?:the )?(?:next |first |last )?trains?|what time (?:does|do|will) (?:the )?(?:next |first |last )?trains?|horarios?|(?:el )?primer tren|(?:el )?[uú]ltimo tren|a qu[eé] hora)\b|时刻表|時刻表|班次|有哪几班|有哪幾班|几点的车|幾點的車|几点发|幾點發|几点出发|幾點出發|几点开|幾點開|首班车|首班車|末班车|末班車|أوقات|مواعيد القطار/iu;
-const BUYS = /\b(?:tickets?|seats?|book|buy|purchase|fares?|how much|cost)\b|买票|買票|购票|購票|多少钱|多少錢|تذكرة|تذاكر|boletos?|billetes?/iu;
+const BUYS = /\b(?:tickets?|seats?|book|buy|purchase|fares?|how much|cost|precios?)\b|买票|買票|购票|購票|多少钱|多少錢|تذكرة|تذاكر|boletos?|billetes?/iu;
 
 /**
  * Classify one free-text request. `journeySelected` is true when the passenger already picked both
@@ -183,7 +183,10 @@ export function classify(text: string, trip: TripInText, journeySelected = false
   if (hasTrip && TIMETABLE.test(text) && (!BUYS.test(text) || /时刻表|時刻表/u.test(text))) return { kind: "station_question", topic: "real_time" };
   if (hasTrip && TRIP_WORDS.test(text)) return { kind: "trip" };
   if ((trip.mentioned?.length ?? 0) > 0) {
-    for (const rule of STATION_QUESTIONS) if (rule.test.test(text)) return rule.intent;
+    // "get me a seat on the next train going to fruitvale", "Arrival is DECC.": a ticket for the next
+    // train, or where the trip ends, not a question about arrivals.
+    const notLive = BUYS.test(text) || /\barrival is\b/i.test(text);
+    for (const rule of STATION_QUESTIONS) if (rule.test.test(text) && !(notLive && rule.intent.kind === "station_question" && rule.intent.topic === "real_time")) return rule.intent;
   }
   if (hasTrip) return { kind: "trip" };
   if (/\b(bus|connecting)\b/i.test(text)) return { kind: "station_question", topic: "connections" };

@@ -92,6 +92,10 @@ describe("rule policy building blocks", () => {
     expect(read(taipei, "Deseo saber el primer tren que salga , para ir desde Taipei Main Station a Taipei_Zoo .")).toMatchObject({ kind: "station_question" });
     expect(read(beijingSystem, "帮我查一下从西单到知春路的火车几点发")).toMatchObject({ kind: "station_question" });
     expect(times(cta, "two tickets on the first train from Linden to Kimball")).toEqual({ kind: "trip" });
+    // times and prices together ask for a trip (DIHANA, the spent fresh4 half: taipei-p-2304); a
+    // question about the next train's arrival is still one
+    expect(read(taipei, "Quiero horarios y precios para ir de Luzhou a Yongning .")).toEqual({ kind: "trip" });
+    expect(times(bart, "When is the next train to Fruitvale?")).toMatchObject({ kind: "station_question", topic: "real_time" });
     // "schedule" as a verb asks for a trip (HWU64, fresh2: marta-p-920)
     expect(times(marta, "schedule a journey to Lindbergh Center by train from Five Points")).toEqual({ kind: "trip" });
   });
