@@ -124,12 +124,15 @@ const NO_FARE_TAKEN = /\b(?:will not|won'?t|do not|does not) be collecting (?:an
 function takesNoFare(lower: string): boolean {
   return NO_FARE_TAKEN.test(lower) && !QUALIFIER.test(lower) && !/\b(?:no longer|ends?|ended|ending|tomorrow|next)\b/.test(lower);
 }
-const FREE_FOR_ALL: Partial<PolicyRules> = { free: new Set(["adults", "seniors", "disabled"]), childrenFree: { perPayingAdult: Number.POSITIVE_INFINITY }, waiveSurcharges: true };
+/** Every rider rides free and no surcharge is taken (a new object each time: readers add to its set). */
+function freeForAll(): Partial<PolicyRules> {
+  return { free: new Set(["adults", "seniors", "disabled"]), childrenFree: { perPayingAdult: Number.POSITIVE_INFINITY }, waiveSurcharges: true };
+}
 
 /** One clause's rules in other words than the pack's, or null when it is not read with confidence. */
 function rewordedClause(clause: string): Partial<PolicyRules> | null {
   const t = clause.toLowerCase();
-  if (takesNoFare(t)) return { ...FREE_FOR_ALL, free: new Set(FREE_FOR_ALL.free) };
+  if (takesNoFare(t)) return freeForAll();
   if (NOT_NOW.test(t)) return null;
   const group = GROUP.exec(t.replace(/\b(two|three|four|five|six|seven|eight|nine|ten)\b/g, (w) => SMALL_NUMBERS[w] ?? w));
   if (group) {
@@ -166,7 +169,7 @@ function rewordedClause(clause: string): Partial<PolicyRules> | null {
   if (WAIVED.test(t)) return { waiveSurcharges: true };
   // "offering free rides on CTA buses and trains", "inviting everyone to ride … at no charge": every
   // rider, unless the clause names who qualifies (a card, a ticket, students: the passenger is asked).
-  if (TRAVEL_FREE.test(t) && EVERYONE_FREE.test(t) && !QUALIFIER.test(t)) return { ...FREE_FOR_ALL, free: new Set(FREE_FOR_ALL.free) };
+  if (TRAVEL_FREE.test(t) && EVERYONE_FREE.test(t) && !QUALIFIER.test(t)) return freeForAll();
   // "penny rides": each ride costs one cent.
   if (PENNY.test(t) && !QUALIFIER.test(t)) return { baseCap: 0.01 };
   const rise = PERCENT_UP.exec(t);
