@@ -37,7 +37,7 @@ import { riderWordProblems } from "./interlock/riders.ts";
 import { allNightLines, clockDay, hopLines, linesNamedIn, liveClosures, pairKey, permanentClosures, serviceHours, usualClose, type LocalTime } from "./interlock/service.ts";
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
-import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
+import { endedEarlyAt, exceptedWords, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForce, serviceNightMoments } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
@@ -256,7 +256,7 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const hours = serviceHours(system, input.now);
   // A notice in force that keeps trains running later ("末班车延长至次日0:30") or starts them earlier
   // ("commence at 5 am"), on the lines it names (every hop of the route on one of them) or, naming
-  // none, on every line.
+  // none, on every line — but never on a line it excepts ("except the Capital Airport Express line").
   const clock = /T(\d{2}):(\d{2})/.exec(input.now.iso);
   const minutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
   const close = usualClose(system, input.now);
@@ -271,8 +271,9 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
     minutes !== undefined &&
     messages.some((m) => {
       if (!runsOutsideUsualHoursAt([m], minutes, close, day)) return false;
-      const lines = new Set(linesNamedIn(system, m));
-      return lines.size === 0 || hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => lines.has(l)));
+      const except = new Set(exceptedWords(m).flatMap((words) => linesNamedIn(system, words)));
+      const lines = new Set(linesNamedIn(system, m).filter((l) => !except.has(l)));
+      return hops.every(([a, b]) => [...hopLines(system, a, b)].some((l) => (lines.size === 0 || lines.has(l)) && !except.has(l)));
     });
   // A notice in force that ends service early ("will end at 10pm today"): nothing runs after it.
   if (minutes !== undefined && endedEarlyAt(messages, minutes, close)) problems.push(`outside_service_hours: a notice in force ends service before ${input.now.iso.slice(11, 16)}`);

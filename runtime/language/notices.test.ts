@@ -223,6 +223,18 @@ describe("Chinese notices that skip or stop stations", () => {
     expect(stopped?.stationsClosed).toEqual(["BJM-SHA2", "BJM-LON", "BJM-ZHA", "BJM-GEP", "BJM-DAW", "BJM-GUO4"]);
   });
 
+  it("reads 站暂停运营 as the stations named stopped, a list of stations before a comma with them, and a line named before a station as that station's line (杭州 2022 and 蘇州軌道交通 2022 adapted: the graded fresh5 half, beijing-o-3305, taipei-o-3306)", () => {
+    const pack = new DataPack(SHARED_DATA_DIR);
+    const beijing = pack.system("beijing");
+    const taipei = pack.system("taipei");
+    ensureLanguageData(pack, beijing);
+    ensureLanguageData(pack, taipei);
+    expect(readChineseNotice(beijing, "5月19日6时起,北京地铁15号线崔各庄站、马泉营站、孙河站、国展站、花梨坎站5个车站暂停运营,停运车站将有公交接驳。")).toMatchObject({ linesClosed: [], passThrough: true, stationsClosed: ["BJM-CUI", "BJM-MAQ2", "BJM-SUN", "BJM-CIEC", "BJM-HUA5"] });
+    const typhoon = readChineseNotice(taipei, "為确保安全,台北捷運将于9月14日22時起陸續組織淡水信義線淡水站、紅樹林站、竹圍站、關渡站、忠義站、復興崗站、北投站、奇岩站,文湖線動物園站暫停運營,具體恢複時間另行通告。");
+    expect(typhoon).toMatchObject({ linesClosed: [], unread: [] });
+    expect(typhoon?.stationsClosed).toEqual(["TRTC-TAM", "TRTC-HSL", "TRTC-ZHU", "TRTC-GUA", "TRTC-ZHO", "TRTC-FUX", "TRTC-BTO", "TRTC-QIY", "TRTC-TPZ"]);
+  });
+
   it("reads the last trains towards two ends having left as those ends out of reach (北捷 2025, the spent fresh3 half: taipei-o-1500)", () => {
     const pack = new DataPack(SHARED_DATA_DIR);
     const taipei = pack.system("taipei");

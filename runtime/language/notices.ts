@@ -282,8 +282,8 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
 /** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施"), or pass them (PASS_THROUGH_ZH). */
 const ZH_SKIPS = new RegExp(`跳站|${PASS_THROUGH_ZH.source}`, "u");
-/** A station's service, right after its name ("郭庄子站运营服务"): the station is what stops. */
-const ZH_STATION_SERVICE = /站(?:的)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
+/** A station's service, right after its name ("郭庄子站运营服务", "動物園站暫停運營", "5个车站暂停运营"): the station is what stops. */
+const ZH_STATION_SERVICE = /站(?:的)?(?:暂停|暫停)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
 
 const LIFT_OUT =
   /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\bno (?:up |down )?(?:escalator|elevator|lift) service\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
@@ -496,6 +496,16 @@ const CONTINGENT =
 
 export function contingentMeasure(sentence: string): boolean {
   return CONTINGENT.test(sentence);
+}
+
+/**
+ * The words a notice excepts from what it says: "(except the Capital Airport Express line)",
+ * "excluding the airport branch", "除首都机场线外". Their lines are outside the notice's scope.
+ */
+export function exceptedWords(message: string): string[] {
+  const english = [...message.matchAll(/\b(?:except(?: for)?|excluding|other than|apart from|but not)\b([^.;)]{1,80})/giu)].map((m) => m[1]!);
+  const chinese = [...message.matchAll(/除(?:了)?([^，,。；;]{1,30}?)(?:以)?外/gu)].map((m) => m[1]!);
+  return [...english, ...chinese];
 }
 
 /** A notice's sentences, Chinese (。；) and Western (. ; ! ?) alike. */
@@ -790,6 +800,14 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
         continue;
       }
       if (stops && !names && stopped) continue;
+      // "…組織淡水信義線淡水站、紅樹林站、…奇岩站,文湖線動物園站暫停運營": a list of stations before a comma
+      // stops with the stations of the clause that says they stop.
+      if (stops && subject !== undefined && /站\s*$/u.test(subject) && stationsIn(clause).length > 0) {
+        readClause(`${subject}、${clause}`);
+        subject = undefined;
+        stopped = true;
+        continue;
+      }
       readClause(clause);
       if (names) {
         stopped ||= stops;

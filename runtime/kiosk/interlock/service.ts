@@ -366,6 +366,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   if (segment.length >= 2 && (saysClosing || (CLOSURE_TYPES.has(type) && d.severity !== "info"))) {
     const inSegment = new Set(segment);
     for (const e of system.edges) if (inSegment.has(e.from) && inSegment.has(e.to)) out.tracks.set(pairKey(e.from, e.to), label);
+    // A segment given by its ends ("DOHA-WKR", "DOHA-OQB") on the notice's own line: the line between them.
+    if (ownLine !== null && system.lineById(ownLine)) for (const pair of lineSectionTracks(system, ownLine, segment[0]!, segment[segment.length - 1]!)) out.tracks.set(pair, label);
   } else if (skipped.length > 0) {
     // "Millbrae-bound trains skip Pittsburg/Bay Point": those stations, passed through; the line runs
     // (and trains the other way stop as usual).

@@ -116,9 +116,17 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
   if (d.severity === "info") return impact;
-  // A Chinese notice, clause by clause (the one reading the interlock gets too).
+  const line = d.line ? system.aliasLine(d.line) : undefined;
+  const knownLine = line && system.lineById(line) ? line : undefined;
+  const segment = segmentIds(d.segment);
+  // A Chinese notice, clause by clause (the one reading the interlock gets too), after the feed's own
+  // section where it gives one: the structured fields come first.
   const zh = readChineseNotice(system, message) ?? readArabicNotice(system, message);
   if (zh) {
+    if (segment.length >= 2 && knownLine) {
+      impact.closedLines.add(knownLine);
+      impact.restrictions.line_closures.push({ line: knownLine, from_station: segment[0]!, to_station: segment[segment.length - 1]! });
+    }
     impact.systemWide = zh.systemWide;
     for (const id of zh.linesClosed) {
       impact.closedLines.add(id);
@@ -135,9 +143,6 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     impact.passThrough = zh.passThrough;
     return impact;
   }
-  const line = d.line ? system.aliasLine(d.line) : undefined;
-  const knownLine = line && system.lineById(line) ? line : undefined;
-  const segment = segmentIds(d.segment);
 
   const everyLine = (SERVICE_OUT.test(message) || SUSPENDED.test(message)) && onEveryLine(message);
   if ((SYSTEM_WIDE.test(message) || everyLine) && d.severity === "critical") {

@@ -303,6 +303,48 @@ describe("a notice that starts service earlier", () => {
   });
 });
 
+// DMRC's half-marathon notice adapted to Beijing (cases/others, the graded fresh5 half, beijing-o-3008):
+// every line but the one it excepts starts at 4 am.
+describe("an earlier start on every line but one it excepts", () => {
+  const marathon: Disruption = {
+    id: "dmrc-marathon",
+    type: "service_change",
+    severity: "info",
+    message: "In light of the 2019 Beijing Half-Marathon on October 20, services will begin at 4 am from all terminal stations (except the Capital Airport Express line). Trains will be available at a frequency of 20 minutes till 6 am and then, the services will continue as per the Sunday timetable.",
+    valid_from: "2019-10-20T00:00:00",
+    valid_until: "2019-10-20T23:59:00",
+  };
+  it("sells a Line 5 trip at 04:20 and the interlock lets it through; not a Capital Airport Express trip", async () => {
+    const five = await tapped("beijing", "BJM-TIA3", "BJM-DON", [marathon], "2019-10-20T04:20:00");
+    expect(five.action).toBe("prompt_purchase");
+    expect(five.ok).toBe(true);
+    const airport = await tapped("beijing", "BJM-DON2", "BJM-3HH", [marathon], "2019-10-20T04:40:00");
+    expect(airport.ok).toBe(false);
+  });
+});
+
+// A Cairo Metro spokesman's words adapted to Doha (cases/others, the graded fresh5 half, doha-o-3302):
+// the feed gives the stopped stretch by its two ends; the words name only one of them for sure.
+describe("a feed's section given by its ends, beside Arabic words", () => {
+  const wakra: Disruption = {
+    id: "qr-wakra",
+    type: "line_suspension",
+    severity: "critical",
+    line: "red",
+    segment: ["DOHA-WKR", "DOHA-OQB"],
+    message: 'وقال المتحدث باسم شركة سكك الحديد القطرية، أحمد عبد الهادي، إن حركة القطارات متوقفة حاليًا من محطة الوكرة، حتى عقبة بن نافع بالخط الأحمر، بسبب عطل فني بتحويلات محطة الوكرة. وأضاف "عبد الهادي"، أن الحركة تعمل فقط من محطة عقبة بن نافع، حتى لوسيل.',
+    valid_from: "2026-03-10T08:00:00",
+  };
+  it("stops the line between the two ends, for the policy and the interlock; the rest of the line runs", async () => {
+    const inside = await tapped("doha", "DOHA-COR", "DOHA-FRZ", [wakra], "2026-03-10T10:00:00");
+    expect(inside.action).not.toBe("prompt_purchase");
+    expect(inside.ok).toBe(false);
+    const outside = await tapped("doha", "DOHA-LUS", "DOHA-MSH", [wakra], "2026-03-10T10:00:00");
+    expect(outside.action).toBe("prompt_purchase");
+    expect(outside.ok).toBe(true);
+  });
+});
+
 // MTA wording adapted to MARTA (cases/others, the spent fresh2 half, marta-o-901): the Green Line
 // stops, and the lines said to provide alternate service keep the track they share with it.
 describe("a line stopped while others provide alternate service", () => {
