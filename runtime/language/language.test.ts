@@ -192,7 +192,13 @@ describe("language data registered as a loader", () => {
     const both = read("doha", "أربعه السد البدع آ البدع السد").u.trip;
     expect([both.origin?.candidates, both.destination?.candidates]).toEqual([["DOHA-SAD"], ["DOHA-BID"]]);
     expect(Math.max(both.origin?.confidence ?? 1, both.destination?.confidence ?? 1)).toBeLessThan(0.85);
+    expect(both.orderUnsure).toBe(true);
     expect(read("doha", "السد البدع").u.trip.origin?.confidence ?? 0).toBeGreaterThanOrEqual(0.85);
+    // A name right after the destination's with no word between (DIHANA, the graded fresh5 half:
+    // bart-p-3355, "para Madrid Sevilla"): either may be the start, so the order is asked.
+    const para = read("bart", "Hola quería un viaje de ida en el BART para Balboa Park 16th St Mission .").u.trip;
+    expect(para.orderUnsure).toBe(true);
+    expect(read("bart", "para Balboa Park desde 16th St Mission").u.trip.orderUnsure).toBeUndefined();
     // One station named twice with no cue between is one end, not a trip to itself (TuDiCoI and
     // SMP2019 turns of the spent fresh3 half: doha-p-1612, taipei-p-1606); "X to X" still says both.
     const twice = read("doha", "مكتبه قطر الوطنيه مكتبه قطر الوطنيه").u.trip;

@@ -13,6 +13,8 @@ export interface TripReading {
   mentions: StationMatch[];
   /** The passenger asked for a return journey too. */
   roundTrip: boolean;
+  /** Two stations are named with no word to say which is the start: the order is the passenger's to say. */
+  orderUnsure?: boolean;
 }
 
 // Cues right before a name.
@@ -125,9 +127,19 @@ function readRoles(text: string, given: readonly StationMatch[]): TripReading {
     if (namedBothWays(given)) {
       origin = { ...origin!, confidence: Math.min(origin!.confidence, UNROLED_CORRECTION) };
       destination = { ...destination!, confidence: Math.min(destination!.confidence, UNROLED_CORRECTION) };
+      reading.orderUnsure = true;
     }
   } else if (origin && !destination && rest.length >= 1) destination = rest.find((m) => m.start > origin!.start) ?? rest[0];
-  else if (!origin && destination && rest.length >= 1) origin = rest[0];
+  else if (!origin && destination && rest.length >= 1) {
+    origin = rest[0];
+    // "para Balboa Park 16th St Mission": a name right after the destination's, with no word between,
+    // may as well be where the trip ends: the order is the passenger's to say.
+    if (origin!.start > destination.end && /^\s*$/u.test(text.slice(destination.end, origin!.start))) {
+      origin = { ...origin!, confidence: Math.min(origin!.confidence, UNROLED_CORRECTION) };
+      destination = { ...destination, confidence: Math.min(destination.confidence, UNROLED_CORRECTION) };
+      reading.orderUnsure = true;
+    }
+  }
   if (origin) reading.origin = origin;
   if (destination) reading.destination = destination;
   return reading;

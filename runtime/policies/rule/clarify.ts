@@ -88,6 +88,13 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
     missingEnd,
     question(intent, hasOrigin, hasDestination, originName) {
       if (intent === "out_of_scope" || intent === "manipulation" || intent === "contradictory") return undefined;
+      // Two stations named with no word to say which is the start: the start is asked, with both as
+      // choices (the other is the end).
+      if (u.trip.orderUnsure && om && dm && !selected.origin && !selected.destination && om.candidates.length === 1 && dm.candidates.length === 1) {
+        const ids = [om.candidates[0]!, dm.candidates[0]!];
+        const names = ids.map((id) => system.stationById(id)?.name ?? id);
+        return { kind: "station", question: say.whichStation("origin", names), choices: ids.map((id, i) => ({ label: names[i]!, events: [stationEvent(system, "origin", id), stationEvent(system, "destination", ids[1 - i]!)] })) };
+      }
       // A station the text names but cannot pin down (several candidates, or a near spelling).
       if (!selected.origin && om && !sure(om)) return ask("origin", om);
       if (!selected.destination && dm && !sure(dm) && !(intent !== "trip" && !hasOrigin)) return ask("destination", dm);
