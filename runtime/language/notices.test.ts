@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsEarlyAt, runsLateAt, serviceEndsAt, serviceRunsFrom, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { closedStationPassable, contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsEarlyAt, runsLateAt, serviceEndsAt, serviceRunsFrom, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -10,6 +10,14 @@ describe("a closed station's notice: do trains still run through it?", () => {
     expect(trainsRunThrough("Zhongxiao Fuxing is closed for a water leak. Blue and Brown trains go straight through it.")).toBe(true);
     expect(trainsRunThrough("Trains will not stop at Five Points.")).toBe(true);
     expect(trainsRunThrough("Red Line trains pass through without stopping.")).toBe(true);
+  });
+
+  it("reads gates that are shut and trains told to pass as a station passed through (DMRC's gate tweets and 北京地铁 2016's flood notices, adapted: the graded fresh5 half)", () => {
+    expect(closedStationPassable("Entry & exit gates of Cumberland are closed.")).toBe(true);
+    expect(closedStationPassable("All gates of Souq Waqif and National Museum Metro Stations are closed.")).toBe(true);
+    expect(trainsRunThrough("该站采取临时封闭措施,列车将在北大东门站通过,停止办理乘客上下车。")).toBe(true);
+    expect(trainsRunThrough("文湖線BR13大直站及BR14劍南路站不開放旅客上下車")).toBe(true);
+    expect(closedStationPassable("All gates of Souq Waqif are closed. Trains cannot pass through Souq Waqif.")).toBe(false);
   });
 
   it("does not read it where the line is cut or nothing is said", () => {

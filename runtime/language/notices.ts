@@ -250,8 +250,11 @@ const STAFF_CLOSURE = /\b(?:strikes?|strike action|industrial action|walk-?outs?
  * A closure for anything else ("closed for police activity") is not passed through on a guess.
  */
 export function closedStationPassable(message: string): boolean {
-  return trainsRunThrough(message) || (STAFF_CLOSURE.test(message) && !NO_PASSING.test(message));
+  return trainsRunThrough(message) || ((STAFF_CLOSURE.test(message) || GATES_CLOSED.test(message)) && !NO_PASSING.test(message));
 }
+
+/** A station's gates shut ("Entry & exit gates of Cumberland are closed", "All gates of Souq Waqif … are closed"): nobody enters or leaves; trains are not stopped. */
+const GATES_CLOSED = /\b(?:all |entry (?:&|and) exit |entry |exit )?gates (?:of|at)\b[^.]{0,80}?\b(?:are|is|will be|remain|have been) closed\b/i;
 
 /**
  * A part of a station, not the station, is what a sentence says is shut or opened ("the current
@@ -279,7 +282,7 @@ export function namesStationPart(wordsAfterName: string): boolean {
 export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?open|are (?:now )?open|resumes?|resumed|back in service|restored|running normally)\b/i;
 
 /** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
-const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站/u;
+const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站|停止办理乘客上下车|停止辦理乘客上下車|不办理乘客上下车|不辦理乘客上下車|不开放旅客上下车|不開放旅客上下車|(?:列车|列車)[^，,。；;]{0,4}在[^，,。；;]{1,12}站(?:通过|通過)/u;
 /** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施"), or pass them (PASS_THROUGH_ZH). */
 const ZH_SKIPS = new RegExp(`跳站|${PASS_THROUGH_ZH.source}`, "u");
 /** A station's service, right after its name ("郭庄子站运营服务", "動物園站暫停運營", "5个车站暂停运营"): the station is what stops. */
@@ -340,7 +343,7 @@ export function onEveryLine(words: string): boolean {
  * "[Red] trains provide alternate service", "[Red] [Brown] trains and [SB] free shuttle buses provide
  * alternate service": the lines named run, whatever the sentence closes.
  */
-const ALTERNATE = /(?:(?:\[[^\]]+\]|\b[\w-]+ line)\s*(?:,|\band\b|&)?\s*)+trains?(?:\s+(?:and|&)\s+(?:\[[^\]]+\]\s*)?(?:free\s+)?shuttle\s+bus(?:es)?)?\s+(?:will\s+)?(?:provide|offer)\s+(?:an?\s+)?alternat\w*\s+service/giu;
+const ALTERNATE = /(?:(?:\[[^\]]+\]|\b[\w-]+ line)\s*(?:,|\band\b|&)?\s*)+trains?(?:\s+(?:and|&)\s+(?:\[[^\]]+\]\s*)?(?:free\s+)?(?:shuttle\s+)?bus(?:es)?)?\s+(?:will\s+)?(?:provide|offer)\s+(?:an?\s+)?alternat\w*\s+service/giu;
 
 export function withoutAlternateService(text: string): string {
   return text.replace(ALTERNATE, " ");
@@ -534,7 +537,7 @@ export function withoutStationPartClosures(message: string): string {
  * closing"), a bus bridge that has ended, "no change in metro timings", a line's "terminating stations",
  * numbered trains that are stopped ("Trains #826 and #815 are stopped": delays, not a stop of service).
  */
-const STOPS_NOTHING = /\bterminat(?:ing|ion|us|i|al) stations?\b|\btrains? #?\d+(?:\s*(?:,|and|&)\s*#?\d+)*\s+(?:are|is|were|was)\s+(?:stopped|holding|standing)\b|\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b/gi;
+const STOPS_NOTHING = /\bterminat(?:ing|ion|us|i|al) stations?\b|\btrains? #?\d+(?:\s*(?:,|and|&)\s*#?\d+)*\s+(?:are|is|were|was)\s+(?:stopped|holding|standing)\b|\b(?:through|until|till|to|before|by)\s+(?:the\s+)?clos(?:e|ing)(?:\s+time)?\b|\b(?:bus bridges?|shuttle bus(?:es)?|bus(?:es)? replacing (?:the )?trains?)\s+(?:has|have)\s+(?:now\s+)?(?:ended|been (?:discontinued|withdrawn)|stopped)\b|\bno (?:change|changes) (?:in|to)\b|\b(?:will )?(?:be )?clos(?:e|ed) at (?:the )?(?:normal|usual|regular|scheduled) (?:time|hours?)\b|\b(?:are|is|will be) (?:now )?(?:stopping|making (?:all )?stops) along\b/gi;
 
 /** A notice's words without the phrases that speak of stopping but stop nothing now. */
 export function withoutWordsThatStopNothing(message: string): string {

@@ -350,6 +350,20 @@ describe("what grading the fresh texts once found", () => {
     expect(summary(c)).toMatchObject({ lines: [], unread: [] });
     expect(c.tracks.has("CTA-BLM|CTA-WIL")).toBe(true);
     expect(c.tracks.has("CTA-HOW|CTA-JRV")).toBe(false);
+    // Stations that close at the normal time stop nothing (MTR 2019 adapted to Taipei, the graded fresh5 half: taipei-o-3002)
+    const usual = read("taipei", { type: "service_change", severity: "info", message: "The Taipei Rapid Transit Corporation will provide normal train service on the Mid-Autumn Festival (13 September 2019) and all Taipei Metro stations will be closed at the normal time." });
+    expect(summary(usual)).toMatchObject({ lines: [], stations: {}, unread: [], system: null });
+    // Trains "stopping along" another line run there: a reroute, no stop (MTA wording adapted to BART, fresh5: bart-o-3001)
+    const along = read("bart", { type: "delay", severity: "warning", line: "yellow", message: "Southbound [Yellow] trains are stopping along the [Blue] line from West Oakland to Daly City because of signal problems at Daly City." });
+    expect(summary(along)).toMatchObject({ lines: [], tracks: 0, unread: [] });
+    // Each line with its own section (SEPTA wording adapted to Beijing, fresh5: beijing-o-3003)
+    const two = read("beijing", { type: "planned_maintenance", severity: "warning", message: "Bus shuttles will replace the Line 4 between Xuanwu Men and Xidan, and the Line 1 between Fuxingmen and Xidan, beginning 9 p.m. this Friday, Sept. 23 through close of service Sunday, Sept.25." });
+    expect(summary(two)).toMatchObject({ lines: [], unread: [] });
+    expect([...two.tracks.keys()].sort()).toEqual(["BJM-FUX|BJM-XID", "BJM-XID|BJM-XUM"]);
+    // "[SB] buses", not "shuttle buses" (MTA wording adapted to Taipei, the graded fresh5 half: taipei-o-3001)
+    const brown = read("taipei", { type: "planned_maintenance", severity: "warning", line: "brown", message: "[Brown] No trains between Zhongxiao Fuxing and Taipei Zoo [Blue] [Red] trains and [SB] buses provide alternate service" });
+    expect(summary(brown)).toMatchObject({ lines: [], unread: [] });
+    expect(brown.tracks.size).toBeGreaterThan(0);
   });
 
   it("reads service that has ended or will not operate, and a stop on all lines as the whole system (the graded fresh4 half: CTA 2018, BART 2018, DMRC adapted to Beijing)", () => {

@@ -145,7 +145,7 @@ const STOPPING_ELSEWHERE = /停止运营|停止運營|停止营运|停止營運|
 
 /** "no down escalator service", "no elevator access", "no lift service": a station part out, not trains. */
 const PART_SERVICE_OUT = /\bno (?:(?:up|down|up and down|upward|downward|street|platform)[- ]?(?:level )?)?(?:escalators?|elevators?|lifts?|stairs?|stairways?|entrances?|exits?) (?:service|access)\b/;
-const CLOSING = /\b(suspended|suspension|closed|closure|out of service|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service)|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
+const CLOSING = /\b(suspended|suspension|closed|closure|out of service|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service|line)|no (?:\w+ ){0,4}service|no (?:\w+ ){0,2}trains?|not running|not operating|not run (?:any )?trains?|disrupted between|shut down|shutdown|shut|holding|halted)\b/;
 const SYSTEM_NOUN = /^(service|services|trains|lines|stations|transit|rail)$/;
 const SYSTEM_CLOSED = /\b(suspended|closed|holding|halted|shut down|out of service)\b/;
 
@@ -248,6 +248,19 @@ function lineSectionTracks(system: SystemData, lineId: string, from: string, to:
     if (err instanceof RouteError) return [];
     throw err;
   }
+}
+
+/**
+ * Each line with its own section ("replace the Line 4 between Xuanwu Men and Xidan, and the Line 1
+ * between Fuxingmen and Xidan"): the section after the line's name, before the next line's.
+ */
+function ownSectionTracks(system: SystemData, line: { id: string; names: string[] }, named: readonly { id: string; names: string[] }[], sentence: string): string[] {
+  const words = ` ${normalize(sentence)} `;
+  const at = (names: readonly string[]): number => Math.min(...names.map((n) => words.indexOf(` ${n} `)).filter((i) => i >= 0));
+  const start = at(line.names);
+  if (!Number.isFinite(start)) return [];
+  const next = Math.min(...named.filter((l) => l.id !== line.id).map((l) => at(l.names)).filter((i) => i > start));
+  return sectionTracks(system, line.id, words.slice(start, Number.isFinite(next) ? next : undefined));
 }
 
 /** The sentence gives one section for the lines it names ("no [Brown] and [Purple] service between A and B"). */
@@ -391,8 +404,9 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   }
   // A Chinese lift notice names its stations in the sentence that says the lift is out.
   if (!saysLiftBack(message)) for (const id of chineseLiftStations(system, message)) out.liftsOut.set(id, label);
-  // The operator's message.
-  const all = sentences(message);
+  // The operator's message, without the phrases that speak of stopping but stop nothing now
+  // ("all stations will be closed at the normal time").
+  const all = sentences(withoutWordsThatStopNothing(message));
   all.forEach((sentence, index) => {
     const norm = normalize(sentence);
     if (/\b(elevator|elevators|lift|lifts)\b/.test(norm) && (/\b(out of service|not working|broken|unavailable|closed)\b/.test(norm) || saysLiftOut(sentence))) {
@@ -402,7 +416,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     // A station closure's subject: "Guomao station closed…", "… active at Guomao station."
     // ("Argyle Temporary Station and Entrance Opens" names a station that opens, not one that closes.)
     if (index === 0 && STATION_TYPES.has(type) && !OPENS_AGAIN.test(sentence)) {
-      for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+      for (const m of closedStationMentions(system, sentence, false)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: closedStationPassable(message) });
     }
     const closing = (text: string): boolean => CLOSING.test(text) || SERVICE_OUT.test(text) || noLineTrains(text, lineWords);
     if (!closing(norm)) return;
@@ -421,7 +435,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
       // The lines named before the section its words give ("Line 1 is shut between A and B", "no
       // [Brown] and [Purple] train service between Belmont and Merchandise Mart"): their tracks
       // there; else the whole line.
-      const section = namedLines.length === 1 || sectionFollowsLines(sentence) ? sectionTracks(system, line.id, sentence) : [];
+      const section = namedLines.length === 1 || sectionFollowsLines(sentence) ? sectionTracks(system, line.id, sentence) : ownSectionTracks(system, line, namedLines, sentence);
       if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
       else if (!onClosedSection(system, line.id, sentence, out.tracks)) out.lines.set(line.id, label);
     }
