@@ -199,6 +199,9 @@ describe("language data registered as a loader", () => {
     const para = read("bart", "Hola quería un viaje de ida en el BART para Balboa Park 16th St Mission .").u.trip;
     expect(para.orderUnsure).toBe(true);
     expect(read("bart", "para Balboa Park desde 16th St Mission").u.trip.orderUnsure).toBeUndefined();
+    // A word that says an end outright ("from X", "para X") marks a trip; "the weather at X" does not.
+    expect(read("beijing", "Likely from Tongzhou Beiyuan.").u.trip.cued).toBe(true);
+    expect(read("marta", "What's the weather at Airport?").u.trip.cued).toBeUndefined();
     // One station named twice with no cue between is one end, not a trip to itself (TuDiCoI and
     // SMP2019 turns of the spent fresh3 half: doha-p-1612, taipei-p-1606); "X to X" still says both.
     const twice = read("doha", "مكتبه قطر الوطنيه مكتبه قطر الوطنيه").u.trip;

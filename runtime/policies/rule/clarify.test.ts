@@ -125,6 +125,15 @@ describe("a trip written in parts: the kiosk asks for the missing end instead of
       ["doha", "Arrival is DECC.", "origin"],
       ["bart", "Un viaje de ida .", "origin"],
       ["marta", "Pues quería saber un viaje de ida Medical Center .", "origin"],
+      // a name with "from" or "para" before it, "end up in", "regresar a", and a train ride or a
+      // ticket ordered with no place (SGD, HWU64, DIHANA: the graded fresh5 half, beijing-p-3001,
+      // marta-p-3002, marta-p-3008, marta-p-3009, marta-p-3375, taipei-p-3385)
+      ["beijing", "Likely from Tongzhou Beiyuan.", "destination"],
+      ["marta", "I want to end up in 5 Points.", "origin"],
+      ["marta", "order travel ticket", "origin"],
+      ["marta", "book me a train ride", "origin"],
+      ["marta", "Hola buenas , he estado las vacaciones de navidad en mi casa y quiero regresar a Garnett .", "origin"],
+      ["taipei", "Quiero información de trenes para Zhuwei .", "origin"],
     ] as const) {
       const first = await asked(typed(system, [[{ type: "freetext_input", text }]]));
       expect(first.question, text).toMatchObject({ kind, select: kind });

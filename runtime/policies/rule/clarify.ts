@@ -74,7 +74,7 @@ export function readTextRequest(system: SystemData, texts: readonly string[], se
     const names = ids.map((id) => system.stationById(id)?.name ?? id);
     return { kind: "station", question: say.whichStation(field, names), choices: ids.map((id, i) => ({ label: names[i]!, events: [stationEvent(system, field, id)] })) };
   };
-  const wish = travelWish(text, u.trip.mentions.map((m) => m.words), who.sure);
+  const wish = travelWish(text, u.trip.mentions.map((m) => m.words), who.sure, u.trip.cued === true);
   /** Where the words want a trip and name one end or none ("I need 3 tickets", "leaving from X"): ask for the missing end. */
   const missingEnd = (originName: string | undefined, hasDestination: boolean): Clarification | undefined => {
     if (!wish.travels || u.unknownPlace || hasDestination) return undefined;

