@@ -38,7 +38,7 @@ import { allNightLines, clockDay, hopLines, linesNamedIn, liveClosures, pairKey,
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { endedEarlyAt, exceptedWords, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
-import { announcementInForce, disruptionInForce, serviceNightMoments } from "../language/when.ts";
+import { announcementInForce, disruptionInForceTonight, serviceNightMoments } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -263,7 +263,7 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   // In the early hours, a notice of the evening the night's service began counts too.
   const moments = serviceNightMoments(input.now.iso);
   const messages = [
-    ...input.disruptions.filter((d) => d && typeof d === "object" && moments.some((t) => disruptionInForce(d, t))).map((d) => (typeof d.message === "string" ? d.message : "")),
+    ...input.disruptions.filter((d) => d && typeof d === "object" && disruptionInForceTonight(d, input.now.iso)).map((d) => (typeof d.message === "string" ? d.message : "")),
     ...(input.policyText ? [input.policyText] : []),
   ];
   const day = clockDay(input.now);

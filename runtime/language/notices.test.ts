@@ -162,6 +162,17 @@ describe("hours in more of the words operators use (the graded fresh4 half)", ()
   });
 });
 
+describe("service that runs on through the night (the graded fresh5 half)", () => {
+  it("reads running on to the early hours, running 42 hours without a break, and the Arabic last train's hour (北捷 2025, 台北捷運 2025, Cairo Metro's Eid notice adapted to Doha: taipei-o-3301, -3304, -3313, doha-o-3306)", () => {
+    expect(serviceRunsUntil("因應跨年晚會人潮湧現，北捷自晚間7時起，原離峰班距將加密至6.5分鐘，並持續營運至凌晨2時。", 1440)).toBe(1560);
+    expect(serviceRunsUntil("北捷今天宣布，淡水信義線、松山新店線及文湖線31日起連續營運42小時", 1440)).toBe(1740);
+    expect(serviceRunsUntil("全線連續42小時營運不收班。", 1440)).toBe(1740);
+    expect(serviceRunsUntil("وخلال أيام العيد سيتم مد ساعات العمل بحيث سيكون موعد آخر قطار الساعة الثانية صباحا، على أن فترات عمل مترو الدوحة على طبيعتها فور انتهاء فترة العيد", 1440)).toBe(1560);
+    // a plain "运营至22时" is no later running
+    expect(serviceRunsUntil("今日6号线运营至22时。", 1440)).toBeUndefined();
+  });
+});
+
 describe("service that starts earlier than usual", () => {
   it("reads the morning hour trains start at, on the days its words name (DMRC and Qatar Rail wordings adapted to Doha, 北京地铁 2017: the spent fresh and fresh3 halves)", () => {
     const dmrc = "Metro train services will now commence at 5 am from the terminal stations viz. Al Riffa, Al Mansoura, Lusail QNB and Al Wakra on weekdays (i.e. from Monday to Saturday). There is no change in metro timings on Sundays and trains will start at 7 am,";

@@ -36,6 +36,10 @@ const ZH_LAST_TRAIN_NEXT_DAY = /(?:末班车|末班車)[^。；;，,]{0,6}?(次�
 const ZH_EXTEND_BY = /(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟|(?:运营|運營|营运|營運|服务|服務)[^。；;，,]{0,8}?(?:延长|延長|延时|延時)\s*(\d{1,3})\s*分钟/u;
 /** "延长运营服务1小时", "延长运营服务1.5小时": later by so many hours. */
 const ZH_EXTEND_BY_HOURS = /(?:延长|延長|延时|延時)(?:运营|運營|营运|營運|服务|服務)*\s*(\d{1,2}(?:\.\d)?)\s*(?:个|個)?(?:小时|小時|钟头|鐘頭)/u;
+/** "並持續營運至凌晨2時", "运营至次日1时": running on into the next day's early hours (a plain "运营至22时" may be an early close). */
+const ZH_RUN_ON_TO = /(?:运营|運營|营运|營運|运行|運行)(?:至|到)\s*(次日|翌日|凌晨)\s*(\d{1,2})(?:\s*[:：点點时時]\s*(\d{1,2})?)?/u;
+/** "連續營運42小時", "全线连续42小时营运不收班", "通宵运营": trains run all night. */
+const ZH_ALL_NIGHT = /(?:连续|連續)\s*(?:运营|運營|营运|營運)?\s*\d{2,3}\s*(?:个|個)?(?:小时|小時)|不收班|通宵(?:运营|運營|营运|營運|运行|運行)/u;
 const EN_LATER = /\b(?:run|runs|operate|operates|open|opens|service)\b[^.]{0,40}?\b(?:to|until|till)\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/giu;
 /** "it has been extended till 1 a.m.", "extended until approximately 4 a.m.", "until 0300hrs": a later end in other words. */
 const EN_EXTENDED_TO = /\b(?:extend|extends|extended|extending)\b[^!?]{0,80}?\b(?:to|until|till)\s+(?:(?:approximately|approx\.?|about|around)\s+)?(?:(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)|(\d{2})(\d{2})\s*hrs?\b)/giu;
@@ -57,7 +61,9 @@ function nightClock(nextDay: string | undefined, hour: string, minute: string | 
  */
 export function serviceRunsUntil(message: string, usualClose?: number): number | undefined {
   const ends: number[] = [];
-  for (const form of [ZH_LATER, ZH_EXTEND_TO, ZH_LAST_TRAIN_NEXT_DAY]) {
+  // Until the next morning's usual opening, as the kiosk's night goes (05:00).
+  if (ZH_ALL_NIGHT.test(message)) ends.push(1440 + 5 * 60);
+  for (const form of [ZH_LATER, ZH_EXTEND_TO, ZH_LAST_TRAIN_NEXT_DAY, ZH_RUN_ON_TO]) {
     const zh = form.exec(message);
     if (zh) ends.push(nightClock(zh[1], zh[2]!, zh[3]));
   }
@@ -105,6 +111,8 @@ export function runsLateAt(messages: readonly string[], minutes: number, usualCl
 const AR_RUN_VERB = /يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ|يستمر|ليستمر|تستمر/u;
 const AR_FROM_CLOCK = /(?:^|\s)من\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
 const AR_UNTIL_CLOCK = /(?:حتى|إلى|الى)\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
+/** "موعد آخر قطار الساعة الثانية صباحا": the last train's hour, an end of service. */
+const AR_LAST_TRAIN_CLOCK = /(?:آخر|اخر)\s+قطار[^،.]{0,12}?(?:الساعة\s+)(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
 /** Arabic hour words, in the order of the hours (the 1st to the 12th). */
 const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
 
@@ -126,7 +134,7 @@ function arabicServiceClocks(message: string): { from: number[]; until: number[]
     if (!AR_RUN_VERB.test(clause) || AR_STOP.test(clause) || /حافلات|باصات|ترام/u.test(clause)) continue;
     const from = AR_FROM_CLOCK.exec(clause);
     if (from) out.from.push(arabicClock(from[1]!, from[2]));
-    const until = AR_UNTIL_CLOCK.exec(clause);
+    const until = AR_UNTIL_CLOCK.exec(clause) ?? AR_LAST_TRAIN_CLOCK.exec(clause);
     if (until) out.until.push(arabicClock(until[1]!, until[2]));
   }
   return out;

@@ -3,7 +3,7 @@
 // upgrade closure, Beijing's National Day closures (北京发布, 2024), Taipei Metro's New Year offer
 // (2025), an exam-day free ride (武汉地铁 2023, adapted), Shenzhen Metro's typhoon notice (2023, adapted).
 import { describe, expect, it } from "vitest";
-import { announcementInForce, dailyHours, disruptionInForce, inForceByWords, noticeWindow, stopEndsAt } from "./when.ts";
+import { announcementInForce, dailyHours, disruptionInForce, disruptionInForceTonight, inForceByWords, noticeWindow, stopEndsAt } from "./when.ts";
 
 describe("the window a notice's words give", () => {
   it("reads English ranges and open starts with their clock times", () => {
@@ -184,6 +184,17 @@ describe("the hours of the day a notice recurs in", () => {
     // a range is not a stop until its end
     expect(stopEndsAt("No trains between A and B from 10 pm until 5 am tonight.")).toBeUndefined();
     expect(stopEndsAt("The station is closed from 10:30 p.m. until 5 a.m.")).toBeUndefined();
+  });
+
+  it("counts a notice for the night after midnight, unless its own words ended it by then (台北捷運's 42 hours to 1 January 24:00, the graded fresh5 half: taipei-o-3304)", () => {
+    const nonstop = { message: "台北捷運公司配合12月31日台北市政府前廣場跨年晚會，將自114年12月31日6時起至115年1月1日24時止，除小碧潭支線與新北投支線外，全線連續42小時營運不收班。", valid_from: "2025-12-31T06:00:00", valid_until: "2026-01-01T23:59:00" };
+    expect(disruptionInForceTonight(nonstop, "2026-01-01T00:40")).toBe(true);
+    expect(disruptionInForceTonight(nonstop, "2026-01-02T01:00")).toBe(false);
+    // the years are the Republic of China's (114 = 2025)
+    expect(noticeWindow(nonstop.message, "2026-01-01T12:00")?.until).toBe("2026-01-01T24:00");
+    // a later last train whose feed window ends at 23:59 still holds past midnight
+    const later = { message: "末班车时间延长至次日0:30。", valid_from: "2026-03-10T05:00:00", valid_until: "2026-03-10T23:59:00" };
+    expect(disruptionInForceTonight(later, "2026-03-11T00:20")).toBe(true);
   });
 
   it("keeps a fare rise in force after the day it takes effect (CTA 2005, the graded fresh4 half: cta-o-2005)", () => {

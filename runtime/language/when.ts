@@ -118,11 +118,12 @@ const VAGUE_END = /\b(?:to|until|till|through|thru)\s+(?:(?:mid|early|late)[- ]?
 const RESUMES = /\b(?:resume[sd]?|resuming|reopen(?:s|ed|ing)?|return(?:s)? to normal|back to normal|restored)\b[^.]{0,28}$/i;
 
 // Plain strings, not String.raw: the compiled CLI is ASCII-only and escapes only these.
-const ZH_DATE = "(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
+// "114年12月31日": a year of the Republic of China calendar (Taiwan) is 1911 less than the Gregorian.
+const ZH_DATE = "(?:(\\d{3,4})年)?(\\d{1,2})月(\\d{1,2})[日号號]";
 const ZH_TIME = "(?:(早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时時](\\d{1,2})?分?)?)?";
 // "今日(9月1日)19:00起": a clock time may follow the date's closing bracket.
 // "6月7日、8日": two days listed, read as the days they name.
-const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|—|-|、|和|及)\\s*(?:(?:(\\d{4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
+const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|—|-|、|和|及)\\s*(?:(?:(\\d{3,4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
 
 function chineseSpans(text: string, now: string): Span[] {
   const spans: Span[] = [];
@@ -133,7 +134,7 @@ function chineseSpans(text: string, now: string): Span[] {
     const sm = Number(m1);
     const sd = Number(d1);
     // A year left out is the one that puts the date nearest the kiosk's clock.
-    const sy = y1 ? Number(y1) : nearestYear(sm, sd, now);
+    const sy = y1 ? gregorian(Number(y1)) : nearestYear(sm, sd, now);
     // "至3月12日…仍然免费": the last day, with no start of its own ("截至9月13日7点30分" is "as of",
     // a report's moment, not an end).
     if (!d2 && /(?:至|到|直至|直到)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0)) && !/(?:截至|截止)\s*$/u.test(text.slice(Math.max(0, (m.index ?? 0) - 3), m.index ?? 0))) {
@@ -145,7 +146,7 @@ function chineseSpans(text: string, now: string): Span[] {
     if (d2) {
       const em = m2 ? Number(m2) : sm;
       const ed = Number(d2);
-      const ey = y2 ? Number(y2) : em < sm ? sy + 1 : sy;
+      const ey = y2 ? gregorian(Number(y2)) : em < sm ? sy + 1 : sy;
       // Two days listed apart ("7日、9日") are two windows, not the days between them.
       if (/[、和及]/u.test(joiner ?? "") && dayAfter(sy, sm, sd) !== stamp(ey, em, ed)) {
         spans.push({ from, until: dayAfter(sy, sm, sd) }, { from: stamp(ey, em, ed), until: dayAfter(ey, em, ed) });
@@ -195,6 +196,9 @@ function arabicSpans(text: string, now: string): Span[] {
   }
   return spans;
 }
+
+/** A year as written: the Republic of China calendar's ("114年") in Gregorian years. */
+const gregorian = (year: number): number => (year < 1000 ? year + 1911 : year);
 
 /** The year that puts a month and day nearest the kiosk's clock (a notice's date without a year). */
 function nearestYear(month: number, day: number, now: string): number {
@@ -391,6 +395,19 @@ export function serviceNightMoments(now: string): string[] {
   const day = new Date(`${m[1]}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() - 1);
   return [now, `${day.toISOString().slice(0, 10)}T23:59:00`];
+}
+
+/**
+ * A feed disruption in force for the kiosk's night at `now` (serviceNightMoments): at `now`, or at the
+ * evening before in the early hours — unless its own words end it by `now` ("…至1月1日24時止" is over
+ * at 01:00 on 2 January, whatever ran late the evening before).
+ */
+export function disruptionInForceTonight(d: { valid_from?: string | null; valid_until?: string | null; message?: string | null }, now: string): boolean {
+  if (disruptionInForce(d, now)) return true;
+  // (An end at a clock time the words give; a date alone ends with its day, and its night runs on.)
+  const end = typeof d.message === "string" ? windowsOf(d.message, now)?.hull.until : undefined;
+  if (end !== undefined && !end.endsWith("T00:00") && now.slice(0, 16) >= end) return false;
+  return serviceNightMoments(now).some((t) => t !== now && disruptionInForce(d, t));
 }
 
 /** Where a sentence ends: not after "p.m.", "Sept." or "St." ("until 6 a.m. Tuesday, January 1"). */

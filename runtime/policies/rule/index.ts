@@ -19,7 +19,7 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../../language/notices.ts";
-import { announcementInForce, disruptionInForce, serviceNightMoments } from "../../language/when.ts";
+import { announcementInForce, disruptionInForce, disruptionInForceTonight, serviceNightMoments } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
@@ -398,7 +398,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // In the early hours, a notice of the evening the night's service began counts too.
   const moments = serviceNightMoments(nowIso);
   const noticesInForce = [
-    ...context.active_disruptions.filter((d) => moments.some((t) => disruptionInForce(d, t))).map((d) => d.message ?? ""),
+    ...context.active_disruptions.filter((d) => disruptionInForceTonight(d, nowIso)).map((d) => d.message ?? ""),
     ...(moments.some((t) => announcementInForce(context.policy_change?.text, t)) ? [context.policy_change!.text] : []),
   ];
   // …and one that ends service early ("will end at 10pm today") stops selling from then.
