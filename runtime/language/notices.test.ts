@@ -249,6 +249,10 @@ describe("Chinese notices that skip or stop stations", () => {
     ensureLanguageData(pack, beijing);
     ensureLanguageData(pack, taipei);
     expect(readChineseNotice(beijing, "5月19日6时起,北京地铁15号线崔各庄站、马泉营站、孙河站、国展站、花梨坎站5个车站暂停运营,停运车站将有公交接驳。")).toMatchObject({ linesClosed: [], passThrough: true, stationsClosed: ["BJM-CUI", "BJM-MAQ2", "BJM-SUN", "BJM-CIEC", "BJM-HUA5"] });
+    // "全线停止运营服务": the whole of the lines named, read (北京地铁 2022, fresh5: beijing-o-3312)
+    expect(readChineseNotice(beijing, "为配合疫情防控工作需要,自5月10日13时起至另有通知时止,北京地铁6号线和16号线全线停止运营服务。")).toMatchObject({ linesClosed: ["6", "16"], unread: [] });
+    // A section written with station codes, switched to buses (北捷 via the press, fresh5: taipei-o-3309)
+    expect(readChineseNotice(taipei, "據了解,北捷公司指出,因電力設備發生異常,並影響響區間BR18文德站-BR24南港展覽館站,目前改由公車接駁,其餘BR01到BR18路仍正常營運。")).toMatchObject({ sections: [{ line: "brown", from: "TRTC-WEN", to: "TRTC-NEC" }], linesClosed: [], unread: [] });
     const typhoon = readChineseNotice(taipei, "為确保安全,台北捷運将于9月14日22時起陸續組織淡水信義線淡水站、紅樹林站、竹圍站、關渡站、忠義站、復興崗站、北投站、奇岩站,文湖線動物園站暫停運營,具體恢複時間另行通告。");
     expect(typhoon).toMatchObject({ linesClosed: [], unread: [] });
     expect(typhoon?.stationsClosed).toEqual(["TRTC-TAM", "TRTC-HSL", "TRTC-ZHU", "TRTC-GUA", "TRTC-ZHO", "TRTC-FUX", "TRTC-BTO", "TRTC-QIY", "TRTC-TPZ"]);

@@ -578,7 +578,7 @@ const ZH_CLAUSE = /[。；;！!？?，,]/u;
 const ZH_LINES = /((?:\d+|[A-Za-z]\d*)(?:\s*[、和及与與]\s*(?:\d+|[A-Za-z]\d*))*)\s*号线|((?:\d+|[A-Za-z]\d*)(?:\s*[、和及與]\s*(?:\d+|[A-Za-z]\d*))*)\s*號線/gu;
 const ZH_SYSTEM = /全网|全網|全线网|全線網|所有线路|所有線路|各线路所有|各線路所有|全部线路|全部線路/u;
 // "…古亭至公館站暫停", "列車服務暫停": 暫停 alone where nothing follows it (not "暫停使用", an elevator's).
-const ZH_SUSPEND = /(?:启动|啟動|开启|開啟)(?:公交|公車|公车|巴士)?(?:接驳|接駁)|请不要乘坐|請不要乘坐|请勿乘坐|請勿乘坐|暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務|(?:暂停|暫停)(?=$|[。；;，,！!\s]|运行|運行|行驶|行駛|服务|服務|通车|通車|运作|運作)/u;
+const ZH_SUSPEND = /(?:启动|啟動|开启|開啟|改由|改以)(?:公交|公車|公车|巴士)?(?:接驳|接駁)|请不要乘坐|請不要乘坐|请勿乘坐|請勿乘坐|暂停运营|暫停運營|暂停营运|暫停營運|停止运营|停止運營|停止营运|停止營運|停运|停運|停驶|停駛|停止服务|停止服務|(?:暂停|暫停)(?=$|[。；;，,！!\s]|运行|運行|行驶|行駛|服务|服務|通车|通車|运作|運作)/u;
 const ZH_CLOSE_STATION = /封站|关闭|關閉|封闭|封閉/u;
 const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|恢復營運/u;
 const ZH_ALL_BUT = /除(?:了)?([^。；;]{1,30}?)(?:以)?外[，,]?[^。；;]*?(?:其他|其它|其余|其餘|所有|全部)[^。；;]*?(?:暂停|暫停|停运|停運|停止|停駛|停驶)/u;
@@ -600,7 +600,7 @@ const ZH_STATION_PART = /通道|出入口|出口|入口|[A-Za-z\d]口|闸机|閘
 /** Words after a line's name that make it a part of the line ("淡水信義線高架平面路段"): where is not said. */
 const ZH_LINE_PART = /^[^、，,。;；]{0,2}(?:高架|平面|地面|地下|路段|区段|區段|部分|部份)/u;
 /** Between the two ends of a section ("圓山站至淡水站", "霍营—西直门"). */
-const ZH_SECTION_GAP = /^站?\s*(?:至|到|—|－|–|-|~|～)\s*$/u;
+const ZH_SECTION_GAP = /^站?\s*(?:至|到|—|－|–|-|~|～)\s*(?:[A-Z]{1,2}\d{1,3}\s*)?$/u;
 
 /** The notice says every line runs again ("…线路均已全部恢复运营"): its resume words stop nothing. */
 export function everyLineResumed(message: string): boolean {
@@ -722,7 +722,8 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
     const closesNamedStations = ZH_CLOSE_STATION.test(clause) && !suspends && stations.length > 0;
     let rest = clause.replace(ZH_LINES, "");
     for (const n of named) rest = rest.replace(clause.slice(n.start, n.end), "");
-    const unknownLine = /\p{Script=Han}[線线]/u.test(rest);
+    // ("全线停止运营服务": the whole of the lines named, no line of its own)
+    const unknownLine = /\p{Script=Han}[線线]/u.test(rest.replace(/(?:全|各|本|该|該|此|沿|路)[线線]/gu, ""));
     if (stops && !closesNamedStations && (unknownLine || partly.size > 0) && inSection.size === 0) {
       reading.unread.push(clause);
       reading.unreadLines.push(...partly);

@@ -360,6 +360,10 @@ describe("what grading the fresh texts once found", () => {
     const two = read("beijing", { type: "planned_maintenance", severity: "warning", message: "Bus shuttles will replace the Line 4 between Xuanwu Men and Xidan, and the Line 1 between Fuxingmen and Xidan, beginning 9 p.m. this Friday, Sept. 23 through close of service Sunday, Sept.25." });
     expect(summary(two)).toMatchObject({ lines: [], unread: [] });
     expect([...two.tracks.keys()].sort()).toEqual(["BJM-FUX|BJM-XID", "BJM-XID|BJM-XUM"]);
+    // A section the line's own notice says trains "will not operate" on: that section, not the line (SEPTA 2022 adapted to Taipei, fresh5: taipei-o-3004)
+    const tamsui = read("taipei", { type: "planned_maintenance", severity: "warning", line: "red", message: "Weekend Shuttle Busing Scheduled on Taipei Metro’s Tamsui-Xinyi Line\nTo facilitate the completion of the Directorate General of Highways’ two-year Provincial Highway 2 bridge rehabilitation project, Taipei Metro trains will not operate between Zhongyi and Tamsui Stations on the Tamsui-Xinyi Line on the weekend of March 26-27. Shuttle buses will be used to transport Tamsui passengers." });
+    expect(summary(tamsui)).toMatchObject({ lines: [], unread: [] });
+    expect(tamsui.tracks.has("TRTC-HSL|TRTC-TAM")).toBe(true);
     // "[SB] buses", not "shuttle buses" (MTA wording adapted to Taipei, the graded fresh5 half: taipei-o-3001)
     const brown = read("taipei", { type: "planned_maintenance", severity: "warning", line: "brown", message: "[Brown] No trains between Zhongxiao Fuxing and Taipei Zoo [Blue] [Red] trains and [SB] buses provide alternate service" });
     expect(summary(brown)).toMatchObject({ lines: [], unread: [] });

@@ -391,7 +391,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     // Change at Belmont" — is no suspension of its line.)
     const id = system.aliasLine(d.line);
     // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.
-    const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) ? sectionTracks(system, id, sentence) : [])) : [];
+    const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) || SERVICE_OUT.test(sentence) ? sectionTracks(system, id, sentence) : [])) : [];
     // The whole line stopped while others "provide alternate service": their shared track stays open.
     const instead = section.length === 0 ? linesRunningInstead(system, message).filter((l) => l !== id) : [];
     if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
