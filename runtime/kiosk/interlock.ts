@@ -38,7 +38,7 @@ import { allNightLines, clockDay, hopLines, linesNamedIn, liveClosures, pairKey,
 import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { endedEarlyAt, exceptedWords, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
-import { announcementInForce, disruptionInForceTonight, serviceNightMoments } from "../language/when.ts";
+import { announcementInForce, disruptionInForceTonight } from "../language/when.ts";
 import { offerAnswer } from "../language/offers.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -261,7 +261,6 @@ export function checkService(input: Pick<InterlockInput, "system" | "state" | "t
   const minutes = clock ? Number(clock[1]) * 60 + Number(clock[2]) : undefined;
   const close = usualClose(system, input.now);
   // In the early hours, a notice of the evening the night's service began counts too.
-  const moments = serviceNightMoments(input.now.iso);
   const messages = [
     ...input.disruptions.filter((d) => d && typeof d === "object" && disruptionInForceTonight(d, input.now.iso)).map((d) => (typeof d.message === "string" ? d.message : "")),
     ...(input.policyText ? [input.policyText] : []),

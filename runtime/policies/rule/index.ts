@@ -19,7 +19,7 @@ import {
 } from "./compose.ts";
 import { permanentClosures } from "./closures.ts";
 import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../../language/notices.ts";
-import { announcementInForce, disruptionInForce, disruptionInForceTonight, serviceNightMoments } from "../../language/when.ts";
+import { announcementInForce, disruptionInForceTonight, serviceNightMoments } from "../../language/when.ts";
 import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
