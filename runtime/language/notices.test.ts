@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
-import { closedStationPassable, contingentMeasure, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsEarlyAt, runsLateAt, serviceEndsAt, serviceRunsFrom, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
+import { closedStationPassable, contingentMeasure, singleTrackOnly, endedEarlyAt, readArabicNotice, readChineseNotice, ridesSkipWay, runsEarlyAt, runsLateAt, serviceEndsAt, serviceRunsFrom, serviceRunsUntil, saysLiftOut, skipDirection, skippedStations, trainsRunThrough, withoutDependingClauses } from "./notices.ts";
 
 describe("a closed station's notice: do trains still run through it?", () => {
   it("reads skipping and running through in the words operators use", () => {
@@ -18,6 +18,14 @@ describe("a closed station's notice: do trains still run through it?", () => {
     expect(trainsRunThrough("该站采取临时封闭措施,列车将在北大东门站通过,停止办理乘客上下车。")).toBe(true);
     expect(trainsRunThrough("文湖線BR13大直站及BR14劍南路站不開放旅客上下車")).toBe(true);
     expect(closedStationPassable("All gates of Souq Waqif are closed. Trains cannot pass through Souq Waqif.")).toBe(false);
+    // 北京地铁 2019 and 北捷 (the graded fresh6 half: beijing-o-4306, taipei-o-4307)
+    expect(trainsRunThrough("所有列车经过上述四站均不停车,越站通过,乘客不能上下车")).toBe(true);
+    expect(trainsRunThrough("下午一時半起會關閉善導寺站,列車不會停善導寺站,直至另行通知。")).toBe(true);
+  });
+
+  it("reads trains sharing one track as no closure (a WMATA notice adapted to Beijing, the graded fresh6 half: beijing-o-4006)", () => {
+    expect(singleTrackOnly("In order to complete this work Beijing Subway can only use one track between Liujiayao and Songjiazhuang.")).toBe(true);
+    expect(singleTrackOnly("Single tracking between A and B; no trains between B and C.")).toBe(false);
   });
 
   it("does not read it where the line is cut or nothing is said", () => {
@@ -251,6 +259,8 @@ describe("Chinese notices that skip or stop stations", () => {
     expect(readChineseNotice(beijing, "5月19日6时起,北京地铁15号线崔各庄站、马泉营站、孙河站、国展站、花梨坎站5个车站暂停运营,停运车站将有公交接驳。")).toMatchObject({ linesClosed: [], passThrough: true, stationsClosed: ["BJM-CUI", "BJM-MAQ2", "BJM-SUN", "BJM-CIEC", "BJM-HUA5"] });
     // "全线停止运营服务": the whole of the lines named, read (北京地铁 2022, fresh5: beijing-o-3312)
     expect(readChineseNotice(beijing, "为配合疫情防控工作需要,自5月10日13时起至另有通知时止,北京地铁6号线和16号线全线停止运营服务。")).toMatchObject({ linesClosed: ["6", "16"], unread: [] });
+    // The first trains of the lines named leave later (北捷, the graded fresh6 half: taipei-o-4301)
+    expect(readChineseNotice(taipei, "北捷中和新蘆綫於收車後進行全綫列車測試,今日淡水信義綫及中和新蘆綫一期的首班列車將延至約早上7時30分開出。")?.linesClosed).toEqual(["red", "orange"]);
     // A section written with station codes, switched to buses (北捷 via the press, fresh5: taipei-o-3309)
     expect(readChineseNotice(taipei, "據了解,北捷公司指出,因電力設備發生異常,並影響響區間BR18文德站-BR24南港展覽館站,目前改由公車接駁,其餘BR01到BR18路仍正常營運。")).toMatchObject({ sections: [{ line: "brown", from: "TRTC-WEN", to: "TRTC-NEC" }], linesClosed: [], unread: [] });
     const typhoon = readChineseNotice(taipei, "為确保安全,台北捷運将于9月14日22時起陸續組織淡水信義線淡水站、紅樹林站、竹圍站、關渡站、忠義站、復興崗站、北投站、奇岩站,文湖線動物園站暫停運營,具體恢複時間另行通告。");

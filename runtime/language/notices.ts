@@ -1,5 +1,6 @@
 import type { SystemData } from "../../tools/data/system.ts";
 import { lexiconFor } from "./lexicon.ts";
+import { arabicClock, stopEndsAt } from "./when.ts";
 
 // What a service notice's words say of a closed station: whether trains still run through it
 // ("trains skip it", "will not stop there", "Blue and Brown trains go straight through it") or the
@@ -113,18 +114,6 @@ const AR_FROM_CLOCK = /(?:^|\s)من\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,
 const AR_UNTIL_CLOCK = /(?:حتى|إلى|الى)\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
 /** "موعد آخر قطار الساعة الثانية صباحا": the last train's hour, an end of service. */
 const AR_LAST_TRAIN_CLOCK = /(?:آخر|اخر)\s+قطار[^،.]{0,12}?(?:الساعة\s+)(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
-/** Arabic hour words, in the order of the hours (the 1st to the 12th). */
-const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
-
-/** Minutes after midnight of an Arabic clock ("5:30" with صباحاً, "الواحدة", "12:00 منتصف الليل"). */
-function arabicClock(hour: string, part: string | undefined): number {
-  const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
-  const [h, m] = word >= 0 ? [word + 1, 0] : hour.split(":").map(Number);
-  if (part !== undefined && /^منتصف/u.test(part)) return 0;
-  const evening = part !== undefined && /^(?:مساء|ظهر|م$)/u.test(part) && h! < 12;
-  return ((evening ? h! + 12 : h! % 12) * 60) + (m ?? 0);
-}
-
 /** The starts and ends of service an Arabic notice's clauses give, in minutes after midnight. */
 function arabicServiceClocks(message: string): { from: number[]; until: number[] } {
   const out = { from: [] as number[], until: [] as number[] };
@@ -290,7 +279,7 @@ export function namesStationPart(wordsAfterName: string): boolean {
 export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?open|are (?:now )?open|resumes?|resumed|back in service|restored|running normally)\b/i;
 
 /** "列车在北京站通过不停车", "不停站通过", "甩站": trains pass without stopping. */
-const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站|停止办理乘客上下车|停止辦理乘客上下車|不办理乘客上下车|不辦理乘客上下車|不开放旅客上下车|不開放旅客上下車|(?:列车|列車)[^，,。；;]{0,4}在[^，,。；;]{1,12}站(?:通过|通過)/u;
+const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站|停止办理乘客上下车|停止辦理乘客上下車|不办理乘客上下车|不辦理乘客上下車|不开放旅客上下车|不開放旅客上下車|(?:列车|列車)[^，,。；;]{0,4}在[^，,。；;]{1,12}站(?:通过|通過)|越站(?:通过|通過)|(?:列车|列車)(?:不会|不會)停/u;
 /** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施"), or pass them (PASS_THROUGH_ZH). */
 const ZH_SKIPS = new RegExp(`跳站|${PASS_THROUGH_ZH.source}`, "u");
 /** A station's service, right after its name ("郭庄子站运营服务", "動物園站暫停運營", "5个车站暂停运营"): the station is what stops. */
@@ -519,6 +508,17 @@ export function exceptedWords(message: string): string[] {
   return [...english, ...chinese];
 }
 
+/**
+ * Trains share one track on a stretch ("can only use one track between Liujiayao and Songjiazhuang",
+ * "single tracking between A and B") and the words stop nothing: slower, not closed.
+ */
+export function singleTrackOnly(message: string): boolean {
+  return /\b(?:single[- ]track\w*|(?:only )?(?:use|using|uses) (?:one|a single) track|on one track)\b|单线双向|單線雙向|单线运行|單線運行/iu.test(message) && !/\b(?:no (?:\w+ ){0,3}(?:service|trains?)|suspend\w*|clos(?:e|ed|es|ing|ure)\b|not (?:run|operat)\w*|shuttle bus\w*)/i.test(message);
+}
+
+/** Feed disruption types that close what they scope (a station, a line, a section) unless their words say otherwise. */
+export const CLOSURE_TYPES: ReadonlySet<string> = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction"]);
+
 /** A notice's sentences, Chinese (。；) and Western (. ; ! ?) alike. */
 export function noticeSentences(message: string): string[] {
   return message.split(/(?<=[。；;！!？?])|(?<=[.])\s+|\n+/u).filter((s) => s.trim() !== "");
@@ -677,6 +677,12 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
     }
     const numbered = linesIn(clause);
     const named = lexicon.chineseLines(clause);
+    // "淡水信義綫及中和新蘆綫一期的首班列車將延至約早上7時30分開出": the lines named run from that hour
+    // only (when.ts reads the hour; the notice is in force before it).
+    if (stopEndsAt(clause) !== undefined && /首班/u.test(clause) && numbered.length + named.length > 0) {
+      reading.linesClosed.push(...numbered, ...named.map((n) => n.id));
+      return;
+    }
     // A line named with a part of it ("高架平面路段") is stopped somewhere on it, not where.
     const partly = new Set(named.filter((n) => ZH_LINE_PART.test(clause.slice(n.end))).map((n) => n.id));
     const lines = [...new Set([...numbered, ...named.map((n) => n.id)])].filter((id) => !partly.has(id));

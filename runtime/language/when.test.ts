@@ -181,6 +181,9 @@ describe("the hours of the day a notice recurs in", () => {
     expect(disruptionInForce(track, "2023-02-05T07:10:00")).toBe(true);
     expect(disruptionInForce(track, "2023-02-05T08:00:00")).toBe(false);
     expect(stopEndsAt("the metro train services on the Line 1 between Dongdan and Sihui metro stations will start at 9 am instead of 7 am.")).toBe(540);
+    expect(stopEndsAt("今日淡水信義綫及中和新蘆綫一期的首班列車將延至約早上7時30分開出。")).toBe(450);
+    // an Arabic "until 7 am on 14 August" ends the window (Cairo Metro adapted to Doha, the graded fresh6 half: doha-o-4304)
+    expect(noticeWindow("استمرار إيقاف العمل بـ4 محطات بالخط الأخضر من الرفاع حتى الشقب حتى السابعة صباح من يوم 14 أغسطس الجارى", "2022-08-13T10:00")).toEqual({ until: "2022-08-14T07:00" });
     // a range is not a stop until its end
     expect(stopEndsAt("No trains between A and B from 10 pm until 5 am tonight.")).toBeUndefined();
     expect(stopEndsAt("The station is closed from 10:30 p.m. until 5 a.m.")).toBeUndefined();

@@ -184,6 +184,21 @@ const AR_MONTHS = ["يناير", "فبراير", "مارس", "أبريل|ابر�
 // "ما بين 21 و24 يوليو", "من 21 إلى 24 يوليو 2021", "21 يوليو"; plain strings (the compiled CLI is ASCII-only).
 const AR_RANGE = new RegExp(`(\\d{1,2})\\s*(?:(?:و|-|–|إلى|الى|حتى)\\s*(\\d{1,2}))?\\s+(${AR_MONTHS.join("|")})(?:\\s+(\\d{4}))?`, "gu");
 
+/** Arabic hour words, in the order of the hours (the 1st to the 12th). */
+const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
+
+/** Minutes after midnight of an Arabic clock ("5:30" with صباحاً, "الواحدة", "12:00 منتصف الليل"). */
+export function arabicClock(hour: string, part: string | undefined): number {
+  const word = AR_HOUR_WORDS.findIndex((w) => w.test(hour));
+  const [h, m] = word >= 0 ? [word + 1, 0] : hour.split(":").map(Number);
+  if (part !== undefined && /^منتصف/u.test(part)) return 0;
+  const evening = part !== undefined && /^(?:مساء|ظهر|م$)/u.test(part) && h! < 12;
+  return ((evening ? h! + 12 : h! % 12) * 60) + (m ?? 0);
+}
+
+/** "…حتى السابعة صباح من يوم 14 أغسطس": the words before a date that make it the window's end, with the hour. */
+const AR_UNTIL_BEFORE = /(?:حتى|إلى|الى)\s+(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)?\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?[^0-9،.]{0,20}$/u;
+
 function arabicSpans(text: string, now: string): Span[] {
   const latin = text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
   const spans: Span[] = [];
@@ -192,6 +207,12 @@ function arabicSpans(text: string, now: string): Span[] {
     const month = AR_MONTHS.findIndex((alternatives) => alternatives.split("|").includes(name!)) + 1;
     const day = Number(d1);
     const year = y ? Number(y) : nearestYear(month, day, now);
+    const until = d2 ? undefined : AR_UNTIL_BEFORE.exec(latin.slice(Math.max(0, (m.index ?? 0) - 48), m.index ?? 0));
+    if (until) {
+      const minutes = until[1] ? arabicClock(until[1], until[2]) : undefined;
+      spans.push({ from: "", until: minutes === undefined ? dayAfter(year, month, day) : stamp(year, month, day, Math.floor(minutes / 60), minutes % 60), ends: true });
+      continue;
+    }
     spans.push({ from: stamp(year, month, day), until: dayAfter(year, month, Number(d2 ?? d1)) });
   }
   return spans;
@@ -355,10 +376,12 @@ export function dailyHours(text: string): DailyHours | undefined {
 /**
  * A stop that lasts until a clock time of its day, with no start of its own: "Metro services will NOT
  * be available till 2:30 PM", "will not be available till 7.30 am", "will start at 9 am instead of
- * 7 am". Trains run after it. A range ("no service from 10 pm until 5 am") is not one: its start
+ * 7 am", "首班列車將延至約早上7時30分開出". Trains run after it. A range ("no service from 10 pm until 5 am") is not one: its start
  * is a clock too.
  */
 const STOP_UNTIL_CLOCK = /\b(?:not (?:be )?(?:available|running|run|operating|operate|open)|closed|suspended)\b[^.]{0,80}?\b(?:till|until)\s+(\d{1,2})(?:[.:](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)/i;
+/** "首班列車將延至約早上7時30分開出": the first trains leave later; nothing runs before then. */
+const ZH_FIRST_LATER = /首班(?:列车|列車|车|車)[^。；;，,]{0,12}?(?:延至|推迟至|推遲至|延后至|延後至|延到|推迟到|推遲到)\s*(?:约|約)?\s*(?:早上|上午|清晨)?\s*(\d{1,2})\s*[时時点點:：]\s*(\d{1,2})?/u;
 const START_INSTEAD = /\bwill (?:start|commence|begin) (?:at|from) (\d{1,2})(?:[.:](\d{2}))?\s*(a\.?m\.?|p\.?m\.?) instead of\b/i;
 
 /** Minutes after midnight at which a stop of the notice's day ends (see STOP_UNTIL_CLOCK), if its words give one. */
@@ -367,7 +390,9 @@ export function stopEndsAt(text: string): number | undefined {
   // "from 10 pm until 5 am": a clock right before "until" makes it a range, read elsewhere.
   const range = until && /\d\s*(?:a\.?m\.?|p\.?m\.?)?\s*$/i.test(until[0].slice(0, until[0].search(/\b(?:till|until)\s+\d/i)));
   const m = (range ? null : until) ?? START_INSTEAD.exec(text);
-  return m ? clockOf(m[2] ? `${m[1]}:${m[2]}` : m[1]!, m[3], true) : undefined;
+  if (m) return clockOf(m[2] ? `${m[1]}:${m[2]}` : m[1]!, m[3], true);
+  const zh = ZH_FIRST_LATER.exec(text);
+  return zh ? Number(zh[1]) * 60 + Number(zh[2] ?? 0) : undefined;
 }
 
 /** `now` lies in the hours of the day the notice's words say it recurs in (or they say none), and before a stop of its day ends. */

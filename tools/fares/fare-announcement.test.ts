@@ -27,6 +27,10 @@ describe("fare announcements the kiosk cannot price", () => {
       "凡持应届高考准考证的考生和不超过2名陪考家长均可经此通道免费乘坐地铁。",
       // Operators' own: a fare increase beside a surcharge for one way of paying (BART 2018, cases/others bart-o-020).
       "Please be advised that starting January 1, 2018, all BART fares will increase by 2.7 percent. In addition to this increase, there will be a 50-cent surcharge added to the fare for each ride using BART’s blue tickets.",
+      // No fare in other words, on a day the kiosk cannot date (a Transit Equity Day post adapted to
+      // Doha; a Sunday of free service adapted to Taipei: the graded fresh6 half, doha-o-4008, taipei-o-4003)
+      "On Transit Equity Day, Doha Metro will allow riders to board any train without a ticket.",
+      "Free service continues Sunday from 10 a.m. - 6 p.m. On Monday, regular paid weekday service runs from 5 a.m. - 1 a.m.",
       // MTR's second-trip discount adapted to Taipei (the spent fresh3 half, taipei-o-1602): a later ride's fare, not this one's
       "From 31 December 2012 to 30 June 2013, passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount automatically for every second fare-paying trip made on the same day.",
     ]) {

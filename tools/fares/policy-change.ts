@@ -340,6 +340,8 @@ export function announcesFareChange(text: string): boolean {
     /\b(ride|rides|riding|travel|travels|go|goes|trips?|journeys?|tickets?)\b[^.]{0,40}\bfree\b|\bfree\b[^.]{0,20}\b(travel|rides?|trips?|journeys?|tickets?|fares?)\b|\bfor free\b/.test(t) ||
     // "#ZeroFare for #BetterAir", "customers will not have to purchase tickets": no fare is charged.
     /\bzero[- ]?fares?\b|\bfare[- ]?free\b|\b(?:not|n'?t|no longer) (?:have|need) to (?:pay|purchase|buy)\b/.test(t) ||
+    // "allow riders to board any train without a ticket", "Free service continues Sunday": no fare, in other words.
+    /\bwithout (?:a |any )?(?:tickets?|fares?|paying)\b|(?<!\b(?:bus|shuttle) )\bfree (?:train |metro |subway |rail )?service\b/.test(t) ||
     // Chinese and Arabic fare words: free, offer, discount, fare, charge ("免费乘坐", "车资免费", "مجانا").
     /免费|免費|优惠|優惠|折扣|打折|半价|半價|票价|票價|车资|車資|车费|車費|收费|收費|减免|減免|مجان|خصم|أجرة|تعرفة|رسوم/u.test(text)
   );

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, chineseLinesNamed, closedStationPassable, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, chineseLinesNamed, closedStationPassable, CLOSURE_TYPES, singleTrackOnly, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -167,7 +167,6 @@ function systemWide(clause: string, lineWords: ReadonlySet<string>): boolean {
   }
   return false;
 }
-const CLOSURE_TYPES = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction"]);
 const STATION_TYPES = new Set(["station_closure", "station_entry_restriction"]);
 
 /**
@@ -386,7 +385,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     // (and trains the other way stop as usual).
     const bound = skipDirection(system, message, ownLine);
     for (const id of skipped) out.stations.set(id, { why: label, passThrough: true, ...(bound ? { bound } : {}) });
-  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && !zhPlaced && (saysClosing || d.severity !== "info")) {
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && !zhPlaced && !singleTrackOnly(message) && (saysClosing || d.severity !== "info")) {
     // (An advisory whose words close nothing — "Red and Purple line trains share tracks", "Boarding
     // Change at Belmont" — is no suspension of its line.)
     const id = system.aliasLine(d.line);
@@ -468,7 +467,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
   const elsewhere = everyLineResumed(inForce) ? inForce.replace(/恢复运行|恢復運行|恢复运营|恢復營運|恢复营运/gu, "") : inForce;
   // A planned-work notice whose words speak only of delays ("Delays between South Hayward and Fremont")
   // stops nothing: its type alone is no stop.
-  const onlyDelays = /\b(?:delays?|delayed|single[- ]track\w*|slower|reduced (?:service|frequency))\b/i.test(inForce) && !STOPPING.test(normalize(inForce));
+  const onlyDelays = (/\b(?:delays?|delayed|single[- ]track\w*|slower|reduced (?:service|frequency))\b/i.test(inForce) && !STOPPING.test(normalize(inForce))) || singleTrackOnly(inForce);
   const saysStopping = STOPPING.test(normalize(inForce)) || SERVICE_OUT.test(inForce) || STOPPING_ELSEWHERE.test(elsewhere) || (CLOSURE_TYPES.has(type) && d.severity !== "info" && !onlyDelays);
   if (!mapped && saysStopping) {
     const named = linesNamedIn(system, message);

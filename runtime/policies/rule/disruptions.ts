@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, linesRunningInstead, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -150,7 +150,8 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
 
-  if (segment.length >= 2) {
+  // (A delay on a section — "福寿岭至八宝山区段列车限速运行" — closes nothing.)
+  if (segment.length >= 2 && (CLOSURE_TYPES.has(type) || SUSPENDED.test(message) || SERVICE_OUT.test(message))) {
     // "No service between A and B": the section's track is closed on that line (or on any line).
     const first = segment[0] as string;
     const last = segment[segment.length - 1] as string;
@@ -184,7 +185,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
 
-  if (knownLine && (type === "line_suspension" || type === "planned_maintenance")) {
+  if (knownLine && (type === "line_suspension" || type === "planned_maintenance") && !singleTrackOnly(message)) {
     const closure = lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i);
     // The whole line stopped while others "provide alternate service": their shared track stays open.
     const instead = closure.from_station === undefined ? linesRunningInstead(system, message).filter((l) => l !== knownLine) : [];

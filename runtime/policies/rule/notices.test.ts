@@ -364,6 +364,26 @@ describe("bus shuttles replacing two lines, each on its own section", () => {
   });
 });
 
+// 北京地铁's own words (cases/others, the graded fresh6 half, beijing-o-4311): a delay on a section the
+// feed gives closes nothing.
+describe("a delay on a section", () => {
+  const slow: Disruption = {
+    id: "bjm-slow",
+    type: "delay",
+    severity: "warning",
+    line: "1",
+    segment: ["BJM-FUS", "BJM-BAB"],
+    message: "上午7点51分 , 北京地铁官微发消息称 , 北京地铁1号线因外来人员进入线路 , 福寿岭至八宝山区段列车限速运行 , 发车班次间隔延长 , 预计晚点15分钟以上 , 请乘客们及时调整出行路径 , 以免耽误行程 。",
+    valid_from: "2020-08-27T07:51:00",
+  };
+  it("sells the usual route through it", async () => {
+    const through = await tapped("beijing", "BJM-PIN", "BJM-XID", [slow], "2020-08-27T08:30:00");
+    const usual = await tapped("beijing", "BJM-PIN", "BJM-XID", [], "2020-08-27T08:30:00");
+    expect(through.ok).toBe(true);
+    expect(through.path).toEqual(usual.path);
+  });
+});
+
 // MTA wording adapted to MARTA (cases/others, the spent fresh2 half, marta-o-901): the Green Line
 // stops, and the lines said to provide alternate service keep the track they share with it.
 describe("a line stopped while others provide alternate service", () => {
