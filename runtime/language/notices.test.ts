@@ -259,6 +259,9 @@ describe("Chinese notices that skip or stop stations", () => {
     expect(readChineseNotice(beijing, "5月19日6时起,北京地铁15号线崔各庄站、马泉营站、孙河站、国展站、花梨坎站5个车站暂停运营,停运车站将有公交接驳。")).toMatchObject({ linesClosed: [], passThrough: true, stationsClosed: ["BJM-CUI", "BJM-MAQ2", "BJM-SUN", "BJM-CIEC", "BJM-HUA5"] });
     // "全线停止运营服务": the whole of the lines named, read (北京地铁 2022, fresh5: beijing-o-3312)
     expect(readChineseNotice(beijing, "为配合疫情防控工作需要,自5月10日13时起至另有通知时止,北京地铁6号线和16号线全线停止运营服务。")).toMatchObject({ linesClosed: ["6", "16"], unread: [] });
+    // Only the section said to run normally runs; the rest of the line is stopped (北京地铁 2019, fresh6: beijing-o-4307)
+    const seven = readChineseNotice(beijing, "1月9日,7号线高楼金至环球度假区区间暂停运营,北京西站至群芳区段正常运营。");
+    expect(seven?.sections).toContainEqual({ line: "7", from: "BJM-QUN", to: "BJM-UNR" });
     // The first trains of the lines named leave later (北捷, the graded fresh6 half: taipei-o-4301)
     expect(readChineseNotice(taipei, "北捷中和新蘆綫於收車後進行全綫列車測試,今日淡水信義綫及中和新蘆綫一期的首班列車將延至約早上7時30分開出。")?.linesClosed).toEqual(["red", "orange"]);
     // A section written with station codes, switched to buses (北捷 via the press, fresh5: taipei-o-3309)

@@ -583,7 +583,7 @@ const ZH_CLOSE_STATION = /封站|关闭|關閉|封闭|封閉/u;
 const ZH_RESUME = /恢复运行|恢復運行|恢复运营|恢復營運|恢复营运|恢復營運/u;
 const ZH_ALL_BUT = /除(?:了)?([^。；;]{1,30}?)(?:以)?外[，,]?[^。；;]*?(?:其他|其它|其余|其餘|所有|全部)[^。；;]*?(?:暂停|暫停|停运|停運|停止|停駛|停驶)/u;
 /** Only the sections named run ("维持…区段运营", "分段运行", "小交路运营"). */
-const ZH_ONLY_SECTIONS_RUN = /(?:维持|維持)[^。；;]*?(?:运营|運營|运行|運行)|分段(?:运营|運營|运行|運行)|小交路/u;
+const ZH_ONLY_SECTIONS_RUN = /(?:维持|維持)[^。；;]*?(?:运营|運營|运行|運行)|分段(?:运营|運營|运行|運行)|小交路|(?:区段|區段|区间|區間)正常(?:运营|運營|营运|營運)/u;
 const ZH_DEPENDING = /(?:视|視)[^。；;，,]{1,12}?(?:调整|調整|采取|採取)/u;
 
 /** The notice's words without the clauses whose measure is taken only depending on something ("…將視運量及風速調整…"). */
