@@ -1,6 +1,6 @@
 import type { SystemData } from "../../tools/data/system.ts";
 import { lexiconFor } from "./lexicon.ts";
-import { arabicClock, stopEndsAt } from "./when.ts";
+import { AR_HOUR, AR_PART, arabicClock, firstTrainsLeaveAt } from "./when.ts";
 
 // What a service notice's words say of a closed station: whether trains still run through it
 // ("trains skip it", "will not stop there", "Blue and Brown trains go straight through it") or the
@@ -110,10 +110,10 @@ export function runsLateAt(messages: readonly string[], minutes: number, usualCl
  * as words, the part of the day after them.
  */
 const AR_RUN_VERB = /يعمل|تعمل|سيعمل|ستعمل|تشغيل|التشغيل|العمل|تبدأ|يبدأ|ستبدأ|سيبدأ|يستمر|ليستمر|تستمر/u;
-const AR_FROM_CLOCK = /(?:^|\s)من\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
-const AR_UNTIL_CLOCK = /(?:حتى|إلى|الى)\s+(?:تمام\s+)?(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
+const AR_FROM_CLOCK = new RegExp(`(?:^|\\s)من\\s+(?:تمام\\s+)?(?:الساعة\\s+)?${AR_HOUR}\\s*${AR_PART}?`, "u");
+const AR_UNTIL_CLOCK = new RegExp(`(?:حتى|إلى|الى)\\s+(?:تمام\\s+)?(?:الساعة\\s+)?${AR_HOUR}\\s*${AR_PART}?`, "u");
 /** "موعد آخر قطار الساعة الثانية صباحا": the last train's hour, an end of service. */
-const AR_LAST_TRAIN_CLOCK = /(?:آخر|اخر)\s+قطار[^،.]{0,12}?(?:الساعة\s+)(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?/u;
+const AR_LAST_TRAIN_CLOCK = new RegExp(`(?:آخر|اخر)\\s+قطار[^،.]{0,12}?(?:الساعة\\s+)${AR_HOUR}\\s*${AR_PART}?`, "u");
 /** The starts and ends of service an Arabic notice's clauses give, in minutes after midnight. */
 function arabicServiceClocks(message: string): { from: number[]; until: number[] } {
   const out = { from: [] as number[], until: [] as number[] };
@@ -679,7 +679,7 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
     const named = lexicon.chineseLines(clause);
     // "淡水信義綫及中和新蘆綫一期的首班列車將延至約早上7時30分開出": the lines named run from that hour
     // only (when.ts reads the hour; the notice is in force before it).
-    if (stopEndsAt(clause) !== undefined && /首班/u.test(clause) && numbered.length + named.length > 0) {
+    if (firstTrainsLeaveAt(clause) !== undefined && numbered.length + named.length > 0) {
       reading.linesClosed.push(...numbered, ...named.map((n) => n.id));
       return;
     }

@@ -184,6 +184,11 @@ const AR_MONTHS = ["يناير", "فبراير", "مارس", "أبريل|ابر�
 // "ما بين 21 و24 يوليو", "من 21 إلى 24 يوليو 2021", "21 يوليو"; plain strings (the compiled CLI is ASCII-only).
 const AR_RANGE = new RegExp(`(\\d{1,2})\\s*(?:(?:و|-|–|إلى|الى|حتى)\\s*(\\d{1,2}))?\\s+(${AR_MONTHS.join("|")})(?:\\s+(\\d{4}))?`, "gu");
 
+// Plain strings, not String.raw (the compiled CLI is ASCII-only and escapes only these).
+/** An Arabic clock's hour, in digits or words ("5:30", "الواحدة"): one group. */
+export const AR_HOUR = "(\\d{1,2}(?::\\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)";
+/** The part of the day written after an Arabic hour ("صباحا", "مساء", "منتصف الليل"): one group. */
+export const AR_PART = "(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)";
 /** Arabic hour words, in the order of the hours (the 1st to the 12th). */
 const AR_HOUR_WORDS: readonly RegExp[] = [/^(?:الواحدة|الأولى|الاولى)$/u, /^الثانية$/u, /^الثالثة$/u, /^الرابعة$/u, /^الخامسة$/u, /^السادسة$/u, /^السابعة$/u, /^الثامنة$/u, /^التاسعة$/u, /^العاشرة$/u, /^الحادية عشرة$/u, /^الثانية عشرة$/u];
 
@@ -197,7 +202,7 @@ export function arabicClock(hour: string, part: string | undefined): number {
 }
 
 /** "…حتى السابعة صباح من يوم 14 أغسطس": the words before a date that make it the window's end, with the hour. */
-const AR_UNTIL_BEFORE = /(?:حتى|إلى|الى)\s+(?:الساعة\s+)?(\d{1,2}(?::\d{2})?|الواحدة|الأولى|الاولى|الثانية عشرة|الحادية عشرة|الثانية|الثالثة|الرابعة|الخامسة|السادسة|السابعة|الثامنة|التاسعة|العاشرة)?\s*(صباحا|صباح|ص|ظهرا|ظهر|مساء|م|منتصف الليل)?[^0-9،.]{0,20}$/u;
+const AR_UNTIL_BEFORE = new RegExp(`(?:حتى|إلى|الى)\\s+(?:الساعة\\s+)?${AR_HOUR}?\\s*${AR_PART}?[^0-9،.]{0,20}$`, "u");
 
 function arabicSpans(text: string, now: string): Span[] {
   const latin = text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
@@ -390,7 +395,11 @@ export function stopEndsAt(text: string): number | undefined {
   // "from 10 pm until 5 am": a clock right before "until" makes it a range, read elsewhere.
   const range = until && /\d\s*(?:a\.?m\.?|p\.?m\.?)?\s*$/i.test(until[0].slice(0, until[0].search(/\b(?:till|until)\s+\d/i)));
   const m = (range ? null : until) ?? START_INSTEAD.exec(text);
-  if (m) return clockOf(m[2] ? `${m[1]}:${m[2]}` : m[1]!, m[3], true);
+  return m ? clockOf(m[2] ? `${m[1]}:${m[2]}` : m[1]!, m[3], true) : firstTrainsLeaveAt(text);
+}
+
+/** The hour, in minutes after midnight, a notice says the first trains now leave at, later than usual (ZH_FIRST_LATER). */
+export function firstTrainsLeaveAt(text: string): number | undefined {
   const zh = ZH_FIRST_LATER.exec(text);
   return zh ? Number(zh[1]) * 60 + Number(zh[2] ?? 0) : undefined;
 }
