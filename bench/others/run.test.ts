@@ -75,7 +75,7 @@ describe("texts others wrote, through the kiosk", () => {
     expect(renderOthersTable(s)).toContain(`${wrongKey} "One ticket from Five Points to the Airport please": total:`);
   });
 
-  it("a passenger asked whether a fare offer applies answers as the key says: not eligible, the plain fare; eligible, staff", async () => {
+  it("a passenger asked whether a fare offer applies answers as the key says: not eligible, the plain fare; eligible, the offer's price", async () => {
     const [offer] = tuneIds("doha", "o", 1);
     const dir = corpusDir({
       "tune/doha.yaml": `- id: ${offer}
@@ -96,9 +96,9 @@ describe("texts others wrote, through the kiosk", () => {
     const result = Object.fromEntries(outcomes.map((x) => [x.id, x]));
     // asked, tapped "it does not apply to me", sold at the plain fare
     expect(result[`${offer}#1`]).toMatchObject({ result: "asked_sold" });
-    // asked, tapped "it applies": the kiosk cannot check a card, so staff issue it (no sale here)
-    expect(result[`${offer}#2`]!.result).toBe("missed");
-    expect(result[`${offer}#2`]!.outcome.record.kiosk.state.kiosk_action.action).toBe("refer_to_staff");
+    // asked, tapped "it applies": sold at the offer's own price (free)
+    expect(result[`${offer}#2`]).toMatchObject({ result: "asked_sold" });
+    expect(result[`${offer}#2`]!.outcome.record.kiosk.state.fare_quote?.total).toBe(0);
   });
 
   it("`kiosk bench robustness --suite others` runs the corpus beside our suite; a wrong --suite is a usage error", async () => {

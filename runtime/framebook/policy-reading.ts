@@ -3,7 +3,7 @@
 // publication): the effects it prices, when, whether it asks the passenger, and what it could not
 // read. Pure.
 import { readAnnouncement, readPart, readPolicy, unpriceableFareAnnouncement, type PolicyRules } from "../../tools/fares/policy-change.ts";
-import { offerNeedsPassenger } from "../language/offers.ts";
+import { asksAboutOffer } from "../language/offers.ts";
 import { announcedText, FarePolicyEntrySchema, type FarePolicyEntry } from "./fare-rules.ts";
 
 export interface FarePolicyReading {
@@ -35,7 +35,7 @@ export function readFarePolicy(entry: FarePolicyEntry): FarePolicyReading {
     effects: readPolicy(unpriceable ? readPart(entry.text) : priced),
     valid_from: entry.valid_from,
     valid_until: entry.valid_until,
-    asksPassenger: unpriceableFareAnnouncement(priced) && offerNeedsPassenger(priced),
+    asksPassenger: asksAboutOffer(priced),
     unread,
     if_unread: entry.if_unread,
   };

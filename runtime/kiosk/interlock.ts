@@ -39,7 +39,8 @@ import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { endedEarlyAt, exceptedWords, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForceTonight } from "../language/when.ts";
-import { offerAnswer } from "../language/offers.ts";
+import { acceptedOfferEffect, asksAboutOffer, offerAnswer } from "../language/offers.ts";
+import { quoteWithEffect, type FareEffect } from "../../tools/fares/fare-effect.ts";
 
 export const FARE_TOLERANCE = 0.01;
 export { MAX_RIDERS_PER_SALE };
@@ -350,6 +351,7 @@ export function kioskFare(
   input: Pick<InterlockInput, "system" | "state" | "disruptions" | "toolCalls" | "policyText">,
   riders: RiderMix,
   paymentMethod: string | null,
+  offer: FareEffect | null = null,
 ): { ok: true; total: number; currency: string; engineTotal: number; freeByRule: boolean } | { ok: false; problem: string } {
   const route = input.state.route;
   if (!route || route.stops.length === 0) return { ok: false, problem: "route_missing" };
@@ -372,8 +374,9 @@ export function kioskFare(
     const fare = tools.call("fare_calculator", fareArgs);
     if (!fare.ok) return { ok: false, problem: `fare_unavailable: ${fare.status} ${fare.body}` };
     const result = fare.result as { total: number; currency: string; line_items?: PricedItem[] };
-    if (input.policyText && Array.isArray(result.line_items)) {
-      const adjusted = adjustQuote({ items: result.line_items, total: result.total }, riders, input.system.fares.base_fare, input.policyText);
+    if ((offer || input.policyText) && Array.isArray(result.line_items)) {
+      const engine = { items: result.line_items, total: result.total };
+      const adjusted = offer ? quoteWithEffect(engine, riders, input.system.fares.base_fare, offer) : adjustQuote(engine, riders, input.system.fares.base_fare, input.policyText);
       // A free trip needs a rule that says so ("Seniors ride free"), not a cap at zero.
       return { ok: true, total: adjusted.total, currency: result.currency, engineTotal: result.total, freeByRule: freeByRule(adjusted.applied) };
     }
@@ -392,8 +395,11 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
   // A fare announcement whose own words say it has not begun or has ended prices nothing, nor one
   // whose offer the passenger said does not apply to them (they pay the usual fare).
   const texts = given.turns.flat().flatMap((e) => (e.type === "freetext_input" && typeof e.text === "string" ? [e.text] : []));
-  const declined = offerAnswer(texts) === "does_not_apply";
-  const input: InterlockInput = { ...given, policyText: declined ? null : announcementInForce(given.policyText, given.now.iso) };
+  const answer = offerAnswer(texts);
+  const announced = announcementInForce(given.policyText, given.now.iso);
+  // An offer the passenger says applies is priced by its one effect (none read: no sale).
+  const accepted = answer === "applies" && asksAboutOffer(announced) ? acceptedOfferEffect(given.system, announced!, given.now.iso) : null;
+  const input: InterlockInput = { ...given, policyText: answer === "does_not_apply" ? null : announced };
   const { state, system } = input;
   const offered = state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
   const riders = ridersOf(state);
@@ -402,7 +408,7 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
   if (!offered) return verdict;
   const problems = [...checkRoute(system, state, input.turns, input.stationNames ?? null), ...checkService(input), ...checkRiders(system, riders, input.turns)];
   // An announcement about fares the kiosk cannot price (reworded, new kinds of offer): any quote is a guess, so no sale.
-  if (unpriceableFareAnnouncement(input.policyText)) problems.push("fare_announcement_unpriceable: a fare announcement is in force that the kiosk cannot price");
+  if (!accepted && unpriceableFareAnnouncement(input.policyText)) problems.push("fare_announcement_unpriceable: a fare announcement is in force that the kiosk cannot price");
   const quote = state.fare_quote;
   if (!quote) problems.push("fare_quote_missing");
   const knownMethods = Object.keys(system.fares.payment_methods ?? {});
@@ -415,7 +421,7 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
     if (bounds) problems.push(`fare_out_of_bounds: quoted ${bounds}`);
   }
   if (quote && riders && problems.length === 0) {
-    const fare = kioskFare(input, riders, paymentMethod);
+    const fare = kioskFare(input, riders, paymentMethod, accepted);
     if (!fare.ok) problems.push(fare.problem);
     else {
       verdict.calculatedTotal = fare.total;

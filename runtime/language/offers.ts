@@ -3,6 +3,13 @@
 // "憑身分證明文件正本", "凡持电子票证…进站". The kiosk cannot see a card, an exam ticket or an ID, so it
 // asks; the passenger's answer is one of two fixed statements the policies and the interlock read
 // alike (the tap sends it as the passenger's words). Pure.
+import type { SystemData } from "../../tools/data/system.ts";
+import { readFareEffect, type FareEffect } from "../../tools/fares/fare-effect.ts";
+import { unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts";
+import { SURE } from "./index.ts";
+import { lexiconFor } from "./lexicon.ts";
+import type { StationMatch } from "./types.ts";
+import { namesUndatedDay } from "./when.ts";
 
 const CONDITION =
   /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|\b(?:[\w-]+ )?card ?holders?\b|\bsmart ?cards?\b|\bdesignated (?:[\w-]+ ){0,2}?stations\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|使用[^，,。；;]{0,8}?卡|以二维码|以二維碼|بطاقة|لحاملي|حاملي|لحملة/iu;
@@ -21,6 +28,11 @@ export function offerNeedsPassenger(text: string): boolean {
   return CONDITION.test(text) || PAID_WITH.test(text) || WHO.test(text);
 }
 
+/** The kiosk asks whether the announcement's offer applies: it depends on the passenger and its fare is not read for everyone. */
+export function asksAboutOffer(announcement: string | null | undefined): boolean {
+  return !!announcement && unpriceableFareAnnouncement(announcement) && offerNeedsPassenger(announcement);
+}
+
 /** What the passenger's tap says (sent as their words; fixed, so every reader reads it the same). */
 export const OFFER_APPLIES = "The offer in the notice applies to me";
 export const OFFER_DOES_NOT_APPLY = "The offer in the notice does not apply to me";
@@ -33,4 +45,32 @@ export function offerAnswer(texts: readonly string[]): "applies" | "does_not_app
     else if (t.includes(OFFER_APPLIES)) answer = "applies";
   }
   return answer;
+}
+
+/**
+ * What an offer the passenger says applies to them does to their fare: its one effect where the
+ * kiosk reads exactly one, and null (staff decide) where it reads none or several, or where the
+ * offer names a station — an offer for trips from some stations only is not the passenger's to judge.
+ */
+export function acceptedOfferEffect(system: SystemData, text: string, now: string): FareEffect | null {
+  if (namesPlace(system, text) || namesUndatedDay(text, now)) return null;
+  return readFareEffect(text);
+}
+
+const STATION_BEFORE = /(?:\b(?:at|from|to|entering|exiting|via)\s+(?:the\s+)?|\u81ea|\u5f9e|\u4ece|\u5728|\u0645\u062d\u0637\u0629\s*)$/iu;
+const STATION_AFTER = /^\s*(?:\bstations?\b|\bstn\b|\u7ad9)/iu;
+
+/** A station or line of the system, named in the text (an offer for some trips only). */
+function namesPlace(system: SystemData, text: string): boolean {
+  const lexicon = lexiconFor(system);
+  // A station as a place of the offer ("from Nanjing Sanmin station", "at Irving Park"), not a name
+  // in another's ("Lusail Tram").
+  const asStation = (m: StationMatch): boolean => STATION_BEFORE.test(text.slice(Math.max(0, m.start - 16), m.start)) || STATION_AFTER.test(text.slice(m.end, m.end + 12));
+  if (lexicon.find(text).some((m) => m.confidence >= SURE && asStation(m))) return true;
+  if (lexicon.chineseLines(text).length > 0 || lexicon.arabicLines(text).length > 0) return true;
+  const folded = text.toLowerCase();
+  return system.lines.some((l) => {
+    const name = l.name.replace(/\s*\(.*\)\s*$/, "").toLowerCase();
+    return new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "u").test(folded);
+  });
 }

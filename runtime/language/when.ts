@@ -237,6 +237,23 @@ function nearestYear(month: number, day: number, now: string): number {
  * The window a notice's own words give (the earliest start to the latest end of the calendar dates
  * it names), or undefined when they name none for certain. `now` is the kiosk's local time.
  */
+const MONTH_NAMES = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/** Words naming a day or a date ("on Friday", "on the day", "March 8", "3月12日", "当天", "يوم الجمعة"). */
+const DAY_WORDS = new RegExp(
+  [
+    String.raw`\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b|\b(?:today|tonight|tomorrow|on the day|this (?:weekend|week)|holidays?)\b`,
+    String.raw`\b${MONTH_NAMES}\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_NAMES}\b`,
+    String.raw`\u661f\u671f|\u793c\u62dc|\u79ae\u62dc|[\u5468\u9031][\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u65e5\u672b]|\d{1,2}\s*[\u65e5\u53f7\u865f]|[\u5f53\u7576]\u5929|[\u5f53\u7576]\u65e5|[\u4eca\u660e]\u5929|[\u4eca\u660e]\u65e5`,
+    String.raw`\u064a\u0648\u0645|\u063a\u062f\u0627|${AR_MONTHS.join("|")}`,
+  ].join("|"),
+  "iu",
+);
+
+/** The text names a day or a date its words give no window for ("on Friday", "on the day"): when it holds is not known. */
+export function namesUndatedDay(text: string, now: string): boolean {
+  return DAY_WORDS.test(text) && noticeWindow(text, now) === undefined;
+}
+
 export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
   return windowsOf(text, now)?.hull;
 }

@@ -5,7 +5,7 @@
 import { isStepFree, type Accessibility } from "../../../tools/data/accessibility.ts";
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
-import { adjustQuote, announcesFareChange, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import { adjustQuote, announcesFareChange, type PricedItem } from "../../../tools/fares/policy-change.ts";
 import { stationsUsed } from "../../../tools/network/index.ts";
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
@@ -20,7 +20,8 @@ import {
 import { permanentClosures } from "./closures.ts";
 import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForceTonight, serviceNightMoments } from "../../language/when.ts";
-import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "../../language/offers.ts";
+import { acceptedOfferEffect, asksAboutOffer, OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer } from "../../language/offers.ts";
+import { quoteWithEffect } from "../../../tools/fares/fare-effect.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
 import { clockTime, formatClock, serviceStatus, usualClose } from "./hours.ts";
@@ -556,8 +557,8 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
   const announced = announcementInForce(context.policy_change?.text, nowIso);
   // A fare offer that depends on the passenger (a card, an ID, an exam ticket) and that the kiosk
-  // cannot price: ask; "it does not apply to me" is the usual fare, "it applies" is for staff.
-  const asksOffer = !!announced && unpriceableFareAnnouncement(announced) && offerNeedsPassenger(announced);
+  // cannot price: ask; "it does not apply to me" is the usual fare, "it applies" its one effect (else staff decide).
+  const asksOffer = announced !== null && asksAboutOffer(announced);
   const offer = asksOffer ? offerAnswer(req.freetexts) : undefined;
   if (asksOffer && offer === undefined) {
     const question: Clarification = {
@@ -571,12 +572,15 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, banners, route: stateRoute(route), reasoning: "A fare offer that depends on the passenger is in force: asked whether it applies.", clarification: question });
     return;
   }
-  if (offer === "applies") {
+  // The passenger says the offer applies: priced by its one effect, else staff decide.
+  const accepted = offer === "applies" ? acceptedOfferEffect(system, announced!, nowIso) : null;
+  if (offer === "applies" && !accepted) {
     yield submit({ outcome: "advisory_only", action: "refer_to_staff", reason: "policy_exception", message: say.offerStaff(sentence(announced!)), banners, route: stateRoute(route), reasoning: "The passenger says the offer applies; the kiosk cannot check or price it." });
     return;
   }
   const policyText = offer === "does_not_apply" ? null : announced;
-  const quote = adjustQuote({ items: fare.line_items, total: fare.total }, req.riders, system.fares.base_fare, policyText);
+  const engineQuote = { items: fare.line_items, total: fare.total };
+  const quote = accepted ? quoteWithEffect(engineQuote, req.riders, system.fares.base_fare, accepted) : adjustQuote(engineQuote, req.riders, system.fares.base_fare, policyText);
   // The passenger sees the whole notice even where only part of it is priced.
   const shown = offer === "does_not_apply" ? null : (announcementInForce(context.policy_change?.display_text, nowIso) ?? policyText);
   if (shown) {

@@ -151,7 +151,7 @@ describe("a fare offer that depends on the passenger", () => {
     return { record, verdict };
   };
 
-  it("asks whether it applies; 'no' sells the usual fare, 'yes' is for staff (the kiosk cannot check a card)", async () => {
+  it("asks whether it applies; 'no' sells the usual fare, 'yes' the offer's own price, and the interlock agrees with both", async () => {
     const first = await run(trip());
     const question = clarificationOf(first.record.tool_calls_made);
     expect(question).toMatchObject({ kind: "offer" });
@@ -159,10 +159,38 @@ describe("a fare offer that depends on the passenger", () => {
     const [applies, notMine] = question!.choices;
     const usual = await run(trip([notMine!.events]));
     expect(usual.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(usual.record.kiosk.state.fare_quote?.total).toBeGreaterThan(0);
     expect(usual.verdict.ok).toBe(true);
-    const staff = await run(trip([applies!.events]));
-    expect(staff.record.kiosk.state.kiosk_action.action).toBe("refer_to_staff");
-    expect(staff.verdict.ok).toBe(false);
+    const offer = await run(trip([applies!.events]));
+    expect(offer.record.kiosk.state.kiosk_action.action).toBe("prompt_purchase");
+    expect(offer.record.kiosk.state.fare_quote?.total).toBe(0);
+    expect(offer.verdict.ok).toBe(true);
+    // The interlock prices the offer itself: the usual fare after "it applies" is not what it says.
+    const overcharged = checkInterlock({ system: pack.system("doha"), state: usual.record.kiosk.state, turns: trip([applies!.events]).multi_turn_events!, disruptions: [], toolCalls: usual.record.tool_calls_made, policyText: hayya, now: { iso: "2022-11-20T10:00:00" } });
+    expect(overcharged.codes).toContain("fare_mismatch");
+  });
+
+  it("'yes' is for staff where the offer is for some stations only, or for a day its words do not date", async () => {
+    // 北捷's New Year offer for trips entering at two stations (the spent tune half, taipei-o-029)
+    const stations = "自2025年12月31日22点30分至2026年1月1日6点止,推出松山新店线「不限站数、当趟车资免费」优惠。凡持电子票证自南京三民站或台北小巨蛋站刷卡进站,即可享有免费搭乘";
+    // Qatar Rail's Public Transport Day "on Friday" (the spent fresh3 half, doha-o-1603)
+    const friday = "The Qatar Railways Company (Qatar Rail) has announced the fourth edition of the Public Transport Day to be observed on Friday under the theme: “Progress With Doha”.  The use of the Doha Metro, public buses and water buses will be offered free of charge for travel card holders on the day.";
+    const cases: [string, Case["system"], string, string, string][] = [
+      [stations, "taipei", "TRTC-CTH", "TRTC-GGN", "2025-12-31T23:40:00"],
+      [friday, "doha", "DOHA-MSH", "DOHA-SAD", "2013-11-02T10:00:00"],
+    ];
+    for (const [text, system, origin, destination, at] of cases) {
+      const first: KioskEvent[] = [
+        { type: "station_selected", field: "origin", value: origin, station_id: origin },
+        { type: "station_selected", field: "destination", value: destination, station_id: destination },
+        { type: "passenger_count_changed", adults: 1 },
+      ];
+      const kase = (more: KioskEvent[][]): Case => ({ id: "OFFER-3", system, category: "F", events: first, multi_turn_events: [first, ...more], system_context: { current_time: at, active_disruptions: [], framebook: system, policy_change: { text } } });
+      const question = clarificationOf((await runCase(pack, kase([]), rulePolicy)).tool_calls_made);
+      expect(question, text).toMatchObject({ kind: "offer" });
+      const staff = await runCase(pack, kase([question!.choices[0]!.events]), rulePolicy);
+      expect(staff.kiosk.state.kiosk_action.action, text).toBe("refer_to_staff");
+    }
   });
 
   it("asks with tappable choices about a long release, quoting its fare sentences, and reads a fare rise on a day as holding after it (CTA 2005, the graded fresh4 half: cta-o-2005)", async () => {
