@@ -39,7 +39,7 @@ import { mentionedStations, type StationNames } from "./interlock/stations.ts";
 import { sureStation, understand, type StationMatch } from "../language/index.ts";
 import { endedEarlyAt, exceptedWords, ridesSkipWay, runsOutsideUsualHoursAt } from "../language/notices.ts";
 import { announcementInForce, disruptionInForceTonight } from "../language/when.ts";
-import { acceptedOfferEffect, asksAboutOffer, offerAnswer } from "../language/offers.ts";
+import { farePricing, offerAnswer } from "../language/offers.ts";
 import { quoteWithEffect, type FareEffect } from "../../tools/fares/fare-effect.ts";
 
 export const FARE_TOLERANCE = 0.01;
@@ -395,11 +395,11 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
   // A fare announcement whose own words say it has not begun or has ended prices nothing, nor one
   // whose offer the passenger said does not apply to them (they pay the usual fare).
   const texts = given.turns.flat().flatMap((e) => (e.type === "freetext_input" && typeof e.text === "string" ? [e.text] : []));
-  const answer = offerAnswer(texts);
   const announced = announcementInForce(given.policyText, given.now.iso);
-  // An offer the passenger says applies is priced by its one effect (none read: no sale).
-  const accepted = answer === "applies" && asksAboutOffer(announced) ? acceptedOfferEffect(given.system, announced!, given.now.iso) : null;
-  const input: InterlockInput = { ...given, policyText: answer === "does_not_apply" ? null : announced };
+  const pricing = farePricing(given.system, announced, offerAnswer(texts), given.now.iso);
+  const effect = pricing.kind === "effect" ? pricing.effect : null;
+  // Asked about, or for staff: the announcement stays, unpriceable, so nothing is sold.
+  const input: InterlockInput = { ...given, policyText: pricing.kind === "rules" ? pricing.text : announced };
   const { state, system } = input;
   const offered = state.outcome === "route_and_fare_ready" && state.kiosk_action.action === "prompt_purchase";
   const riders = ridersOf(state);
@@ -408,7 +408,7 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
   if (!offered) return verdict;
   const problems = [...checkRoute(system, state, input.turns, input.stationNames ?? null), ...checkService(input), ...checkRiders(system, riders, input.turns)];
   // An announcement about fares the kiosk cannot price (reworded, new kinds of offer): any quote is a guess, so no sale.
-  if (!accepted && unpriceableFareAnnouncement(input.policyText)) problems.push("fare_announcement_unpriceable: a fare announcement is in force that the kiosk cannot price");
+  if (!effect && unpriceableFareAnnouncement(input.policyText)) problems.push("fare_announcement_unpriceable: a fare announcement is in force that the kiosk cannot price");
   const quote = state.fare_quote;
   if (!quote) problems.push("fare_quote_missing");
   const knownMethods = Object.keys(system.fares.payment_methods ?? {});
@@ -421,7 +421,7 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
     if (bounds) problems.push(`fare_out_of_bounds: quoted ${bounds}`);
   }
   if (quote && riders && problems.length === 0) {
-    const fare = kioskFare(input, riders, paymentMethod, accepted);
+    const fare = kioskFare(input, riders, paymentMethod, effect);
     if (!fare.ok) problems.push(fare.problem);
     else {
       verdict.calculatedTotal = fare.total;

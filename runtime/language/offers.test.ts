@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { announcesFareChange } from "../../tools/fares/policy-change.ts";
-import { OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "./offers.ts";
+import { SHARED_DATA_DIR } from "../../test/paths.ts";
+import { DataPack } from "../../tools/data/datapack.ts";
+import { ensureLanguageData } from "../framebook/local-names.ts";
+import { farePricing, OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "./offers.ts";
 
 // Operators' own words (cases/others/operators, tune half): Doha Metro's Hayya post, an exam-day free
 // ride (武汉地铁 2023, adapted), Taipei Metro's anniversary birthday offer, a CTA-wide free night.
@@ -50,5 +53,39 @@ describe("fare offers that depend on the passenger", () => {
   it("the passenger's latest answer wins", () => {
     expect(offerAnswer([OFFER_APPLIES, OFFER_DOES_NOT_APPLY])).toBe("does_not_apply");
     expect(offerAnswer(["from Msheireb to Al Sadd"])).toBeUndefined();
+  });
+});
+
+// One pricing decision for the rule policy and the interlock, on operators' own words (cases/others,
+// spent halves: each names its entry).
+describe("how a trip is priced under a fare announcement", () => {
+  const pack = DataPack.locate({ root: SHARED_DATA_DIR });
+  const system = (id: string) => {
+    const s = pack.system(id);
+    ensureLanguageData(pack, s);
+    return s;
+  };
+  const now = "2024-06-10T10:00";
+
+  it("an offer that depends on the passenger: asked, then the usual fare or its one effect", () => {
+    const hayya = 'Travel with the Doha metro & Lusail Tram for free with your "Hayya" Card.';
+    expect(farePricing(system("doha"), hayya, undefined, now)).toEqual({ kind: "ask" });
+    expect(farePricing(system("doha"), hayya, "does_not_apply", now)).toEqual({ kind: "rules", text: null });
+    expect(farePricing(system("doha"), hayya, "applies", now)).toEqual({ kind: "effect", effect: { kind: "free" } });
+    // Taipei's children's fare, 六折 then 四折 (fresh, taipei-o-710): two effects, staff decide
+    const children = "繼二〇一八年首度推出兒童捷運票價打六折後，今年再升級，十六日起兒童捷運票價降至四折。凡設籍或學籍在台北市的六歲至未滿十二歲學童，可持具悠遊卡功能的「數位學生證」或「兒童優惠卡」搭捷運，即享有優惠";
+    expect(farePricing(system("taipei"), children, "applies", now)).toEqual({ kind: "staff" });
+  });
+
+  it("a rise for everyone the fare rules do not read is priced by its one effect; a rise at some hours, or an offer, is not", () => {
+    // MDOT MTA's 2017 rise as the press printed it, adapted to MARTA (fresh6, marta-o-4004)
+    const rise = "MARTA will increase its transit fares starting Sunday, June 25. A single-trip fare will increase from $1.70 to $1.80 for local bus, light rail, MARTA Rail and mobility/paratransit.";
+    expect(farePricing(system("marta"), rise, undefined, now)).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
+    // WMATA's peak-of-the-peak fee adapted to BART (fresh3, bart-o-1306)
+    const peak = "BART will begin charging a peak-of-the-peak fee on August 29 for BART trips taken between 7:30 and 9 a.m. weekdays. A 20-cent fee applies to BART trips taken during busiest weekday hours.";
+    expect(farePricing(system("bart"), peak, undefined, now)).toEqual({ kind: "rules", text: peak });
+    // MBTA's New Year's Eve adapted to BART (fresh5, bart-o-3007): free after 8 p.m., not priced on a guess
+    const free = "The agency’s transit systems will be free after 8 p.m. Saturday.";
+    expect(farePricing(system("bart"), free, undefined, now)).toEqual({ kind: "rules", text: free });
   });
 });

@@ -9,7 +9,7 @@ import { unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts"
 import { SURE } from "./index.ts";
 import { lexiconFor } from "./lexicon.ts";
 import type { StationMatch } from "./types.ts";
-import { namesUndatedDay } from "./when.ts";
+import { namesClockTime, namesUndatedDay } from "./when.ts";
 
 const CONDITION =
   /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|\b(?:[\w-]+ )?card ?holders?\b|\bsmart ?cards?\b|\bdesignated (?:[\w-]+ ){0,2}?stations\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|使用[^，,。；;]{0,8}?卡|以二维码|以二維碼|بطاقة|لحاملي|حاملي|لحملة/iu;
@@ -47,12 +47,47 @@ export function offerAnswer(texts: readonly string[]): "applies" | "does_not_app
   return answer;
 }
 
+/** How the kiosk prices a trip under the fare announcement in force (one decision: the rule policy and the interlock both follow it). */
+export type FarePricing =
+  /** Ask whether the offer applies to the passenger. */
+  | { kind: "ask" }
+  /** The passenger says it applies and the kiosk reads no one price for it: staff decide. */
+  | { kind: "staff" }
+  /** The fare rules the announcement's words make (none: the usual fare); unread clauses leave it unpriceable. */
+  | { kind: "rules"; text: string | null }
+  /** The one effect the announcement names. */
+  | { kind: "effect"; effect: FareEffect };
+
 /**
- * What an offer the passenger says applies to them does to their fare: its one effect where the
- * kiosk reads exactly one, and null (staff decide) where it reads none or several, or where the
- * offer names a station — an offer for trips from some stations only is not the passenger's to judge.
+ * The pricing under `announced` (the announcement in force, or null) given the passenger's answer
+ * about its offer. An offer that depends on the passenger is asked about: "it does not apply" is the
+ * usual fare, "it applies" its one effect. An announcement for everyone that the fare rules cannot
+ * read is priced by its one effect where that is a rise. Either way, only where the kiosk reads exactly one effect
+ * and the announcement names no station or line (an offer for some trips only) and no day it does
+ * not date; else the rules stand (and leave the trip unpriceable) or staff decide.
  */
-export function acceptedOfferEffect(system: SystemData, text: string, now: string): FareEffect | null {
+export function farePricing(system: SystemData, announced: string | null, answer: "applies" | "does_not_apply" | undefined, now: string): FarePricing {
+  if (announced === null) return { kind: "rules", text: null };
+  const asks = asksAboutOffer(announced);
+  if (asks && answer === undefined) return { kind: "ask" };
+  if (asks && answer === "does_not_apply") return { kind: "rules", text: null };
+  const effect = asks ? oneEffect(system, announced, now) : unpriceableFareAnnouncement(announced) ? riseForEveryone(system, announced, now) : null;
+  if (effect) return { kind: "effect", effect };
+  return asks ? { kind: "staff" } : { kind: "rules", text: announced };
+}
+
+/**
+ * A rise for everyone ("will increase from $1.70 to $1.80", "by 3.4%"), at any hour: an offer for
+ * everyone may have a condition the kiosk does not see ("at designated stations", "on Transit Equity
+ * Day"), and a lower fare sold on a missed condition is a wrong sale; a rise at some hours only
+ * ("between 7:30 and 9 a.m.") is not read.
+ */
+function riseForEveryone(system: SystemData, text: string, now: string): FareEffect | null {
+  const effect = namesClockTime(text) ? null : oneEffect(system, text, now);
+  return effect && (effect.kind === "surcharge" || (effect.kind === "multiplier" && effect.factor > 1)) ? effect : null;
+}
+
+function oneEffect(system: SystemData, text: string, now: string): FareEffect | null {
   if (namesPlace(system, text) || namesUndatedDay(text, now)) return null;
   return readFareEffect(text);
 }

@@ -254,6 +254,13 @@ export function namesUndatedDay(text: string, now: string): boolean {
   return DAY_WORDS.test(text) && noticeWindow(text, now) === undefined;
 }
 
+const CLOCK_TIME = /\b\d{1,2}(?:[:.]\d{2})?\s*(?:a\.?m\b\.?|p\.?m\b\.?)|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|\d{1,2}\s*[\u70b9\u9ede\u65f6\u6642]|\u0627\u0644\u0633\u0627\u0639\u0629/iu;
+
+/** The text names a time of day ("before 1 p.m.", "7:30", "早7点", "الساعة"). */
+export function namesClockTime(text: string): boolean {
+  return CLOCK_TIME.test(text);
+}
+
 export function noticeWindow(text: string, now: string): NoticeWindow | undefined {
   return windowsOf(text, now)?.hull;
 }

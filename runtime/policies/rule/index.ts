@@ -20,7 +20,7 @@ import {
 import { permanentClosures } from "./closures.ts";
 import { endedEarlyAt, ridesSkipWay, runsOutsideUsualHoursAt } from "../../language/notices.ts";
 import { announcementInForce, disruptionInForceTonight, serviceNightMoments } from "../../language/when.ts";
-import { acceptedOfferEffect, asksAboutOffer, OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer } from "../../language/offers.ts";
+import { farePricing, OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer } from "../../language/offers.ts";
 import { quoteWithEffect } from "../../../tools/fares/fare-effect.ts";
 import { analyseDisruption, hasRestrictions, mergeRestrictions, type DisruptionImpact, type FeedDisruption } from "./disruptions.ts";
 import { accessibilityNeed, classify, findStations, type Intent } from "./freetext.ts";
@@ -557,13 +557,13 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
   const announced = announcementInForce(context.policy_change?.text, nowIso);
   // A fare offer that depends on the passenger (a card, an ID, an exam ticket) and that the kiosk
-  // cannot price: ask; "it does not apply to me" is the usual fare, "it applies" its one effect (else staff decide).
-  const asksOffer = announced !== null && asksAboutOffer(announced);
-  const offer = asksOffer ? offerAnswer(req.freetexts) : undefined;
-  if (asksOffer && offer === undefined) {
+  // cannot price is asked about; see farePricing.
+  const offer = offerAnswer(req.freetexts);
+  const pricing = farePricing(system, announced, offer, nowIso);
+  if (pricing.kind === "ask") {
     const question: Clarification = {
       kind: "offer",
-      question: say.offerAsk(offerExcerpt(announced)),
+      question: say.offerAsk(offerExcerpt(announced!)),
       choices: [
         { label: say.offerApplies, events: [{ type: "freetext_input", text: OFFER_APPLIES }] },
         { label: say.offerDoesNotApply, events: [{ type: "freetext_input", text: OFFER_DOES_NOT_APPLY }] },
@@ -572,17 +572,16 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
     yield submit({ outcome: "policy_answer_only", action: "display_info", reason: "ok", message: question.question, banners, route: stateRoute(route), reasoning: "A fare offer that depends on the passenger is in force: asked whether it applies.", clarification: question });
     return;
   }
-  // The passenger says the offer applies: priced by its one effect, else staff decide.
-  const accepted = offer === "applies" ? acceptedOfferEffect(system, announced!, nowIso) : null;
-  if (offer === "applies" && !accepted) {
+  if (pricing.kind === "staff") {
     yield submit({ outcome: "advisory_only", action: "refer_to_staff", reason: "policy_exception", message: say.offerStaff(sentence(announced!)), banners, route: stateRoute(route), reasoning: "The passenger says the offer applies; the kiosk cannot check or price it." });
     return;
   }
-  const policyText = offer === "does_not_apply" ? null : announced;
   const engineQuote = { items: fare.line_items, total: fare.total };
-  const quote = accepted ? quoteWithEffect(engineQuote, req.riders, system.fares.base_fare, accepted) : adjustQuote(engineQuote, req.riders, system.fares.base_fare, policyText);
+  const quote = pricing.kind === "effect" ? quoteWithEffect(engineQuote, req.riders, system.fares.base_fare, pricing.effect) : adjustQuote(engineQuote, req.riders, system.fares.base_fare, pricing.text);
+  const policyText = pricing.kind === "effect" ? announced : pricing.text;
   // The passenger sees the whole notice even where only part of it is priced.
-  const shown = offer === "does_not_apply" ? null : (announcementInForce(context.policy_change?.display_text, nowIso) ?? policyText);
+  const offerDeclined = announced !== null && policyText === null;
+  const shown = offerDeclined ? null : (announcementInForce(context.policy_change?.display_text, nowIso) ?? policyText);
   if (shown) {
     banners.push({ severity: quote.changed && quote.total < fare.total ? "positive" : "info", title: say.banner.policyUpdate, body: sentence(shown) });
     reasoning.push(quote.changed ? `Policy applied: ${quote.applied.join(", ")}.` : "Policy noted; it does not change the fare.");
