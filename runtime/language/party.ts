@@ -73,8 +73,8 @@ const COMPANION = new RegExp(String.raw`\b${POSSESSIVE}\s+(?:(\d{1,2})[- ]?(?:ye
 const TOLD_AGES = /^[\s,;—–-]*(?:\(\s*|(?:(?:who|they)\s+)?(?:aged?|ages|are)\s+|de\s+)(\d{1,2}(?:\s*(?:,|and|&|y)\s*\d{1,2})+)\b/u;
 /** One age told of every member of a group: "(4)", "they're 5", "both 3". */
 const TOLD_GROUP_AGE = /^[\s,;—–-]*(?:\(\s*(\d{1,2})\s*\)|(?:they(?:'re| are)|(?:are )?both(?: are| aged)?|(?:are )?all(?: aged)?|are|each|aged?|of)\s+(\d{1,2})\b(?!\s*(?:min|am|pm|:|%|stops?|stations?)))/u;
-/** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和". */
-const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\b(?:travell?ing|going|riding|coming|leaving|departing|heading|here) with (?:my|our|a|an|\d+|some)\b|^\s*with (?:my|our)\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+|,)\s*(?:me|i|myself|yo)\b|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
+/** The speaker as a traveller: "me and", "and I", "plus me", "yo y", "我和" (not "Yeah, I visit a friend"). */
+const SPEAKER = /\bvoy con\b|\byo con\b|\b(?:i'?m|i am) (?:(?:travell?ing|going|riding|coming) )?with\b|\b(?:travell?ing|going|riding|coming|leaving|departing|heading|here) with (?:my|our|a|an|\d+|some)\b|^\s*with (?:my|our)\b|\bone for me\b|\b(?:me|i|myself)\s*(?:,|and|plus|\+|&|with|y)\s|\b(?:and|plus|with|y|\+)\s*(?:me|i|myself|yo)\b|,\s*(?:me|myself|yo)\b|,\s*i\s+(?:and|&|\+|y)\s|\byo y\b|我和|和我|我跟|跟我|我带|我帶/u;
 /** An age told after a person (the number is the first group that matched). */
 const TOLD_AGE =
   /^[\s,;，、—–-]*(?:(?:and|y|plus|\+|&|with)\s+(?:i|me|myself|yo)\b[\s,;，、—–-]*)?(?:\(\s*(?:(?:he|she)(?:'s| is)\s+|aged?\s+)?(\d{1,3})\s*\)|(?:who(?:'s| is)|(?:he|she)(?:'s| is)|is|aged?)\s+(\d{1,3})\b(?!\s*(?:min|am|pm|:|%))|(?:(?:ella|él|el)\s+)?tiene\s+(\d{1,3})\b|de\s+(\d{1,3})\s+años|[他她]\s*(\d{1,3}|[一二三四五六七八九十]{1,3})\s*[岁歲])/u;
