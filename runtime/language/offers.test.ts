@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { announcesFareChange } from "../../tools/fares/policy-change.ts";
+import { announcesFareChange, unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
@@ -59,7 +59,7 @@ describe("fare offers that depend on the passenger", () => {
 // One pricing decision for the rule policy and the interlock, on operators' own words (cases/others,
 // spent halves: each names its entry).
 describe("how a trip is priced under a fare announcement", () => {
-  const pack = DataPack.locate({ root: SHARED_DATA_DIR });
+  const pack = new DataPack(SHARED_DATA_DIR);
   const system = (id: string) => {
     const s = pack.system(id);
     ensureLanguageData(pack, s);
@@ -77,15 +77,25 @@ describe("how a trip is priced under a fare announcement", () => {
     expect(farePricing(system("taipei"), children, "applies", now)).toEqual({ kind: "staff" });
   });
 
+  it("before the day fares resume, none are taken; from that day the usual fare", () => {
+    // NFTA-Metro as The Challenger printed it, adapted to CTA (the graded fresh7 half, cta-o-5004)
+    const resume = "Starting on Monday, June 29 CTA Bus and Rail  will resume fare collection and front-door boarding on all transit services, including buses, rail and our paratransit vehicles.";
+    expect(farePricing(system("cta"), resume, undefined, "2020-06-24T08:00")).toEqual({ kind: "effect", effect: { kind: "free" } });
+    const after = farePricing(system("cta"), resume, undefined, "2020-06-30T08:00");
+    expect(after.kind).toBe("rules");
+    expect(unpriceableFareAnnouncement(resume)).toBe(false);
+  });
+
   it("a rise for everyone the fare rules do not read is priced by its one effect; a rise at some hours, or an offer, is not", () => {
     // MDOT MTA's 2017 rise as the press printed it, adapted to MARTA (fresh6, marta-o-4004)
     const rise = "MARTA will increase its transit fares starting Sunday, June 25. A single-trip fare will increase from $1.70 to $1.80 for local bus, light rail, MARTA Rail and mobility/paratransit.";
-    expect(farePricing(system("marta"), rise, undefined, now)).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
+    expect(farePricing(system("marta"), rise, undefined, "2024-07-01T10:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
+    expect(farePricing(system("marta"), rise, undefined, "2024-06-20T10:00")).toEqual({ kind: "rules", text: null });
     // WMATA's peak-of-the-peak fee adapted to BART (fresh3, bart-o-1306)
     const peak = "BART will begin charging a peak-of-the-peak fee on August 29 for BART trips taken between 7:30 and 9 a.m. weekdays. A 20-cent fee applies to BART trips taken during busiest weekday hours.";
-    expect(farePricing(system("bart"), peak, undefined, now)).toEqual({ kind: "rules", text: peak });
+    expect(farePricing(system("bart"), peak, undefined, "2024-09-03T08:00").kind).toBe("rules");
     // MBTA's New Year's Eve adapted to BART (fresh5, bart-o-3007): free after 8 p.m., not priced on a guess
     const free = "The agency’s transit systems will be free after 8 p.m. Saturday.";
-    expect(farePricing(system("bart"), free, undefined, now)).toEqual({ kind: "rules", text: free });
+    expect(farePricing(system("bart"), free, undefined, "2016-12-31T21:00").kind).toBe("rules");
   });
 });

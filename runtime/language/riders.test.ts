@@ -90,8 +90,8 @@ describe("language rider reader: how it reads", () => {
     expect(mentionsTravellers("I'm meeting my parents at Powell St")).toBe(false);
     // A STAR user turn (RasaHQ/STAR dialogues/4421.json, the graded fresh7 half: cta-p-5010): "Yeah, I"
     // is not "me and", so the friend visited is no rider
-    expect(readRiders("Yeah, I need help getting from O'Hare to the Illinois Medical District (I flew in the visit a friend)")).toBeUndefined();
-    expect(readRiders("me and a friend")?.riders.adults).toBe(2);
+    expect(riders("Yeah, I need help getting from O'Hare to the Illinois Medical District (I flew in the visit a friend)")).toBeUndefined();
+    expect(riders("me and a friend")?.adults).toBe(2);
   });
 
   const type = (age: number): "seniors" | "children" | "adults" => (age >= 65 ? "seniors" : age < 12 ? "children" : "adults");

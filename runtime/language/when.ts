@@ -477,6 +477,16 @@ const SENTENCE_END = /(?<=[.!?])(?<!\b(?:[ap]\.m|[AaPp]\.M|Jan|Feb|Mar|Apr|Jun|J
  * until 6 a.m. Tuesday, January 1"), that window alone counts: a date elsewhere ("service will operate
  * on a Sunday schedule Tuesday, January 1") would stretch a cheaper fare past its end.
  */
+/** Fares taken again from a day on ("will resume fare collection", "fares will be required", "begins revenue service", 恢复收费). */
+const FARES_RESUME = /\bresum(?:e|es|ing)\s+(?:fare collection|collecting fares|fares|charging(?: fares)?)\b|\bfares?\s+(?:will\s+be\s+|are\s+)?(?:required|reinstated)\b|\bbegins?\s+revenue service\b|\bfare collection\s+(?:will\s+)?resumes?\b|\u6062\u590d\u6536\u8d39|\u6062\u5fa9\u6536\u8cbb/iu;
+
+/** The text says fares are taken again from a day that has not come yet: until then none are. */
+export function faresResumeLater(text: string, now: string): boolean {
+  if (!FARES_RESUME.test(text)) return false;
+  const from = noticeWindow(text, now)?.from;
+  return from !== undefined && now < from;
+}
+
 export function announcementInForce(text: string | null | undefined, now: string): string | null {
   if (!text) return null;
   const fareSentences = text.split(SENTENCE_END).filter((sentence) => announcesFareChange(sentence));
