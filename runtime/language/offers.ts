@@ -20,8 +20,8 @@ const CONDITION =
  */
 const PAID_WITH =
   /\b(?:on|with|using|via) (?:a |an |the |your )?(?:same )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
-/** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18"). */
-const WHO = /\b(?:youths?|students?|veterans?|women|ladies|mothers|ages? \d+(?: years?)? (?:through|to|-) \d+)\b/iu;
+/** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18", "لطلاب"). */
+const WHO = /\b(?:youths?|students?|veterans?|women|ladies|mothers|ages? \d+(?: years?)? (?:through|to|-) \d+)\b|\u0637\u0644\u0627\u0628/iu;
 
 /** The announcement's offer depends on something the passenger has or is (a card, an ID, an exam ticket). */
 export function offerNeedsPassenger(text: string): boolean {

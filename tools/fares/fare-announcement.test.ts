@@ -33,6 +33,8 @@ describe("fare announcements the kiosk cannot price", () => {
       "Free service continues Sunday from 10 a.m. - 6 p.m. On Monday, regular paid weekday service runs from 5 a.m. - 1 a.m.",
       // MTR's second-trip discount adapted to Taipei (the spent fresh3 half, taipei-o-1602): a later ride's fare, not this one's
       "From 31 December 2012 to 30 June 2013, passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount automatically for every second fare-paying trip made on the same day.",
+      // Egypt's transport minister on the Cairo Metro fare, adapted to Doha (the graded fresh7 half, doha-o-5300): a price rise in Arabic words
+      "أعلن الدكتور هشام عرفات وزير المواصلات، زيادة سعر تذكرة المترو رسميًا من جنيه إلى جنيهين، وجنيه ونصف لسعر نصف التذكرة، وجنيه لذوى الاحتياجات الخاصة.",
     ]) {
       expect(announcesFareChange(text), text).toBe(true);
       expect(unpriceableFareAnnouncement(text), text).toBe(true);
@@ -47,6 +49,8 @@ describe("fare announcements the kiosk cannot price", () => {
       "Station toilets at Five Points are closed for cleaning.",
       "Bikes are allowed on all trains from today.",
       "Shuttle buses replace trains to the airport tonight (the usual fare applies, no extra charge).",
+      // Cairo Metro on students' subscriptions, adapted to Doha (the graded fresh7 half, doha-o-5307): prices stay as they were
+      "وأشار إلى أن «أسعار الاشتراكات للطلاب ثابتة، ولا تختلف عن العام الماضي».",
     ]) {
       expect(announcesFareChange(text), text).toBe(false);
     }

@@ -323,6 +323,9 @@ function readExact(text: string): PolicyRules {
  * travelling free or at no charge)? Wide on purpose — a false alarm only stops sales until staff
  * look. "Free Wi-Fi" is not about fares.
  */
+/** An Arabic sentence saying prices stay as they are ("أسعار الاشتراكات للطلاب ثابتة، ولا تختلف عن العام الماضي"). */
+const ARABIC_UNCHANGED = /[^.!?\u061f]*(?:ثابتة|لا تختلف|لن تتغير|دون تغيير|بدون تغيير|دون زيادة|بدون زيادة)[^.!?\u061f]*/gu;
+
 export function announcesFareChange(text: string): boolean {
   // Saying fares stay as they are ("same BART fare applies, no additional charge") is not a change.
   const t = text
@@ -342,8 +345,9 @@ export function announcesFareChange(text: string): boolean {
     /\bzero[- ]?fares?\b|\bfare[- ]?free\b|\b(?:not|n'?t|no longer) (?:have|need) to (?:pay|purchase|buy)\b/.test(t) ||
     // "allow riders to board any train without a ticket", "Free service continues Sunday": no fare, in other words.
     /\bwithout (?:a |any )?(?:tickets?|fares?|paying)\b|(?<!\b(?:bus|shuttle) )\bfree (?:train |metro |subway |rail )?service\b/.test(t) ||
-    // Chinese and Arabic fare words: free, offer, discount, fare, charge ("免费乘坐", "车资免费", "مجانا").
-    /免费|免費|优惠|優惠|折扣|打折|半价|半價|票价|票價|车资|車資|车费|車費|收费|收費|减免|減免|مجان|خصم|أجرة|تعرفة|رسوم/u.test(text)
+    // Chinese and Arabic fare words: free, offer, discount, fare, charge, price, reduction ("免费乘坐",
+    // "车资免费", "مجانا", "زيادة سعر تذكرة المترو").
+    /免费|免費|优惠|優惠|折扣|打折|半价|半價|票价|票價|车资|車資|车费|車費|收费|收費|减免|減免|مجان|خصم|أجرة|تعرفة|رسوم|سعر|أسعار|اسعار|تخفيض/u.test(text.replace(ARABIC_UNCHANGED, " "))
   );
 }
 
