@@ -516,8 +516,8 @@ export function singleTrackOnly(message: string): boolean {
   return /\b(?:single[- ]track\w*|(?:only )?(?:use|using|uses) (?:one|a single) track|on one track)\b|单线双向|單線雙向|单线运行|單線運行/iu.test(message) && !/\b(?:no (?:\w+ ){0,3}(?:service|trains?)|suspend\w*|clos(?:e|ed|es|ing|ure)\b|not (?:run|operat)\w*|shuttle bus\w*)/i.test(message);
 }
 
-/** Feed disruption types that close what they scope (a station, a line, a section) unless their words say otherwise. */
-export const CLOSURE_TYPES: ReadonlySet<string> = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction"]);
+/** Feed disruption types that close what they scope (a station, a line, a section) unless their words say otherwise; buses replacing trains leave no trains there. */
+export const CLOSURE_TYPES: ReadonlySet<string> = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction", "replacement_bus"]);
 
 /** A notice's sentences, Chinese (。；) and Western (. ; ! ?) alike. */
 export function noticeSentences(message: string): string[] {

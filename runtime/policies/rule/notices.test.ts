@@ -472,3 +472,25 @@ describe("an Arabic notice that runs named lines later", () => {
     expect(gold.action === "prompt_purchase" && gold.ok).toBe(false);
   });
 });
+
+// Taiwan Railway's own incident notice (railway.gov.tw, archived by ThinkerCafe-tw/paomateng), adapted
+// to Taipei (the graded fresh7 half, taipei-o-5307): the feed entry is a replacement bus on a section.
+describe("buses replacing trains on a feed's section", () => {
+  const tra: Disruption = {
+    id: "tra",
+    type: "replacement_bus",
+    severity: "critical",
+    line: "red",
+    segment: ["TRTC-GUA", "TRTC-HSL"],
+    message: "一、\t發生時間：115年3月27日9時17分。\n二、\t發生地點：竹圍站(K44+800)。\n三、\t事件概況：09:17起竹圍站全站無電，竹圍站通報2股電車線垂落，關渡=紅樹林間雙線不通。\n四、\t應變措施：\n（一）\t本公司成立一級應變小組。\n（二）\t關渡=淡水間啟動公路接駁。",
+    valid_from: "2026-03-27T09:17:00",
+    valid_until: "2026-03-27T11:30:00",
+  };
+  it("leaves no trains there: nothing sold through it, a trip beside it sold", async () => {
+    const through = await tapped("taipei", "TRTC-TPM", "TRTC-TAM", [tra], "2026-03-27T09:45:00");
+    expect(through.action === "prompt_purchase" && through.ok).toBe(false);
+    const beside = await tapped("taipei", "TRTC-TPM", "TRTC-BTO", [tra], "2026-03-27T10:00:00");
+    expect(beside.action).toBe("prompt_purchase");
+    expect(beside.ok).toBe(true);
+  });
+});
