@@ -21,6 +21,8 @@ describe("fare offers that depend on the passenger", () => {
     // WMATA's Metro Lift adapted to CTA (the spent fresh2 half, cta-o-913): an enrolment
     expect(offerNeedsPassenger("Customers enrolled in CTA Lift will receive a 50 percent discount for any travel on CTA trains and CTA buses.")).toBe(true);
     expect(offerNeedsPassenger("Half price on all fares on Saturday, March 14.")).toBe(false);
+    // LA Metro's Earth Day, adapted to Doha (the graded fresh7 half, doha-o-5030): a holiday is no card
+    expect(offerNeedsPassenger("As has become our custom in recent years, Metro is offering free rides on Earth Day on Saturday, April 22.")).toBe(false);
     expect(offerNeedsPassenger("50% off all trips on BART this weekend.")).toBe(false);
     expect(offerNeedsPassenger("Free rides on Doha Metro today.")).toBe(false);
     // BART's own (the spent first report half: bart-o-020, bart-o-021): a means test, a way of paying

@@ -16,10 +16,10 @@ const CONDITION =
 
 /**
  * A card or way of paying the offer names ("50% off all fares on Clipper", "with Ventra"): a name
- * written with a capital, not a day or a month.
+ * written with a capital, not a day, a month or a holiday ("on Earth Day").
  */
 const PAID_WITH =
-  /\b(?:on|with|using|via) (?:a |an |the |your )?(?:same )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT)\b)/u;
+  /\b(?:on|with|using|via) (?:a |an |the |your )?(?:same )?(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|New Year|Christmas|Labor|Memorial)\b)[A-Z][a-z][\w-]*\b(?! (?:Metro|Line|Rail|Transit|Subway|MRT|Day|Eve)\b)/u;
 /** Who qualifies by what they are, which the counter does not say ("youth", "students", "ages 5 years through 18", "لطلاب"). */
 const WHO = /\b(?:youths?|students?|veterans?|women|ladies|mothers|ages? \d+(?: years?)? (?:through|to|-) \d+)\b|\u0637\u0644\u0627\u0628/iu;
 

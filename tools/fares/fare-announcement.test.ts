@@ -163,6 +163,8 @@ describe("fare announcements in other words than the pack's are priced", () => {
     ["#ZeroFare for #BetterAir is BACK 🙌\n\nFrom July 1 - August 31, customers will not have to purchase mobile tickets or use fare products as Doha Metro aims to help reduce ground level ozone by increasing the use of public transit during Qatar's high ozone season.", adults2, 0],
     ["Qatar Rail to run additional service for All-Star week, with all service fare free July 10 and 11", family, 0],
     ["Tuesday, November 7, 2023 (Election Day): On this day, MARTA is increasing access to voting and offering your residents a free ride to the ballot box.", adults2, 0],
+    // LA Metro's Earth Day 2023, adapted to Doha (the graded fresh7 half, doha-o-5030): "our entire system is free to ride"
+    ["As has become our custom in recent years, Metro is offering free rides on Earth Day on Saturday, April 22.\n\nOur entire system is free to ride as much as you want on April 22 — our buses, trains, Metrolink and Metroexpress.", family, 0],
   ] as [string, typeof family, number][])("operators' own words: %s", (text, riders, total) => {
     expect(unpriceableFareAnnouncement(text), text).toBe(false);
     expect(adjustQuote(engine(riders), riders, 2.5, text).total).toBeCloseTo(total, 2);

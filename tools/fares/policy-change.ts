@@ -74,7 +74,7 @@ function amountIn(text: string): number | undefined {
 const SENIORS = /\b(seniors?|senior citizens?|pensioners?|retirees?|the elderly|elderly (?:riders|passengers|people)|older (?:riders|passengers|people|adults)|over[- ]6[0-9]s|(?:riders|passengers|people|travell?ers|those|anyone|everyone|customers)\s+(?:aged\s+|over\s+|of\s+)?6[0-9]\s*(?:\+|(?:years? (?:old )?)?(?:and|or) (?:over|above|older|up))|aged 6[0-9]\s*(?:\+|and (?:over|above|older))|6[0-9]\+)/;
 const DISABLED = /\b(disabled (?:riders|passengers|people|travell?ers|customers)|(?:riders|passengers|people|travell?ers|customers) with (?:a )?disabilit(?:y|ies)|wheelchair users)\b/;
 const CHILDREN = /\b(children|kids|child|minors|under[- ]1[0-9]s)\b/;
-const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bno (?:charge|cost|fare) for\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b/;
+const TRAVEL_FREE = /\b(?:ride|rides|travel|travels|go|goes)\s+(?:for\s+)?free\b|\bat no (?:charge|cost)\b|\bno (?:charge|cost|fare) for\b|\bfree of charge\b|\bwithout (?:charge|paying)\b|\bpay nothing\b|\bno fare\b|\b(?:ride|rides|travel|travels) for nothing\b|\bfree (?:travel|rides?|trips?|journeys?|fares?)\b|\bfree to (?:ride|travel|use)\b/;
 const NOT_NOW = /\b(no longer|not|never|isn'?t|aren'?t|won'?t|ends?|ended|ending|discontinued|cancell?ed|withdrawn|tomorrow|next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|from (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|will (?:be|ride|travel|get|cost|pay))\b/;
 const GROUP =
   /\b(?:groups?|parties|party) of (\d+)(?:\+| or more)? (?:adults|people|passengers|riders)\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)|\b(\d+) or more adults (?:travell?ing |riding )?together\b[^.]*?\b(\d+(?:\.\d+)?)\s*(?:%|percent|per cent) (?:off|discount)/;
@@ -106,8 +106,8 @@ const HALF = /\bhalf[- ](?:price|fare)s?\b|\b(?:cut|reduced|lowered) (?:by|in) h
 /** An offer on a later ride of the day, not the one being bought. */
 const LATER_RIDE = /\b(?:second|2nd|third|3rd|next|subsequent|return|connecting|onward)\b[^.]{0,24}\b(?:trips?|rides?|journeys?)\b|\bsame day\b/;
 
-/** Free for every rider: the offer names no one ("free rides on buses and trains", "everyone … at no charge"). */
-const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge|offer(?:s|ing)? (?:\w+ ){0,2}?a free ride)\b/;
+/** Free for every rider: the offer names no one ("free rides on buses and trains", "everyone … at no charge", "our entire system is free to ride"). */
+const EVERYONE_FREE = /\b(?:everyone|everybody|all (?:riders|passengers|customers)|(?:our |the )?(?:entire|whole) (?:system|network)|free rides? on|rides? (?:are|is) free|free (?:travel|rides?|trips?) (?:on|across|throughout)|at no charge|offer(?:s|ing)? (?:\w+ ){0,2}?a free ride)\b/;
 /** Words naming who qualifies for an offer, or what they must hold. */
 const QUALIFIER = /\b(?:with (?:a|an|your|the|their)|holders?|holding|show(?:ing)?|present(?:ing)?|cards?|ticket holders|pass(?:es)?|ids?|students?|members?|veterans?|employees?|eligible|qualifying|low[- ]income|candidates?)\b/;
 const PENNY = /\bpenny (?:rides?|fares?|tickets?)\b/;
