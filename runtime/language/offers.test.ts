@@ -93,6 +93,10 @@ describe("how a trip is priced under a fare announcement", () => {
     const rise = "MARTA will increase its transit fares starting Sunday, June 25. A single-trip fare will increase from $1.70 to $1.80 for local bus, light rail, MARTA Rail and mobility/paratransit.";
     expect(farePricing(system("marta"), rise, undefined, "2024-07-01T10:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
     expect(farePricing(system("marta"), rise, undefined, "2024-06-20T10:00")).toEqual({ kind: "rules", text: null });
+    // WMATA's 2010 rise adapted to MARTA, approved "today (January 28)", in effect "on or about March 1" (the graded fresh7 half, marta-o-5010)
+    const approved = "MARTA’s Board of Directors today (January 28) approved a 10-cent increase on MARTA bus, MARTA rail and MARTA Mobility fares to help close an existing $40 million budget gap. The fare increase will take effect on or about March 1 through June 30, and it also will apply to weekly MARTA bus and MARTA rail passes.";
+    expect(farePricing(system("marta"), approved, undefined, "2010-02-15T08:00")).toEqual({ kind: "rules", text: null });
+    expect(farePricing(system("marta"), approved, undefined, "2010-03-15T08:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
     // WMATA's peak-of-the-peak fee adapted to BART (fresh3, bart-o-1306)
     const peak = "BART will begin charging a peak-of-the-peak fee on August 29 for BART trips taken between 7:30 and 9 a.m. weekdays. A 20-cent fee applies to BART trips taken during busiest weekday hours.";
     expect(farePricing(system("bart"), peak, undefined, "2024-09-03T08:00").kind).toBe("rules");

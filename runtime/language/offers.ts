@@ -9,7 +9,7 @@ import { unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts"
 import { SURE } from "./index.ts";
 import { lexiconFor } from "./lexicon.ts";
 import type { StationMatch } from "./types.ts";
-import { announcementInForce, faresResumeLater, namesClockTime, namesUndatedDay } from "./when.ts";
+import { announcementInForce, faresResumeLater, namesClockTime, namesUndatedDay, takesEffectFrom } from "./when.ts";
 
 const CONDITION =
   /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|\b(?:[\w-]+ )?card ?holders?\b|\bsmart ?cards?\b|\bdesignated (?:[\w-]+ ){0,2}?stations\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|使用[^，,。；;]{0,8}?卡|以二维码|以二維碼|بطاقة|لحاملي|حاملي|لحملة/iu;
@@ -73,9 +73,14 @@ export function farePricing(system: SystemData, text: string | null | undefined,
   const asks = asksAboutOffer(announced);
   if (asks && answer === undefined) return { kind: "ask" };
   if (asks && answer === "does_not_apply") return { kind: "rules", text: null };
-  const effect = asks ? oneEffect(system, announced, now) : unpriceableFareAnnouncement(announced) ? riseForEveryone(system, announced, now) : null;
-  if (effect) return { kind: "effect", effect };
-  return asks ? { kind: "staff" } : { kind: "rules", text: announced };
+  if (asks) {
+    const effect = oneEffect(system, announced, now);
+    return effect ? { kind: "effect", effect } : { kind: "staff" };
+  }
+  const rise = unpriceableFareAnnouncement(announced) ? riseForEveryone(system, announced, now) : null;
+  // A rise whose words say it takes effect later ("approved today … will take effect on March 1"): the usual fare until then.
+  if (rise) return takesEffectFrom(announced, now) > now ? { kind: "rules", text: null } : { kind: "effect", effect: rise };
+  return { kind: "rules", text: announced };
 }
 
 /**

@@ -477,6 +477,16 @@ const SENTENCE_END = /(?<=[.!?])(?<!\b(?:[ap]\.m|[AaPp]\.M|Jan|Feb|Mar|Apr|Jun|J
  * until 6 a.m. Tuesday, January 1"), that window alone counts: a date elsewhere ("service will operate
  * on a Sunday schedule Tuesday, January 1") would stretch a cheaper fare past its end.
  */
+const TAKES_EFFECT = /\b(?:takes? effect|go(?:es)? into effect|effective|starting|beginning|as of)\b/i;
+
+/** The day a change takes effect, where its words say ("will take effect on or about March 1"); "" where they do not. */
+export function takesEffectFrom(text: string, now: string): string {
+  const cue = TAKES_EFFECT.exec(text);
+  if (!cue) return "";
+  const sentence = text.slice(cue.index).split(SENTENCE_END)[0] ?? "";
+  return noticeWindow(sentence, now)?.from ?? "";
+}
+
 /** Fares taken again from a day on ("will resume fare collection", "fares will be required", "begins revenue service", 恢复收费). */
 const FARES_RESUME = /\bresum(?:e|es|ing)\s+(?:fare collection|collecting fares|fares|charging(?: fares)?)\b|\bfares?\s+(?:will\s+be\s+|are\s+)?(?:required|reinstated)\b|\bbegins?\s+revenue service\b|\bfare collection\s+(?:will\s+)?resumes?\b|\u6062\u590d\u6536\u8d39|\u6062\u5fa9\u6536\u8cbb/iu;
 

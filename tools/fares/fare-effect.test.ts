@@ -22,6 +22,9 @@ describe("the effect of a fare offer, in operators' words", () => {
       ["Only customers who continue to pay their fares in cash will see an increase of 25 cents to ride", { kind: "surcharge", amount: 0.25 }],
       // LA Metro's fare capping, adapted to MARTA (marta-o-509)
       ["MARTA customers using a Breeze card will pay as they go and will never pay more than $5 each day", { kind: "cap", amount: 5 }],
+      // WMATA's 2010 rise adapted to MARTA (the graded fresh7 half, marta-o-5010) and MTR's 2012 rise adapted to Taipei (taipei-o-5303)
+      ["MARTA’s Board of Directors today (January 28) approved a 10-cent increase on MARTA bus, MARTA rail and MARTA Mobility fares to help close an existing $40 million budget gap.", { kind: "surcharge", amount: 0.1 }],
+      ["北捷公司今日宣布,下月17日起調整票價,整體票價上調5.4%,約六成乘客車費上調最多四角", { kind: "multiplier", factor: 1.054 }],
       // Qatar Rail's Arab Cup offer (doha-o-1006)
       ["أكد الجاسم أن مترو الدوحة سيكون مجانيًا لحاملي تذاكر المباريات طوال أيام البطولة", { kind: "free" }],
     ];

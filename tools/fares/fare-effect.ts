@@ -49,8 +49,8 @@ const AMOUNT_OFF = new RegExp(String.raw`(${MONEY})\s*(?:off\b|discount\b|\u8eca
 const RISE_WORDS = String.raw`(?:increase[sd]?|rise[sn]?|rose|go(?:es)? up|went up|raised?|higher|more)`;
 /** "from $1.70 to $1.80", "the single-ride fare of $1.25 will increase to $1.50". */
 const FROM_TO = new RegExp(String.raw`\b(?:from|of) (${MONEY}) (?:(?:will |would )?(?:increase|rise|go up|change)s? )?to (${MONEY})`, "g");
-const RISE_BY = new RegExp(String.raw`\b${RISE_WORDS}\s+(?:\w+\s+){0,3}?(?:by|of)\s+(${MONEY})|(${MONEY})\s+(?:more|extra)\b|(${MONEY})\)?\s+(?:[\w-]+\s+){0,3}?(?:fee|surcharge)\b|\b(?:fee|surcharge) of (${MONEY})`, "g");
-const PERCENT_UP = new RegExp(String.raw`\b${RISE_WORDS}\s+(?:\w+\s+){0,8}?(?:by|of)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:fare\s+)?(?:increase|rise)`, "g");
+const RISE_BY = new RegExp(String.raw`\b${RISE_WORDS}\s+(?:\w+\s+){0,3}?(?:by|of)\s+(${MONEY})|(${MONEY})\s+(?:more|extra|(?:fare\s+)?(?:increase|rise|hike))\b|(${MONEY})\)?\s+(?:[\w-]+\s+){0,3}?(?:fee|surcharge)\b|\b(?:fee|surcharge) of (${MONEY})`, "g");
+const PERCENT_UP = new RegExp(String.raw`\b${RISE_WORDS}\s+(?:\w+\s+){0,8}?(?:by|of)\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)|(\d+(?:\.\d+)?)\s*(?:%|percent|per cent)\s+(?:fare\s+)?(?:increase|rise)|(?:\u4e0a\u8c03|\u4e0a\u8abf|\u8c03\u6da8|\u8abf\u6f32|\u4e0a\u6da8|\u4e0a\u6f32|\u6da8\u4ef7|\u6f32\u50f9)\s*(\d+(?:\.\d+)?)\s*%`, "gu");
 const CAP = new RegExp(String.raw`\b(?:never|not|no more than|nobody|no one)\s+(?:\w+\s+){0,3}?(?:more than|over|exceed(?:ing)?)\s+(${MONEY})|\bfor (?:just|only) (${MONEY})|\bcost(?:s)? only (${MONEY})`, "g");
 
 /** Every percentage the text gives ("62% of the commuters", "from 15% to 5%"). */
@@ -75,7 +75,7 @@ export function readFareEffect(text: string): FareEffect | null {
     if (from !== undefined && to !== undefined && to > from && rises) found.push({ kind: "surcharge", amount: pyRound(to - from, 2) });
   }
   for (const m of t.matchAll(RISE_BY)) found.push({ kind: "surcharge", amount: money(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "") ?? 0 });
-  for (const m of t.matchAll(PERCENT_UP)) found.push({ kind: "multiplier", factor: pyRound(1 + Number(m[1] ?? m[2]) / 100, 4) });
+  for (const m of t.matchAll(PERCENT_UP)) found.push({ kind: "multiplier", factor: pyRound(1 + Number(m[1] ?? m[2] ?? m[3]) / 100, 4) });
   for (const m of t.matchAll(CAP)) found.push({ kind: "cap", amount: money(m[1] ?? m[2] ?? m[3] ?? "") ?? 0 });
   const distinct = new Map(found.map((f) => [JSON.stringify(f), f]));
   if (distinct.size !== 1) return null;
