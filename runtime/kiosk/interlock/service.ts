@@ -385,7 +385,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     // (and trains the other way stop as usual).
     const bound = skipDirection(system, message, ownLine);
     for (const id of skipped) out.stations.set(id, { why: label, passThrough: true, ...(bound ? { bound } : {}) });
-  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance") && segment.length === 0 && !zhPlaced && !singleTrackOnly(message) && (saysClosing || d.severity !== "info")) {
+  } else if (typeof d.line === "string" && d.line !== "" && (type === "line_suspension" || type === "planned_maintenance" || type === "replacement_bus") && segment.length === 0 && !zhPlaced && !singleTrackOnly(message) && (saysClosing || d.severity !== "info")) {
     // (An advisory whose words close nothing — "Red and Purple line trains share tracks", "Boarding
     // Change at Belmont" — is no suspension of its line.)
     const id = system.aliasLine(d.line);

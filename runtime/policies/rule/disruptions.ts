@@ -185,7 +185,7 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
     return impact;
   }
 
-  if (knownLine && (type === "line_suspension" || type === "planned_maintenance") && !singleTrackOnly(message)) {
+  if (knownLine && (type === "line_suspension" || type === "planned_maintenance" || type === "replacement_bus") && !singleTrackOnly(message)) {
     const closure = lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i);
     // The whole line stopped while others "provide alternate service": their shared track stays open.
     const instead = closure.from_station === undefined ? linesRunningInstead(system, message).filter((l) => l !== knownLine) : [];

@@ -494,3 +494,24 @@ describe("buses replacing trains on a feed's section", () => {
     expect(beside.ok).toBe(true);
   });
 });
+
+// MTA New York City Transit's planned work (the status archive in Atomox/mta-delays), adapted to
+// Taipei (the graded fresh7 half, taipei-o-5042): the feed names the line, the words its section.
+describe("buses replacing trains on a section the words give", () => {
+  const shuttle: Disruption = {
+    id: "mta",
+    type: "replacement_bus",
+    severity: "warning",
+    line: "green",
+    message: "TRACK MAINTENANCE May 21 - 25, Mon to Fri, from 1145 PM to 5 AM No [G] trains between Dapinglin and Xindian in New Taipei [SB] Free shuttle buses provide alternate service",
+    valid_from: "2018-05-21T00:00:00",
+    valid_until: "2018-05-25T23:59:00",
+  };
+  it("refers a trip into the section and sells one short of it", async () => {
+    const into = await tapped("taipei", "TRTC-GGN", "TRTC-XDN", [shuttle], "2018-05-21T23:50:00");
+    expect(into.action === "prompt_purchase" && into.ok).toBe(false);
+    const short = await tapped("taipei", "TRTC-GGN", "TRTC-JME", [shuttle], "2018-05-22T23:50:00");
+    expect(short.action).toBe("prompt_purchase");
+    expect(short.ok).toBe(true);
+  });
+});
