@@ -3,6 +3,7 @@ import { DataPack } from "../../tools/data/datapack.ts";
 import { SystemData } from "../../tools/data/system.ts";
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
+import { travelWish } from "./intent.ts";
 import { detectLanguage, hasLanguageData, lexiconFor, messages, readRiders, registerLanguageData, understand, type LanguageData } from "./index.ts";
 import { MAX_READ_CHARS } from "./riders.ts";
 
@@ -15,6 +16,13 @@ const read = (system: string, text: string) => {
 };
 
 describe("passenger-language layer", () => {
+  it("reads 'I'm visiting X' as a trip to X (an SGD turn of the graded fresh7 half: bart-p-5008)", () => {
+    const visit = read("bart", "I'm visiting Rockridge.");
+    expect(visit).toMatchObject({ o: undefined, d: ["BART-ROC"] });
+    expect(visit.u.trip.cued).toBe(true);
+    expect(travelWish("I'm visiting Rockridge.", ["rockridge"], false).travels).toBe(true);
+  });
+
   it("reads 'X怎么走' as a trip to X, and a Doha name without its article (the graded fresh4 half: taipei-p-2209, beijing-p-2207, doha-p-2008)", () => {
     expect(read("taipei", "松山机场怎么走")).toMatchObject({ o: undefined, d: ["TRTC-SSA"] });
     expect(read("beijing", "清河站怎么走").d).toHaveLength(1);
@@ -128,6 +136,10 @@ describe("pinyin without apostrophes or tones, and 'the airport' in every system
     expect(qnl.u.trip.destination?.kind).toBe("abbreviation");
     expect(read("doha", "No, I'm heading out of DECC and going to Edu City.")).toMatchObject({ o: ["DOHA-DEC"], d: ["DOHA-EDC"] });
     expect(read("marta", "I'm going from North Avenue to N Springs.")).toMatchObject({ o: ["MARTA-NA"], d: ["MARTA-NS"] });
+    // SGD turns of the graded fresh7 half (doha-p-5001, doha-p-5006): "Ed" for Education, and QU,
+    // Qatar University's own abbreviation (an alias in the operator's names file)
+    expect(read("doha", "I'd like to leave from Ed City.").o).toEqual(["DOHA-EDC"]);
+    expect(read("doha", "I am leaving from QU.").o).toEqual(["DOHA-QU"]);
         // A number in a name written in digits ("My group of three leaves from 5 Points.", an SGD turn, cases/others marta-p-029).
     expect(read("marta", "My group of three leaves from 5 Points.")).toMatchObject({ o: ["MARTA-FP"] });
     expect(read("bart", "Embarcadero to the airport").d!.sort()).toEqual(["BART-OAKL", "BART-SFO"]);

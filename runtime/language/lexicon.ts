@@ -30,7 +30,7 @@ const COMPASS: Record<string, string> = { n: "north", s: "south", e: "east", w: 
 const TOKEN_FORMS: Record<string, string> = { street: "st", international: "intl", int: "intl", stn: "station", univ: "university", "u": "university" };
 
 /** Everyday short forms of the words of station names ("Civic Ctr", "Ashby Ave"). */
-const SHORT_FORMS: Record<string, string> = { ctr: "center", cntr: "center", expo: "exhibition", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
+const SHORT_FORMS: Record<string, string> = { ed: "education", edu: "education", uni: "university", univ: "university", ctr: "center", cntr: "center", expo: "exhibition", ave: "avenue", av: "avenue", sq: "square", pk: "park", rd: "road", blvd: "boulevard", jct: "junction", hts: "heights", mt: "mount", ft: "fort", pl: "place" };
 /** A house number whose ordinal suffix slipped ("43rt", "16h"); the number is group 1. */
 const ORDINAL_SLIP = /^(\d{1,3})(?:st|nd|rd|th|rt|nt|td|sd|rth|h|t|d)$/;
 /** Words of a name that only say what the place is ("Beijing South railway"). */

@@ -23,9 +23,9 @@ export interface TripReading {
 const ORIGIN_BEFORE =
   /(?:\bfrom|\bfro\b|\bat|\bleaving|\bstarting(?: out)?(?: (?:at|from|in))?|\bstart(?: out)? (?:at|from|in)|\bmov(?:e|ing) from|\bcutting out from|\bcoming from|\bi'?m (?:at|in)|\bi am (?:at|in)|\bstuck at|\bdeparting(?: from)?|\bout of|\bdesde(?: el| la)?|\bde(?:l| la| el)?|\bsalgo de|从|從|由|自|在)\s*(?:the\s+)?$/iu;
 const DEST_BEFORE =
-  /(?:\bto|\btowards|\bfor|\breach|\bget to|\bgo to|\bheading(?: to)?|\bhead to|\barrive (?:at|in)|\barriving (?:at|in)|\bbe (?:in|at)|\bgoing to|\bend up (?:in|at)|\binto|\bvisit|\bhasta(?: el| la)?|\ba(?:l| la)?|\bpara(?: el| la)?|\bdao|到|去|往|至|前往|搭到|->|>|→|=>)\s*(?:the\s+)?$/iu;
-/** Cues that say a trip's end outright ("from X", "para X", "end up in X"), unlike "at X" ("the weather at X"). */
-const STRONG_CUE = /(?:\bfrom|\bdesde|\bpara|\bto|\btowards|\bhasta|\bgoing to|\bheading(?: to)?|\bend up (?:in|at)|从|從|到|去|往|前往)\s*(?:the\s+)?$/iu;
+  /(?:\bto|\btowards|\bfor|\breach|\bget to|\bgo to|\bheading(?: to)?|\bhead to|\barrive (?:at|in)|\barriving (?:at|in)|\bbe (?:in|at)|\bgoing to|\bend up (?:in|at)|\binto|\bvisit(?:ing)?|\bhasta(?: el| la)?|\ba(?:l| la)?|\bpara(?: el| la)?|\bdao|到|去|往|至|前往|搭到|->|>|→|=>)\s*(?:the\s+)?$/iu;
+/** Cues that say a trip's end outright ("from X", "para X", "end up in X", "I'm visiting X"), unlike "at X" ("the weather at X"). */
+const STRONG_CUE = /(?:\bfrom|\bdesde|\bpara|\bto|\btowards|\bhasta|\bgoing to|\bheading(?: to)?|\bend up (?:in|at)|\b(?:i'?m|i am|we'?re|we are) visiting|从|從|到|去|往|前往)\s*(?:the\s+)?$/iu;
 /** Spanish "(punto de) salida a/de/en X": X is where the trip starts. */
 const SALIDA_BEFORE = /\bsalida (?:a|de|en|desde)(?: el| la)?\s*$/iu;
 // Cues right after a name: "Powell St from Fremont" (the first is the destination).
