@@ -16,7 +16,7 @@ const PRICE_QUESTION = /\b(?:how much|price|prices|cost|costs|fare|fares|cuánto
 const TRIP_TALK = new Set(
   `ticket seat tix book booking reserve reservation purchase buy repurchase leave leav depart departing departure head heading destination
   coming out people person pax adult child kid senior group party one two three four five six seven eight nine ten twelve
-  ll ve re st nd rd th need please perfect great yeah yes ok okay sure fine last later make actually total order ride train travel
+  ll ve re st nd rd th need want wanted wanna please perfect great yeah yes ok okay sure fine last later make actually total order ride train travel
   nope anything something available search find look looking option options here
   بالله بلله بربي فضلك سمحت ايه إيه اه آه أ آ معلم
   boleto billete pasaje persona personas`.split(/\s+/),
