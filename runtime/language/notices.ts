@@ -235,7 +235,7 @@ export function endedEarlyAt(messages: readonly string[], minutes: number, usual
 
 /** The notice says trains still run through the closed station (without stopping). */
 export function trainsRunThrough(message: string): boolean {
-  return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || PASS_THROUGH_ZH.test(message);
+  return SKIPS.test(message) || (PASS_THROUGH.test(message) && !NO_PASSING.test(message)) || ZH_SKIPS.test(message);
 }
 
 /** A station shut for want of its staff, not for anything on the track ("closed due to strike action by the RMT"). */

@@ -515,3 +515,24 @@ describe("buses replacing trains on a section the words give", () => {
     expect(short.ok).toBe(true);
   });
 });
+
+// 上海地铁's Weibo post adapted to Beijing (the graded fresh7 half, beijing-o-5301): a flooded platform, trains skip the station.
+describe("a station closure whose words say trains skip it (跳站)", () => {
+  const flood: Disruption = {
+    id: "bjm",
+    type: "station_closure",
+    severity: "warning",
+    line: "12",
+    station_id: "BJM-ANQ2",
+    message: "目前,12号线安贞桥站因水管漏水,造成站台部分积水,往四季青桥方向列车采取临时跳站运行措施,给您的出行带来不便,敬请谅解。",
+    valid_from: "2026-07-22T10:06:00",
+    valid_until: "2026-07-22T10:20:00",
+  };
+  it("sells a trip through it and nothing to it", async () => {
+    const through = await tapped("beijing", "BJM-DAS", "BJM-XIB", [flood], "2026-07-22T10:12:00");
+    expect(through.action).toBe("prompt_purchase");
+    expect(through.ok).toBe(true);
+    const to = await tapped("beijing", "BJM-SAQ", "BJM-ANQ2", [flood], "2026-07-22T10:10:00");
+    expect(to.action === "prompt_purchase" && to.ok).toBe(false);
+  });
+});
