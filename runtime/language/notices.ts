@@ -282,8 +282,8 @@ export const OPENS_AGAIN = /\b(?:opens?|opened|reopens?|reopened|is (?:now )?ope
 const PASS_THROUGH_ZH = /通过不停车|通過不停車|不停车通过|不停車通過|不停站|甩站|停止办理乘客上下车|停止辦理乘客上下車|不办理乘客上下车|不辦理乘客上下車|不开放旅客上下车|不開放旅客上下車|(?:列车|列車)[^，,。；;]{0,4}在[^，,。；;]{1,12}站(?:通过|通過)|越站(?:通过|通過)|(?:列车|列車)(?:不会|不會)停/u;
 /** Trains skip the stations a clause names ("实施跳站运行", "采取跳站措施"), or pass them (PASS_THROUGH_ZH). */
 const ZH_SKIPS = new RegExp(`跳站|${PASS_THROUGH_ZH.source}`, "u");
-/** A station's service, right after its name ("郭庄子站运营服务", "動物園站暫停運營", "5个车站暂停运营"): the station is what stops. */
-const ZH_STATION_SERVICE = /站(?:的)?(?:暂停|暫停)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
+/** A station's service, right after its name ("郭庄子站运营服务", "動物園站暫停運營", "北京南站临时停止运营服务"): the station is what stops. */
+const ZH_STATION_SERVICE = /站(?:的)?(?:临时|臨時)?(?:暂停|暫停|停止)?(?:运营服务|運營服務|营运服务|營運服務|运营|運營|服务|服務)/u;
 
 const LIFT_OUT =
   /\bno step[- ]free access\b|\bstep[- ]free access is (?:not|no longer) available\b|\b(?:elevators?|lifts?|escalators?)\b[^.]{0,60}\b(?:out of service|out-of-service|removed from service|taken out of service|not working|broken|unavailable|not available|closed|faulty|out of order)\b|\bfaulty (?:lift|elevator)\b|\bno (?:up |down )?(?:escalator|elevator|lift) service\b|\b(?:removed|taken) (?:\w+ ){0,2}(?:out of|from) service (?:\w+ ){0,3}(?:elevators?|lifts?|escalators?)\b|(?:电梯|電梯|升降机|升降機)[^。]{0,20}(?:停用|故障|暂停|暫停|维修|維修)|المصعد[^.]{0,30}(?:معطل|متوقف)/iu;
@@ -718,7 +718,7 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
     }
     // "暂停…上地站、龙泽站…郭庄子站运营服务": the stations named stop serving passengers, not their
     // lines — trains pass them, as a station's suspension of service means on a running line.
-    if (/暂停|暫停/u.test(clause) && stopped.length > 0 && ZH_STATION_SERVICE.test(clause) && inSection.size === 0) {
+    if (/暂停|暫停|停止/u.test(clause) && stopped.length > 0 && ZH_STATION_SERVICE.test(clause) && inSection.size === 0) {
       reading.stationsClosed.push(...stopped);
       reading.passThrough = true;
       return;

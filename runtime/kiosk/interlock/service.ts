@@ -448,7 +448,8 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (zh.systemWide) out.systemSuspended ??= label;
     for (const id of zh.linesClosed) out.lines.set(id, label);
     for (const section of zh.sections) for (const pair of lineSectionTracks(system, section.line, section.from, section.to)) out.tracks.set(pair, label);
-    for (const id of zh.stationsClosed) if (!out.stations.has(id)) out.stations.set(id, { why: label, passThrough: zh.passThrough });
+    // (Its words that trains pass a station hold for the feed's station too: "北京南站临时停止运营服务".)
+    for (const id of zh.stationsClosed) if (!out.stations.has(id) || zh.passThrough) out.stations.set(id, { ...out.stations.get(id), why: label, passThrough: zh.passThrough });
     // A clause it could not read may stop any trip of the lines it names (else of the notice's line, else any).
     const lines = zh.unreadLines.length > 0 ? zh.unreadLines : ownLine !== null && system.lineById(ownLine) ? [ownLine] : null;
     if (zh.unread.length > 0) out.unread.push(unreadNotice(d, label, lines));

