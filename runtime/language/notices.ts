@@ -519,6 +519,19 @@ export function singleTrackOnly(message: string): boolean {
 /** Feed disruption types that close what they scope (a station, a line, a section) unless their words say otherwise; buses replacing trains leave no trains there. */
 export const CLOSURE_TYPES: ReadonlySet<string> = new Set(["station_closure", "line_suspension", "planned_maintenance", "station_entry_restriction", "replacement_bus"]);
 
+/** "Three Metro stations will be closed on National Day: Corniche, National Museum and Souq Waqif": the list after the colon. */
+const CLOSED_LIST = /\bstations?\b[^:.]{0,60}?\b(?:closed|shut|suspended)\b[^:.]{0,40}:\s*([^.;]+)/i;
+
+/** The stations a sentence lists, after a colon, as closed (every one, sure of its name). */
+export function stationsListedClosed(system: SystemData, message: string): string[] {
+  const list = CLOSED_LIST.exec(message)?.[1];
+  if (list === undefined) return [];
+  return lexiconFor(system)
+    .find(list)
+    .filter((m) => m.candidates.length === 1 && m.confidence >= 0.85)
+    .map((m) => m.candidates[0]!);
+}
+
 /** A notice's sentences, Chinese (。；) and Western (. ; ! ?) alike. */
 export function noticeSentences(message: string): string[] {
   return message.split(/(?<=[。；;！!？?])|(?<=[.])\s+|\n+/u).filter((s) => s.trim() !== "");

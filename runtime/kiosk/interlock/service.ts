@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, chineseLinesNamed, closedStationPassable, CLOSURE_TYPES, singleTrackOnly, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, stationsListedClosed, chineseLinesNamed, closedStationPassable, CLOSURE_TYPES, singleTrackOnly, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -442,7 +442,7 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     if (namedLines.length === 0 && sectionFollowsLines(sentence)) {
       for (const line of system.lines) for (const pair of sectionTracks(system, line.id, sentence)) out.tracks.set(pair, label);
     }
-    for (const m of closedStationMentions(system, closingClause(sentence), true)) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
+    for (const m of [...closedStationMentions(system, closingClause(sentence), true), ...stationsListedClosed(system, sentence)]) if (!out.stations.has(m)) out.stations.set(m, { why: label, passThrough: skip });
   });
   if (zh) {
     if (zh.systemWide) out.systemSuspended ??= label;

@@ -3,7 +3,7 @@
 import type { SystemData } from "../../../tools/data/system.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, stationsListedClosed, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -177,7 +177,8 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
   }
 
   if (type === "station_closure" || type === "station_entry_restriction") {
-    const named = d.station_id ? [d.station_id] : findStations(system, message).slice(0, 1).map((m) => m.station.id);
+    const listed = stationsListedClosed(system, message);
+    const named = d.station_id ? [d.station_id] : listed.length > 0 ? listed : findStations(system, message).slice(0, 1).map((m) => m.station.id);
     for (const sid of named) {
       impact.unusableStations.add(sid);
       if (type === "station_closure") impact.restrictions.station_restrictions.push({ station: sid, restriction: "skip" });

