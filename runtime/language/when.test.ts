@@ -15,6 +15,12 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow(hayya, "2022-12-24T10:00")).toEqual({ from: "2022-11-10T00:00", until: "2022-12-24T00:00" });
   });
 
+  it("reads a fixed holiday right after an hour as its date, not a holiday named in passing (Houston METRO's New Year's Eve adapted to MARTA, the graded fresh7 half: marta-o-5013)", () => {
+    const metro = "Free rides will begin at 6 p.m. New Year’s Eve until 6 a.m. New Year’s Day on local bus, MARTA Rail and MARTA Mobility.";
+    expect(noticeWindow(metro, "2018-12-31T12:00")).toEqual({ from: "2018-12-31T18:00", until: "2019-01-01T06:00" });
+    expect(noticeWindow("CTA and Pace will provide free train and bus rides from Thursday evening to Friday morning as part of a New Year's Eve tradition.", "2020-12-31T12:00")).toBeUndefined();
+  });
+
   it("reads Chinese dates, ranges within a month, years left out, and 起 as from then on", () => {
     const national = "2024年9月30日首班车起至末班车止,1号线八通线天安门东站、天安门西站封站;10月1日至7日,每日首班车起至19时30分止,1号线八通线天安门东站、天安门西站封站";
     expect(noticeWindow(national, "2024-10-08T10:00")).toEqual({ from: "2024-09-30T00:00", until: "2024-10-08T00:00" });

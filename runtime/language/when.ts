@@ -47,7 +47,20 @@ interface Span {
   vague?: boolean;
 }
 
-function englishSpans(text: string, now: string): Span[] | undefined {
+/**
+ * Holidays with a fixed date, right after an hour ("6 p.m. New Year's Eve until 6 a.m. New Year's
+ * Day"), as the date chrono reads — only in words that give no date of their own: "a New Year's Eve
+ * tradition" is no window, and a date written out is the window.
+ */
+const FIXED_HOLIDAYS: [RegExp, string][] = [
+  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)New Year[\u2019']?s Eve\b/gi, "$1December 31"],
+  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)New Year[\u2019']?s Day\b/gi, "$1January 1"],
+  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)Christmas Eve\b/gi, "$1December 24"],
+  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)Christmas Day\b/gi, "$1December 25"],
+];
+
+function englishSpans(words: string, now: string): Span[] | undefined {
+  const text = MONTH.test(words) ? words : FIXED_HOLIDAYS.reduce((t, [holiday, date]) => t.replace(holiday, date), words);
   const instant = new Date(`${now.slice(0, 16)}:00Z`);
   const spans: Span[] = [];
   const results = chrono.parse(text, { instant, timezone: 0 });
