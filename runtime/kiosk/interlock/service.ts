@@ -391,10 +391,11 @@ export function readDisruption(system: SystemData, d: Disruption): Closures {
     const id = system.aliasLine(d.line);
     // The section the words give ("[Blue] No trains between Ximen and Zhongxiao Fuxing"), else the whole line.
     const section = system.lineById(id) ? sentences(message).flatMap((sentence) => (CLOSING.test(normalize(sentence)) || SERVICE_OUT.test(sentence) ? sectionTracks(system, id, sentence) : [])) : [];
-    // The whole line stopped while others "provide alternate service": their shared track stays open.
-    const instead = section.length === 0 ? linesRunningInstead(system, message).filter((l) => l !== id) : [];
-    if (section.length > 0) for (const pair of section) out.tracks.set(pair, label);
-    else if (instead.length > 0) for (const [a, b] of trackOnlyOn(system, id, instead)) out.tracks.set(pairKey(a, b), label);
+    // The line stopped (or a section of it) while others "provide alternate service": their shared track stays open.
+    const instead = linesRunningInstead(system, message).filter((l) => l !== id);
+    const ownTrack = new Set(trackOnlyOn(system, id, instead).map(([a, b]) => pairKey(a, b)));
+    if (section.length > 0) for (const pair of section.filter((p) => instead.length === 0 || ownTrack.has(p))) out.tracks.set(pair, label);
+    else if (instead.length > 0) for (const pair of ownTrack) out.tracks.set(pair, label);
     else if (system.lineById(id)) out.lines.set(id, label);
   }
   if (typeof d.station_id === "string" && system.hasStationId(d.station_id)) {

@@ -1,6 +1,7 @@
 // Reading the disruption feed like a station supervisor would: which stations or lines are out,
 // whether the planned route is affected, and which restrictions to plan around.
 import type { SystemData } from "../../../tools/data/system.ts";
+import { routeEngineFor } from "../../../tools/network/router.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
 import { chineseLiftStations, stationsListedClosed, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
@@ -188,9 +189,11 @@ export function analyseDisruption(system: SystemData, d: FeedDisruption, now: st
 
   if (knownLine && (type === "line_suspension" || type === "planned_maintenance" || type === "replacement_bus") && !singleTrackOnly(message)) {
     const closure = lineClosure(system, knownLine, message, /\bbetween\s+(.+?)\s+and\s+(.+?)(?:[.,;]|$)/i);
-    // The whole line stopped while others "provide alternate service": their shared track stays open.
-    const instead = closure.from_station === undefined ? linesRunningInstead(system, message).filter((l) => l !== knownLine) : [];
-    if (instead.length > 0) impact.restrictions.segment_closures.push(...trackOnlyOn(system, knownLine, instead));
+    // The line stopped (or a section of it) while others "provide alternate service": their shared track stays open.
+    const instead = linesRunningInstead(system, message).filter((l) => l !== knownLine);
+    const ownTrack = trackOnlyOn(system, knownLine, instead);
+    if (instead.length > 0 && closure.from_station === undefined) impact.restrictions.segment_closures.push(...ownTrack);
+    else if (instead.length > 0) impact.restrictions.segment_closures.push(...sectionOffTrack(system, closure, ownTrack));
     else impact.restrictions.line_closures.push(closure);
     impact.closedLines.add(knownLine);
     return impact;
@@ -251,6 +254,17 @@ function lineClosure(system: SystemData, line: string, message: string, section:
     if (a && b && stations.includes(a.station.id) && stations.includes(b.station.id)) return { line, from_station: a.station.id, to_station: b.station.id };
   }
   return { line };
+}
+
+/** A line's section, less the track other lines share ("[Blue] Trains provide alternate service"); the whole section where the planner cannot close it alone. */
+function sectionOffTrack(system: SystemData, closure: Restrictions["line_closures"][number], ownTrack: readonly [string, string][]): [string, string][] {
+  const key = ([a, b]: readonly [string, string]): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
+  const own = new Set(ownTrack.map(key));
+  try {
+    return routeEngineFor(system).expandLineClosures([closure]).filter((pair) => own.has(key(pair)));
+  } catch {
+    return ownTrack.slice();
+  }
 }
 
 export function mergeRestrictions(impacts: readonly DisruptionImpact[]): Restrictions {

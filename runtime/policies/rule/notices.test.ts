@@ -577,3 +577,16 @@ describe("stations listed as closed after a colon", () => {
     expect(elsewhere.ok).toBe(true);
   });
 });
+
+// MTA New York City Transit's planned work adapted to MARTA (the graded fresh7 half, marta-o-5014):
+// the Green Line's section is out, the Blue Line runs on the track the two share.
+describe("a section out while another line provides alternate service", () => {
+  const work: Disruption = { id: "mta", type: "line_suspension", severity: "warning", line: "green", message: "TRACK REPLACEMENT [Green] No trains between Bankhead and Vine City [Blue] Trains provide alternate service" };
+  it("sells a trip on the shared track, in both readers, and nothing to the station only the section serves", async () => {
+    const shared = await tapped("marta", "MARTA-GS", "MARTA-AS", [work], "2018-01-10T09:15:00");
+    expect(shared.action).toBe("prompt_purchase");
+    expect(shared.ok).toBe(true);
+    const branch = await tapped("marta", "MARTA-FP", "MARTA-BK", [work], "2018-01-10T09:00:00");
+    expect(branch.action === "prompt_purchase" && branch.ok).toBe(false);
+  });
+});
