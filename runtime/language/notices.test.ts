@@ -336,4 +336,8 @@ describe("an Arabic notice, clause by clause", () => {
     expect(read("تم نقل موقف الحافلات في محطة مشيرب.")).toBeUndefined();
     expect(read("تستمر أعمال الصيانة وإغلاق محطة مشيرب")?.stationsClosed).toEqual(["DOHA-MSH"]);
   });
+
+  it("reads a station by the spelling the operator's names file gives as an alias (Cairo Metro adapted to Doha, the graded fresh7 half: doha-o-5302)", () => {
+    expect(read("أعلنت شركة سكك الحديد القطرية، إغلاق مؤقت لمحطة رأس بوعبود الخط الذهبي فقط وذلك اليوم الجمعة ولمدة يوم واحد.")).toMatchObject({ stationsClosed: ["DOHA-RBA"], unread: [] });
+  });
 });

@@ -881,7 +881,7 @@ export function readArabicNotice(system: SystemData, words: string): ClauseNotic
     if (!AR_STOP.test(clause) && !AR_SKIP.test(clause)) continue;
     if (AR_RUNS.test(clause) || contingentMeasure(clause)) continue;
     const lines = lexicon.arabicLines(clause);
-    const stations = [...new Set(lexicon.find(clause).filter((m) => (m.kind === "local" || m.kind === "name") && m.candidates.length === 1).map((m) => m.candidates[0]!))];
+    const stations = [...new Set(lexicon.find(clause).filter((m) => (m.kind === "local" || m.kind === "name" || m.kind === "alias") && m.candidates.length === 1).map((m) => m.candidates[0]!))];
     if (AR_SKIP.test(clause) && stations.length > 0) {
       reading.stationsClosed.push(...stations);
       reading.passThrough = true;
