@@ -19,7 +19,7 @@ export function loadLanguageData(packRoot: string, system: SystemData, operatorD
     const names = [...(geo.lookup(s.name)?.nativeNames ?? []), ...(operator?.byStation.get(s.id) ?? [])];
     if (names.length > 0) localNames.set(s.id, names);
   }
-  return { localNames, aliases: operator?.aliases ?? new Map(), landmarks: operator?.landmarks ?? new Map(), lineNames: operator?.byLine ?? new Map() };
+  return { localNames, aliases: operator?.aliases ?? new Map(), landmarks: operator?.landmarks ?? new Map(), lineNames: operator?.byLine ?? new Map(), lineAliases: operator?.lineAliases ?? new Map() };
 }
 
 /**

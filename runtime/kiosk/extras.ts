@@ -186,6 +186,8 @@ export const LocalNamesFileSchema = z.object({
   name_sources: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
   /** Line names in that language, by line id (e.g. "1": "1号线"). */
   lines: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** Other names notices still call a line by (a former name: "brown": ["木柵線"]), by line id. */
+  line_aliases: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
   /** Payment method names in that language, by the fares' method key (e.g. "easycard": "悠遊卡"). */
   payment_methods: z.record(z.string().min(1), z.string().min(1)).optional(),
   /** Common names and codes passengers use for a station ("SFO", "Ximending"), by station id. */
@@ -203,6 +205,7 @@ export interface OperatorLocalNames {
   /** The references (the text of `references`) each station's names come from, where the file says. */
   nameSources: Map<string, string[]>;
   byLine: Map<string, string>;
+  lineAliases: Map<string, string[]>;
   byPaymentMethod: Map<string, string>;
   aliases: Map<string, string[]>;
   landmarks: Map<string, string[]>;

@@ -134,10 +134,10 @@ describe("local-names.yaml: operator typos are errors naming the file and key", 
     mkdirSync(path.join(dir, "doha"), { recursive: true });
     writeFileSync(
       path.join(dir, "doha", "local-names.yaml"),
-      'language: ar\nnames: {}\nlines:\n  purple: "x"\npayment_methods:\n  bitcoin: "y"\n',
+      'language: ar\nnames: {}\nlines:\n  purple: "x"\nline_aliases:\n  pink: ["z"]\npayment_methods:\n  bitcoin: "y"\n',
     );
     const { app } = testApp({ extras: packExtras(testPack().root, dir) });
-    expect(() => app.systemView("doha")).toThrow(/local-names\.yaml at lines\.purple: unknown line id 'purple'[\s\S]*payment_methods\.bitcoin: unknown payment method 'bitcoin'/);
+    expect(() => app.systemView("doha")).toThrow(/local-names\.yaml at lines\.purple: unknown line id 'purple'[\s\S]*line_aliases\.pink: unknown line id 'pink'[\s\S]*payment_methods\.bitcoin: unknown payment method 'bitcoin'/);
   });
 
   it("rejects a name source citing an unknown reference or station", () => {

@@ -236,6 +236,11 @@ export class StationLexicon {
     } else existing.ids.push(id);
   }
 
+  /** Each line's local name and the other names notices call it by, as [line id, name] pairs. */
+  private localLineNames(): [string, string][] {
+    return [...(this.data.lineNames ?? []), ...[...(this.data.lineAliases ?? [])].flatMap(([id, names]) => names.map((n): [string, string] => [id, n]))];
+  }
+
   /**
    * Lines a Chinese text calls by their local names ("亦庄线", "文湖線", also written in the other
    * script), with where: notices name lines by name as often as by number.
@@ -243,7 +248,7 @@ export class StationLexicon {
   chineseLines(text: string): { id: string; start: number; end: number }[] {
     const source = simplifiedChinese(text);
     const out: { id: string; start: number; end: number }[] = [];
-    for (const [id, name] of this.data.lineNames ?? []) {
+    for (const [id, name] of this.localLineNames()) {
       if (!hasCjk(name)) continue;
       const key = simplifiedChinese(name);
       for (let at = source.indexOf(key); at >= 0; at = source.indexOf(key, at + 1)) {
@@ -262,7 +267,7 @@ export class StationLexicon {
   arabicLines(text: string): string[] {
     const folded = ` ${foldArabic(text)} `;
     const out: string[] = [];
-    for (const [id, name] of this.data.lineNames ?? []) {
+    for (const [id, name] of this.localLineNames()) {
       if (!hasArabic(name)) continue;
       const words = foldArabic(name.replace(/\(.*$/u, "")).split(" ").filter((w) => w !== "" && !/^(?:الخط|خط)$/u.test(w));
       if (words.length === 0) continue;

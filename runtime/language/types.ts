@@ -13,6 +13,8 @@ export interface LanguageData {
   landmarks: ReadonlyMap<string, readonly string[]>;
   /** Line id → its name in the local language ("亦庄线", "文湖線"), as operators' notices call it. */
   lineNames?: ReadonlyMap<string, string>;
+  /** Line id → other names notices call it by (a former name: "木柵線" for 文湖線). */
+  lineAliases?: ReadonlyMap<string, readonly string[]>;
 }
 
 export const EMPTY_LANGUAGE_DATA: LanguageData = { localNames: new Map(), aliases: new Map(), landmarks: new Map() };

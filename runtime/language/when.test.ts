@@ -21,6 +21,12 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow("CTA and Pace will provide free train and bus rides from Thursday evening to Friday morning as part of a New Year's Eve tradition.", "2020-12-31T12:00")).toBeUndefined();
   });
 
+  it("reads this month and next year from the kiosk's clock, not next month (台北市捷運局 2008 and MTR's 2012 rise adapted to Taipei: fresh6 taipei-o-4300, the graded fresh7 half taipei-o-5303)", () => {
+    expect(noticeWindow("木柵線停駛時間,自本月6日至明年1月18日的週六、日全天。", "2008-12-06T10:00")).toEqual({ from: "2008-12-06T00:00", until: "2009-01-19T00:00" });
+    // Read a month after the notice, "next month" would be a month too late: no window.
+    expect(noticeWindow("北捷公司今日宣布,下月17日起調整票價,整體票價上調5.4%", "2012-06-18T08:30")).toBeUndefined();
+  });
+
   it("reads Chinese dates, ranges within a month, years left out, and 起 as from then on", () => {
     const national = "2024年9月30日首班车起至末班车止,1号线八通线天安门东站、天安门西站封站;10月1日至7日,每日首班车起至19时30分止,1号线八通线天安门东站、天安门西站封站";
     expect(noticeWindow(national, "2024-10-08T10:00")).toEqual({ from: "2024-09-30T00:00", until: "2024-10-08T00:00" });

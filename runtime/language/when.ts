@@ -138,7 +138,20 @@ const ZH_TIME = "(?:(早|晚|上午|下午|晚上)?(\\d{1,2})(?:[:：点點时�
 // "6月7日、8日": two days listed, read as the days they name.
 const ZH_RANGE = new RegExp(`${ZH_DATE}[)）]?${ZH_TIME}(?:\\s*(至|到|~|～|—|-|、|和|及)\\s*(?:(?:(\\d{3,4})年)?(\\d{1,2})月)?(\\d{1,2})[日号號]${ZH_TIME})?`, "gu");
 
-function chineseSpans(text: string, now: string): Span[] {
+/**
+ * This month and year named from the kiosk's clock ("自本月6日至明年1月18日"), as the dates they are.
+ * ("下月17日" is not: read a month after the notice, next month is a month too late.)
+ */
+function withRelativeDatesWritten(text: string, now: string): string {
+  const [year, month] = now.slice(0, 7).split("-").map(Number) as [number, number];
+  return text
+    .replace(/本月(?=\d{1,2}\s*[日号號])/gu, `${year}年${month}月`)
+    .replace(/明年(?=\d{1,2}月)/gu, `${year + 1}年`)
+    .replace(/今年(?=\d{1,2}月)/gu, `${year}年`);
+}
+
+function chineseSpans(words: string, now: string): Span[] {
+  const text = withRelativeDatesWritten(words, now);
   const spans: Span[] = [];
   for (const m of text.matchAll(ZH_RANGE)) {
     const [, y1, m1, d1, p1, h1, n1, joiner, y2, m2, d2, p2, h2, n2] = m;

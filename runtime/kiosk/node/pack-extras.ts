@@ -94,6 +94,9 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     ...Object.keys(parsed.lines ?? {})
       .filter((id) => !lineIds.has(id))
       .map((id) => ({ path: ["lines", id], message: `unknown line id '${id}' for system ${system.id}` })),
+    ...Object.keys(parsed.line_aliases ?? {})
+      .filter((id) => !lineIds.has(id))
+      .map((id) => ({ path: ["line_aliases", id], message: `unknown line id '${id}' for system ${system.id}` })),
     ...Object.keys(parsed.payment_methods ?? {})
       .filter((id) => !methodIds.has(id))
       .map((id) => ({ path: ["payment_methods", id], message: `unknown payment method '${id}' for system ${system.id}` })),
@@ -108,6 +111,7 @@ export function loadOperatorLocalNames(operatorDir: string | undefined, system: 
     byStation,
     nameSources: new Map(Object.entries(parsed.name_sources ?? {}).map(([id, keys]) => [id, keys.map((key) => parsed.references?.[key] ?? key)])),
     byLine: new Map(Object.entries(parsed.lines ?? {})),
+    lineAliases: new Map(Object.entries(parsed.line_aliases ?? {})),
     byPaymentMethod: new Map(Object.entries(parsed.payment_methods ?? {})),
     aliases: new Map(Object.entries(parsed.aliases ?? {})),
     landmarks: new Map(Object.entries(parsed.landmarks ?? {})),

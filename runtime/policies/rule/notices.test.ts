@@ -473,6 +473,24 @@ describe("an Arabic notice that runs named lines later", () => {
   });
 });
 
+// 台北市政府捷運局 on the Wenhu line's weekend stops (2008, the spent fresh6 half: taipei-o-4300): the
+// line called by its former name, 木柵線, from "this month" to "next year".
+describe("a line called by a former name the operator's names file gives", () => {
+  const muzha: Disruption = {
+    id: "dorts",
+    type: "planned_maintenance",
+    severity: "warning",
+    message: "台北市政府捷運局今天表示,配合內湖線與木柵線全線測試,木柵線停駛時間,自本月6日至明年1月18日的週六、日全天。其中98年1月17日週六為春節連續假期前的彈性上班日,當天木柵線仍維持正常營運。木柵線停駛期間,提供兩線「免費」接駁專車紓運捷運乘客。",
+  };
+  it("stops that line and sells a trip on another", async () => {
+    const brown = await tapped("taipei", "TRTC-MZH", "TRTC-ZXF", [muzha], "2008-12-06T10:00:00");
+    expect(brown.action === "prompt_purchase" && brown.ok).toBe(false);
+    const red = await tapped("taipei", "TRTC-TPM", "TRTC-CTH", [muzha], "2008-12-06T11:00:00");
+    expect(red.action).toBe("prompt_purchase");
+    expect(red.ok).toBe(true);
+  });
+});
+
 // Taiwan Railway's own incident notice (railway.gov.tw, archived by ThinkerCafe-tw/paomateng), adapted
 // to Taipei (the graded fresh7 half, taipei-o-5307): the feed entry is a replacement bus on a section.
 describe("buses replacing trains on a feed's section", () => {
