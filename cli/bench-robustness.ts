@@ -42,7 +42,7 @@ export function registerBenchRobustnessCommand(bench: Command): void {
     .description("run the robustness suites: our own rewordings of pack cases (originals vs variants, strict kiosk score) and texts others wrote (due sales sold, asked, refused, wrong offers)")
     .option("--policy <name>", "policy to run", "rule")
     .option("--suite <suite>", "ours (cases/robustness), others (cases/others) or all", "all")
-    .option("--half <half>", "report (never tuned on), tune, or all; the others' texts also have fresh, fresh2 … fresh7 (each gathered after the halves before it were graded). Without --half the others' texts run their tune half: a half nobody tuned on is graded only when named", "report")
+    .option("--half <half>", "report (never tuned on), tune, or all; the others' texts also have fresh, fresh2 … fresh8 (each gathered after the halves before it were graded). Without --half the others' texts run their tune half: a half nobody tuned on is graded only when named", "report")
     .option("--json", "print the summary as JSON")
     .option("--html <file>", "also write an HTML report")
     .action(async (opts: RobustnessOptions, cmd: Command) => {

@@ -15,12 +15,12 @@ import { BenchError } from "../errors.ts";
 
 export const CORPUS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cases/others/passengers");
 /**
- * tune and report: split by the id's hash when the entry was created. fresh, fresh2 … fresh7: texts gathered
+ * tune and report: split by the id's hash when the entry was created. fresh, fresh2 … fresh8: texts gathered
  * after the halves before them had been graded once (and so spent); each is graded once, none tuned on.
  */
-export const HALVES = ["tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"] as const;
+export const HALVES = ["tune", "report", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8"] as const;
 /** The halves gathered whole, after the split ones were spent: not split by hash. */
-const GATHERED_WHOLE: ReadonlySet<Half> = new Set(["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7"]);
+const GATHERED_WHOLE: ReadonlySet<Half> = new Set(["fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7", "fresh8"]);
 export type Half = (typeof HALVES)[number];
 export const LANGUAGES = ["en", "es", "zh-Hans", "zh-Hant", "ar"] as const;
 export const MAY_ASK = ["origin", "destination", "riders"] as const;
