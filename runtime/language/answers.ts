@@ -107,6 +107,8 @@ export interface Answers {
   offerDoesNotApply: string;
   /** The passenger says it applies: staff check and issue it. */
   offerStaff(notice: string): string;
+  /** A fare notice in force that the kiosk cannot price: staff sell the ticket. */
+  fareUnread(notice: string): string;
   /** The rule policy's own banners (operator and feed texts keep their words). */
   banner: BannerTexts;
 }
@@ -200,6 +202,7 @@ const en: Answers = {
   offerApplies: "Yes, it applies to me",
   offerDoesNotApply: "No, I pay the usual fare",
   offerStaff: (n) => `${n} The kiosk cannot check this offer: please ask a member of staff, who will issue it.`,
+  fareUnread: (n) => `${n} The kiosk cannot work out the fare under this notice: please ask a member of staff for this ticket.`,
   liftOutAsk: (s) => `The lift at ${s.join(", ")} is out of service. Does anyone travelling need step-free access?`,
   stepFreeNeeded: "Yes, step-free access is needed",
   stairsFine: "No, we can use the stairs",
@@ -277,6 +280,7 @@ const es: Answers = {
   offerApplies: "Sí, se aplica a mí",
   offerDoesNotApply: "No, pago la tarifa normal",
   offerStaff: (n) => `Aviso del operador: ${n} El quiosco no puede comprobar esta oferta: pregunte al personal, que se la dará.`,
+  fareUnread: (n) => `Aviso del operador: ${n} El quiosco no puede calcular la tarifa con este aviso: pida este billete al personal.`,
   liftOutAsk: (s) => `El ascensor de ${s.join(", ")} está fuera de servicio. ¿Alguien del grupo necesita acceso sin escalones?`,
   stepFreeNeeded: "Sí, necesitamos acceso sin escalones",
   stairsFine: "No, podemos usar las escaleras",
@@ -348,6 +352,7 @@ const zhHans: Answers = {
   offerApplies: "适用，我符合条件",
   offerDoesNotApply: "不适用，按正常票价",
   offerStaff: (n) => `运营通告：${n} 自助机无法核实此优惠，请向工作人员办理。`,
+  fareUnread: (n) => `运营通告：${n} 自助机无法按此通告计算票价，请向工作人员购票。`,
   liftOutAsk: (s) => `${s.join("、")}的电梯暂停使用。请问同行乘客中有人需要无障碍通道吗？`,
   stepFreeNeeded: "需要无障碍通道",
   stairsFine: "不需要，我们可以走楼梯",
@@ -414,6 +419,7 @@ const zhHant: Answers = {
   offerApplies: "適用，我符合條件",
   offerDoesNotApply: "不適用，按一般票價",
   offerStaff: (n) => `營運公告：${n} 自助機無法核實此優惠，請向站務人員辦理。`,
+  fareUnread: (n) => `營運公告：${n} 自助機無法依此公告計算票價，請向站務人員購票。`,
   liftOutAsk: (s) => `${s.join("、")}的電梯暫停使用。請問同行乘客中有人需要無障礙通道嗎？`,
   stepFreeNeeded: "需要無障礙通道",
   stairsFine: "不需要，我們可以走樓梯",
@@ -491,6 +497,7 @@ const ar: Answers = {
   offerApplies: "نعم، ينطبق علي",
   offerDoesNotApply: "لا، أدفع الأجرة المعتادة",
   offerStaff: (n) => `تنبيه المشغل: ${n} لا يستطيع الجهاز التحقق من هذا العرض: يرجى سؤال الموظفين لإصداره.`,
+  fareUnread: (n) => `تنبيه المشغل: ${n} لا يستطيع الجهاز حساب الأجرة بموجب هذا التنبيه: يرجى شراء هذه التذكرة من الموظفين.`,
   liftOutAsk: (s) => `المصعد في ${s.join("، ")} معطل. هل يحتاج أحد المسافرين إلى دخول دون درج؟`,
   stepFreeNeeded: "نعم، نحتاج إلى دخول دون درج",
   stairsFine: "لا، يمكننا استخدام الدرج",

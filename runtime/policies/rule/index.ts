@@ -5,7 +5,7 @@
 import { isStepFree, type Accessibility } from "../../../tools/data/accessibility.ts";
 import type { KioskEvent, Station } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
-import { adjustQuote, announcesFareChange, type PricedItem } from "../../../tools/fares/policy-change.ts";
+import { adjustQuote, announcesFareChange, unpriceableFareAnnouncement, type PricedItem } from "../../../tools/fares/policy-change.ts";
 import { stationsUsed } from "../../../tools/network/index.ts";
 import type { Policy, SessionSetup, ToolCallRecord } from "../../session/policy.ts";
 import { call, scriptedRun, type PolicyScript, type ToolCallStep } from "../scripted.ts";
@@ -574,6 +574,12 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   }
   if (pricing.kind === "staff") {
     yield submit({ outcome: "advisory_only", action: "refer_to_staff", reason: "policy_exception", message: say.offerStaff(sentence(announced!)), banners, route: stateRoute(route), reasoning: "The passenger says the offer applies; the kiosk cannot check or price it." });
+    return;
+  }
+  // A fare notice the kiosk cannot price (nothing of it read, or a clause not read): any quote is a
+  // guess, so staff sell the ticket (the interlock would refuse the sale too).
+  if (pricing.kind === "rules" && unpriceableFareAnnouncement(pricing.text)) {
+    yield submit({ outcome: "advisory_only", action: "refer_to_staff", reason: "policy_exception", message: say.fareUnread(sentence(pricing.text!)), banners, route: stateRoute(route), reasoning: "A fare notice the kiosk cannot price is in force." });
     return;
   }
   const engineQuote = { items: fare.line_items, total: fare.total };

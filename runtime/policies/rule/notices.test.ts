@@ -208,6 +208,19 @@ describe("a fare offer that depends on the passenger", () => {
     expect(question!.question.length).toBeLessThanOrEqual(500);
   });
 
+  it("a fare notice for everyone it cannot price is for staff, not a sale at the usual fare (MARTA's 2024 rise, the spent fresh3 half: marta-o-1309)", async () => {
+    const rise = "Some Fares Will Increase Jan. 1, 2024  Effective Monday, January 1, 2024, we’re increasing the price of our 2½-Hour Ticket and Day Pass by 12%, to help cover the growing costs of operating our transit system. Month Pass and Annual Pass prices will not change.";
+    const first: KioskEvent[] = [
+      { type: "station_selected", field: "origin", value: "Five Points", station_id: "MARTA-FP" },
+      { type: "station_selected", field: "destination", value: "Airport", station_id: "MARTA-AP" },
+      { type: "passenger_count_changed", adults: 1 },
+    ];
+    const kase: Case = { id: "FARE-1", system: "marta", category: "F", events: first, multi_turn_events: [first], system_context: { current_time: "2024-01-02T08:00:00", active_disruptions: [], framebook: "marta", policy_change: { text: rise } } };
+    const state = (await runCase(pack, kase, rulePolicy)).kiosk.state;
+    expect(state.kiosk_action.action).toBe("refer_to_staff");
+    expect(state.assistant_message).toContain("cannot work out the fare");
+  });
+
   it("outside the offer's window nothing is asked", async () => {
     const later = { ...trip(), system_context: { ...trip().system_context, current_time: "2023-01-05T10:00:00" } };
     expect(clarificationOf((await runCase(pack, later, rulePolicy)).tool_calls_made)).toBeUndefined();
