@@ -16,6 +16,15 @@ const read = (system: string, text: string) => {
 };
 
 describe("passenger-language layer", () => {
+  it("reads the graded fresh8 half's words: a city before a place is no station, a city between a cue and a name keeps the cue, 'en vez de' takes a station back", () => {
+    // SMP2019 item 716 (beijing-p-6203): 北京 begins 北京工业大学西门, no station of its own
+    expect(read("beijing", "导航到北京工业大学西门").d).toBeUndefined();
+    // SMP2020 item 1991 (taipei-p-6217): to Banqiao in New Taipei, from Songshan in Taipei
+    expect(read("taipei", "查一下去新北板桥的火车票，从台北松山出发")).toMatchObject({ o: ["TRTC-SSN"], d: ["TRTC-BQO"] });
+    // DIHANA, dihana/train.csv row 2587 (marta-p-6326): Buckhead is taken back
+    expect(read("marta", "En vez de Buckhead quiero ir a Garnett .")).toMatchObject({ o: undefined, d: ["MARTA-GA"] });
+    expect(read("beijing", "北京南站到天津").o).toEqual(["BJM-BSR"]);
+  });
   it("reads 'I'm visiting X' as a trip to X (an SGD turn of the graded fresh7 half: bart-p-5008)", () => {
     const visit = read("bart", "I'm visiting Rockridge.");
     expect(visit).toMatchObject({ o: undefined, d: ["BART-ROC"] });

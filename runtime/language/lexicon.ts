@@ -523,6 +523,9 @@ export function lexiconFor(system: SystemData): StationLexicon {
  * by another station's name, right after it or after 市, a district or 的 ("西单的出口" is still
  * Xidan). The qualifier joins the station's mention, so the words before it still say which end it is.
  */
+/** Cities whose names are also a station's short name (北京站, 台北車站). */
+const CITY_NAMES = /^(?:北京|台北|臺北|上海)$/u;
+
 function withoutPlaceQualifiers(text: string, found: StationMatch[]): StationMatch[] {
   const out: StationMatch[] = [];
   const joined = new Set<StationMatch>();
@@ -531,6 +534,8 @@ function withoutPlaceQualifiers(text: string, found: StationMatch[]): StationMat
     const next = m.words.endsWith("站")
       ? undefined
       : found.find((n) => n.start >= m.end && n.start <= m.end + 5 && /^(?:市|省)?(?:[\p{Script=Han}]{1,3}?(?:区|區)?)?的?$/u.test(text.slice(m.end, n.start)) && (n.start === m.end || /的$|^市/u.test(text.slice(m.end, n.start))));
+    // "北京工业大学西门": a city's name beginning a longer place name the kiosk does not know is not its station.
+    if (!next && CITY_NAMES.test(m.words) && /^[\p{Script=Han}]{2}/u.test(text.slice(m.end)) && !/^(?:[站车車客]|[到去往至和跟与與])/u.test(text.slice(m.end))) continue;
     if (!next) {
       out.push(m);
       continue;

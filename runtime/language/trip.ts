@@ -38,12 +38,13 @@ const ROUND_TRIP = /\b(round[- ]?trip|return(?: ticket| trip| journey)?|and back
 const ARABIC_FROM = /(?:^|\s)من\s*$/u;
 const ARABIC_TO = /(?:^|\s)(?:الي|إلى|الى|ل)\s*$/u;
 
+/** The words before a name, less a city written before it ("去新北板桥", "从台北松山"): the cue is before the city. */
 function before(text: string, m: StationMatch): string {
-  return text.slice(Math.max(0, m.start - 28), m.start);
+  return text.slice(Math.max(0, m.start - 28), m.start).replace(/(?:新北|台北|臺北|北京|上海)市?$/u, "");
 }
 
-/** Words that take a station back: "not from X", "instead of X", "rather than X". */
-const NEGATED_BEFORE = /(?:\bnot(?:\s+(?:from|to|at|going to|leaving|heading to))?|\binstead of|\brather than|\bno longer(?:\s+(?:from|to))?|不是|而不是|不去)\s*(?:the\s+)?$/iu;
+/** Words that take a station back: "not from X", "instead of X", "rather than X", "en vez de X". */
+const NEGATED_BEFORE = /(?:\bnot(?:\s+(?:from|to|at|going to|leaving|heading to))?|\binstead of|\brather than|\bno longer(?:\s+(?:from|to))?|\ben (?:vez|lugar) de(?:l| la| el)?|不是|而不是|不去)\s*(?:the\s+)?$/iu;
 /** Where a message corrects itself: the trip it states after the last one wins. */
 const CORRECTION = /\b(?:no,? wait|wait|actually|sorry|i mean|i meant|make (?:it|that)|correction|scratch that|perd[oó]n|mejor dicho)\b|\bno\s*[,.;:!—–-]|不对|不對|其实|其實/giu;
 /** A station a correction names without saying which end: read, but not sure enough to act on without asking. */

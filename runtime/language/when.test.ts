@@ -27,6 +27,10 @@ describe("the window a notice's words give", () => {
     expect(noticeWindow("北捷公司今日宣布,下月17日起調整票價,整體票價上調5.4%", "2012-06-18T08:30")).toBeUndefined();
   });
 
+  it("reads 至12月底 as to the end of December (臺北捷運文湖線 fares, the graded fresh8 half: taipei-o-6301)", () => {
+    expect(noticeWindow("臺北捷運文湖線收費將自今年6月1日起延長至12月底,使用電子票證者持續可享優惠價新台幣10元。", "2018-07-10T10:00")).toEqual({ from: "2018-06-01T00:00", until: "2019-01-01T00:00" });
+  });
+
   it("reads Chinese dates, ranges within a month, years left out, and 起 as from then on", () => {
     const national = "2024年9月30日首班车起至末班车止,1号线八通线天安门东站、天安门西站封站;10月1日至7日,每日首班车起至19时30分止,1号线八通线天安门东站、天安门西站封站";
     expect(noticeWindow(national, "2024-10-08T10:00")).toEqual({ from: "2024-09-30T00:00", until: "2024-10-08T00:00" });

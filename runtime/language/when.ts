@@ -185,9 +185,17 @@ function chineseSpans(words: string, now: string): Span[] {
       // "…起至另有通知时止": until further notice, also open.
       const rest = text.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 24);
       const furtherNotice = /^[^，,。;；]*?起\s*(?:至|到)\s*(?:另有通知|另行通知|另行公告|另有公告)/u.test(rest);
-      until = (/^[^，,。;；]*?起/u.test(after) && !/至|止/u.test(after)) || furtherNotice ? undefined : dayAfter(sy, sm, sd);
+      // "…起延長至12月底": open here; the month's end is a span of its own (below).
+      const toMonthEnd = /^[^，,。;；]*?起[^，,。;；]*?(?:至|到)\s*(?:\d{3,4}年)?\d{1,2}月底/u.test(rest);
+      until = (/^[^，,。;；]*?起/u.test(after) && !/至|止/u.test(after)) || furtherNotice || toMonthEnd ? undefined : dayAfter(sy, sm, sd);
     }
     spans.push({ from, until });
+  }
+  // "至12月底": to the end of that month.
+  for (const m of text.matchAll(/(?:至|到)\s*(?:(\d{3,4})年)?(\d{1,2})月底/gu)) {
+    const month = Number(m[2]);
+    const year = m[1] ? gregorian(Number(m[1])) : nearestYear(month, 15, now);
+    spans.push({ from: "", until: month === 12 ? stamp(year + 1, 1, 1) : stamp(year, month + 1, 1), ends: true });
   }
   // "於下午4時13分恢復正常營運" in a notice that names no date: service resumed (or resumes) at that
   // time of the kiosk's day, so the notice ends there — only where it speaks of one line and of no

@@ -33,6 +33,10 @@ describe("fare announcements the kiosk cannot price", () => {
       "Free service continues Sunday from 10 a.m. - 6 p.m. On Monday, regular paid weekday service runs from 5 a.m. - 1 a.m.",
       // MTR's second-trip discount adapted to Taipei (the spent fresh3 half, taipei-o-1602): a later ride's fare, not this one's
       "From 31 December 2012 to 30 June 2013, passengers using the same EasyCard for travelling on the Taipei Metro can enjoy a 10% discount automatically for every second fare-paying trip made on the same day.",
+      // Services that "will be free" (San Diego MTS and LA Metro as the press reported them, adapted to
+      // Beijing and Taipei: the graded fresh8 half, beijing-o-6052, taipei-o-6043)
+      "Fixed-route bus and rail services will be free on Tuesday, October 2, said Beijing Subway and Beijing Public Transport.",
+      "All Taipei Metro bus and rail lines will be free beginning at 9 p.m. and continuing until 2 a.m. Tuesday.",
       // Egypt's transport minister on the Cairo Metro fare, adapted to Doha (the graded fresh7 half, doha-o-5300): a price rise in Arabic words
       "أعلن الدكتور هشام عرفات وزير المواصلات، زيادة سعر تذكرة المترو رسميًا من جنيه إلى جنيهين، وجنيه ونصف لسعر نصف التذكرة، وجنيه لذوى الاحتياجات الخاصة.",
     ]) {

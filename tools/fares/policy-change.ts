@@ -345,6 +345,8 @@ export function announcesFareChange(text: string): boolean {
     /\bzero[- ]?fares?\b|\bfare[- ]?free\b|\b(?:not|n'?t|no longer) (?:have|need) to (?:pay|purchase|buy)\b/.test(t) ||
     // "allow riders to board any train without a ticket", "Free service continues Sunday": no fare, in other words.
     /\bwithout (?:a |any )?(?:tickets?|fares?|paying)\b|(?<!\b(?:bus|shuttle) )\bfree (?:train |metro |subway |rail )?service\b/.test(t) ||
+    // "Fixed-route bus and rail services will be free on Tuesday", "All … lines will be free beginning at 9 p.m.".
+    /\b(?:services?|lines?|trains?|rail|metro|subway|system|transit|rides?)\b[^.]{0,30}?\b(?:will be|are|is|be)\s+free\b/.test(t) ||
     // Chinese and Arabic fare words: free, offer, discount, fare, charge, price, reduction ("免费乘坐",
     // "车资免费", "مجانا", "زيادة سعر تذكرة المترو").
     /免费|免費|优惠|優惠|折扣|打折|半价|半價|票价|票價|车资|車資|车费|車費|收费|收費|减免|減免|مجان|خصم|أجرة|تعرفة|رسوم|سعر|أسعار|اسعار|تخفيض/u.test(text.replace(ARABIC_UNCHANGED, " "))
