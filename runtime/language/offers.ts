@@ -59,13 +59,14 @@ export type FarePricing =
   | { kind: "effect"; effect: FareEffect };
 
 /**
- * The pricing under the announcement `text` (priced only while its words say it is in force) given the passenger's answer
- * about its offer. An offer that depends on the passenger is asked about: "it does not apply" is the
- * usual fare, "it applies" its one effect. An announcement for everyone that the fare rules cannot
- * read is priced by its one effect where that is a rise. Either way, only where the kiosk reads exactly one effect
- * and the announcement names no station or line (an offer for some trips only) and no day it does
- * not date; else the rules stand (and leave the trip unpriceable) or staff decide. Before the day
- * fares resume ("will resume fare collection on June 29"), no fare is taken.
+ * The pricing under the announcement `text` (priced only while its words say it is in force), given
+ * the passenger's answer about its offer. An offer that depends on the passenger is asked about: "it
+ * does not apply" is the usual fare, "it applies" its one effect. An announcement for everyone that
+ * the fare rules cannot read is priced by its one effect where that is a rise. Either way, only where
+ * the kiosk reads exactly one effect and the announcement names no station or line (an offer for
+ * some trips only) and no day it does not date; else the rules stand (and leave the trip
+ * unpriceable) or staff decide. Before the day fares resume ("will resume fare collection on June
+ * 29"), no fare is taken.
  */
 export function farePricing(system: SystemData, text: string | null | undefined, answer: "applies" | "does_not_apply" | undefined, now: string): FarePricing {
   const announced = announcementInForce(text, now);
