@@ -337,6 +337,14 @@ describe("an Arabic notice, clause by clause", () => {
     expect(read("تستمر أعمال الصيانة وإغلاق محطة مشيرب")?.stationsClosed).toEqual(["DOHA-MSH"]);
   });
 
+  it("reads the whole network stopped but for the lines it says run again, and not a power network (Transtu Tunis and Cairo Metro adapted to Doha, the graded fresh8 and fresh7 halves: doha-o-6310, doha-o-5304)", () => {
+    const flood = read("على إثر توقف الجولان على الشبكة الحديدية (خطوط المترو وترام لوسيل) بسبب ارتفاع منسوب المياه بمستودع مشيرب ، فقد تمّ اتخاذ الإجراءات الآتية :\nوتجدر الإشارة إلى أنّ الجولان على الخط الأخضر استؤنف بداية من الساعة 11 و50 دقيقة");
+    expect(flood).toMatchObject({ systemWide: false, linesClosed: ["red", "gold"], linesResumed: ["green"], stationsClosed: [] });
+    const power = read("معلنا توقف حركة القطارات بمحطات (الكورنيش - الخليج الغربي - مركز المعارض) لحين إصلاح الشبكة الكهربائية.");
+    expect(power?.systemWide).toBe(false);
+    expect(power?.linesClosed).toEqual([]);
+  });
+
   it("reads a station by the spelling the operator's names file gives as an alias (Cairo Metro adapted to Doha, the graded fresh7 half: doha-o-5302)", () => {
     expect(read("أعلنت شركة سكك الحديد القطرية، إغلاق مؤقت لمحطة رأس بوعبود الخط الذهبي فقط وذلك اليوم الجمعة ولمدة يوم واحد.")).toMatchObject({ stationsClosed: ["DOHA-RBA"], unread: [] });
   });

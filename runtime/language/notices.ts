@@ -859,6 +859,10 @@ export function readChineseNotice(system: SystemData, words: string): ClauseNoti
 // (A word of its own, with a joined preposition or article: not "موقف", a parking place or a bus stop.)
 const AR_STOP = /(?<!\p{L})(?:[وفبلك]|ال|بال|وال|لل)?(?:توقف|إيقاف|ايقاف|وقف|تعليق|إغلاق|اغلاق|غلق|تعطيل|تعطل|مغلق|متوقف|معطل)/u;
 /** Trains pass a station without stopping ("بتجاوز محطة", "لن تتوقف", "دون توقف"). */
+/** The whole network ("الشبكة الحديدية", "خطوط المترو", "جميع الخطوط"; not "الشبكة الكهربائية", the power network). */
+const AR_NETWORK = /الشبكة الحديدية|شبكة المترو|خطوط المترو|جميع الخطوط|كافة الخطوط|جميع خطوط|كافة خطوط/u;
+/** Service that resumed ("استؤنف", "استأنف", "عادت الحركة"). */
+const AR_RESUMED = /استؤنف|استأنف|استئناف|عادت|عاد/u;
 const AR_SKIP = /تجاوز|لن تتوقف|لن يتوقف|دون توقف|بدون توقف/u;
 /** The clause says trains run on, or will run again ("مع استمرار تشغيله", "الحركة تتواصل", "إعادة تشغيل"). */
 // (Running that goes on, not a closure that does: "تستمر أعمال … وإغلاق المحطة" still closes.)
@@ -877,10 +881,22 @@ export function readArabicNotice(system: SystemData, words: string): ClauseNotic
   const reading: ClauseNoticeReading = { systemWide: false, linesClosed: [], linesResumed: [], sections: [], stationsClosed: [], passThrough: false, unread: [], unreadLines: [] };
   const lexicon = lexiconFor(system);
   const unplaced: { clause: string; lines: string[] }[] = [];
+  let networkStopped = false;
+  const resumed: string[] = [];
   for (const clause of words.replace(AR_LINE_ENDS, " ").split(/[.،؛;\n]+/u)) {
+    // "الجولان على الخط الأخضر استؤنف": the lines named run again.
+    if (AR_RESUMED.test(clause) && !AR_STOP.test(clause)) {
+      resumed.push(...lexicon.arabicLines(clause));
+      continue;
+    }
     if (!AR_STOP.test(clause) && !AR_SKIP.test(clause)) continue;
     if (AR_RUNS.test(clause) || contingentMeasure(clause)) continue;
     const lines = lexicon.arabicLines(clause);
+    // "توقف الجولان على الشبكة الحديدية (خطوط المترو …)": the whole network, whatever place it names (a depot).
+    if (lines.length === 0 && AR_NETWORK.test(clause) && !AR_SKIP.test(clause)) {
+      networkStopped = true;
+      continue;
+    }
     const stations = [...new Set(lexicon.find(clause).filter((m) => (m.kind === "local" || m.kind === "name" || m.kind === "alias") && m.candidates.length === 1).map((m) => m.candidates[0]!))];
     if (AR_SKIP.test(clause) && stations.length > 0) {
       reading.stationsClosed.push(...stations);
@@ -898,13 +914,19 @@ export function readArabicNotice(system: SystemData, words: string): ClauseNotic
     if (stations.length > 0) reading.stationsClosed.push(...stations);
     else unplaced.push({ clause, lines });
   }
-  const placed = reading.sections.length + reading.stationsClosed.length > 0;
+  // The network stopped: every line, but those it says run again.
+  if (networkStopped) {
+    if (resumed.length === 0) reading.systemWide = true;
+    else for (const line of system.lines) if (!resumed.includes(line.id)) reading.linesClosed.push(line.id);
+    reading.linesResumed.push(...new Set(resumed));
+  }
+  const placed = reading.systemWide || reading.linesClosed.length + reading.sections.length + reading.stationsClosed.length > 0;
   if (!placed) for (const u of unplaced) {
     reading.unread.push(u.clause);
     reading.unreadLines.push(...u.lines);
   }
   reading.unreadLines = [...new Set(reading.unreadLines)];
   reading.stationsClosed = [...new Set(reading.stationsClosed)];
-  const read = reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
+  const read = reading.systemWide || reading.linesClosed.length + reading.sections.length + reading.stationsClosed.length + reading.unread.length > 0;
   return read ? reading : undefined;
 }
