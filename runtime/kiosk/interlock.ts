@@ -396,7 +396,7 @@ export function checkInterlock(given: InterlockInput): InterlockVerdict {
   // whose offer the passenger said does not apply to them (they pay the usual fare).
   const texts = given.turns.flat().flatMap((e) => (e.type === "freetext_input" && typeof e.text === "string" ? [e.text] : []));
   const announced = announcementInForce(given.policyText, given.now.iso);
-  const pricing = farePricing(given.system, given.policyText, offerAnswer(texts), given.now.iso);
+  const pricing = farePricing(given.system, given.policyText, announced, offerAnswer(texts), given.now.iso);
   const effect = pricing.kind === "effect" ? pricing.effect : null;
   // Asked about, or for staff: the announcement stays, unpriceable, so nothing is sold.
   const input: InterlockInput = { ...given, policyText: pricing.kind === "rules" ? pricing.text : announced };

@@ -360,11 +360,15 @@ export function linesRunningInstead(system: SystemData, message: string): string
  * trains provide alternate service" leaves the Blue Line's track open, and only the rest is closed.
  */
 export function trackOnlyOn(system: SystemData, line: string, others: readonly string[]): [string, string][] {
-  const key = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
-  const shared = new Set(system.edges.filter((e) => others.includes(e.line)).map((e) => key(e.from, e.to)));
+  const shared = new Set(system.edges.filter((e) => others.includes(e.line)).map((e) => pairKey(e.from, e.to)));
   const out = new Map<string, [string, string]>();
-  for (const e of system.edges) if (e.line === line && !shared.has(key(e.from, e.to))) out.set(key(e.from, e.to), [e.from, e.to]);
+  for (const e of system.edges) if (e.line === line && !shared.has(pairKey(e.from, e.to))) out.set(pairKey(e.from, e.to), [e.from, e.to]);
   return [...out.values()];
+}
+
+/** A track between two stations, either way round. */
+export function pairKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
 }
 
 const SKIP_VERB = /\b(?:skip|skips|skipping|bypass|bypasses|bypassing|(?:will not|won'?t|do not|don'?t|does not|doesn'?t) stop at|(?:will not|won'?t) be stopping at)\b/giu;

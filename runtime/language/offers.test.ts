@@ -3,6 +3,7 @@ import { announcesFareChange, unpriceableFareAnnouncement } from "../../tools/fa
 import { SHARED_DATA_DIR } from "../../test/paths.ts";
 import { DataPack } from "../../tools/data/datapack.ts";
 import { ensureLanguageData } from "../framebook/local-names.ts";
+import { announcementInForce } from "./when.ts";
 import { farePricing, OFFER_APPLIES, OFFER_DOES_NOT_APPLY, offerAnswer, offerNeedsPassenger } from "./offers.ts";
 
 // Operators' own words (cases/others/operators, tune half): Doha Metro's Hayya post, an exam-day free
@@ -68,22 +69,23 @@ describe("how a trip is priced under a fare announcement", () => {
     return s;
   };
   const now = "2024-06-10T10:00";
+  const price = (s: ReturnType<typeof system>, text: string, answer: "applies" | "does_not_apply" | undefined, at: string) => farePricing(s, text, announcementInForce(text, at), answer, at);
 
   it("an offer that depends on the passenger: asked, then the usual fare or its one effect", () => {
     const hayya = 'Travel with the Doha metro & Lusail Tram for free with your "Hayya" Card.';
-    expect(farePricing(system("doha"), hayya, undefined, now)).toEqual({ kind: "ask" });
-    expect(farePricing(system("doha"), hayya, "does_not_apply", now)).toEqual({ kind: "rules", text: null });
-    expect(farePricing(system("doha"), hayya, "applies", now)).toEqual({ kind: "effect", effect: { kind: "free" } });
+    expect(price(system("doha"), hayya, undefined, now)).toEqual({ kind: "ask" });
+    expect(price(system("doha"), hayya, "does_not_apply", now)).toEqual({ kind: "rules", text: null });
+    expect(price(system("doha"), hayya, "applies", now)).toEqual({ kind: "effect", effect: { kind: "free" } });
     // Taipei's children's fare, 六折 then 四折 (fresh, taipei-o-710): two effects, staff decide
     const children = "繼二〇一八年首度推出兒童捷運票價打六折後，今年再升級，十六日起兒童捷運票價降至四折。凡設籍或學籍在台北市的六歲至未滿十二歲學童，可持具悠遊卡功能的「數位學生證」或「兒童優惠卡」搭捷運，即享有優惠";
-    expect(farePricing(system("taipei"), children, "applies", now)).toEqual({ kind: "staff" });
+    expect(price(system("taipei"), children, "applies", now)).toEqual({ kind: "staff" });
   });
 
   it("before the day fares resume, none are taken; from that day the usual fare", () => {
     // NFTA-Metro as The Challenger printed it, adapted to CTA (the graded fresh7 half, cta-o-5004)
     const resume = "Starting on Monday, June 29 CTA Bus and Rail  will resume fare collection and front-door boarding on all transit services, including buses, rail and our paratransit vehicles.";
-    expect(farePricing(system("cta"), resume, undefined, "2020-06-24T08:00")).toEqual({ kind: "effect", effect: { kind: "free" } });
-    const after = farePricing(system("cta"), resume, undefined, "2020-06-30T08:00");
+    expect(price(system("cta"), resume, undefined, "2020-06-24T08:00")).toEqual({ kind: "effect", effect: { kind: "free" } });
+    const after = price(system("cta"), resume, undefined, "2020-06-30T08:00");
     expect(after.kind).toBe("rules");
     expect(unpriceableFareAnnouncement(resume)).toBe(false);
   });
@@ -91,17 +93,17 @@ describe("how a trip is priced under a fare announcement", () => {
   it("a rise for everyone the fare rules do not read is priced by its one effect; a rise at some hours, or an offer, is not", () => {
     // MDOT MTA's 2017 rise as the press printed it, adapted to MARTA (fresh6, marta-o-4004)
     const rise = "MARTA will increase its transit fares starting Sunday, June 25. A single-trip fare will increase from $1.70 to $1.80 for local bus, light rail, MARTA Rail and mobility/paratransit.";
-    expect(farePricing(system("marta"), rise, undefined, "2024-07-01T10:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
-    expect(farePricing(system("marta"), rise, undefined, "2024-06-20T10:00")).toEqual({ kind: "rules", text: null });
+    expect(price(system("marta"), rise, undefined, "2024-07-01T10:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
+    expect(price(system("marta"), rise, undefined, "2024-06-20T10:00")).toEqual({ kind: "rules", text: null });
     // WMATA's 2010 rise adapted to MARTA, approved "today (January 28)", in effect "on or about March 1" (the graded fresh7 half, marta-o-5010)
     const approved = "MARTA’s Board of Directors today (January 28) approved a 10-cent increase on MARTA bus, MARTA rail and MARTA Mobility fares to help close an existing $40 million budget gap. The fare increase will take effect on or about March 1 through June 30, and it also will apply to weekly MARTA bus and MARTA rail passes.";
-    expect(farePricing(system("marta"), approved, undefined, "2010-02-15T08:00")).toEqual({ kind: "rules", text: null });
-    expect(farePricing(system("marta"), approved, undefined, "2010-03-15T08:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
+    expect(price(system("marta"), approved, undefined, "2010-02-15T08:00")).toEqual({ kind: "rules", text: null });
+    expect(price(system("marta"), approved, undefined, "2010-03-15T08:00")).toEqual({ kind: "effect", effect: { kind: "surcharge", amount: 0.1 } });
     // WMATA's peak-of-the-peak fee adapted to BART (fresh3, bart-o-1306)
     const peak = "BART will begin charging a peak-of-the-peak fee on August 29 for BART trips taken between 7:30 and 9 a.m. weekdays. A 20-cent fee applies to BART trips taken during busiest weekday hours.";
-    expect(farePricing(system("bart"), peak, undefined, "2024-09-03T08:00").kind).toBe("rules");
+    expect(price(system("bart"), peak, undefined, "2024-09-03T08:00").kind).toBe("rules");
     // MBTA's New Year's Eve adapted to BART (fresh5, bart-o-3007): free after 8 p.m., not priced on a guess
     const free = "The agency’s transit systems will be free after 8 p.m. Saturday.";
-    expect(farePricing(system("bart"), free, undefined, "2016-12-31T21:00").kind).toBe("rules");
+    expect(price(system("bart"), free, undefined, "2016-12-31T21:00").kind).toBe("rules");
   });
 });

@@ -9,7 +9,7 @@ import { unpriceableFareAnnouncement } from "../../tools/fares/policy-change.ts"
 import { SURE } from "./index.ts";
 import { lexiconFor } from "./lexicon.ts";
 import type { StationMatch } from "./types.ts";
-import { announcementInForce, faresResumeLater, namesClockTime, namesUndatedDay, takesEffectFrom } from "./when.ts";
+import { faresResumeLater, namesClockTime, namesUndatedDay, takesEffectFrom } from "./when.ts";
 
 const CONDITION =
   /\bwith (?:your|a|an|the) ["“”']?[\p{L}\p{N} '-]{2,30}["“”']? (?:card|pass|ticket|id)\b|\b(?:holders? of|eligible|valid (?:id|card|pass)|show(?:ing)? (?:your|a|an) )|\b(?:qualifying|qualify|qualified|income[- ]qualified|enrolled|enrol|enroll|low[- ]income|means[- ]based)\b|\b(?:using|paid with|paying with|pay with) (?:\S+ ){0,3}?(?:paper |blue |magnetic )?(?:tickets?|fare ?cards?)\b|\bpay(?:s|ing)? (?:\S+ ){0,3}?(?:in|with|by) cash\b|\bcash fares?\b|\b(?:match |event |game )?ticket holders?\b|\b(?:[\w-]+ )?card ?holders?\b|\bsmart ?cards?\b|\bdesignated (?:[\w-]+ ){0,2}?stations\b|凡持|持有|持[^，,。；;]{0,12}?(?:票券|票|卡|证|證)|憑|凭|准考证|准考證|身分證|身份证|电子票证|電子票證|使用[^，,。；;]{0,8}?卡|以二维码|以二維碼|بطاقة|لحاملي|حاملي|لحملة/iu;
@@ -59,8 +59,9 @@ export type FarePricing =
   | { kind: "effect"; effect: FareEffect };
 
 /**
- * The pricing under the announcement `text` (priced only while its words say it is in force), given
- * the passenger's answer about its offer. An offer that depends on the passenger is asked about: "it
+ * The pricing under the announcement `text`, given `announced` (what announcementInForce read of
+ * it: the text while its words say it is in force, else null) and the passenger's answer about its
+ * offer. An offer that depends on the passenger is asked about: "it
  * does not apply" is the usual fare, "it applies" its one effect. An announcement for everyone that
  * the fare rules cannot read is priced by its one effect where that is a rise. Either way, only where
  * the kiosk reads exactly one effect and the announcement names no station or line (an offer for
@@ -68,8 +69,7 @@ export type FarePricing =
  * unpriceable) or staff decide. Before the day fares resume ("will resume fare collection on June
  * 29"), no fare is taken.
  */
-export function farePricing(system: SystemData, text: string | null | undefined, answer: "applies" | "does_not_apply" | undefined, now: string): FarePricing {
-  const announced = announcementInForce(text, now);
+export function farePricing(system: SystemData, text: string | null | undefined, announced: string | null, answer: "applies" | "does_not_apply" | undefined, now: string): FarePricing {
   if (announced === null) return text && faresResumeLater(text, now) && !namesPlace(system, text) ? { kind: "effect", effect: { kind: "free" } } : { kind: "rules", text: null };
   const asks = asksAboutOffer(announced);
   if (asks && answer === undefined) return { kind: "ask" };

@@ -15,7 +15,8 @@ export interface NoticeWindow {
   until?: string;
 }
 
-const MONTH = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/i;
+const MONTH_NAMES = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const MONTH = new RegExp(String.raw`\b${MONTH_NAMES}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b`, "i");
 /**
  * Words that leave a start's window open ("beginning 10 p.m. …" with no end: from then on). A fare
  * that increases on a day ("cash fares increase by 25 cents on January 1") stays up after it.
@@ -52,12 +53,14 @@ interface Span {
  * Day"), as the date chrono reads — only in words that give no date of their own: "a New Year's Eve
  * tradition" is no window, and a date written out is the window.
  */
-const FIXED_HOLIDAYS: [RegExp, string][] = [
-  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)New Year[\u2019']?s Eve\b/gi, "$1December 31"],
-  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)New Year[\u2019']?s Day\b/gi, "$1January 1"],
-  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)Christmas Eve\b/gi, "$1December 24"],
-  [/(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)Christmas Day\b/gi, "$1December 25"],
-];
+const FIXED_HOLIDAYS: [RegExp, string][] = (
+  [
+    [String.raw`New Year[\u2019']?s Eve`, "December 31"],
+    [String.raw`New Year[\u2019']?s Day`, "January 1"],
+    ["Christmas Eve", "December 24"],
+    ["Christmas Day", "December 25"],
+  ] as const
+).map(([holiday, date]) => [new RegExp(String.raw`(\d\s*[ap]\.?m\.?\s+(?:on\s+)?)${holiday}\b`, "gi"), `$1${date}`]);
 
 function englishSpans(words: string, now: string): Span[] | undefined {
   const text = MONTH.test(words) ? words : FIXED_HOLIDAYS.reduce((t, [holiday, date]) => t.replace(holiday, date), words);
@@ -271,7 +274,6 @@ function nearestYear(month: number, day: number, now: string): number {
  * The window a notice's own words give (the earliest start to the latest end of the calendar dates
  * it names), or undefined when they name none for certain. `now` is the kiosk's local time.
  */
-const MONTH_NAMES = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 /** Words naming a day or a date ("on Friday", "on the day", "March 8", "3月12日", "当天", "يوم الجمعة"). */
 const DAY_WORDS = new RegExp(
   [

@@ -4,7 +4,7 @@
 // passenger (runtime/language/offers.ts). A text that names two different effects ("from 20% to
 // 50%", "$1.75 more … 25 cents more") reads as none, so nothing is priced on a guess. Pure.
 import { pyRound } from "../py/number.ts";
-import { adjustQuote, type AdjustedQuote, type PricedItem, type RiderMix } from "./policy-change.ts";
+import { adjustQuote, amountIn, type AdjustedQuote, type PricedItem, type RiderMix } from "./policy-change.ts";
 
 export type FareEffect =
   | { kind: "free" }
@@ -32,11 +32,6 @@ function normalized(text: string): string {
 const CURRENCY = String.raw`(?:[$\u00a5\u20ac\u00a3]|nt\$|qr|qar|usd|cny|twd|rmb)`;
 const MONEY = String.raw`(?:${CURRENCY}\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:dollars?|yuan|riyals?|\u5143)|\d+\s*-?\s*cents?)`;
 
-function money(text: string): number | undefined {
-  const m = /(\d+(?:\.\d+)?)(\s*-?\s*cents?)?/.exec(text);
-  if (!m) return undefined;
-  return m[2] ? pyRound(Number(m[1]) / 100, 2) : Number(m[1]);
-}
 
 const FREE =
   /\b(?:ride|rides|riding|travel|travels|go|goes)\s+(?:\w+\s+){0,4}?(?:for\s+)?free\b|\bfree (?:travel|rides?|trips?|journeys?|fares?|of (?:charge|cost))\b|\bfor free\b|\bcomplimentary\b|\bat no (?:charge|cost)\b|\bwithout (?:a |any )?(?:tickets?|fares?|paying)\b|\bwaive[sd]? (?:the |all |their )?fares\b|\bride free\b|\bbe free\b|\u514d\u8d39|\u514d\u8cbb|\u0645\u062c\u0627\u0646/u;
@@ -68,15 +63,15 @@ export function readFareEffect(text: string): FareEffect | null {
   if (HALF.test(t)) found.push({ kind: "multiplier", factor: 0.5 });
   for (const zhe of t.matchAll(ZHE)) found.push({ kind: "multiplier", factor: pyRound((zhe[1] !== undefined ? Number(zhe[1]) : (CHINESE_DIGITS[zhe[2] ?? ""] ?? 0)) / 10, 4) });
   const amountOff = AMOUNT_OFF.exec(t);
-  if (amountOff) found.push({ kind: "amount_off", amount: money(amountOff[1] ?? "") ?? 0 });
+  if (amountOff) found.push({ kind: "amount_off", amount: amountIn(amountOff[1] ?? "") ?? 0 });
   const rises = /\b(?:increase|rise|raise|go up|more)/.test(t);
   for (const m of t.matchAll(FROM_TO)) {
-    const [from, to] = [money(m[1] ?? ""), money(m[2] ?? "")];
+    const [from, to] = [amountIn(m[1] ?? ""), amountIn(m[2] ?? "")];
     if (from !== undefined && to !== undefined && to > from && rises) found.push({ kind: "surcharge", amount: pyRound(to - from, 2) });
   }
-  for (const m of t.matchAll(RISE_BY)) found.push({ kind: "surcharge", amount: money(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "") ?? 0 });
+  for (const m of t.matchAll(RISE_BY)) found.push({ kind: "surcharge", amount: amountIn(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "") ?? 0 });
   for (const m of t.matchAll(PERCENT_UP)) found.push({ kind: "multiplier", factor: pyRound(1 + Number(m[1] ?? m[2] ?? m[3]) / 100, 4) });
-  for (const m of t.matchAll(CAP)) found.push({ kind: "cap", amount: money(m[1] ?? m[2] ?? m[3] ?? "") ?? 0 });
+  for (const m of t.matchAll(CAP)) found.push({ kind: "cap", amount: amountIn(m[1] ?? m[2] ?? m[3] ?? "") ?? 0 });
   const distinct = new Map(found.map((f) => [JSON.stringify(f), f]));
   if (distinct.size !== 1) return null;
   const [effect] = distinct.values();

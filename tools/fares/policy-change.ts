@@ -60,7 +60,7 @@ export interface PolicyRules {
 }
 
 /** A signed amount: "-$1.00" and "$-1.00" are −1, never 1 (a minus sign is never dropped). */
-function amountIn(text: string): number | undefined {
+export function amountIn(text: string): number | undefined {
   const m = /((?<!\w)[-\u2212]\s*)?(?:[$¥€£]|NT\$|QR|QAR|USD|CNY|TWD)?\s*([-\u2212]\s*)?(\d+(?:\.\d+)?)(\s*-?\s*cents?\b)?/i.exec(text);
   if (!m) return undefined;
   const sign = m[1] || m[2] ? -1 : 1;

@@ -15,7 +15,7 @@ import type { Disruption } from "../../../tools/data/schemas.ts";
 import type { SystemData } from "../../../tools/data/system.ts";
 import { RouteError, routeEngineFor } from "../../../tools/network/router.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, stationsListedClosed, chineseLinesNamed, closedStationPassable, CLOSURE_TYPES, singleTrackOnly, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, pairKey, stationsListedClosed, chineseLinesNamed, closedStationPassable, CLOSURE_TYPES, singleTrackOnly, contingentMeasure, everyLineResumed, linesRunningInstead, namesStationPart, noticeSentences, OPENS_AGAIN, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, speaksOfStationPartOnly, trackOnlyOn, trainsRunThrough, withoutAlternateService, withoutDependingClauses, withoutWordsThatStopNothing, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 import { mentionedStations } from "./stations.ts";
 import { normalize } from "./text.ts";
@@ -267,9 +267,7 @@ function sectionFollowsLines(sentence: string): boolean {
   return (normalize(sentence).match(/\b(?:between|from)\b/g) ?? []).length === 1;
 }
 
-export function pairKey(a: string, b: string): string {
-  return a < b ? `${a}|${b}` : `${b}|${a}`;
-}
+export { pairKey };
 
 function segmentStations(segment: unknown): string[] {
   if (Array.isArray(segment)) return segment.filter((s): s is string => typeof s === "string");

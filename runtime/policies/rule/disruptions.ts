@@ -4,7 +4,7 @@ import type { SystemData } from "../../../tools/data/system.ts";
 import { routeEngineFor } from "../../../tools/network/router.ts";
 import { findStations } from "./freetext.ts";
 import { lexiconFor } from "../../language/index.ts";
-import { chineseLiftStations, stationsListedClosed, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
+import { chineseLiftStations, pairKey, stationsListedClosed, CLOSURE_TYPES, linesRunningInstead, singleTrackOnly, readArabicNotice, readChineseNotice, onEveryLine, saysLiftBack, SERVICE_OUT, saysLiftOut, skipDirection, skippedStations, trackOnlyOn, trainsRunThrough, withoutAlternateService, withWordsWrittenOut, type SkipDirection } from "../../language/notices.ts";
 import { disruptionInForce } from "../../language/when.ts";
 
 export interface FeedDisruption {
@@ -258,10 +258,9 @@ function lineClosure(system: SystemData, line: string, message: string, section:
 
 /** A line's section, less the track other lines share ("[Blue] Trains provide alternate service"); the whole section where the planner cannot close it alone. */
 function sectionOffTrack(system: SystemData, closure: Restrictions["line_closures"][number], ownTrack: readonly [string, string][]): [string, string][] {
-  const key = ([a, b]: readonly [string, string]): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
-  const own = new Set(ownTrack.map(key));
+  const own = new Set(ownTrack.map(([a, b]) => pairKey(a, b)));
   try {
-    return routeEngineFor(system).expandLineClosures([closure]).filter((pair) => own.has(key(pair)));
+    return routeEngineFor(system).expandLineClosures([closure]).filter(([a, b]) => own.has(pairKey(a, b)));
   } catch {
     return ownTrack.slice();
   }

@@ -559,7 +559,7 @@ function* ruleScript(setup: SessionSetup, turns: readonly (readonly KioskEvent[]
   // A fare offer that depends on the passenger (a card, an ID, an exam ticket) and that the kiosk
   // cannot price is asked about; see farePricing.
   const offer = offerAnswer(req.freetexts);
-  const pricing = farePricing(system, context.policy_change?.text, offer, nowIso);
+  const pricing = farePricing(system, context.policy_change?.text, announced, offer, nowIso);
   if (pricing.kind === "ask") {
     const question: Clarification = {
       kind: "offer",
